@@ -1,0 +1,113 @@
+"""The compiled game engine and its protocol.
+
+Both engines — the numba kernels in :mod:`unosim.engine.kernel` and the readable pure-Python twin in
+:mod:`unosim.reference` — follow RULES.md **and** the protocol below, which fixes everything RULES.md
+leaves to the implementation (order of random numbers, order of cards in hands and piles, trace events).
+Given the same seed, variant, lineup and rules, the two engines therefore produce identical traces,
+which the differential tests check.
+
+1. Random numbers
+-----------------
+Each game (= match) owns two xoshiro256** streams, ``deck`` (stream 0) and ``play`` (stream 1), seeded
+from ``(seed, game)`` only (``MASK = 2**64-1``, ``GOLDEN = 0x9E3779B97F4A7C15``)::
+
+    mix64(z):  z = (z ^ z>>30) * 0xBF58476D1CE4E5B9;  z = (z ^ z>>27) * 0x94D049BB133111EB;  z ^ z>>31
+    k0 = mix64(seed ^ 0x243F6A8885A308D3);  k1 = mix64(k0 + (game + 1) * GOLDEN)
+    stream s: x = k1 + (s + 1) * 0xD1B54A32D192ED03; 4 times: x += GOLDEN; state[i] = mix64(x)
+
+(all arithmetic mod 2**64). Draws: ``next64()`` is xoshiro256**; ``below(n) = ((next64() >> 11) * n)
+>> 53`` (uniform in ``0..n-1``); ``uniform() = (next64() >> 11) * 2**-53``; ``bernoulli(p)`` returns
+False for ``p <= 0`` and True for ``p >= 1`` **without drawing**, else ``uniform() < p``.
+``shuffle(a)`` is Fisher-Yates: for ``i = len-1 .. 1``: ``j = below(i + 1)``, swap ``a[i], a[j]``.
+
+The ``deck`` stream serves the dealer draw, the deck shuffle, first-card WD4 reinsertion, reshuffles
+and ``shuffle_hands`` redeals. Everything else (policy choices, UNO forget/catch, Dumb Fu pose) uses
+the ``play`` stream. Cells that share the deck and player count thus deal identical opening hands
+whatever the lineup or house rules (common random numbers).
+
+2. Cards in hands and piles
+---------------------------
+A hand is an ordered list: dealt and drawn cards are appended; a played or discarded card is removed
+keeping the order of the others; ``swap_hands`` exchanges two lists whole. The draw pile is an array
+whose **last** element is the top; the initial deck is ``cards.deck_ids`` (ascending ids) shuffled.
+The discard pile is an array whose last element is ``T``. Cards placed "under" ``T`` (blank
+``discard_colour``) are inserted directly below ``T`` one by one in hand order. A reshuffle forms
+the new draw pile from the discard pile minus ``T`` (bottom first) and shuffles it with ``deck``; a
+reshuffle that would move no card does nothing (no event, not counted).
+
+3. The round
+------------
+::
+
+    D = first_dealer (or deck.below(n) when random) in the first round of a match, else previous D + 1
+    emit ROUND_START(D, round, game); shuffle; deal hand_size rounds of one card to D+1, D+2, ...
+    record opening hands; F = D+1; d = +1
+    turn up: T = pop(); emit FIRST_CARD(F, T); a WD4 goes back at index j = deck.below(m+1) of the
+      m-card draw pile (index m = top): emit RETURN(T, j) and turn up again
+    first-card effect (RULES §1.9), acting player F, with these events:
+      SKIP: SKIP(F), start next(F) | DRAW_TWO: F draws 2, SKIP(F), start next(F)
+      REVERSE: d = -1, start D | WILD/DUMB_FU: COLOUR(F, c) | BLANK: COLOUR(F, c) then its effect
+    emit FIRST_SEAT(first, d); checkpoint(F)
+    repeat:
+      if n_turns == max_turns_per_round: end truncated
+      n_turns += 1; emit TURN(p, n_turns); TURN(p); stop if the round ended
+      checkpoint(acting player)
+      stalemate: a turn (its checkpoint included) in which no card moved and no hand changed owner is
+      idle; after n_active idle turns in a row the round ends as stalemate
+
+``TURN(p)`` (classic family): minions pose event for ``p``; ``L`` = indices of legal cards in hand
+order. The policy returns a hand index or *draw* (not consulted when ``L`` is empty: *draw*).
+*draw*: draw one card (draw_until_playable: until a legal card is drawn or the draw fails); if the
+last card drawn is legal the policy decides whether to play it (``force_play_drawn``: it must).
+A play removes the card, emits ``PLAY(p, c)``, then for a wild ``COLOUR(p, c)`` (also for a last
+card); an empty hand ends the round (final-card effects, §1.11) except a last ``shuffle_hands`` blank
+with final-card effects on, which redeals and continues with ``next(p)``. Otherwise the effect:
+
+* SKIP: ``SKIP(v)`` for ``v = next(p)`` (pose event of ``v``), next ``next(v)``.
+* REVERSE: ``d = -d``; two active players and ``two_player_reverse_skip``: ``SKIP(opponent)``, ``p``
+  again; otherwise ``next(p)``.
+* DRAW_TWO: ``v`` draws 2, then ``SKIP(v)``, next ``next(v)``.
+* WD4: the victim's policy decides to challenge (only with ``wd4_challenge``): ``CHALLENGE(v,
+  guilty)``; guilty → ``p`` draws 4, next ``v``; innocent → ``v`` draws 6, ``SKIP(v)``, next
+  ``next(v)``; no challenge → ``v`` draws 4, ``SKIP(v)``, next ``next(v)``.
+* DUMB_FU: ``DUMBFU(t)`` for ``t = next(p)`` (opens/replaces its window), next ``t``.
+* BLANK: per ``blank_effects``: ``swap_hands`` → policy target, ``SWAP(p, t)``; ``shuffle_hands`` →
+  ``REDEAL(p)``; ``others_draw_1`` → the others draw 1 from ``next(p)`` in direction ``d``;
+  ``discard_colour`` → ``DISCARD(p, c)`` for each card of colour ``A`` in hand order (an emptied
+  hand wins); ``draw_two_next`` → ``v`` draws 2, ``SKIP(v)``, next ``next(v)``.
+
+Draws emit ``DRAW(s, c)``, or ``DRAW_FAIL(s)`` (the obligation ends); a reshuffle emits
+``RESHUFFLE(m)`` before the draw that needed it. A skip of a seat with an open Dumb Fu window is a
+pose event after the skipping card's draws. A window closes at its second event: ``play.bernoulli(
+p_dumbfu_fail)``, ``POSE(t, fail)``, a failure draws ``dumbfu_penalty``.
+
+``checkpoint(a)``: for seats ``a, a+d, a+2d, ...`` (active ones, all ``n``), each with one card and
+``uno_done`` clear: ``forgot = bernoulli(p_forget_uno[s])``; not forgot → ``UNO(s, 1)``; forgot →
+``caught = bernoulli(p_catch)`` → ``UNO(s, 2)`` and draw ``uno_penalty``, else ``UNO(s, 3)``; then
+``uno_done[s]`` is set. ``uno_done`` clears whenever a hand's size changes or it changes owner.
+
+``shuffle_hands`` by ``p``: the hands of seats ``0..n-1`` (active), each in hand order, are
+concatenated, shuffled with ``deck``, and dealt from the end of that array one card at a time to
+``p+1, p+2, ...`` (active seats, clockwise) until none remain.
+
+End: ``ROUND_END(winner, end, points)``; then for a finished match ``MATCH_END(winner, mask, end)``.
+
+4. Decisions (built-in policies)
+--------------------------------
+``random`` is RULES §5 with optional parameters ``p_draw``, ``p_bluff``, ``p_challenge`` (default 0,
+i.e. exactly §5): normal turn — ``L`` empty → draw; else if ``voluntary_draw`` and
+``play.bernoulli(p_draw)`` → draw; else if bluffing is allowed, the hand holds an illegal WD4 and
+``play.bernoulli(p_bluff)`` → the first illegal WD4 in hand order; else ``L[play.below(len(L))]``.
+Colour: ``play.below(4)``. Drawn legal card: always played. Challenge: ``play.bernoulli(p_challenge)``.
+Target: ``candidates[play.below(k)]``, candidates = the other active seats from ``next(p)`` in
+direction ``d``.
+
+``greedy_points`` plays the legal card with the most points (first in hand order on ties);
+``keep_wilds`` plays a coloured legal card if it has one — maximising 100 × (cards of that colour in
+its hand) + points, first on ties — else the first legal wild. Both: colour = the colour they hold
+most after the play (lowest index on ties; ``play.below(4)`` if they hold no coloured card), target =
+the candidate with the fewest cards (first on ties), drawn legal card always played, never draw
+voluntarily or bluff, challenge with ``play.bernoulli(p_challenge)``.
+"""
+
+ENGINE_VERSION = 1

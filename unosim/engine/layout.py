@@ -1,0 +1,130 @@
+"""Numeric layouts shared by the compiled engine, the reference engine and the Python API.
+
+Everything here is a plain integer constant (numba freezes module globals at compile time, which is
+right for constants and wrong for rule switches: rule switches travel in the ``irules``/``frules``
+arrays below).
+
+Compiled rules (``RuleSet.compile``)
+------------------------------------
+``irules`` int64[IR_SIZE] and ``frules`` float64[FR_SIZE], indexed by the ``IR_*`` / ``FR_*`` names.
+
+Round table columns (``RC_*``) and seat table columns (``SC_*``) are the raw int32 outputs of the
+kernels; :mod:`unosim.simulate` names them. Trace events (``EV_*``) are 4-int records
+``(code, seat, a, b)`` emitted identically by both engines; see ``unosim/engine/__init__.py`` for
+the protocol that fixes their order.
+"""
+
+# ---- compiled integer rules -----------------------------------------------------------------------
+IR_FAMILY = 0            # index into rules.FAMILIES
+IR_PLAYERS = 1
+IR_HAND_SIZE = 2
+IR_MATCH_MODE = 3        # 0 points, 1 lowest, 2 single_round
+IR_TARGET = 4
+IR_FIRST_DEALER = 5      # -1 random, else the seat
+IR_MAX_TURNS = 6
+IR_MAX_ROUNDS = 7
+IR_UNO_PENALTY = 8
+IR_DUMBFU_PENALTY = 9
+IR_STACKING = 10         # 0 none, 1 same_kind, 2 any_draw, 3 escalating
+IR_JUMP_IN = 11
+IR_SEVEN_O = 12
+IR_DRAW_UNTIL_PLAYABLE = 13
+IR_FORCE_PLAY_DRAWN = 14
+IR_VOLUNTARY_DRAW = 15
+IR_WD4_CHALLENGE = 16    # already false when no_bluffing is on (challenges are then not offered)
+IR_NO_BLUFFING = 17
+IR_TWO_PLAYER_REVERSE_SKIP = 18
+IR_FINAL_CARD_EFFECTS = 19
+IR_MERCY_LIMIT = 20      # 0 = off
+IR_SPIN_FIRST_CARD_SPINS = 21
+IR_SPIN_CONTINUE_AFTER_WINNER = 22
+IR_BLANK_EFFECT = 23     # 3 entries: effect of blank card 0, 1, 2 (index into rules.BLANK_EFFECTS)
+IR_SIZE = 26
+
+FAMILY_CLASSIC, FAMILY_MINIONS, FAMILY_SPIN, FAMILY_NO_MERCY = 0, 1, 2, 3
+MODE_POINTS, MODE_LOWEST, MODE_SINGLE_ROUND = 0, 1, 2
+BLANK_PLAIN_WILD, BLANK_SWAP_HANDS, BLANK_SHUFFLE_HANDS = 0, 1, 2
+BLANK_OTHERS_DRAW_1, BLANK_DISCARD_COLOUR, BLANK_DRAW_TWO_NEXT = 3, 4, 5
+
+# ---- compiled float rules ---------------------------------------------------------------------------
+FR_P_CATCH = 0
+FR_P_DUMBFU_FAIL = 1
+FR_P_FORGET_UNO = 2      # 10 entries, one per seat
+FR_SHOUT_WEIGHT = 12     # 10 entries, one per seat
+FR_SPIN_WEIGHT = 22      # 9 entries, normalised
+FR_SIZE = 31
+
+MAX_PLAYERS = 10
+MAX_CARDS = 168          # largest deck: no hand or pile can exceed it
+
+# ---- round table (int32 columns) --------------------------------------------------------------------
+RC_GAME = 0
+RC_ROUND = 1
+RC_DEALER = 2
+RC_FIRST_SEAT = 3
+RC_WINNER = 4
+RC_END = 5               # END_*
+RC_TURNS = 6
+RC_PLAYS = 7
+RC_DRAWS = 8
+RC_RESHUFFLES = 9
+RC_POINTS = 10
+RC_DUMBFU_PENALTIES = 11
+RC_SIZE = 12
+ROUND_COLUMNS = ("game", "round", "dealer_seat", "first_seat", "winner_seat", "end", "n_turns",
+                 "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties")
+
+END_WON, END_KNOCKOUT, END_STALEMATE, END_TRUNCATED = 0, 1, 2, 3
+END_NAMES = ("won", "knockout", "stalemate", "truncated")
+
+# ---- seat table (int32 columns), one row per seat per round ----------------------------------------
+SC_WON = 0
+SC_CARDS_LEFT = 1
+SC_POINTS_LEFT = 2
+SC_DRAWN = 3
+SC_PLAYED = 4
+SC_KNOCKED_OUT = 5
+SC_KNOCKOUT_TURN = 6     # 1-based turn index, 0 if not knocked out
+SC_SIZE = 7
+SEAT_COLUMNS = ("won", "cards_left", "points_left", "n_drawn", "n_played", "knocked_out",
+                "knockout_turn")
+# opening hands are a separate int8 matrix [round*players + seat, cards.N_HAND_CLASSES]
+
+# ---- match table (int32 columns) --------------------------------------------------------------------
+MC_GAME = 0
+MC_ROUNDS = 1
+MC_FIRST_DEALER = 2
+MC_WINNER = 3            # the winner; the lowest co-winner seat in `lowest` mode; -1 when none
+MC_N_WINNERS = 4
+MC_WINNERS_MASK = 5      # bit s set when seat s won the match
+MC_END = 6               # MATCH_END_*
+MC_SIZE = 7
+MATCH_COLUMNS = ("game", "n_rounds", "first_dealer", "winner_seat", "n_winners", "winners_mask", "end")
+MATCH_END_WON, MATCH_END_NO_WINNER, MATCH_END_TRUNCATED = 0, 1, 2
+MATCH_END_NAMES = ("won", "no_winner", "truncated")
+
+# ---- trace events (code, seat, a, b) ---------------------------------------------------------------
+EV_ROUND_START = 1   # seat = dealer, a = round index (0-based), b = game index
+EV_FIRST_CARD = 2    # seat = F, a = card turned up
+EV_RETURN = 3        # first-card WD4 put back: a = card, b = insert position in the draw pile
+EV_FIRST_SEAT = 4    # seat = the seat taking the first turn, a = direction (+1/-1)
+EV_TURN = 5          # seat = player, a = turn number (1-based)
+EV_PLAY = 6          # seat, a = card
+EV_COLOUR = 7        # seat names colour a
+EV_DRAW = 8          # seat draws card a
+EV_DRAW_FAIL = 9     # seat could not draw (both piles empty)
+EV_RESHUFFLE = 10    # a = cards moved into the draw pile
+EV_SKIP = 11         # seat is skipped (loses its turn)
+EV_CHALLENGE = 12    # seat (victim) challenges; a = 1 if the WD4 player was guilty
+EV_UNO = 13          # seat at a checkpoint; a = 1 called, 2 forgot and caught, 3 forgot, not caught
+EV_POSE = 14         # seat's Dumb Fu window closes; a = 1 the pose failed (penalty), 0 held
+EV_SWAP = 15         # seat swaps hands with seat a
+EV_REDEAL = 16       # shuffle_hands by seat
+EV_DISCARD = 17      # seat discards card a by an effect (not a play)
+EV_ROUND_END = 18    # seat = winner (-1 none), a = END_*, b = points
+EV_DUMBFU = 19       # seat opens a pose window (the target)
+EV_MATCH_END = 20    # seat = winner (-1 none), a = winners mask, b = MATCH_END_*
+EV_NAMES = {1: "round_start", 2: "first_card", 3: "return", 4: "first_seat", 5: "turn", 6: "play",
+            7: "colour", 8: "draw", 9: "draw_fail", 10: "reshuffle", 11: "skip", 12: "challenge",
+            13: "uno", 14: "pose", 15: "swap", 16: "redeal", 17: "discard", 18: "round_end",
+            19: "dumbfu", 20: "match_end"}

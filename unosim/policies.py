@@ -1,0 +1,155 @@
+"""Policy registry and lineups.
+
+A **policy** makes every choice the rules give a player. Built-in policies run inside the compiled
+kernel, dispatched on an integer id; their behaviour is specified in :mod:`unosim.engine` §4. Each
+takes numeric parameters (so sweeps need no recompilation), written ``name(param=value, ...)``:
+
+============== ==================================================================================
+random         RULES §5 exactly at the defaults; ``p_draw`` (voluntary draw), ``p_bluff`` (illegal
+               WD4), ``p_challenge`` (challenge a WD4) turn it into a simple human model.
+greedy_points  sheds the highest-point legal card first; names its most-held colour.
+keep_wilds     plays coloured cards (its longest colour first), wilds only when nothing else fits.
+============== ==================================================================================
+
+A **lineup** gives one policy per seat: a single spec (every seat), a list, or a comma-separated string
+where a trailing ``*`` fills the remaining seats: ``"greedy_points,random*"``. Plain Python policies
+(any object or callable, see :mod:`unosim.reference`) run in the reference engine only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+POLICY_PARAMS = ("p_draw", "p_bluff", "p_challenge")
+N_POLICY_PARAMS = len(POLICY_PARAMS)
+PP_DRAW, PP_BLUFF, PP_CHALLENGE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    name: str
+    id: int
+    doc: str
+
+
+POLICIES = {
+    "random": PolicyInfo("random", 0, "RULES §5 reference policy: uniform over legal card instances"),
+    "greedy_points": PolicyInfo("greedy_points", 1, "shed the highest-point legal card first"),
+    "keep_wilds": PolicyInfo("keep_wilds", 2, "play coloured cards of the longest colour; wilds last"),
+}
+RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """One seat's built-in policy and its parameters."""
+
+    name: str
+    params: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def id(self) -> int:
+        return POLICIES[self.name].id
+
+    @property
+    def label(self) -> str:
+        if not self.params:
+            return self.name
+        return f"{self.name}({','.join(f'{k}={v:g}' for k, v in self.params)})"
+
+    def vector(self) -> np.ndarray:
+        out = np.zeros(N_POLICY_PARAMS, np.float64)
+        for k, v in self.params:
+            out[POLICY_PARAMS.index(k)] = v
+        return out
+
+
+_SPEC_RE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+
+
+def parse_policy(spec: str | PolicySpec) -> PolicySpec:
+    """``"random"`` or ``"random(p_bluff=0.2)"`` → PolicySpec; unknown names/params are errors."""
+    if isinstance(spec, PolicySpec):
+        return spec
+    if not isinstance(spec, str):
+        raise ValueError(f"policy {spec!r} must be a name such as 'random'; valid policies are "
+                         f"{list(POLICIES)} (Python policies run in unosim.reference)")
+    m = _SPEC_RE.match(spec)
+    if not m:
+        raise ValueError(f"cannot parse policy {spec!r}: expected name or name(param=value,...)")
+    name, body = m.group(1), m.group(2)
+    if name not in POLICIES:
+        raise ValueError(f"unknown policy {name!r}: valid policies are {list(POLICIES)}")
+    params = []
+    for part in filter(None, (p.strip() for p in (body or "").split(","))):
+        key, _, raw = part.partition("=")
+        key = key.strip()
+        if key not in POLICY_PARAMS:
+            raise ValueError(f"unknown parameter {key!r} of policy {name!r}: valid are {list(POLICY_PARAMS)}")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ValueError(f"policy parameter {key}={raw.strip()!r} is not a number") from None
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"policy parameter {key}={value} must be a probability in [0, 1]")
+        params.append((key, value))
+    return PolicySpec(name, tuple(sorted(params)))
+
+
+def _split_top_level(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def make_lineup(lineup, players: int) -> tuple[PolicySpec, ...]:
+    """Resolve a lineup spec to exactly ``players`` PolicySpecs (errors name the problem)."""
+    if isinstance(lineup, str):
+        items = _split_top_level(lineup)
+    elif isinstance(lineup, (list, tuple)):
+        items = list(lineup)
+    else:
+        raise ValueError(f"lineup {lineup!r} must be a policy name, a list of names or a "
+                         f"comma-separated string")
+    if not items:
+        raise ValueError("lineup is empty")
+    fill = [i for i, it in enumerate(items) if isinstance(it, str) and it.endswith("*")]
+    if len(fill) > 1 or (fill and fill[0] != len(items) - 1):
+        raise ValueError(f"lineup {lineup!r}: only the last entry may end with '*' (fill)")
+    if fill:
+        head = [parse_policy(it) for it in items[:-1]]
+        if len(head) > players:
+            raise ValueError(f"lineup {lineup!r} names {len(head)} seats before the fill but "
+                             f"players={players}")
+        return tuple(head) + (parse_policy(items[-1][:-1]),) * (players - len(head))
+    specs = [parse_policy(it) for it in items]
+    if len(specs) == 1:
+        return tuple(specs) * players
+    if len(specs) != players:
+        raise ValueError(f"lineup has {len(specs)} policies but players={players}: give one per seat, "
+                         f"one for all, or end with '*' to fill")
+    return tuple(specs)
+
+
+def lineup_arrays(lineup: tuple[PolicySpec, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(policy ids int64[n], params float64[n, N_POLICY_PARAMS]) for the kernel."""
+    ids = np.array([p.id for p in lineup], np.int64)
+    params = np.stack([p.vector() for p in lineup]) if lineup else np.zeros((0, N_POLICY_PARAMS))
+    return ids, params
+
+
+def lineup_label(lineup: tuple[PolicySpec, ...]) -> str:
+    return ",".join(p.label for p in lineup)

@@ -1,0 +1,435 @@
+"""Rule sets: one frozen, strictly validated description of a variant (RULES.md §1-§4).
+
+A :class:`RuleSet` holds the variant family, the deck options, every common rule and human-behaviour
+parameter of RULES §3, and every house-rule toggle of RULES §4, each as a typed field. Named variants
+live in :data:`VARIANTS`; ``RuleSet.key`` is a canonical string (``classic(n_blank=0)``) that
+:func:`from_key` parses back. Invalid values raise ``ValueError`` naming the field, the bad value and
+the valid choices; toggles whose engine support is not built yet raise ``NotImplementedError`` with
+"not implemented yet" rather than being silently ignored.
+
+:meth:`RuleSet.compile` turns a rule set plus a player count into plain numeric arrays for the kernels
+(rule switches are data, never module globals).
+
+Decisions where RULES.md is silent (written here and in the README):
+
+* ``max_rounds_per_match`` (default 1000): a points/lowest match that has not reached its target after
+  this many rounds ends without a winner (``end = truncated`` in ``.matches``); RULES only caps turns.
+* ``p_forget_uno`` and ``shout_weight`` accept one number (every seat) or one number per seat.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from . import cards
+from .engine import layout as L
+
+FAMILIES = ("classic", "minions", "spin", "no_mercy")
+MATCH_MODES = ("points", "lowest", "single_round")
+STACKING = ("none", "same_kind", "any_draw", "escalating")
+BLANK_EFFECTS = ("plain_wild", "swap_hands", "shuffle_hands", "others_draw_1", "discard_colour",
+                 "draw_two_next")
+SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
+                 "trade_hands", "show_hand", "war", "uno_spin")
+PLAYER_RANGE = {"classic": (2, 10), "minions": (2, 10), "spin": (2, 10), "no_mercy": (2, 10)}
+#: families whose engine support exists; the others raise "not implemented yet"
+IMPLEMENTED_FAMILIES = ("classic", "minions")
+#: toggles that must keep their default until their engine support lands (issue: no_mercy & toggles)
+NOT_YET_TOGGLES = ("stacking", "jump_in", "seven_o", "mercy_limit")
+
+# Per-family defaults of RULES §4; a family listed in FIXED may not change that toggle.
+_TOGGLE_DEFAULTS = {
+    "classic": dict(stacking="none", seven_o=False, draw_until_playable=False, force_play_drawn=False,
+                    final_card_effects=True, mercy_limit=None, target=500),
+    "no_mercy": dict(stacking="escalating", seven_o=True, draw_until_playable=True,
+                     force_play_drawn=True, final_card_effects=False, mercy_limit=25, target=1000),
+}
+_FIXED = {"no_mercy": ("stacking", "seven_o", "draw_until_playable", "force_play_drawn",
+                       "two_player_reverse_skip")}
+_NOT_APPLICABLE = {
+    "no_mercy": ("wd4_challenge", "no_bluffing", "n_blank", "blank_effects", "p_dumbfu_fail",
+                 "dumbfu_penalty", "spin_weights", "shout_weight", "spin_first_card_spins",
+                 "spin_continue_after_winner"),
+}
+_FAMILY_ONLY = {  # parameters meaningful for one family only
+    "n_blank": "classic", "blank_effects": "classic", "p_dumbfu_fail": "minions",
+    "dumbfu_penalty": "minions", "spin_weights": "spin", "shout_weight": "spin",
+    "spin_first_card_spins": "spin", "spin_continue_after_winner": "spin",
+}
+# RULES §3 "valid configurations": cards that cannot stay as the first card.
+_FIRST_CARD_EXCLUDED = {"classic": 4, "minions": 4, "spin": 4, "no_mercy": 88}
+
+
+def _defaults(family: str) -> dict[str, Any]:
+    base = dict(_TOGGLE_DEFAULTS["classic"])
+    base.update(_TOGGLE_DEFAULTS.get(family, {}))
+    base["n_blank"] = 3 if family == "classic" else 0
+    return base
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule of one variant. Construct through :func:`get_variant` / :func:`make_rules`."""
+
+    family: str = "classic"
+    # deck and deal
+    hand_size: int = 7
+    n_blank: int = 3
+    blank_effects: tuple[str, ...] = ("swap_hands", "swap_hands", "swap_hands")
+    # match
+    match_mode: str = "points"
+    target: int = 500
+    first_dealer: int | str = "random"
+    max_turns_per_round: int = 10_000
+    max_rounds_per_match: int = 1_000
+    # people (RULES §3)
+    p_forget_uno: float | tuple[float, ...] = 0.0
+    p_catch: float = 0.5
+    uno_penalty: int = 2
+    p_dumbfu_fail: float = 0.10
+    dumbfu_penalty: int = 4
+    spin_weights: tuple[float, ...] = (1.0,) * 9
+    shout_weight: float | tuple[float, ...] = 1.0
+    # house-rule toggles (RULES §4)
+    stacking: str = "none"
+    jump_in: bool = False
+    seven_o: bool = False
+    draw_until_playable: bool = False
+    force_play_drawn: bool = False
+    voluntary_draw: bool = True
+    wd4_challenge: bool = True
+    no_bluffing: bool = False
+    two_player_reverse_skip: bool = True
+    final_card_effects: bool = True
+    mercy_limit: int | None = None
+    spin_first_card_spins: bool = False
+    spin_continue_after_winner: bool = True
+    _name: str = field(default="", compare=False, repr=False)
+
+    # ---- derived -----------------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The registry name this rule set was built from (``classic``, ``minions`` …)."""
+        return self._name or self.family
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        return PLAYER_RANGE[self.family]
+
+    def deck_counts(self) -> np.ndarray:
+        """The deck as a count vector over card ids."""
+        if self.family == "classic":
+            return cards.classic_deck(self.n_blank)
+        if self.family == "minions":
+            return cards.minions_deck()
+        if self.family == "spin":
+            return cards.spin_deck()
+        return cards.no_mercy_deck()
+
+    @property
+    def deck_size(self) -> int:
+        return int(self.deck_counts().sum())
+
+    def max_players(self) -> int:
+        """Most players the deck can deal to (RULES §3: hand_size × n ≤ deck − k − 1)."""
+        spare = self.deck_size - _FIRST_CARD_EXCLUDED[self.family] - 1
+        return min(self.player_range[1], spare // self.hand_size)
+
+    @property
+    def key(self) -> str:
+        """Canonical string: the family and every field that differs from the family default."""
+        base = _base_ruleset(self.family)
+        parts = []
+        for f in fields(self):
+            if f.name in ("family", "_name"):
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(base, f.name):
+                parts.append(f"{f.name}={_format(value)}")
+        return f"{self.family}({','.join(parts)})" if parts else self.family
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field (JSON-friendly), for manifests and ``unosim rules``."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "_name"}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
+
+    def replace(self, **overrides: Any) -> RuleSet:
+        """A new validated rule set with ``overrides`` applied (unknown keys are errors)."""
+        return make_rules(self.family, overrides, base=self)
+
+    # ---- compile to kernel data --------------------------------------------------------------------
+    def check_players(self, players: int) -> None:
+        lo, hi = self.player_range
+        if not isinstance(players, (int, np.integer)) or isinstance(players, bool) or not lo <= players <= hi:
+            raise ValueError(f"players={players!r} is out of range for variant {self.name!r}: "
+                             f"valid is {lo}..{hi}")
+        need = self.hand_size * players
+        spare = self.deck_size - _FIRST_CARD_EXCLUDED[self.family] - 1
+        if need > spare:
+            raise ValueError(
+                f"hand_size={self.hand_size} × players={players} = {need} cards exceeds what the "
+                f"{self.deck_size}-card {self.family} deck can deal ({spare}, RULES §3); "
+                f"use at most {spare // self.hand_size} players or a smaller hand_size")
+        for name in ("p_forget_uno", "shout_weight"):
+            value = getattr(self, name)
+            if isinstance(value, tuple) and len(value) != players:
+                raise ValueError(f"{name} has {len(value)} entries but players={players}; give one "
+                                 f"number or exactly one per seat")
+
+    def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.engine.layout`."""
+        self.check_players(players)
+        ir = np.zeros(L.IR_SIZE, np.int64)
+        fr = np.zeros(L.FR_SIZE, np.float64)
+        ir[L.IR_FAMILY] = FAMILIES.index(self.family)
+        ir[L.IR_PLAYERS] = players
+        ir[L.IR_HAND_SIZE] = self.hand_size
+        ir[L.IR_MATCH_MODE] = MATCH_MODES.index(self.match_mode)
+        ir[L.IR_TARGET] = self.target
+        ir[L.IR_FIRST_DEALER] = -1 if self.first_dealer == "random" else int(self.first_dealer)
+        ir[L.IR_MAX_TURNS] = self.max_turns_per_round
+        ir[L.IR_MAX_ROUNDS] = self.max_rounds_per_match
+        ir[L.IR_UNO_PENALTY] = self.uno_penalty
+        ir[L.IR_DUMBFU_PENALTY] = self.dumbfu_penalty
+        ir[L.IR_STACKING] = STACKING.index(self.stacking)
+        ir[L.IR_JUMP_IN] = self.jump_in
+        ir[L.IR_SEVEN_O] = self.seven_o
+        ir[L.IR_DRAW_UNTIL_PLAYABLE] = self.draw_until_playable
+        ir[L.IR_FORCE_PLAY_DRAWN] = self.force_play_drawn
+        ir[L.IR_VOLUNTARY_DRAW] = self.voluntary_draw
+        ir[L.IR_WD4_CHALLENGE] = self.wd4_challenge and not self.no_bluffing
+        ir[L.IR_NO_BLUFFING] = self.no_bluffing
+        ir[L.IR_TWO_PLAYER_REVERSE_SKIP] = self.two_player_reverse_skip
+        ir[L.IR_FINAL_CARD_EFFECTS] = self.final_card_effects
+        ir[L.IR_MERCY_LIMIT] = 0 if self.mercy_limit is None else self.mercy_limit
+        ir[L.IR_SPIN_FIRST_CARD_SPINS] = self.spin_first_card_spins
+        ir[L.IR_SPIN_CONTINUE_AFTER_WINNER] = self.spin_continue_after_winner
+        for i, effect in enumerate(self.blank_effects):
+            ir[L.IR_BLANK_EFFECT + i] = BLANK_EFFECTS.index(effect)
+        fr[L.FR_P_CATCH] = self.p_catch
+        fr[L.FR_P_DUMBFU_FAIL] = self.p_dumbfu_fail
+        forget = self.p_forget_uno if isinstance(self.p_forget_uno, tuple) else (self.p_forget_uno,) * players
+        shout = self.shout_weight if isinstance(self.shout_weight, tuple) else (self.shout_weight,) * players
+        fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + players] = forget
+        fr[L.FR_SHOUT_WEIGHT:L.FR_SHOUT_WEIGHT + players] = shout
+        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9] = np.asarray(self.spin_weights) / sum(self.spin_weights)
+        return ir, fr, cards.deck_ids(self.deck_counts())
+
+
+def _format(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "[" + ";".join(_format(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+# ---- validation -------------------------------------------------------------------------------------
+_FIELD_TYPES = {f.name: f.type for f in fields(RuleSet) if f.name not in ("family", "_name")}
+RULE_KEYS = tuple(_FIELD_TYPES)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _is_prob(v: Any) -> bool:
+    return isinstance(v, (int, float, np.floating, np.integer)) and not isinstance(v, bool) and 0 <= v <= 1
+
+
+def _bad(name: str, value: Any, valid: str) -> ValueError:
+    return ValueError(f"rule {name}={value!r} is invalid: valid is {valid}")
+
+
+def _check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
+    if not _is_int(v) or v < lo or (hi is not None and v > hi):
+        raise _bad(name, v, f"an integer in {lo}..{hi if hi is not None else 'inf'}")
+    return int(v)
+
+
+def _check_bool(name: str, v: Any) -> bool:
+    if not isinstance(v, (bool, np.bool_)):
+        raise _bad(name, v, "true or false")
+    return bool(v)
+
+
+def _check_per_seat(name: str, v: Any, check, valid: str) -> float | tuple[float, ...]:
+    if isinstance(v, (list, tuple)):
+        if not 2 <= len(v) <= 10 or not all(check(x) for x in v):
+            raise _bad(name, v, f"one number or a list of 2-10 numbers, each {valid}")
+        return tuple(float(x) for x in v)
+    if not check(v):
+        raise _bad(name, v, valid)
+    return float(v)
+
+
+def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
+    """Check and normalise every field; returns the normalised values."""
+    v = dict(values)
+    v["hand_size"] = _check_int("hand_size", v["hand_size"], 1, 15)
+    v["n_blank"] = _check_int("n_blank", v["n_blank"], 0, 3)
+    effects = v["blank_effects"]
+    if isinstance(effects, str):
+        effects = (effects,) * 3
+    if not isinstance(effects, (list, tuple)) or not 1 <= len(effects) <= 3:
+        raise _bad("blank_effects", effects, f"one effect or a list of up to 3 of {list(BLANK_EFFECTS)}")
+    for e in effects:
+        if e not in BLANK_EFFECTS:
+            raise _bad("blank_effects", e, f"one of {list(BLANK_EFFECTS)}")
+    v["blank_effects"] = tuple(effects) + ("swap_hands",) * (3 - len(effects))
+    if v["match_mode"] not in MATCH_MODES:
+        raise _bad("match_mode", v["match_mode"], f"one of {list(MATCH_MODES)}")
+    v["target"] = _check_int("target", v["target"], 1)
+    fd = v["first_dealer"]
+    if fd != "random" and not (_is_int(fd) and 0 <= fd <= 9):
+        raise _bad("first_dealer", fd, "'random' or a seat number 0..9")
+    v["max_turns_per_round"] = _check_int("max_turns_per_round", v["max_turns_per_round"], 1, 1_000_000)
+    v["max_rounds_per_match"] = _check_int("max_rounds_per_match", v["max_rounds_per_match"], 1, 100_000)
+    v["p_forget_uno"] = _check_per_seat("p_forget_uno", v["p_forget_uno"], _is_prob, "a probability in [0, 1]")
+    for name in ("p_catch", "p_dumbfu_fail"):
+        if not _is_prob(v[name]):
+            raise _bad(name, v[name], "a probability in [0, 1]")
+        v[name] = float(v[name])
+    v["uno_penalty"] = _check_int("uno_penalty", v["uno_penalty"], 0, 20)
+    v["dumbfu_penalty"] = _check_int("dumbfu_penalty", v["dumbfu_penalty"], 0, 20)
+    w = v["spin_weights"]
+    if isinstance(w, dict):
+        unknown = set(w) - set(SPIN_OUTCOMES)
+        if unknown:
+            raise _bad("spin_weights", sorted(unknown)[0], f"outcome names {list(SPIN_OUTCOMES)}")
+        w = tuple(float(w.get(o, 0.0)) for o in SPIN_OUTCOMES)
+    if (not isinstance(w, (list, tuple)) or len(w) != 9
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in w)
+            or sum(w) <= 0):
+        raise _bad("spin_weights", w, f"9 non-negative weights (or a table keyed by {list(SPIN_OUTCOMES)}) "
+                   "with a positive sum")
+    v["spin_weights"] = tuple(float(x) for x in w)
+    v["shout_weight"] = _check_per_seat("shout_weight", v["shout_weight"],
+                                        lambda x: _is_prob(x) or (isinstance(x, (int, float)) and x > 0),
+                                        "a positive number")
+    if v["stacking"] not in STACKING:
+        raise _bad("stacking", v["stacking"], f"one of {list(STACKING)}")
+    for name in ("jump_in", "seven_o", "draw_until_playable", "force_play_drawn", "voluntary_draw",
+                 "wd4_challenge", "no_bluffing", "two_player_reverse_skip", "final_card_effects",
+                 "spin_first_card_spins", "spin_continue_after_winner"):
+        v[name] = _check_bool(name, v[name])
+    ml = v["mercy_limit"]
+    if ml is not None and ml != "none":
+        v["mercy_limit"] = _check_int("mercy_limit", ml, 2, 200)
+    else:
+        v["mercy_limit"] = None
+    return v
+
+
+def _base_ruleset(family: str) -> RuleSet:
+    return RuleSet(family=family, **_defaults(family))
+
+
+def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: RuleSet | None = None,
+               name: str = "") -> RuleSet:
+    """A validated RuleSet of ``family`` with ``overrides`` (a dict of field → value)."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown variant family {family!r}: valid are {list(FAMILIES)}")
+    base = base or _base_ruleset(family)
+    overrides = dict(overrides or {})
+    unknown = [k for k in overrides if k not in RULE_KEYS]
+    if unknown:
+        raise ValueError(f"unknown rule key {unknown[0]!r}: valid keys are {sorted(RULE_KEYS)}")
+    defaults = _base_ruleset(family)
+    for k, value in overrides.items():
+        if k in _FIXED.get(family, ()) and value != getattr(defaults, k):
+            raise ValueError(f"rule {k} is fixed to {_format(getattr(defaults, k))} in {family} "
+                             f"(RULES §4); it cannot be set to {value!r}")
+        if k in _NOT_APPLICABLE.get(family, ()) and value != getattr(defaults, k):
+            raise ValueError(f"rule {k} does not apply to {family} (RULES §4: n/a)")
+        owner = _FAMILY_ONLY.get(k)
+        if owner and owner != family and k not in _NOT_APPLICABLE.get(family, ()) \
+                and value != getattr(defaults, k):
+            raise ValueError(f"rule {k} applies only to the {owner} family, not to {family}")
+    values = {f.name: getattr(base, f.name) for f in fields(RuleSet) if f.name not in ("family", "_name")}
+    values.update(overrides)
+    values = _validate(family, values)
+    rs = RuleSet(family=family, _name=name or base._name, **values)
+    _check_implemented(rs)
+    return rs
+
+
+def _check_implemented(rs: RuleSet) -> None:
+    if rs.family not in IMPLEMENTED_FAMILIES:
+        raise NotImplementedError(f"variant family {rs.family!r} is not implemented yet "
+                                  f"(implemented: {list(IMPLEMENTED_FAMILIES)})")
+    defaults = _base_ruleset(rs.family)
+    for k in NOT_YET_TOGGLES:
+        if getattr(rs, k) != getattr(defaults, k):
+            raise NotImplementedError(f"house rule {k}={_format(getattr(rs, k))} is not implemented yet "
+                                      f"(it is planned with the no_mercy/house-rules work)")
+
+
+# ---- registry ---------------------------------------------------------------------------------------
+_REGISTRY: dict[str, tuple[str, dict[str, Any], str]] = {
+    "classic": ("classic", {}, "Classic UNO, 108 cards + 3 blank cards (swap_hands), seed 004"),
+    "minions": ("minions", {}, "UNO Minions: 112 cards with 4 Dumb Fu pose cards, seeds 000/001"),
+    "spin": ("spin", {}, "UNO Spin: spin cards and the nine-outcome wheel, seed 003"),
+    "no_mercy": ("no_mercy", {}, "UNO Show 'Em No Mercy: 168 cards, stacking, mercy knock-outs, seed 002"),
+}
+
+
+def variant_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def variant_description(name: str) -> str:
+    return _REGISTRY[name][2]
+
+
+def get_variant(name: str, overrides: dict[str, Any] | None = None) -> RuleSet:
+    """The registered variant ``name`` with optional rule overrides (``{"n_blank": 0}``)."""
+    if isinstance(name, RuleSet):
+        return name.replace(**(overrides or {})) if overrides else name
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown variant {name!r}: valid variants are {list(_REGISTRY)}")
+    family, preset, _ = _REGISTRY[name]
+    return make_rules(family, {**preset, **(overrides or {})}, name=name)
+
+
+_KEY_RE = re.compile(r"^\s*([a-z_]+)\s*(?:\((.*)\))?\s*$")
+
+
+def from_key(key: str) -> RuleSet:
+    """Parse a canonical key such as ``classic(n_blank=0,match_mode=single_round)``."""
+    m = _KEY_RE.match(key)
+    if not m:
+        raise ValueError(f"cannot parse rule key {key!r}: expected family(name=value,...)")
+    family, body = m.group(1), m.group(2) or ""
+    overrides: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in body.split(","))):
+        if "=" not in part:
+            raise ValueError(f"cannot parse {part!r} in rule key {key!r}: expected name=value")
+        k, raw = (s.strip() for s in part.split("=", 1))
+        overrides[k] = _parse_value(raw)
+    return make_rules(family, overrides)
+
+
+def _parse_value(raw: str) -> Any:
+    if raw.startswith("[") and raw.endswith("]"):
+        return tuple(_parse_value(x) for x in raw[1:-1].split(";") if x)
+    if raw in ("true", "false"):
+        return raw == "true"
+    if raw == "none":
+        return None
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+__all__ = ["RuleSet", "get_variant", "make_rules", "from_key", "variant_names", "RULE_KEYS",
+           "FAMILIES", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "SPIN_OUTCOMES"]
