@@ -1,0 +1,274 @@
+"""The state of one round and its primitive verbs: seats, legality, moving cards, asking policies.
+
+Hands and piles are Python lists of card ids (protocol §2): a hand keeps the order in which cards
+arrived; the draw pile's and the discard pile's **last** element is their top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import cards
+from ..engine import layout as L
+from ..reference_rng import Xoshiro
+from ..rules import RuleSet
+from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS, is_wild
+from .policies import PolicyView, Seat
+
+Event = tuple[int, int, int, int]
+
+
+@dataclass
+class Game:
+    """What the rounds of one game (= match) share: rules, policies, the two random streams, the trace."""
+
+    rules: RuleSet
+    players: int
+    seats: tuple[Seat, ...]
+    index: int
+    deck_rng: Xoshiro
+    play_rng: Xoshiro
+    events: list[Event] | None
+    observer: Callable[[Table, Event], None] | None = None
+    deck: list[int] = field(default_factory=list)
+
+
+class Table:
+    """One round: hands, piles, colour and direction, counters, and the verbs that change them."""
+
+    def __init__(self, game: Game, dealer: int, round_index: int):
+        n = game.players
+        self.game = game
+        self.rules = game.rules
+        self.players = n
+        self.dealer = dealer
+        self.round_index = round_index
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.draw_pile: list[int] = []
+        self.discard_pile: list[int] = []
+        self.colour = cards.NO_COLOUR
+        self.direction = +1
+        self.uno_done = [False] * n
+        # Dumb Fu pose windows (RULES §2.2.2): events counted so far for an open window, None if closed
+        self.pose_window: list[int | None] = [None] * n
+        self.left_of_dealer = (dealer + 1) % n      # F (RULES §1.3)
+        self.first_seat = self.left_of_dealer        # the seat taking the first turn (§1.13)
+        self.opening_hands: list[list[int]] = []
+        self.winner = -1
+        self.end: int | None = None
+        self.n_turns = self.n_plays = self.n_draws = self.n_reshuffles = 0
+        self.n_drawn = [0] * n
+        self.n_played = [0] * n
+        self.dumbfu_penalties = 0
+        # Every card that changes place and every hand that changes owner bumps this counter; a turn
+        # that leaves it unchanged is idle (stalemate rule, RULES §1.6).
+        self.moves = 0
+
+    # ---- trace ---------------------------------------------------------------------------------------
+    def emit(self, code: int, seat: int = -1, a: int = 0, b: int = 0) -> None:
+        event = (code, seat, a, b)
+        if self.game.events is not None:
+            self.game.events.append(event)
+        if self.game.observer is not None:
+            self.game.observer(self, event)
+
+    # ---- seats (RULES §1.2) ------------------------------------------------------------------------------
+    @property
+    def n_active(self) -> int:
+        # Every seat is active in the classic family; only no_mercy knocks players out.
+        return self.players
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + self.direction) % self.players
+
+    def others_from(self, seat: int) -> tuple[int, ...]:
+        """The other seats in turn order, starting with ``next(seat)``."""
+        order, current = [], self.next_seat(seat)
+        while current != seat:
+            order.append(current)
+            current = self.next_seat(current)
+        return tuple(order)
+
+    # ---- legality (RULES §1.4, §1.8) ---------------------------------------------------------------
+    @property
+    def top(self) -> int:
+        return self.discard_pile[-1]
+
+    def matches(self, card: int) -> bool:
+        top = self.top
+        if is_wild(card) or COLOUR[card] == self.colour:
+            return True
+        if is_wild(top):
+            return False
+        if KIND[card] == cards.NUMBER:
+            return KIND[top] == cards.NUMBER and NUMBER_OF[card] == NUMBER_OF[top]
+        return KIND[card] == KIND[top]
+
+    def holds_colour_in_play(self, seat: int) -> bool:
+        return any(COLOUR[c] == self.colour for c in self.hands[seat])
+
+    def is_legal(self, seat: int, index: int) -> bool:
+        card = self.hands[seat][index]
+        if KIND[card] == cards.WD4:
+            # A WD4 is legal only without another card of the colour in play; the WD4 itself has no
+            # colour, so checking the whole hand is the same thing (RULES §1.8).
+            return not self.holds_colour_in_play(seat)
+        return self.matches(card)
+
+    def legal_indices(self, seat: int) -> tuple[int, ...]:
+        return tuple(i for i in range(len(self.hands[seat])) if self.is_legal(seat, i))
+
+    def bluff_indices(self, seat: int) -> tuple[int, ...]:
+        """Illegal Wild Draw Fours the player may still play as a bluff (none with ``no_bluffing``)."""
+        if self.rules.no_bluffing:
+            return ()
+        hand = self.hands[seat]
+        return tuple(i for i, c in enumerate(hand) if KIND[c] == cards.WD4 and not self.is_legal(seat, i))
+
+    def hand_points(self, seat: int) -> int:
+        return sum(POINTS[c] for c in self.hands[seat])
+
+    # ---- moving cards (RULES §1.6, protocol §2) ---------------------------------------------------
+    def _hand_changed(self, seat: int) -> None:
+        # uno_done clears whenever the hand's size changes or it changes owner (RULES §1.10).
+        self.uno_done[seat] = False
+
+    def draw(self, seat: int, count: int) -> int:
+        """``seat`` draws ``count`` single cards; a failed draw ends the obligation. Returns cards drawn."""
+        for drawn in range(count):
+            if not self.draw_pile:
+                self.reshuffle()
+            if not self.draw_pile:
+                self.emit(L.EV_DRAW_FAIL, seat)
+                return drawn
+            card = self.draw_pile.pop()
+            self.hands[seat].append(card)
+            self._hand_changed(seat)
+            self.n_draws += 1
+            self.n_drawn[seat] += 1
+            self.moves += 1
+            self.emit(L.EV_DRAW, seat, card)
+        return count
+
+    def reshuffle(self) -> None:
+        """All discards except ``T`` become the new draw pile, shuffled with the deck stream.
+
+        ``T`` and the colour in play stay (RULES §1.6); a reshuffle that would move nothing does nothing.
+        The event carries no seat: a reshuffle belongs to the table, not to the drawer.
+        """
+        moved = self.discard_pile[:-1]
+        if not moved:
+            return
+        self.discard_pile = [self.top]
+        self.draw_pile = moved
+        self.game.deck_rng.shuffle(self.draw_pile)
+        self.n_reshuffles += 1
+        self.emit(L.EV_RESHUFFLE, -1, len(moved))
+
+    def play_from_hand(self, seat: int, index: int) -> int:
+        """Move the card at ``index`` onto the discard pile as a play (RULES §1.5 step 6)."""
+        card = self.hands[seat].pop(index)
+        self.discard_pile.append(card)
+        self._hand_changed(seat)
+        self.n_plays += 1
+        self.n_played[seat] += 1
+        self.moves += 1
+        self.emit(L.EV_PLAY, seat, card)
+        return card
+
+    def discard_under_top(self, seat: int, index: int) -> None:
+        """Discard by an effect (not a play): the card goes directly below ``T`` (protocol §2)."""
+        card = self.hands[seat].pop(index)
+        self.discard_pile.insert(len(self.discard_pile) - 1, card)
+        self._hand_changed(seat)
+        self.moves += 1
+        self.emit(L.EV_DISCARD, seat, card)
+
+    def swap_hands(self, seat: int, other: int) -> None:
+        self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
+        self._hand_changed(seat)
+        self._hand_changed(other)
+        self.moves += 1
+        self.emit(L.EV_SWAP, seat, other)
+
+    def redeal(self, seat: int) -> None:
+        """Blank ``shuffle_hands`` (RULES §2.1.3, protocol §3): collect, shuffle, deal from ``seat+1``."""
+        collected = [card for hand in self.hands for card in hand]
+        self.game.deck_rng.shuffle(collected)
+        for s in range(self.players):
+            self.hands[s] = []
+            self._hand_changed(s)
+        receiver = (seat + 1) % self.players
+        while collected:
+            self.hands[receiver].append(collected.pop())
+            receiver = (receiver + 1) % self.players
+        self.moves += 1
+        self.emit(L.EV_REDEAL, seat)
+
+    # ---- end of the round ------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    def win(self, seat: int) -> None:
+        self.winner, self.end = seat, L.END_WON
+
+    def end_without_winner(self, end: int) -> None:
+        self.winner, self.end = -1, end
+
+    # ---- asking the policies (every answer is checked, never corrected) --------------------------
+    def view(self, seat: int, legal: tuple[int, ...] = (), bluffs: tuple[int, ...] = ()) -> PolicyView:
+        return PolicyView(seat=seat, hand=tuple(self.hands[seat]), top=self.top, colour=self.colour,
+                          direction=self.direction,
+                          hand_sizes=tuple(len(h) for h in self.hands), pending=0, legal=legal,
+                          bluffs=bluffs, rules=self.rules, rng=self.game.play_rng)
+
+    def _invalid(self, seat: int, question: str, answer: Any, valid: str) -> ValueError:
+        return ValueError(f"policy {self.game.seats[seat].name!r} at seat {seat} answered {answer!r} to "
+                          f"{question}; valid answers: {valid}")
+
+    def ask_play(self, seat: int, legal: tuple[int, ...]) -> int | None:
+        """The card index to play, or None to draw (RULES §1.5 step 4)."""
+        bluffs = self.bluff_indices(seat)
+        choice = self.game.seats[seat].policy.play(self.view(seat, legal, bluffs))
+        if choice is None and self.rules.voluntary_draw:
+            return None
+        if _is_int(choice) and (choice in legal or choice in bluffs):
+            return int(choice)
+        valid = f"legal indices {list(legal)}"
+        if bluffs:
+            valid += f", bluff indices {list(bluffs)}"
+        if self.rules.voluntary_draw:
+            valid += ", None (draw)"
+        raise self._invalid(seat, f"play() with hand {[cards.card_name(c) for c in self.hands[seat]]}",
+                            choice, valid)
+
+    def ask_colour(self, seat: int) -> int:
+        choice = self.game.seats[seat].policy.colour(self.view(seat))
+        if _is_int(choice) and 0 <= choice < 4:
+            return int(choice)
+        raise self._invalid(seat, "colour()", choice, "0, 1, 2 or 3")
+
+    def ask_play_drawn(self, seat: int, card: int) -> bool:
+        return self._ask_bool(seat, "play_drawn()", self.game.seats[seat].policy.play_drawn(self.view(seat), card))
+
+    def ask_challenge(self, seat: int) -> bool:
+        return self._ask_bool(seat, "challenge()", self.game.seats[seat].policy.challenge(self.view(seat)))
+
+    def ask_target(self, seat: int, candidates: tuple[int, ...]) -> int:
+        choice = self.game.seats[seat].policy.target(self.view(seat), candidates)
+        if _is_int(choice) and choice in candidates:
+            return int(choice)
+        raise self._invalid(seat, "target()", choice, f"one of the seats {list(candidates)}")
+
+    def _ask_bool(self, seat: int, question: str, answer: Any) -> bool:
+        if isinstance(answer, (bool, np.bool_)):
+            return bool(answer)
+        raise self._invalid(seat, question, answer, "True or False")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
