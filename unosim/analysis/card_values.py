@@ -1,0 +1,119 @@
+"""Card-value balance: what one more card of a kind in the opening hand is worth in win probability.
+
+For each group (variant, players, lineup) a linear probability model of a seat winning its round::
+
+    won = Σ_k b_k · open_k + Σ_r c_r · [rel_dealer = r] + Σ_s d_s · [seat = s] + error
+
+is fitted by least squares over all seat rows. The opening hand always holds ``hand_size`` cards, so
+the counts sum to a constant and stand in for the intercept, and each ``b_k`` is identified only up to
+a common shift. The reported value of card kind ``k`` is therefore a contrast that needs no reference
+card: ``b_k − Σ_j w_j b_j`` with ``w_j`` the share of kind ``j`` among all dealt cards — the change in
+win probability from holding a ``k`` instead of an average card of the deal. Standard errors are
+cluster-robust by game (CR1; the seats of one round, and the rounds of one match, are dependent). Seat
+dummies are included only when seat and dealer position are not collinear (a fixed first dealer).
+Card kinds absent from the deck are left out; their printed points come from
+:data:`unosim.cards.HAND_CLASS_POINTS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+import numpy as np
+import polars as pl
+from scipy import stats
+from threadpoolctl import threadpool_limits
+
+from ..cards import HAND_CLASS_POINTS, HAND_CLASSES
+from .win_rates import CELL
+
+OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)
+BATCH_ROWS = 1_000_000
+
+
+def card_values(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
+                confidence: float = 0.95) -> pl.DataFrame:
+    """One row per group and card kind present in the deck: ``card``, ``points`` (printed),
+    ``estimate`` (value vs an average card, in win probability) with ``ci_low``/``ci_high``,
+    ``std_error``, ``mean_count`` (mean held in an opening hand), ``n`` (seat rows), ``games``."""
+    seats = seats.lazy()
+    groups = seats.select(list(by)).unique().sort(list(by)).collect()
+    tables = []
+    for key in groups.iter_rows(named=True):
+        frame = seats.filter(*[pl.col(c) == v for c, v in key.items()]).select("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS).collect()
+        with threadpool_limits(1, user_api="blas"):  # threaded BLAS is slower here, badly so on busy cores
+            fit = _fit_group(frame, confidence)
+        tables.append(fit.select(
+            *[pl.lit(v, groups.schema[c]).alias(c) for c, v in key.items()], pl.all()))
+    return pl.concat(tables) if tables else pl.DataFrame()
+
+
+def _fit_group(frame: pl.DataFrame, confidence: float) -> pl.DataFrame:
+    present = [c for c in OPEN_COLUMNS if frame[c].max() > 0]
+    frame = _games_contiguous(frame)
+    players = int(frame["seat"].max()) + 1
+    seat_varies = frame.select(pl.struct("seat", "rel_dealer").n_unique()).item() > players
+    design = [pl.col(c).cast(pl.Float64) for c in present]
+    design += [(pl.col("rel_dealer") == r).cast(pl.Float64).alias(f"rel_{r}") for r in range(1, players)]
+    if seat_varies:
+        design += [(pl.col("seat") == s).cast(pl.Float64).alias(f"seat_{s}") for s in range(1, players)]
+    x_all = frame.select(design)
+    y_all = frame["won"].cast(pl.Float64).to_numpy()
+    starts = _game_starts(frame["game"].to_numpy())
+    batches = _batches(starts, len(frame))
+
+    k = x_all.width
+    xtx, xty = np.zeros((k, k)), np.zeros(k)
+    for lo, hi in batches:
+        x = x_all[lo:hi].to_numpy()
+        xtx += x.T @ x
+        xty += x.T @ y_all[lo:hi]
+    beta = np.linalg.solve(xtx, xty)
+    meat = np.zeros((k, k))
+    for lo, hi in batches:
+        x = x_all[lo:hi].to_numpy()
+        score = x * (y_all[lo:hi] - x @ beta)[:, None]
+        local = starts[(starts >= lo) & (starts < hi)] - lo
+        per_game = np.add.reduceat(score, local, axis=0)
+        meat += per_game.T @ per_game
+    n, g = len(frame), len(starts)
+    bread = np.linalg.inv(xtx)
+    cov = bread @ meat @ bread * (g / (g - 1)) * ((n - 1) / (n - k))
+
+    mean_count = frame.select(present).mean().row(0)
+    weights = np.array(mean_count) / sum(mean_count)
+    contrasts = np.zeros((len(present), k))
+    contrasts[:, :len(present)] = np.eye(len(present)) - weights[None, :]
+    estimate = contrasts @ beta
+    se = np.sqrt(np.einsum("ij,jk,ik->i", contrasts, cov, contrasts))
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    names = [c.removeprefix("open_") for c in present]
+    return pl.DataFrame({
+        "card": names, "points": [HAND_CLASS_POINTS[HAND_CLASSES.index(c)] for c in names],
+        "estimate": estimate, "ci_low": estimate - z * se, "ci_high": estimate + z * se, "std_error": se,
+        "mean_count": list(mean_count), "n": [n] * len(names), "games": [g] * len(names),
+    })
+
+
+def _games_contiguous(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows of each game in one block (a dataset scan already is; other frames get sorted)."""
+    games = frame["game"]
+    if (games.diff().fill_null(0) != 0).sum() + 1 == games.n_unique():
+        return frame
+    return frame.sort("game", maintain_order=True)
+
+
+def _game_starts(games: np.ndarray) -> np.ndarray:
+    return np.flatnonzero(np.r_[True, games[1:] != games[:-1]])
+
+
+def _batches(starts: np.ndarray, n: int) -> list[tuple[int, int]]:
+    """Row ranges of about BATCH_ROWS rows that never split a game."""
+    cuts = [0]
+    while n - cuts[-1] > BATCH_ROWS:
+        cuts.append(int(starts[np.searchsorted(starts, cuts[-1] + BATCH_ROWS)]) if
+                    starts[-1] > cuts[-1] + BATCH_ROWS else n)
+    if cuts[-1] != n:
+        cuts.append(n)
+    return list(pairwise(cuts))

@@ -1,0 +1,43 @@
+"""Confidence intervals as polars expressions (Wilson for proportions, Student t for means)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+
+def z_value(confidence: float) -> float:
+    """Two-sided standard-normal quantile, e.g. 1.96 for 0.95."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence={confidence} must be in (0, 1)")
+    return float(stats.norm.ppf(0.5 + confidence / 2))
+
+
+def wilson_interval(successes, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval (low, high) for ``successes`` out of ``n`` (scalars or arrays)."""
+    z = z_value(confidence)
+    k, m = np.asarray(successes, np.float64), np.asarray(n, np.float64)
+    p = k / m
+    centre = (p + z * z / (2 * m)) / (1 + z * z / m)
+    half = z / (1 + z * z / m) * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m))
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def with_wilson(table: pl.DataFrame, successes: str, n: str, confidence: float = 0.95) -> pl.DataFrame:
+    """Add ``estimate`` (successes / n), ``ci_low`` and ``ci_high`` (Wilson score interval)."""
+    z = z_value(confidence)
+    k, m = pl.col(successes).cast(pl.Float64), pl.col(n).cast(pl.Float64)
+    p = k / m
+    centre = (p + z * z / (2 * m)) / (1 + z * z / m)
+    half = z / (1 + z * z / m) * (p * (1 - p) / m + z * z / (4 * m * m)).sqrt()
+    return table.with_columns(estimate=p, ci_low=(centre - half).clip(0.0, 1.0),
+                              ci_high=(centre + half).clip(0.0, 1.0))
+
+
+def with_mean_ci(table: pl.DataFrame, mean: str, sd: str, n: str, confidence: float = 0.95) -> pl.DataFrame:
+    """Add ``estimate`` (the mean), ``ci_low`` and ``ci_high`` (Student t interval of the mean)."""
+    t = pl.Series([float(stats.t.ppf(0.5 + confidence / 2, max(int(v) - 1, 1))) for v in table[n]],
+                  dtype=pl.Float64)
+    half = t * table[sd].fill_null(0.0) / table[n].cast(pl.Float64).sqrt()
+    return table.with_columns(estimate=pl.col(mean), ci_low=table[mean] - half, ci_high=table[mean] + half)

@@ -1,0 +1,42 @@
+"""Win rates per seat (RULES §1.13): over all rounds, a round without a winner is a loss for every seat.
+
+The ``seats`` table's ``won`` column is exactly that indicator, so a win rate is the mean of ``won``
+over a group of seat rows; intervals are Wilson's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from .intervals import with_mean_ci, with_wilson
+
+CELL = ("variant", "players", "lineup")
+
+
+def win_rates(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = (*CELL, "seat"),
+              confidence: float = 0.95) -> pl.DataFrame:
+    """Win rate of each group of seat rows, with the seat's policy when ``seat`` is in ``by``.
+
+    Columns: ``by``, [``policy``], ``wins``, ``n`` (rounds), ``estimate``, ``ci_low``, ``ci_high``.
+    """
+    aggs = [pl.col("won").sum().alias("wins"), pl.len().alias("n")]
+    if "seat" in by:
+        aggs.insert(0, pl.col("policy").cast(pl.String).first().alias("policy"))
+    table = seats.lazy().group_by(list(by)).agg(aggs).sort(list(by)).collect()
+    return with_wilson(table, "wins", "n", confidence)
+
+
+def win_rates_by_dealer_position(seats: pl.LazyFrame | pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """Win rate by seat relative to the dealer (``rel_dealer`` 1 = left of the dealer, first dealt)."""
+    return win_rates(seats, by=(*CELL, "rel_dealer"), confidence=confidence)
+
+
+def points_when_winning(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
+                        confidence: float = 0.95) -> pl.DataFrame:
+    """Mean round score of the winner, over won rounds only (RULES §1.13), with a t interval."""
+    table = (rounds.lazy().filter(pl.col("winner_seat") >= 0).group_by(list(by))
+             .agg(mean=pl.col("points").mean(), sd=pl.col("points").std(), n=pl.len())
+             .sort(list(by)).collect())
+    return with_mean_ci(table, "mean", "sd", "n", confidence).drop("mean")

@@ -1,0 +1,336 @@
+"""Study specs: a TOML file → validated cells → jobs.
+
+A **study** is a grid of **cells** (variant × players × lineup), each simulated for a number of games;
+a **job** is a contiguous range of one cell's game indices. The spec format::
+
+    [study]
+    name = "demo"                    # the dataset directory: <out>/<name>
+    seed = 20250101
+    games = 2000                     # per cell (a [[grid]] table may override it)
+    mode = "single_round"            # or a match mode: "points", "lowest"
+    common_random_numbers = true     # default; see cell_seed
+    description = "..."              # optional
+
+    [variants]                       # optional: named variants = registry variant + rule overrides
+    no_blank = { base = "classic", rules = { n_blank = 0 } }
+
+    [lineups]                        # optional: named lineups, "*" fills the remaining seats
+    greedy_first = "greedy_points,random*"
+
+    [[grid]]                         # one or more grids; the study is the union of their cells
+    variants = ["classic", "no_blank"]
+    players = [2, 3, 4]
+    lineups = ["random"]
+
+    [[comparisons]]                  # optional: paired comparisons run by `unosim analyze`
+    axis = "variant"                 # or "lineup": compare a with b at every shared other axis
+    a = "classic"
+    b = "no_blank"
+
+A grid names variants from ``[variants]`` or the registry (``unosim variants``), and lineups from
+``[lineups]`` or a policy name (``random`` = every seat ``random``). Every mistake raises
+:class:`SpecError` with one line naming the problem and the valid choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import policies, rules
+
+MODES = rules.MATCH_MODES
+COMPARISON_AXES = ("variant", "lineup")
+_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_SPEC_KEYS = {"study", "variants", "lineups", "grid", "comparisons"}
+_STUDY_KEYS = {"name", "seed", "games", "mode", "common_random_numbers", "description"}
+_VARIANT_KEYS = {"base", "rules"}
+_GRID_KEYS = {"variants", "players", "lineups", "games"}
+_COMPARISON_KEYS = {"axis", "a", "b"}
+
+
+class SpecError(ValueError):
+    """An invalid study spec; the message is one line naming the problem and the valid choices."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One point of the grid: a named variant, a player count and a named lineup."""
+
+    variant: str
+    players: int
+    lineup: str
+    lineup_spec: str
+    ruleset: rules.RuleSet
+    games: int
+    seed: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.variant}-p{self.players}-{self.lineup}"
+
+    @property
+    def lineup_label(self) -> str:
+        return policies.lineup_label(policies.make_lineup(self.lineup_spec, self.players))
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "variant": self.variant, "players": self.players, "lineup": self.lineup,
+                "lineup_spec": self.lineup_spec, "lineup_label": self.lineup_label,
+                "rules_key": self.ruleset.key, "games": self.games, "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class Job:
+    """Games ``first_game .. first_game + games - 1`` of one cell."""
+
+    cell: Cell
+    index: int
+    first_game: int
+    games: int
+
+
+@dataclass(frozen=True)
+class Comparison:
+    axis: str
+    a: str
+    b: str
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    seed: int
+    mode: str
+    common_random_numbers: bool
+    description: str
+    variants: dict[str, rules.RuleSet]
+    variant_overrides: dict[str, dict[str, Any]]
+    lineups: dict[str, str]
+    cells: tuple[Cell, ...]
+    comparisons: tuple[Comparison, ...]
+
+    @property
+    def total_games(self) -> int:
+        return sum(c.games for c in self.cells)
+
+    def jobs(self, chunk_size: int) -> list[Job]:
+        """Every cell cut into jobs of at most ``chunk_size`` games (the last one may be shorter)."""
+        if chunk_size < 1:
+            raise SpecError(f"chunk_size={chunk_size} must be a positive number of games")
+        return [Job(cell, i, first, min(chunk_size, cell.games - first))
+                for cell in self.cells for i, first in enumerate(range(0, cell.games, chunk_size))]
+
+    def resolved(self) -> dict[str, Any]:
+        """The spec after resolution (JSON-friendly): what the dataset is a function of."""
+        return {
+            "name": self.name, "seed": self.seed, "mode": self.mode,
+            "common_random_numbers": self.common_random_numbers, "description": self.description,
+            "variants": {name: {"key": rs.key, "base": rs.name, "overrides": self.variant_overrides[name]}
+                         for name, rs in self.variants.items()},
+            "lineups": dict(self.lineups),
+            "cells": [c.describe() for c in self.cells],
+            "comparisons": [{"axis": c.axis, "a": c.a, "b": c.b} for c in self.comparisons],
+        }
+
+
+def cell_seed(study_seed: int, ruleset: rules.RuleSet, players: int, cell_name: str,
+              common_random_numbers: bool) -> int:
+    """The simulate seed of a cell, a pure function of the study seed and the deck-sharing key.
+
+    With common random numbers the key is (deck counts, players): cells that differ only in lineup or
+    house rules get the same seed and so, game by game, the same shuffled decks (the engine draws decks
+    from their own stream). Without, the key also holds the cell name, so every cell is independent.
+    """
+    key: dict[str, Any] = {"deck": ruleset.deck_counts().tolist(), "players": players}
+    if not common_random_numbers:
+        key["cell"] = cell_name
+    digest = hashlib.blake2b(json.dumps([study_seed, key], sort_keys=True).encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "little") >> 1
+
+
+# ---- parsing ----------------------------------------------------------------------------------------
+def load_study(path: str | Path) -> Study:
+    """Read and validate a spec file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise SpecError(f"cannot read study spec {str(path)!r}: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML: {exc}") from None
+    return parse_study(data, source=str(path))
+
+
+def parse_study(data: dict[str, Any], source: str = "spec") -> Study:
+    """Validate a parsed spec (a dict as read from TOML)."""
+    def fail(msg: str) -> SpecError:
+        return SpecError(f"{source}: {msg}")
+
+    _check_keys(data, _SPEC_KEYS, "top-level table", fail, required={"study", "grid"})
+    head = data["study"]
+    _check_table(head, "[study]", fail)
+    _check_keys(head, _STUDY_KEYS, "[study]", fail, required={"name", "seed", "games", "mode"})
+    name = head["name"]
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise fail(f"[study] name={name!r} must be a lowercase identifier (letters, digits, _)")
+    seed = _int(head["seed"], "[study] seed", 0, 2**63 - 1, fail)
+    default_games = _int(head["games"], "[study] games", 1, 10**12, fail)
+    mode = head["mode"]
+    if mode not in MODES:
+        raise fail(f"[study] mode={mode!r} is unknown: valid modes are {list(MODES)}")
+    crn = head.get("common_random_numbers", True)
+    if not isinstance(crn, bool):
+        raise fail(f"[study] common_random_numbers={crn!r} must be true or false")
+    description = head.get("description", "")
+    if not isinstance(description, str):
+        raise fail("[study] description must be a string")
+
+    variants = _parse_variants(data.get("variants", {}), fail)
+    lineups = _parse_lineups(data.get("lineups", {}), fail)
+    grids = data["grid"] if isinstance(data["grid"], list) else [data["grid"]]
+    cells: dict[str, Cell] = {}
+    for i, grid in enumerate(grids):
+        where = f"[[grid]] #{i + 1}"
+        for cell in _grid_cells(grid, where, variants, lineups, mode, default_games, seed, crn, fail):
+            if cell.name in cells:
+                raise fail(f"{where} repeats cell {cell.name!r} (variant, players and lineup already "
+                           f"in an earlier grid)")
+            cells[cell.name] = cell
+    used_variants = {c.variant for c in cells.values()}
+    used_lineups = {c.lineup for c in cells.values()}
+    comparisons = _parse_comparisons(data.get("comparisons", []), used_variants, used_lineups, fail)
+    return Study(name=name, seed=seed, mode=mode, common_random_numbers=crn, description=description,
+                 variants={c.variant: c.ruleset for c in cells.values()},
+                 variant_overrides={v: variants[v][1] for v in sorted(used_variants)},
+                 lineups={lu: lineups[lu] for lu in sorted(used_lineups)},
+                 cells=tuple(cells.values()), comparisons=comparisons)
+
+
+def _check_table(value: Any, where: str, fail) -> None:
+    if not isinstance(value, dict):
+        raise fail(f"{where} must be a table")
+
+
+def _check_keys(table: dict[str, Any], allowed: set[str], where: str, fail,
+                required: set[str] = frozenset()) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} in {where}: valid keys are {sorted(allowed)}")
+    missing = sorted(required - set(table))
+    if missing:
+        raise fail(f"{where} is missing the required key {missing[0]!r}")
+
+
+def _int(value: Any, where: str, lo: int, hi: int, fail) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise fail(f"{where}={value!r} must be an integer in {lo}..{hi}")
+    return value
+
+
+def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
+    """name → (registry base, rule overrides); registry names stand for themselves."""
+    _check_table(table, "[variants]", fail)
+    out = {name: (name, {}) for name in rules.variant_names()}
+    for name, entry in sorted(table.items()):
+        where = f"[variants] {name}"
+        if not _NAME_RE.match(name):
+            raise fail(f"{where}: a variant name must be a lowercase identifier (letters, digits, _)")
+        _check_table(entry, where, fail)
+        _check_keys(entry, _VARIANT_KEYS, where, fail, required={"base"})
+        base, extra = entry["base"], entry.get("rules", {})
+        if base not in rules.variant_names():
+            raise fail(f"{where}: unknown base variant {base!r}: valid are {rules.variant_names()}")
+        _check_table(extra, f"{where} rules", fail)
+        if "match_mode" in extra:
+            raise fail(f"{where}: match_mode is set once for the study, by [study] mode")
+        out[name] = (base, dict(extra))
+    return out
+
+
+def _resolve_variant(name: str, base: str, overrides: dict[str, Any], mode: str, fail) -> rules.RuleSet:
+    """Resolved only when a grid uses it (registry variants a study does not use may be unimplemented)."""
+    try:
+        return rules.get_variant(base, {**overrides, "match_mode": mode})
+    except (ValueError, NotImplementedError) as exc:
+        raise fail(f"variant {name!r}: {exc}") from None
+
+
+def _parse_lineups(table: Any, fail) -> dict[str, str]:
+    _check_table(table, "[lineups]", fail)
+    out = {p: f"{p}*" for p in policies.POLICIES}
+    for name, spec in table.items():
+        if not _NAME_RE.match(name):
+            raise fail(f"[lineups] {name}: a lineup name must be a lowercase identifier (letters, digits, _)")
+        if isinstance(spec, list):
+            spec = ",".join(map(str, spec))
+        if not isinstance(spec, str):
+            raise fail(f"[lineups] {name}={spec!r} must be a string such as 'greedy_points,random*' or a "
+                       f"list of policies")
+        out[name] = spec
+    return out
+
+
+def _grid_cells(grid, where, variants, lineups, mode, default_games, seed, crn, fail):
+    _check_table(grid, where, fail)
+    _check_keys(grid, _GRID_KEYS, where, fail, required={"variants", "players"})
+    games = _int(grid.get("games", default_games), f"{where} games", 1, 10**12, fail)
+    axes = {}
+    for axis in ("variants", "players", "lineups"):
+        values = grid.get(axis, ["random"])
+        if not isinstance(values, list) or not values:
+            raise fail(f"{where} {axis} must be a non-empty list")
+        if len(set(map(str, values))) != len(values):
+            raise fail(f"{where} {axis} lists a value twice: {values}")
+        axes[axis] = values
+    for v in axes["variants"]:
+        if v not in variants:
+            raise fail(f"{where}: unknown variant {v!r}: valid are {sorted(variants)}")
+    for lu in axes["lineups"]:
+        if lu not in lineups:
+            raise fail(f"{where}: unknown lineup {lu!r}: valid are {sorted(lineups)}")
+    for v in axes["variants"]:
+        ruleset = _resolve_variant(v, *variants[v], mode, fail)
+        for n in axes["players"]:
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise fail(f"{where} players={n!r} must be integers")
+            try:
+                ruleset.check_players(n)
+            except ValueError as exc:
+                raise fail(str(exc)) from None
+            for lu in axes["lineups"]:
+                try:
+                    policies.make_lineup(lineups[lu], n)
+                except ValueError as exc:
+                    raise fail(f"lineup {lu!r} with {n} players: {exc}") from None
+                name = f"{v}-p{n}-{lu}"
+                yield Cell(variant=v, players=n, lineup=lu, lineup_spec=lineups[lu], ruleset=ruleset,
+                           games=games, seed=cell_seed(seed, ruleset, n, name, crn))
+
+
+def _parse_comparisons(entries: Any, used_variants: set[str], used_lineups: set[str], fail):
+    if not isinstance(entries, list):
+        raise fail("comparisons must be an array of tables: [[comparisons]]")
+    out = []
+    for i, entry in enumerate(entries):
+        where = f"[[comparisons]] #{i + 1}"
+        _check_table(entry, where, fail)
+        _check_keys(entry, _COMPARISON_KEYS, where, fail, required=_COMPARISON_KEYS)
+        axis = entry["axis"]
+        if axis not in COMPARISON_AXES:
+            raise fail(f"{where}: unknown axis {axis!r}: valid are {list(COMPARISON_AXES)}")
+        valid = used_variants if axis == "variant" else used_lineups
+        for side in ("a", "b"):
+            if entry[side] not in valid:
+                raise fail(f"{where}: {side}={entry[side]!r} is not a {axis} of the grid: valid are "
+                           f"{sorted(valid)}")
+        if entry["a"] == entry["b"]:
+            raise fail(f"{where}: a and b are both {entry['a']!r}")
+        out.append(Comparison(axis, entry["a"], entry["b"]))
+    return tuple(out)
