@@ -18,7 +18,7 @@ import numpy as np
 
 from unosim import cards
 from unosim.engine import layout as L
-from unosim.reference import PythonPolicy, RawResults, play
+from unosim.reference import PythonPolicy, RawResults, run_games
 from unosim.rules import get_variant
 
 CARD_IDS = {cards.card_name(i): i for i in range(cards.N_CARD_IDS)}
@@ -74,10 +74,10 @@ class Scripted(PythonPolicy):
                  challenges: Sequence[bool] = (), drawn: Sequence[bool] = ()):
         self.plays, self.colours, self.targets = list(plays), list(colours), list(targets)
         self.challenges, self.drawn = list(challenges), list(drawn)
-        self.asked_play = 0
+        self.views = []          # every view this policy was asked to play from
 
     def play(self, view):
-        self.asked_play += 1
+        self.views.append(view)
         if not self.plays:
             return view.legal[0]
         choice = self.plays.pop(0)
@@ -95,6 +95,7 @@ class Scripted(PythonPolicy):
         return self.challenges.pop(0) if self.challenges else False
 
     def target(self, view, candidates):
+        self.candidates = candidates
         return self.targets.pop(0) if self.targets else candidates[0]
 
 
@@ -106,11 +107,27 @@ def E(name: str, seat: int = -1, a: int | str = 0, b: int = 0) -> Event:
     return (name, seat, C(a) if isinstance(a, str) else a, b)
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The table right after one event."""
+
+    hands: tuple[tuple[int, ...], ...]
+    draw_pile: tuple[int, ...]
+    discard_pile: tuple[int, ...]
+    colour: int
+    direction: int
+
+
 @dataclass
 class Scenario:
     results: RawResults
     events: list[Event]
     players: int
+    snapshots: list[Snapshot]
+
+    def after(self, event: Event) -> Snapshot:
+        """The table right after the first occurrence of ``event``."""
+        return self.snapshots[self.events.index(event)]
 
     def setup(self) -> list[Event]:
         """Events from ROUND_START up to (excluding) the first TURN or ROUND_END."""
@@ -164,6 +181,29 @@ def run(hands: Sequence[Sequence[str]], first: str | Sequence[str], draws: Seque
     rules = get_variant(variant, settings)
     deck = stacked_deck(rules.deck_counts(), players, dealer, hands, first, draws)
     lineup = list(scripts) if scripts is not None else [Scripted() for _ in range(players)]
-    results = play(rules, players, lineup, seed, deck_order=deck, trace=True)
+    snapshots = []
+
+    def observe(table, event):
+        snapshots.append(Snapshot(tuple(tuple(h) for h in table.hands), tuple(table.draw_pile),
+                                  tuple(table.discard_pile), table.colour, table.direction))
+
+    results = run_games(rules, players, lineup, seed, 0, 1, deck, True, observe)
     events = [(L.EV_NAMES[int(code)], int(seat), int(a), int(b)) for code, seat, a, b in results.events]
-    return Scenario(results, events, players)
+    return Scenario(results, events, players, snapshots)
+
+
+def fill_hands(players: int, hand_size: int, fixed: dict[int, Sequence[str]], reserved: Sequence[str] = (),
+               variant: str = "classic", avoid=lambda name: False) -> list[list[str]]:
+    """Hands for every seat: ``fixed[s]`` first, then filler cards nobody plays in the scenario —
+    cards not ``reserved`` (kept for the first card and the draws) and not ``avoid``-ed, in id order."""
+    pool = list(cards.deck_ids(get_variant(variant).deck_counts()))
+    for name in [c for hand in fixed.values() for c in hand] + list(reserved):
+        pool.remove(C(name))
+    fillers = [cards.card_name(int(c)) for c in pool if not avoid(cards.card_name(int(c)))]
+    hands = []
+    for seat in range(players):
+        hand = list(fixed.get(seat, ()))
+        while len(hand) < hand_size:
+            hand.append(fillers.pop(0))
+        hands.append(hand)
+    return hands
