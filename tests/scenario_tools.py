@@ -193,13 +193,13 @@ def run(hands: Sequence[Sequence[str]], first: str | Sequence[str], draws: Seque
 
 
 def fill_hands(players: int, hand_size: int, fixed: dict[int, Sequence[str]], reserved: Sequence[str] = (),
-               variant: str = "classic", avoid=lambda name: False) -> list[list[str]]:
-    """Hands for every seat: ``fixed[s]`` first, then filler cards nobody plays in the scenario —
-    cards not ``reserved`` (kept for the first card and the draws) and not ``avoid``-ed, in id order."""
+               variant: str = "classic") -> list[list[str]]:
+    """Hands for every seat: ``fixed[s]`` first, then filler cards in id order, leaving out the
+    ``reserved`` cards (kept for the first card and the draws)."""
     pool = list(cards.deck_ids(get_variant(variant).deck_counts()))
     for name in [c for hand in fixed.values() for c in hand] + list(reserved):
         pool.remove(C(name))
-    fillers = [cards.card_name(int(c)) for c in pool if not avoid(cards.card_name(int(c)))]
+    fillers = [cards.card_name(int(c)) for c in pool]
     hands = []
     for seat in range(players):
         hand = list(fixed.get(seat, ()))
