@@ -176,8 +176,7 @@ def run(hands: Sequence[Sequence[str]], first: str | Sequence[str], draws: Seque
     """Play one game with a stacked first round. ``hands`` fixes ``hand_size``; unless overridden the
     match is a single round, the dealer is ``dealer`` and nobody forgets UNO."""
     players = len(hands)
-    settings = dict(hand_size=len(hands[0]), first_dealer=dealer, match_mode="single_round")
-    settings.update(overrides)
+    settings = {"hand_size": len(hands[0]), "first_dealer": dealer, "match_mode": "single_round", **overrides}
     rules = get_variant(variant, settings)
     deck = stacked_deck(rules.deck_counts(), players, dealer, hands, first, draws)
     lineup = list(scripts) if scripts is not None else [Scripted() for _ in range(players)]

@@ -2,12 +2,11 @@
 
 import numpy as np
 import pytest
-
 from scenario_tools import E, Scripted, run
+
 from unosim import cards
 from unosim.engine import layout as L
-from unosim.reference import (GreedyPointsPolicy, KeepWildsPolicy, PolicyView, PythonPolicy, RandomPolicy,
-                              play)
+from unosim.reference import GreedyPointsPolicy, KeepWildsPolicy, PolicyView, PythonPolicy, RandomPolicy, play
 from unosim.reference_rng import Xoshiro
 from unosim.rules import RuleSet, get_variant
 
@@ -115,8 +114,8 @@ def says_yes(view):
 
 @pytest.mark.parametrize("policy,hand,message", [
     (Cheater(), ["R5", "R6", "Y8"],
-     r"policy 'Cheater' at seat 1 answered 2 to play\(\) with hand \['R5', 'R6', 'Y8'\]; "
-     r"valid answers: legal indices \[0, 1\], None \(draw\)"),
+     (r"policy 'Cheater' at seat 1 answered 2 to play\(\) with hand \['R5', 'R6', 'Y8'\]; "
+      r"valid answers: legal indices \[0, 1\], None \(draw\)")),
     (says_yes, ["R5", "R6", "Y8"], r"'says_yes' at seat 1 answered True to play"),
     (BadColour(), ["WILD", "R6", "Y8"], r"'BadColour' at seat 1 answered 4 to colour\(\); valid answers: 0, 1"),
     (BadTarget(), ["BLANK0", "R6", "Y8"], r"'BadTarget' at seat 1 answered 1 to target\(\).*\[2, 0\]"),
@@ -210,3 +209,9 @@ def test_deterministic_policies_name_a_random_colour_without_coloured_cards():
     view = PolicyView(seat=1, hand=(cards.ID_WILD,), top=9, colour=0, direction=1, hand_sizes=(1, 1), pending=0,
                       legal=(0,), bluffs=(), rules=CLASSIC, rng=Xoshiro(4, 0, 1))
     assert GreedyPointsPolicy().colour(view) == Xoshiro(4, 0, 1).below(4)
+
+
+@pytest.mark.parametrize("spec", ["greedy_points(p_draw=0.5)", "keep_wilds(p_bluff=0.1)"])
+def test_deterministic_policies_refuse_parameters_they_cannot_honour(spec):
+    with pytest.raises(ValueError, match="takes only p_challenge"):
+        play(CLASSIC, 3, spec, seed=1)

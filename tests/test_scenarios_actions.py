@@ -4,7 +4,6 @@ Dealer 0, so F = seat 1 takes turn 1 on the number card R9 unless stated otherwi
 """
 
 import pytest
-
 from scenario_tools import E, Scripted, names, run
 
 FILLERS = {0: ["B1", "B2", "B3"], 2: ["G7", "G8", "B4"]}

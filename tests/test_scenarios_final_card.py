@@ -2,8 +2,8 @@
 cards as normal, first and final card (§2.1.3)."""
 
 import pytest
-
 from scenario_tools import C, E, Scripted, names, run
+
 from unosim.cards import POINTS
 
 DRAWS = ["G1", "G2", "G3", "G4", "Y1", "Y2"]
@@ -44,8 +44,7 @@ HANDS = [["B1", "B2", "B3"], ["BLANK0", "Y7", "Y8"], ["G7", "G8", "Y4"]]
 
 def blank_game(effect, hands=HANDS, first="R9", scripts=None, **overrides):
     scripts = scripts or [Scripted(colours=[2]) for _ in hands]
-    settings = dict(max_turns_per_round=2)
-    settings.update(overrides)
+    settings = {"max_turns_per_round": 2, **overrides}
     return run(hands, first, DRAWS, scripts=scripts, blank_effects=(effect,) * 3, **settings)
 
 

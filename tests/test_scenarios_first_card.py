@@ -1,8 +1,8 @@
 """Scripted scenarios: the first card turned up (RULES §1.9, §1.13 first_seat)."""
 
 import pytest
-
 from scenario_tools import E, Scripted, run
+
 from unosim.reference_rng import Xoshiro
 
 HANDS_3 = [["B1", "B2"], ["B3", "B4"], ["B5", "B6"]]

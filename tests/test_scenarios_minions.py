@@ -1,16 +1,15 @@
 """Scripted scenarios: Dumb Fu pose windows (RULES §2.2.2, §6 M1-M6)."""
 
 import pytest
-
 from scenario_tools import E, Scripted, run
+
 from unosim.reference_rng import Xoshiro
 
 DRAWS = ["G1", "G2", "G3", "G4", "G5", "G6", "B1", "B2"]
 
 
 def minions(hands, scripts, **overrides):
-    settings = dict(p_dumbfu_fail=1.0, max_turns_per_round=5)
-    settings.update(overrides)
+    settings = {"p_dumbfu_fail": 1.0, "max_turns_per_round": 5, **overrides}
     return run(hands, "R9", DRAWS, scripts=scripts, variant="minions", **settings)
 
 

@@ -22,8 +22,14 @@ from typing import Any
 
 from ..rules import RuleSet
 from .match import RawResults, run_games
-from .policies import (GreedyPointsPolicy, KeepWildsPolicy, PolicyView, PythonPolicy, RandomPolicy,
-                       resolve_lineup)
+from .policies import (
+    GreedyPointsPolicy,
+    KeepWildsPolicy,
+    PolicyView,
+    PythonPolicy,
+    RandomPolicy,
+    resolve_lineup,
+)
 
 
 def play(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: int = 0, n_games: int = 1, *,
@@ -39,5 +45,14 @@ def play(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: int =
     return run_games(rules, players, lineup, seed, first_game, n_games, deck_order, trace, observer=None)
 
 
-__all__ = ["play", "RawResults", "PythonPolicy", "PolicyView", "RandomPolicy", "GreedyPointsPolicy",
-           "KeepWildsPolicy", "resolve_lineup", "run_games"]
+__all__ = [
+    "GreedyPointsPolicy",
+    "KeepWildsPolicy",
+    "PolicyView",
+    "PythonPolicy",
+    "RandomPolicy",
+    "RawResults",
+    "play",
+    "resolve_lineup",
+    "run_games",
+]

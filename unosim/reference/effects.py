@@ -138,26 +138,26 @@ def discard_named_colour(table: Table, player: int) -> None:
 # ---- the first card (RULES §1.9) ---------------------------------------------------------------------
 def apply_first_card(table: Table) -> int | None:
     """The effect of the turned-up ``T`` with ``F`` acting; returns the seat taking the first turn."""
-    first, top = table.left_of_dealer, table.top
+    f_seat, top = table.left_of_dealer, table.top
     kind = KIND[top]
     if COLOUR[top] != cards.NO_COLOUR:
         table.colour = COLOUR[top]
     else:
         # WILD, DUMB_FU (no pose, RULES §6 M4) and BLANK: F names the colour.
-        table.colour = table.ask_colour(first)
-        table.emit(L.EV_COLOUR, first, table.colour)
+        table.colour = table.ask_colour(f_seat)
+        table.emit(L.EV_COLOUR, f_seat, table.colour)
     if kind == cards.SKIP:
-        skip(table, first)
-        return table.next_seat(first)
+        skip(table, f_seat)
+        return table.next_seat(f_seat)
     if kind == cards.DRAW_TWO:
         # No stacking against a turned-up card (RULES §4).
-        return victim_draws_and_is_skipped(table, first, 2)
+        return victim_draws_and_is_skipped(table, f_seat, 2)
     if kind == cards.REVERSE:
         table.direction = -1
         return table.dealer
     if kind == cards.BLANK:
-        return apply_blank(table, first, top, as_first_card=True)
-    return first
+        return apply_blank(table, f_seat, top, as_first_card=True)
+    return f_seat
 
 
 # ---- the final card (RULES §1.11) ------------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -160,13 +160,13 @@ class _Collector:
         self.matches.append(row)
 
     def results(self, events: list[Event] | None) -> RawResults:
-        def table(rows, width, dtype):
+        def as_array(rows, width, dtype):
             return np.array(rows, dtype).reshape(len(rows), width)
 
         return RawResults(
-            rounds=table(self.rounds, L.RC_SIZE, np.int32),
-            seats=table(self.seats, L.SC_SIZE, np.int32),
-            opening=table(self.opening, cards.N_HAND_CLASSES, np.int8),
-            matches=table(self.matches, L.MC_SIZE, np.int32),
-            events=table(events or [], 4, np.int32),
+            rounds=as_array(self.rounds, L.RC_SIZE, np.int32),
+            seats=as_array(self.seats, L.SC_SIZE, np.int32),
+            opening=as_array(self.opening, cards.N_HAND_CLASSES, np.int8),
+            matches=as_array(self.matches, L.MC_SIZE, np.int32),
+            events=as_array(events or [], 4, np.int32),
         )

@@ -6,8 +6,9 @@ arrived; the draw pile's and the discard pile's **last** element is their top.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -1,0 +1,157 @@
+"""Invariants over many random games of the reference engine, checked at every trace event."""
+
+from collections import Counter
+
+import pytest
+
+from unosim import cards
+from unosim.engine import layout as L
+from unosim.reference import PythonPolicy, run_games
+from unosim.rules import BLANK_EFFECTS, get_variant
+
+CONFIGS = {
+    "classic-default": ("classic", {}),
+    "classic-blanks-a": ("classic", {"blank_effects": ("shuffle_hands", "discard_colour", "others_draw_1"),
+                                     "draw_until_playable": True, "p_forget_uno": 0.5}),
+    "classic-blanks-b": ("classic", {"blank_effects": ("draw_two_next", "plain_wild", "swap_hands"),
+                                     "force_play_drawn": True, "no_bluffing": True, "hand_size": 4}),
+    "classic-off": ("classic", {"final_card_effects": False, "two_player_reverse_skip": False,
+                                "voluntary_draw": False, "wd4_challenge": False}),
+    "minions": ("minions", {"p_dumbfu_fail": 0.5, "p_forget_uno": 0.3, "p_catch": 0.7}),
+}
+POLICIES = ["random", "random(p_draw=0.3,p_bluff=0.5,p_challenge=0.5)", "greedy_points(p_challenge=0.5)",
+            "keep_wilds", "python"]
+
+
+def _is_legal_play(card, hand_before, top, colour):
+    """RULES §1.4 written out again, independently of the engine."""
+    c_colour, t_colour = cards.COLOUR[card], cards.COLOUR[top]
+    if c_colour == cards.NO_COLOUR or c_colour == colour:
+        return True
+    if t_colour == cards.NO_COLOUR:
+        return False
+    if cards.KIND[card] == cards.NUMBER:
+        return cards.KIND[top] == cards.NUMBER and cards.NUMBER_OF[card] == cards.NUMBER_OF[top]
+    return cards.KIND[card] == cards.KIND[top]
+
+
+class Checker:
+    """Observer: checks every event against the table it leaves behind."""
+
+    def __init__(self, rules, deck_size, may_bluff):
+        self.rules, self.deck_size, self.may_bluff = rules, deck_size, may_bluff
+        self.before = None
+        self.events = Counter()
+
+    def __call__(self, table, event):
+        code, seat, a, _ = event
+        self.events[code] += 1
+        in_play = sum(map(len, table.hands)) + len(table.draw_pile) + len(table.discard_pile)
+        assert in_play == self.deck_size, f"card conservation broken at {L.EV_NAMES[code]}"
+        if code == L.EV_PLAY:
+            hands, top, colour = self.before
+            assert a in hands[seat]
+            if cards.KIND[a] == cards.WD4:
+                holds_colour = any(cards.COLOUR[c] == colour for c in hands[seat])
+                assert self.may_bluff or not holds_colour, "illegal WD4 from a policy that never bluffs"
+            else:
+                assert _is_legal_play(a, hands[seat], top, colour)
+        if code == L.EV_ROUND_END:
+            everywhere = table.draw_pile + table.discard_pile + [c for h in table.hands for c in h]
+            assert sorted(everywhere) == table.game.deck          # the very same cards, not just as many
+            if a == L.END_WON:
+                assert table.hands[seat] == [] and seat == table.winner
+        if table.discard_pile:
+            self.before = ([list(h) for h in table.hands], table.discard_pile[-1], table.colour)
+
+
+def _lineup(policy, players):
+    return [PythonPolicy() for _ in range(players)] if policy == "python" else policy
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("policy", POLICIES)
+def test_invariants_over_random_games(config, policy):
+    variant, overrides = CONFIGS[config]
+    for players in range(2, 11):
+        rules = get_variant(variant, {**overrides, "match_mode": "single_round"})
+        if rules.hand_size * players > rules.deck_size - 5:
+            continue
+        may_bluff = "p_bluff" in policy and not rules.no_bluffing
+        checker = Checker(rules, rules.deck_size, may_bluff)
+        r = run_games(rules, players, _lineup(policy, players), seed=players, first_game=0, n_games=2,
+                      deck_order=None, trace=True, observer=checker)
+        check_tables(r, players, rules)
+        ev = Counter(int(e[0]) for e in r.events)
+        assert ev == checker.events
+
+
+def check_tables(r, players, rules):
+    rounds, seats, events = r.rounds, r.seats.reshape(len(r.rounds), players, L.SC_SIZE), r.events
+    ev = Counter(int(e[0]) for e in events)
+    assert rounds[:, L.RC_TURNS].sum() == ev[L.EV_TURN]
+    assert rounds[:, L.RC_PLAYS].sum() == ev[L.EV_PLAY] == seats[:, :, L.SC_PLAYED].sum()
+    assert rounds[:, L.RC_DRAWS].sum() == ev[L.EV_DRAW] == seats[:, :, L.SC_DRAWN].sum()
+    assert rounds[:, L.RC_RESHUFFLES].sum() == ev[L.EV_RESHUFFLE]
+    assert rounds[:, L.RC_DUMBFU_PENALTIES].sum() == sum(1 for e in events if e[0] == L.EV_POSE and e[2] == 1)
+    assert (rounds[:, L.RC_PLAYS] == seats[:, :, L.SC_PLAYED].sum(axis=1)).all()
+    assert (rounds[:, L.RC_DRAWS] == seats[:, :, L.SC_DRAWN].sum(axis=1)).all()
+    for row, seat_rows in zip(rounds, seats):
+        winner = row[L.RC_WINNER]
+        assert seat_rows[:, L.SC_WON].sum() == (winner >= 0)
+        if winner >= 0:
+            assert row[L.RC_END] == L.END_WON and seat_rows[winner, L.SC_CARDS_LEFT] == 0
+            assert row[L.RC_POINTS] == seat_rows[:, L.SC_POINTS_LEFT].sum()
+        else:
+            assert row[L.RC_END] in (L.END_STALEMATE, L.END_TRUNCATED) and row[L.RC_POINTS] == 0
+        assert row[L.RC_TURNS] <= rules.max_turns_per_round
+    # turn numbers run 1, 2, ... within each round
+    numbers = [int(e[2]) for e in events if e[0] in (L.EV_TURN, L.EV_ROUND_START)]
+    codes = [int(e[0]) for e in events if e[0] in (L.EV_TURN, L.EV_ROUND_START)]
+    expected = 0
+    for code, number in zip(codes, numbers):
+        expected = 0 if code == L.EV_ROUND_START else expected + 1
+        assert code == L.EV_ROUND_START or number == expected
+
+
+@pytest.mark.parametrize("mode", ["points", "lowest"])
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_match_results_follow_from_the_round_table(mode, players):
+    rules = get_variant("classic", {"match_mode": mode, "target": 200, "max_rounds_per_match": 30})
+    r = run_games(rules, players, "random", seed=13, first_game=0, n_games=4, deck_order=None, trace=False,
+                  observer=None)
+    seats = r.seats.reshape(len(r.rounds), players, L.SC_SIZE)
+    start = 0
+    for match in r.matches:
+        n = match[L.MC_ROUNDS]
+        rows, seat_rows = r.rounds[start:start + n], seats[start:start + n]
+        start += n
+        assert (rows[:, L.RC_GAME] == match[L.MC_GAME]).all()
+        assert list(rows[:, L.RC_ROUND]) == list(range(n))
+        assert list(rows[:, L.RC_DEALER]) == [(match[L.MC_FIRST_DEALER] + k) % players for k in range(n)]
+        totals = [0] * players
+        for k, (row, srow) in enumerate(zip(rows, seat_rows)):
+            if row[L.RC_WINNER] >= 0:
+                if mode == "points":
+                    totals[row[L.RC_WINNER]] += row[L.RC_POINTS]
+                else:
+                    totals = [t + (s != row[L.RC_WINNER]) * srow[s, L.SC_POINTS_LEFT] for s, t in enumerate(totals)]
+            decided = max(totals) >= rules.target
+            assert decided == (k == n - 1 and match[L.MC_END] == L.MATCH_END_WON)
+        if match[L.MC_END] == L.MATCH_END_WON:
+            best = max(totals) if mode == "points" else min(totals)
+            winners = [s for s in range(players) if totals[s] == best]
+            assert match[L.MC_WINNERS_MASK] == sum(1 << s for s in winners)
+            assert match[L.MC_WINNER] == winners[0] and match[L.MC_N_WINNERS] == len(winners)
+        else:
+            assert n == rules.max_rounds_per_match and match[L.MC_WINNER] == -1
+
+
+def test_every_blank_effect_is_exercised():
+    """Sanity check of the invariant sweep: each effect really fires in random games."""
+    for effect in BLANK_EFFECTS:
+        rules = get_variant("classic", {"blank_effects": (effect,) * 3, "match_mode": "single_round"})
+        r = run_games(rules, 4, "random", seed=2, first_game=0, n_games=20, deck_order=None, trace=True,
+                      observer=None)
+        blank_plays = sum(1 for e in r.events if e[0] == L.EV_PLAY and cards.KIND[e[2]] == cards.BLANK)
+        assert blank_plays > 0
