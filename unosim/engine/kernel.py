@@ -1,0 +1,931 @@
+"""The compiled game loop (numba). Private: call it through :mod:`unosim.simulate`.
+
+The rules are RULES.md; the order of random numbers, cards and trace events is the protocol in
+:mod:`unosim.engine`. The code is a small vocabulary of verbs (``draw_one``, ``play_card``,
+``skip_seat``, ``checkpoint`` …) over one state layout:
+
+* ``st``    int64[ST_SIZE]: scalar game state, indexed by the ``ST_*`` names below;
+* ``hands`` int64[MAX_PLAYERS, MAX_CARDS], ``hlen`` int64[MAX_PLAYERS]: ordered hands;
+* ``pile``  int64[2, MAX_CARDS]: row ``DRAW`` (last = top) and row ``DISC`` (last = ``T``);
+* ``seat``  int64[MAX_PLAYERS, SEAT_SIZE]: per-seat counters and flags (``SE_*``);
+* ``rng``   uint64[8]: the ``deck`` and ``play`` xoshiro256** streams;
+* ``ir``/``fr``: compiled rules (``layout.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters
+  per seat; ``ev`` int32[cap, 4]: trace events when ``st[ST_TRACE]`` is set.
+
+Everything lives in this one module on purpose: numba's disk cache does not notice edits to jitted
+helpers imported from other files, so splitting the kernel would let stale machine code survive an
+edit. Item syntax (``st[ST_DIR]``) keeps the code runnable under ``NUMBA_DISABLE_JIT=1``.
+"""
+
+import numpy as np
+from numba import njit
+
+from .. import cards as C
+from . import layout as L
+
+# ---- card tables (constants, frozen into the compiled code) -----------------------------------------
+COLOUR = np.asarray(C.COLOUR)
+KIND = np.asarray(C.KIND)
+NUMBER_OF = np.asarray(C.NUMBER_OF)
+POINTS = np.asarray(C.POINTS)
+HAND_CLASS = np.asarray(C.HAND_CLASS)
+NO_COLOUR = C.NO_COLOUR
+K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TWO
+K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
+BLANK_ID0 = C.ID_BLANK[0]
+MAXP = L.MAX_PLAYERS
+MAXC = L.MAX_CARDS
+
+# ---- state layout -----------------------------------------------------------------------------------
+ST_N = 0            # players
+ST_DEALER = 1
+ST_DIR = 2          # +1 / -1
+ST_TOP = 3          # card id of T
+ST_COLOUR = 4       # colour in play A
+ST_TURNS = 5
+ST_PLAYS = 6
+ST_DRAWS = 7
+ST_RESHUFFLES = 8
+ST_MOVES = 9        # cards moved or hands exchanged so far (progress detector, §1.6)
+ST_ENDED = 10
+ST_WINNER = 11
+ST_END = 12
+ST_DUMBFU = 13      # dumbfu_penalties
+ST_N_ACTIVE = 14
+ST_TRACE = 15
+ST_EV_LEN = 16
+ST_FIRST_SEAT = 17
+ST_SIZE = 18
+
+DRAW, DISC = 0, 1   # rows of `pile`; their lengths are plen[DRAW], plen[DISC]
+SE_DRAWN = 0
+SE_PLAYED = 1
+SE_UNO_DONE = 2
+SE_WINDOW = 3       # Dumb Fu pose window: -1 closed, else events counted so far
+SE_ACTIVE = 4
+SEAT_SIZE = 5
+
+DECK_STREAM, PLAY_STREAM = 0, 1
+RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
+PP_DRAW, PP_BLUFF, PP_CHALLENGE = 0, 1, 2
+
+# ---- random numbers (protocol §1) -------------------------------------------------------------------
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+SEED_SALT = np.uint64(0x243F6A8885A308D3)
+STREAM_SALT = np.uint64(0xD1B54A32D192ED03)
+U11, U53 = np.uint64(11), np.uint64(53)
+INV53 = 1.0 / 9007199254740992.0
+
+
+@njit(cache=True)
+def mix64(z):
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seed_streams(g, seed, game):
+    rng = g["rng"]
+    k0 = mix64(np.uint64(seed) ^ SEED_SALT)
+    k1 = mix64(k0 + np.uint64(game + 1) * GOLDEN)
+    for s in range(2):
+        x = k1 + np.uint64(s + 1) * STREAM_SALT
+        for i in range(4):
+            x = x + GOLDEN
+            rng[4 * s + i] = mix64(x)
+
+
+@njit(cache=True)
+def rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True)
+def next64(g, stream):
+    rng = g["rng"]
+    o = 4 * stream
+    s0, s1, s2, s3 = rng[o], rng[o + 1], rng[o + 2], rng[o + 3]
+    result = rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = rotl(s3, 45)
+    rng[o], rng[o + 1], rng[o + 2], rng[o + 3] = s0, s1, s2, s3
+    return result
+
+
+@njit(cache=True)
+def below(g, stream, n):
+    return np.int64(((next64(g, stream) >> U11) * np.uint64(n)) >> U53)
+
+
+@njit(cache=True)
+def uniform(g, stream):
+    return np.float64(next64(g, stream) >> U11) * INV53
+
+
+@njit(cache=True)
+def bernoulli(g, stream, p):
+    if p <= 0.0:
+        return False
+    if p >= 1.0:
+        return True
+    return uniform(g, stream) < p
+
+
+@njit(cache=True)
+def shuffle(g, a, m, stream):
+    for i in range(m - 1, 0, -1):
+        j = below(g, stream, i + 1)
+        a[i], a[j] = a[j], a[i]
+
+
+# ---- tracing ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def emit(g, code, s, a, b):
+    st = g["st"]
+    ev = g["ev"]
+    if st[ST_TRACE]:
+        k = st[ST_EV_LEN]
+        if k < ev.shape[0]:
+            ev[k, 0] = code
+            ev[k, 1] = s
+            ev[k, 2] = a
+            ev[k, 3] = b
+        st[ST_EV_LEN] = k + 1
+
+
+# ---- seats and matching -----------------------------------------------------------------------------
+@njit(cache=True)
+def step(s, d, n):
+    """The seat one place from s in direction d (no division: this runs several times a turn)."""
+    t = s + d
+    if t >= n:
+        return t - n
+    if t < 0:
+        return t + n
+    return t
+
+
+@njit(cache=True)
+def next_seat(g, s):
+    """next(s): the first active seat after s in direction d (s itself need not be active)."""
+    st = g["st"]
+    seat = g["seat"]
+    n = st[ST_N]
+    d = st[ST_DIR]
+    t = s
+    for _ in range(n):
+        t = step(t, d, n)
+        if seat[t, SE_ACTIVE]:
+            return t
+    return s
+
+
+@njit(cache=True)
+def matches(c, top, colour):
+    """RULES §1.4 items 1-4."""
+    cc = COLOUR[c]
+    if cc == NO_COLOUR or cc == colour:
+        return True
+    k = KIND[c]
+    if k == K_NUMBER:
+        return KIND[top] == K_NUMBER and NUMBER_OF[c] == NUMBER_OF[top]
+    return COLOUR[top] != NO_COLOUR and k == KIND[top]
+
+
+@njit(cache=True)
+def holds_colour(g, p, colour, skip_index):
+    hands = g["hands"]
+    hlen = g["hlen"]
+    for i in range(hlen[p]):
+        if i != skip_index and COLOUR[hands[p, i]] == colour:
+            return True
+    return False
+
+
+@njit(cache=True)
+def playable(g, p, i):
+    """Legal play of hand index i (§1.4 with the WD4 restriction of §1.8)."""
+    st = g["st"]
+    hands = g["hands"]
+    c = hands[p, i]
+    if not matches(c, st[ST_TOP], st[ST_COLOUR]):
+        return False
+    if KIND[c] == K_WD4:
+        return not holds_colour(g, p, st[ST_COLOUR], i)
+    return True
+
+
+# ---- moving cards -----------------------------------------------------------------------------------
+@njit(cache=True)
+def remove_card(g, p, i):
+    hands = g["hands"]
+    hlen = g["hlen"]
+    c = hands[p, i]
+    for j in range(i, hlen[p] - 1):
+        hands[p, j] = hands[p, j + 1]
+    hlen[p] -= 1
+    return c
+
+
+@njit(cache=True)
+def reshuffle(g):
+    """§1.6: every discard but T becomes the new draw pile, shuffled (deck stream)."""
+    st = g["st"]
+    pile = g["pile"]
+    plen = g["plen"]
+    m = plen[DISC] - 1
+    if m <= 0:
+        return
+    for i in range(m):
+        pile[DRAW, i] = pile[DISC, i]
+    pile[DISC, 0] = pile[DISC, m]
+    plen[DISC] = 1
+    plen[DRAW] = m
+    shuffle(g, pile[DRAW], m, DECK_STREAM)
+    st[ST_RESHUFFLES] += 1
+    emit(g, L.EV_RESHUFFLE, -1, m, 0)
+
+
+@njit(cache=True)
+def draw_one(g, s):
+    """One draw for seat s; False when both piles are exhausted (the obligation ends)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    if plen[DRAW] == 0:
+        reshuffle(g)
+        if plen[DRAW] == 0:
+            emit(g, L.EV_DRAW_FAIL, s, 0, 0)
+            return False
+    plen[DRAW] -= 1
+    c = pile[DRAW, plen[DRAW]]
+    hands[s, hlen[s]] = c
+    hlen[s] += 1
+    st[ST_DRAWS] += 1
+    st[ST_MOVES] += 1
+    seat[s, SE_DRAWN] += 1
+    seat[s, SE_UNO_DONE] = 0
+    emit(g, L.EV_DRAW, s, c, 0)
+    return True
+
+
+@njit(cache=True)
+def draw_n(g, s, k):
+    for _ in range(k):
+        if not draw_one(g, s):
+            return
+
+
+@njit(cache=True)
+def swap_hands(g, p, t):
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    m = max(hlen[p], hlen[t])
+    for i in range(m):
+        hands[p, i], hands[t, i] = hands[t, i], hands[p, i]
+    hlen[p], hlen[t] = hlen[t], hlen[p]
+    seat[p, SE_UNO_DONE] = 0
+    seat[t, SE_UNO_DONE] = 0
+    st[ST_MOVES] += 1
+    emit(g, L.EV_SWAP, p, t, 0)
+
+
+@njit(cache=True)
+def redeal(g, p):
+    """Blank shuffle_hands (§2.1.3): collect every active hand, shuffle, deal from p+1 clockwise."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    buf = g["buf"]
+    n = st[ST_N]
+    m = 0
+    for s in range(n):
+        if seat[s, SE_ACTIVE]:
+            for i in range(hlen[s]):
+                buf[m] = hands[s, i]
+                m += 1
+            hlen[s] = 0
+            seat[s, SE_UNO_DONE] = 0
+    shuffle(g, buf, m, DECK_STREAM)
+    s = p
+    while m > 0:
+        s = (s + 1) % n
+        if seat[s, SE_ACTIVE]:
+            m -= 1
+            hands[s, hlen[s]] = buf[m]
+            hlen[s] += 1
+    st[ST_MOVES] += 1
+    emit(g, L.EV_REDEAL, p, 0, 0)
+
+
+@njit(cache=True)
+def discard_colour(g, p, colour):
+    """Blank discard_colour: every card of `colour` goes under T, in hand order (no effects)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    i = 0
+    while i < hlen[p]:
+        c = hands[p, i]
+        if COLOUR[c] == colour:
+            remove_card(g, p, i)
+            top = pile[DISC, plen[DISC] - 1]
+            pile[DISC, plen[DISC] - 1] = c
+            pile[DISC, plen[DISC]] = top
+            plen[DISC] += 1
+            st[ST_MOVES] += 1
+            seat[p, SE_UNO_DONE] = 0
+            emit(g, L.EV_DISCARD, p, c, 0)
+        else:
+            i += 1
+
+
+# ---- built-in policies (protocol §4) ----------------------------------------------------------------
+@njit(cache=True)
+def policy_play(g, p, nleg, bluff_index):
+    """Index of the card p plays, or -1 to draw."""
+    hands = g["hands"]
+    hlen = g["hlen"]
+    ir = g["ir"]
+    pol = g["pol"]
+    pp = g["pp"]
+    legal = g["legal"]
+    if nleg == 0:
+        return -1
+    pid = pol[p]
+    if pid == RANDOM:
+        if ir[L.IR_VOLUNTARY_DRAW] and bernoulli(g, PLAY_STREAM, pp[p, PP_DRAW]):
+            return -1
+        if bluff_index >= 0 and not ir[L.IR_NO_BLUFFING] and bernoulli(g, PLAY_STREAM, pp[p, PP_BLUFF]):
+            return bluff_index
+        return legal[below(g, PLAY_STREAM, nleg)]
+    if pid == GREEDY_POINTS:
+        best = legal[0]
+        for k in range(1, nleg):
+            if POINTS[hands[p, legal[k]]] > POINTS[hands[p, best]]:
+                best = legal[k]
+        return best
+    # KEEP_WILDS: the coloured card of the longest colour (then points); wilds last
+    count = g["count"]
+    count[:] = 0
+    for i in range(hlen[p]):
+        count[COLOUR[hands[p, i]]] += 1
+    best = -1
+    best_score = -1
+    for k in range(nleg):
+        c = hands[p, legal[k]]
+        if COLOUR[c] != NO_COLOUR:
+            score = 100 * count[COLOUR[c]] + POINTS[c]
+            if score > best_score:
+                best, best_score = legal[k], score
+    return best if best >= 0 else legal[0]
+
+
+@njit(cache=True)
+def policy_colour(g, p):
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pol = g["pol"]
+    if pol[p] == RANDOM:
+        return below(g, PLAY_STREAM, 4)
+    count = g["count"]
+    count[:] = 0
+    for i in range(hlen[p]):
+        c = COLOUR[hands[p, i]]
+        if c != NO_COLOUR:
+            count[c] += 1
+    best = 0
+    for c in range(1, 4):
+        if count[c] > count[best]:
+            best = c
+    if count[best] == 0:
+        return below(g, PLAY_STREAM, 4)
+    return best
+
+
+@njit(cache=True)
+def policy_target(g, p):
+    """Seat p swaps hands with: candidates are the other active seats from next(p) in direction d."""
+    hlen = g["hlen"]
+    pol = g["pol"]
+    cand = g["cand"]
+    k = 0
+    s = next_seat(g, p)
+    while s != p:
+        cand[k] = s
+        k += 1
+        s = next_seat(g, s)
+    if pol[p] == RANDOM:
+        return cand[below(g, PLAY_STREAM, k)]
+    best = cand[0]
+    for j in range(1, k):
+        if hlen[cand[j]] < hlen[best]:
+            best = cand[j]
+    return best
+
+
+# ---- verbs of the classic family --------------------------------------------------------------------
+@njit(cache=True)
+def pose_event(g, s):
+    """Minions §2.2.2: the turn passes to s (its turn or its skip); a window closes at its 2nd event."""
+    st = g["st"]
+    seat = g["seat"]
+    ir = g["ir"]
+    fr = g["fr"]
+    if ir[L.IR_FAMILY] != L.FAMILY_MINIONS or seat[s, SE_WINDOW] < 0:
+        return
+    seat[s, SE_WINDOW] += 1
+    if seat[s, SE_WINDOW] < 2:
+        return
+    seat[s, SE_WINDOW] = -1
+    fail = bernoulli(g, PLAY_STREAM, fr[L.FR_P_DUMBFU_FAIL])
+    emit(g, L.EV_POSE, s, 1 if fail else 0, 0)
+    if fail:
+        st[ST_DUMBFU] += 1
+        draw_n(g, s, ir[L.IR_DUMBFU_PENALTY])
+
+
+@njit(cache=True)
+def skip_seat(g, v):
+    emit(g, L.EV_SKIP, v, 0, 0)
+    pose_event(g, v)
+
+
+@njit(cache=True)
+def others_draw_one(g, p):
+    s = next_seat(g, p)
+    while s != p:
+        draw_one(g, s)
+        s = next_seat(g, s)
+
+
+@njit(cache=True)
+def win(g, p):
+    st = g["st"]
+    st[ST_ENDED] = 1
+    st[ST_WINNER] = p
+    st[ST_END] = L.END_WON
+
+
+@njit(cache=True)
+def checkpoint(g, a):
+    """§1.10: UNO calls, forgets and catches, in order from the acting seat a in direction d."""
+    st = g["st"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    ir = g["ir"]
+    fr = g["fr"]
+    n = st[ST_N]
+    s = a
+    for _ in range(n):
+        if seat[s, SE_ACTIVE] and hlen[s] == 1 and not seat[s, SE_UNO_DONE]:
+            if not bernoulli(g, PLAY_STREAM, fr[L.FR_P_FORGET_UNO + s]):
+                emit(g, L.EV_UNO, s, 1, 0)
+            elif bernoulli(g, PLAY_STREAM, fr[L.FR_P_CATCH]):
+                emit(g, L.EV_UNO, s, 2, 0)
+                draw_n(g, s, ir[L.IR_UNO_PENALTY])
+            else:
+                emit(g, L.EV_UNO, s, 3, 0)
+            seat[s, SE_UNO_DONE] = 1
+        s = step(s, st[ST_DIR], n)
+
+
+@njit(cache=True)
+def blank_effect(g, p, c):
+    """§2.1.3 for a blank played by p with cards left; returns the next seat (-1 if p won)."""
+    st = g["st"]
+    hlen = g["hlen"]
+    ir = g["ir"]
+    effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
+    if effect == L.BLANK_SWAP_HANDS:
+        t = policy_target(g, p)
+        swap_hands(g, p, t)
+    elif effect == L.BLANK_SHUFFLE_HANDS:
+        redeal(g, p)
+    elif effect == L.BLANK_OTHERS_DRAW_1:
+        others_draw_one(g, p)
+    elif effect == L.BLANK_DISCARD_COLOUR:
+        discard_colour(g, p, st[ST_COLOUR])
+        if hlen[p] == 0:
+            win(g, p)
+            return -1
+    elif effect == L.BLANK_DRAW_TWO_NEXT:
+        v = next_seat(g, p)
+        draw_n(g, v, 2)
+        skip_seat(g, v)
+        return next_seat(g, v)
+    return next_seat(g, p)
+
+
+@njit(cache=True)
+def final_card_effects(g, p, c):
+    """§1.11, classic family: the card that emptied p's hand still acts on the others."""
+    ir = g["ir"]
+    k = KIND[c]
+    if k == K_DRAW_TWO:
+        draw_n(g, next_seat(g, p), 2)
+    elif k == K_WD4:
+        draw_n(g, next_seat(g, p), 4)
+    elif k == K_BLANK:
+        effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
+        if effect == L.BLANK_OTHERS_DRAW_1:
+            others_draw_one(g, p)
+        elif effect == L.BLANK_DRAW_TWO_NEXT:
+            draw_n(g, next_seat(g, p), 2)
+
+
+@njit(cache=True)
+def play_card(g, p, i):
+    """§1.5 step 6 and the card's effect; returns the next seat (-1 when the round ended)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    ir = g["ir"]
+    pp = g["pp"]
+    colour_before = st[ST_COLOUR]
+    guilty = False
+    if KIND[hands[p, i]] == K_WD4:
+        guilty = holds_colour(g, p, colour_before, i)
+    c = remove_card(g, p, i)
+    pile[DISC, plen[DISC]] = c
+    plen[DISC] += 1
+    st[ST_TOP] = c
+    st[ST_PLAYS] += 1
+    st[ST_MOVES] += 1
+    seat[p, SE_PLAYED] += 1
+    seat[p, SE_UNO_DONE] = 0
+    emit(g, L.EV_PLAY, p, c, 0)
+    if COLOUR[c] == NO_COLOUR:
+        st[ST_COLOUR] = policy_colour(g, p)
+        emit(g, L.EV_COLOUR, p, st[ST_COLOUR], 0)
+    else:
+        st[ST_COLOUR] = COLOUR[c]
+    k = KIND[c]
+    if hlen[p] == 0:
+        if ir[L.IR_FINAL_CARD_EFFECTS]:
+            if k == K_BLANK and ir[L.IR_BLANK_EFFECT + c - BLANK_ID0] == L.BLANK_SHUFFLE_HANDS:
+                redeal(g, p)   # §2.1.3: the round goes on
+                return next_seat(g, p)
+            win(g, p)
+            final_card_effects(g, p, c)
+        else:
+            win(g, p)
+        return -1
+    if k == K_SKIP:
+        v = next_seat(g, p)
+        skip_seat(g, v)
+        return next_seat(g, v)
+    if k == K_REVERSE:
+        st[ST_DIR] = -st[ST_DIR]
+        if st[ST_N_ACTIVE] == 2 and ir[L.IR_TWO_PLAYER_REVERSE_SKIP]:
+            skip_seat(g, next_seat(g, p))
+            return p
+        return next_seat(g, p)
+    if k == K_DRAW_TWO:
+        v = next_seat(g, p)
+        draw_n(g, v, 2)
+        skip_seat(g, v)
+        return next_seat(g, v)
+    if k == K_WD4:
+        v = next_seat(g, p)
+        if ir[L.IR_WD4_CHALLENGE] and bernoulli(g, PLAY_STREAM, pp[v, PP_CHALLENGE]):
+            emit(g, L.EV_CHALLENGE, v, 1 if guilty else 0, 0)
+            if guilty:
+                draw_n(g, p, 4)
+                return v
+            draw_n(g, v, 6)
+        else:
+            draw_n(g, v, 4)
+        skip_seat(g, v)
+        return next_seat(g, v)
+    if k == K_DUMB_FU:
+        t = next_seat(g, p)
+        seat[t, SE_WINDOW] = 0
+        emit(g, L.EV_DUMBFU, t, 0, 0)
+        return t
+    if k == K_BLANK:
+        return blank_effect(g, p, c)
+    return next_seat(g, p)
+
+
+@njit(cache=True)
+def take_turn(g, p):
+    """TURN(p) of §1.5 (classic family); returns the next seat (-1 when the round ended)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    ir = g["ir"]
+    legal = g["legal"]
+    pose_event(g, p)
+    top, colour = st[ST_TOP], st[ST_COLOUR]
+    has_colour = holds_colour(g, p, colour, -1)
+    nleg = 0
+    bluff_index = -1
+    for i in range(hlen[p]):
+        c = hands[p, i]
+        if matches(c, top, colour):
+            if KIND[c] == K_WD4 and has_colour:
+                if bluff_index < 0:
+                    bluff_index = i
+            else:
+                legal[nleg] = i
+                nleg += 1
+    choice = policy_play(g, p, nleg, bluff_index)
+    if choice >= 0:
+        return play_card(g, p, choice)
+    while draw_one(g, p):
+        last = hlen[p] - 1
+        if playable(g, p, last):
+            # the built-in policies always play a legal drawn card (force_play_drawn makes it a rule)
+            return play_card(g, p, last)
+        if not ir[L.IR_DRAW_UNTIL_PLAYABLE]:
+            break
+    return next_seat(g, p)
+
+
+@njit(cache=True)
+def first_card(g):
+    """§1.9: turn up T and apply its first-card effect; returns the seat of the first turn."""
+    st = g["st"]
+    pile = g["pile"]
+    plen = g["plen"]
+    ir = g["ir"]
+    n = st[ST_N]
+    f = (st[ST_DEALER] + 1) % n
+    while True:
+        plen[DRAW] -= 1
+        c = pile[DRAW, plen[DRAW]]
+        emit(g, L.EV_FIRST_CARD, f, c, 0)
+        if KIND[c] != K_WD4:
+            break
+        m = plen[DRAW]
+        j = below(g, DECK_STREAM, m + 1)
+        for i in range(m, j, -1):
+            pile[DRAW, i] = pile[DRAW, i - 1]
+        pile[DRAW, j] = c
+        plen[DRAW] = m + 1
+        emit(g, L.EV_RETURN, f, c, j)
+    pile[DISC, 0] = c
+    plen[DISC] = 1
+    st[ST_TOP] = c
+    st[ST_COLOUR] = COLOUR[c]
+    k = KIND[c]
+    if k == K_SKIP:
+        skip_seat(g, f)
+        return next_seat(g, f)
+    if k == K_REVERSE:
+        st[ST_DIR] = -1
+        return st[ST_DEALER]
+    if k == K_DRAW_TWO:
+        draw_n(g, f, 2)
+        skip_seat(g, f)
+        return next_seat(g, f)
+    if COLOUR[c] == NO_COLOUR:
+        st[ST_COLOUR] = policy_colour(g, f)
+        emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
+        if k == K_BLANK:
+            effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
+            if effect == L.BLANK_DRAW_TWO_NEXT:   # "F draws 2 and is skipped"
+                draw_n(g, f, 2)
+                skip_seat(g, f)
+                return next_seat(g, f)
+            # the other effects act exactly as when F plays the blank; then F takes the first turn
+            blank_effect(g, f, c)
+    return f
+
+
+@njit(cache=True)
+def play_round(g, deck, order, opening, orow):
+    """One round from the shuffle to the end; the outcome is left in st and seat."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    ir = g["ir"]
+    n = st[ST_N]
+    for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU):
+        st[key] = 0
+    st[ST_WINNER] = -1
+    st[ST_END] = -1
+    st[ST_DIR] = 1
+    st[ST_N_ACTIVE] = n
+    for s in range(n):
+        hlen[s] = 0
+        seat[s, SE_DRAWN] = 0
+        seat[s, SE_PLAYED] = 0
+        seat[s, SE_UNO_DONE] = 0
+        seat[s, SE_WINDOW] = -1
+        seat[s, SE_ACTIVE] = 1
+    m = deck.shape[0]
+    if order.shape[0] == m:
+        pile[DRAW, :m] = order
+    else:
+        pile[DRAW, :m] = deck
+        shuffle(g, pile[DRAW], m, DECK_STREAM)
+    plen[DRAW] = m
+    plen[DISC] = 0
+    dealer = st[ST_DEALER]
+    for _ in range(ir[L.IR_HAND_SIZE]):
+        for j in range(1, n + 1):
+            s = (dealer + j) % n
+            plen[DRAW] -= 1
+            hands[s, hlen[s]] = pile[DRAW, plen[DRAW]]
+            hlen[s] += 1
+    for s in range(n):
+        for i in range(hlen[s]):
+            opening[orow + s, HAND_CLASS[hands[s, i]]] += 1
+    f = (dealer + 1) % n
+    cur = first_card(g)
+    if st[ST_ENDED]:
+        st[ST_FIRST_SEAT] = f
+        return
+    st[ST_FIRST_SEAT] = cur
+    emit(g, L.EV_FIRST_SEAT, cur, st[ST_DIR], 0)
+    checkpoint(g, f)
+    idle = 0
+    while True:
+        if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:
+            st[ST_ENDED] = 1
+            st[ST_END] = L.END_TRUNCATED
+            return
+        st[ST_TURNS] += 1
+        p = cur
+        emit(g, L.EV_TURN, p, st[ST_TURNS], 0)
+        moves_before = st[ST_MOVES]
+        cur = take_turn(g, p)
+        if st[ST_ENDED]:
+            return
+        checkpoint(g, p)
+        if st[ST_MOVES] == moves_before:
+            idle += 1
+            if idle >= st[ST_N_ACTIVE]:
+                st[ST_ENDED] = 1
+                st[ST_END] = L.END_STALEMATE
+                return
+        else:
+            idle = 0
+
+
+def game_dtype(trace_capacity: int) -> np.dtype:
+    """The game record: every array the verbs share, in one block (no per-call refcounting)."""
+    return np.dtype([
+        ("st", np.int64, (ST_SIZE,)), ("hands", np.int64, (MAXP, MAXC)), ("hlen", np.int64, (MAXP,)),
+        ("pile", np.int64, (2, MAXC)), ("plen", np.int64, (2,)), ("seat", np.int64, (MAXP, SEAT_SIZE)),
+        ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
+        ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, 3)), ("legal", np.int64, (MAXC,)),
+        ("buf", np.int64, (MAXC,)), ("count", np.int64, (5,)), ("cand", np.int64, (MAXP,)),
+        ("totals", np.int64, (MAXP,)), ("ev", np.int32, (trace_capacity, 4)),
+    ])
+
+
+def new_game(ir, fr, pol, pp, trace_capacity: int = 0):
+    """A zeroed game record holding the compiled rules and the lineup; tracing iff capacity > 0."""
+    g = np.zeros(1, game_dtype(max(trace_capacity, 1)))[0]
+    g["ir"][:] = ir
+    g["fr"][:] = fr
+    g["pol"][:len(pol)] = pol
+    g["pp"][:len(pol)] = pp
+    g["st"][ST_N] = ir[L.IR_PLAYERS]
+    g["st"][ST_TRACE] = 1 if trace_capacity > 0 else 0
+    return g
+
+
+@njit(cache=True)
+def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening, matches_out):
+    """Play matches first_game .. first_game+n_games-1 into the output buffers.
+
+    Returns (matches completed, rounds written, events emitted). Stops early, before a match, when the
+    round buffer could not hold another full match; the caller then continues with fresh buffers.
+    """
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    ir = g["ir"]
+    totals = g["totals"]
+    n = ir[L.IR_PLAYERS]
+    mode = ir[L.IR_MATCH_MODE]
+    max_rounds = 1 if mode == L.MODE_SINGLE_ROUND else ir[L.IR_MAX_ROUNDS]
+    st[ST_EV_LEN] = 0
+    r = 0
+    for gi in range(n_games):
+        if rounds.shape[0] - r < max_rounds:
+            return gi, r, st[ST_EV_LEN]
+        game = first_game + gi
+        seed_streams(g, seed, game)
+        totals[:] = 0
+        first_dealer = ir[L.IR_FIRST_DEALER]
+        if first_dealer < 0:
+            first_dealer = below(g, DECK_STREAM, n)
+        dealer = first_dealer
+        match_end = L.MATCH_END_TRUNCATED
+        winners_mask = 0
+        n_rounds = 0
+        for rnd in range(max_rounds):
+            if rnd > 0:
+                dealer = (dealer + 1) % n
+            st[ST_DEALER] = dealer
+            emit(g, L.EV_ROUND_START, dealer, rnd, game)
+            play_round(g, deck, order if rnd == 0 else order[:0], opening, r * n)
+            w = st[ST_WINNER]
+            points = 0
+            if w >= 0:
+                for s in range(n):
+                    if s != w:
+                        for i in range(hlen[s]):
+                            points += POINTS[hands[s, i]]
+            emit(g, L.EV_ROUND_END, w, st[ST_END], points)
+            row = rounds[r]
+            row[L.RC_GAME] = game
+            row[L.RC_ROUND] = rnd
+            row[L.RC_DEALER] = dealer
+            row[L.RC_FIRST_SEAT] = st[ST_FIRST_SEAT]
+            row[L.RC_WINNER] = w
+            row[L.RC_END] = st[ST_END]
+            row[L.RC_TURNS] = st[ST_TURNS]
+            row[L.RC_PLAYS] = st[ST_PLAYS]
+            row[L.RC_DRAWS] = st[ST_DRAWS]
+            row[L.RC_RESHUFFLES] = st[ST_RESHUFFLES]
+            row[L.RC_POINTS] = points
+            row[L.RC_DUMBFU_PENALTIES] = st[ST_DUMBFU]
+            for s in range(n):
+                srow = seats[r * n + s]
+                left = 0
+                for i in range(hlen[s]):
+                    left += POINTS[hands[s, i]]
+                srow[L.SC_WON] = 1 if s == w else 0
+                srow[L.SC_CARDS_LEFT] = hlen[s]
+                srow[L.SC_POINTS_LEFT] = left
+                srow[L.SC_DRAWN] = seat[s, SE_DRAWN]
+                srow[L.SC_PLAYED] = seat[s, SE_PLAYED]
+                srow[L.SC_KNOCKED_OUT] = 0
+                srow[L.SC_KNOCKOUT_TURN] = 0
+                if mode == L.MODE_LOWEST and w >= 0 and s != w:
+                    totals[s] += left
+            r += 1
+            n_rounds += 1
+            if mode == L.MODE_SINGLE_ROUND:
+                if w >= 0:
+                    match_end = L.MATCH_END_WON
+                    winners_mask = 1 << w
+                else:
+                    match_end = L.MATCH_END_NO_WINNER
+                break
+            if mode == L.MODE_POINTS and w >= 0:
+                totals[w] += points
+                if totals[w] >= ir[L.IR_TARGET]:
+                    match_end = L.MATCH_END_WON
+                    winners_mask = 1 << w
+                    break
+            if mode == L.MODE_LOWEST and w >= 0:
+                reached = False
+                for s in range(n):
+                    if totals[s] >= ir[L.IR_TARGET]:
+                        reached = True
+                if reached:
+                    low = totals[0]
+                    for s in range(1, n):
+                        low = min(low, totals[s])
+                    for s in range(n):
+                        if totals[s] == low:
+                            winners_mask |= 1 << s
+                    match_end = L.MATCH_END_WON
+                    break
+        mrow = matches_out[gi]
+        n_winners = 0
+        winner = -1
+        for s in range(n - 1, -1, -1):
+            if winners_mask >> s & 1:
+                n_winners += 1
+                winner = s
+        mrow[L.MC_GAME] = game
+        mrow[L.MC_ROUNDS] = n_rounds
+        mrow[L.MC_FIRST_DEALER] = first_dealer
+        mrow[L.MC_WINNER] = winner
+        mrow[L.MC_N_WINNERS] = n_winners
+        mrow[L.MC_WINNERS_MASK] = winners_mask
+        mrow[L.MC_END] = match_end
+        emit(g, L.EV_MATCH_END, winner, winners_mask, match_end)
+    return n_games, r, st[ST_EV_LEN]
