@@ -1,0 +1,241 @@
+"""The ``unosim`` command line (also ``python -m unosim``). ``unosim COMMAND --help`` for each command.
+
+Errors print one line to stderr (``unosim: error: ...``) and exit with status 2; no tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, like every other error of the CLI."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _parse_set(items: list[str] | None) -> dict[str, Any]:
+    """``--set key=value`` pairs; values are read as TOML (``true``, ``3``, ``0.5``, ``[1, 2]``) or text."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--set {item!r}: expected key=value")
+        try:
+            value = tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw
+        out[key.strip()] = value
+    return out
+
+
+def _print_table(rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    columns = list(rows[0])
+    text = [[f"{r[c]:.4f}" if isinstance(r[c], float) else str(r[c]) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(t[i]) for t in text)) for i, c in enumerate(columns)]
+    print("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
+    for t in text:
+        print("  ".join(v.ljust(w) for v, w in zip(t, widths, strict=True)).rstrip())
+
+
+# ---- commands ---------------------------------------------------------------------------------------
+def cmd_variants(args) -> None:
+    from . import rules
+    rows = []
+    for name in rules.variant_names():
+        try:
+            rs = rules.get_variant(name)
+            lo, hi = rs.player_range
+            status, players = "implemented", f"{lo}-{rs.max_players()}"
+        except NotImplementedError:
+            status, players = "not implemented yet", "-"
+        rows.append({"variant": name, "players": players, "status": status,
+                     "description": rules.variant_description(name)})
+    _print_table(rows)
+
+
+def cmd_policies(args) -> None:
+    from . import policies
+    _print_table([{"policy": p.name, "description": p.doc} for p in policies.POLICIES.values()])
+    print(f"\nparameters (probabilities): {', '.join(policies.POLICY_PARAMS)}, e.g. random(p_bluff=0.2)")
+    print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")
+
+
+def cmd_rules(args) -> None:
+    from . import rules
+    rs = rules.get_variant(args.variant, _parse_set(args.set))
+    print(f"key: {rs.key}")
+    print(f"players: {rs.player_range[0]}-{rs.max_players()}   deck: {rs.deck_size} cards")
+    width = max(map(len, rs.as_dict()))
+    for key, value in rs.as_dict().items():
+        print(f"  {key.ljust(width)}  {value}")
+
+
+def cmd_simulate(args) -> None:
+    import polars as pl
+
+    from . import analysis, dataset
+    from .simulate import simulate
+    start = time.perf_counter()
+    results = simulate(args.variant, players=args.players, games=args.games, seed=args.seed,
+                       lineup=args.lineup, rules=_parse_set(args.set), first_game=args.first_game)
+    seconds = time.perf_counter() - start
+    print(f"{results.rules.key}, {args.players} players, lineup {args.lineup}: {args.games:,} games, "
+          f"{len(results.rounds):,} rounds in {seconds:.2f} s")
+    seats = results.seats.with_columns(variant=pl.lit(results.rules.name), lineup=pl.lit(args.lineup))
+    table = analysis.win_rates(seats)
+    _print_table(table.select("seat", "policy", "wins", "n", "estimate", "ci_low", "ci_high").to_dicts())
+    if args.out:
+        out = Path(args.out)
+        for name in dataset.TABLES:
+            dataset.write_part(out / f"{name}.parquet", dataset.compact_table(getattr(results, name), args.lineup))
+        print(f"wrote {out}/{{{','.join(dataset.TABLES)}}}.parquet")
+
+
+def cmd_study_run(args) -> None:
+    from .runner import run_study
+    from .study import load_study
+    study = load_study(args.spec)
+    summary = run_study(study, args.out, n_jobs=args.n_jobs, chunk_size=args.chunk_size,
+                        scheduler=args.scheduler, force=args.force,
+                        progress=False if args.quiet else None)
+    rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
+    resumed = f" ({summary.jobs_skipped} jobs already done)" if summary.jobs_skipped else ""
+    print(f"{summary.path}: {summary.games_run:,} games in {summary.jobs_run} jobs, {summary.seconds:.1f} s "
+          f"({rate:,.0f} games/s){resumed}")
+
+
+def cmd_study_status(args) -> None:
+    from . import dataset
+    root = Path(args.dataset)
+    manifest = dataset.read_manifest(root)
+    chunk = manifest["chunk_size"]
+    rows, done_total, games_total = [], 0, 0
+    for cell in manifest["study"]["cells"]:
+        jobs = dataset.job_ranges(cell["games"], chunk)
+        done = [j for j, _ in enumerate(jobs)
+                if dataset.job_is_complete(root, cell["variant"], cell["players"], cell["name"], j)]
+        games = sum(jobs[j][1] for j in done)
+        done_total += games
+        games_total += cell["games"]
+        status = "complete" if len(done) == len(jobs) else "partial" if done else "pending"
+        rows.append({"cell": cell["name"], "games": f"{games:,}/{cell['games']:,}",
+                     "jobs": f"{len(done)}/{len(jobs)}", "status": status})
+    _print_table(rows)
+    print(f"{root}: {done_total:,} of {games_total:,} games on disk; manifest status {manifest['status']}")
+
+
+def cmd_analyze(args) -> None:
+    from .analysis.standard import TABLE_DIR, standard_tables, write_tables
+    from .dataset import open_dataset
+    ds = open_dataset(args.dataset)
+    start = time.perf_counter()
+    paths = write_tables(standard_tables(ds), args.out or ds.path / TABLE_DIR)
+    print(f"{len(paths)} tables in {paths[0].parent} ({time.perf_counter() - start:.1f} s): "
+          f"{', '.join(p.stem for p in paths)}")
+
+
+def cmd_report(args) -> None:
+    from .dataset import open_dataset
+    from .report import write_report
+    path = write_report(open_dataset(args.dataset), args.out)
+    print(f"report: {path.resolve()}")
+
+
+def cmd_replay(args) -> None:
+    from . import replay
+    print(replay(args.variant, players=args.players, seed=args.seed, game=args.game, lineup=args.lineup,
+                 rules=_parse_set(args.set) or None))
+
+
+# ---- parser -----------------------------------------------------------------------------------------
+def _cell_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("variant", help="a registered variant (see `unosim variants`)")
+    p.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    p.add_argument("--seed", type=int, required=True, help="the seed (game g depends only on seed and g)")
+    p.add_argument("--lineup", default="random", help="policies by seat, e.g. 'greedy_points,random*'")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a rule override (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="unosim", description="Monte Carlo simulation and statistics for UNO-family games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+
+    sub.add_parser("variants", help="list the registered variants").set_defaults(run=cmd_variants)
+    sub.add_parser("policies", help="list the built-in policies").set_defaults(run=cmd_policies)
+
+    p = sub.add_parser("rules", help="show a variant's effective rules")
+    p.add_argument("variant")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a rule override (repeatable)")
+    p.set_defaults(run=cmd_rules)
+
+    p = sub.add_parser("simulate", help="simulate one cell; print win rates, optionally write parquet")
+    _cell_arguments(p)
+    p.add_argument("--games", type=int, required=True, help="number of games (matches)")
+    p.add_argument("--first-game", type=int, default=0, help="index of the first game (default 0)")
+    p.add_argument("--out", help="directory for rounds/seats/matches.parquet")
+    p.set_defaults(run=cmd_simulate)
+
+    study = sub.add_parser("study", help="run a study spec or show a dataset's progress")
+    study_sub = study.add_subparsers(dest="study_command", required=True, metavar="ACTION", parser_class=_Parser)
+    p = study_sub.add_parser("run", help="run (or resume) a study: SPEC.toml -> OUT/<name>/")
+    p.add_argument("spec", help="the study spec (TOML), e.g. analyses/studies/demo.toml")
+    p.add_argument("--out", default="data", help="parent directory of the dataset (default: data)")
+    p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores / dask workers)")
+    p.add_argument("--chunk-size", type=int, help="games per job (default 50000; a resumed run keeps its own)")
+    p.add_argument("--scheduler", help="run on dask: 'local' (a LocalCluster) or an address tcp://host:8786")
+    p.add_argument("--force", action="store_true", help="delete an existing dataset of this study first")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=cmd_study_run)
+    p = study_sub.add_parser("status", help="per-cell progress of a dataset (complete or interrupted)")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    p.set_defaults(run=cmd_study_status)
+
+    p = sub.add_parser("analyze", help="write the standard analysis tables of a dataset (CSV)")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    p.add_argument("--out", help="directory for the tables (default: DATASET/analysis)")
+    p.set_defaults(run=cmd_analyze)
+
+    p = sub.add_parser("report", help="write the self-contained HTML report of a dataset")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    p.add_argument("--out", help="the HTML file (default: DATASET/report.html)")
+    p.set_defaults(run=cmd_report)
+
+    p = sub.add_parser("replay", help="print one game as a readable turn-by-turn log")
+    _cell_arguments(p)
+    p.add_argument("--game", type=int, default=0, help="the game index (default 0)")
+    p.set_defaults(run=cmd_replay)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from .dataset import DatasetError
+    from .runner import RunError
+    from .study import SpecError
+    try:
+        args.run(args)
+    except (SpecError, RunError, DatasetError, ValueError, NotImplementedError, OSError) as exc:
+        print(f"unosim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # the reader (e.g. `| head`) has gone: not an error of ours
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (keeps Python's exit flush quiet)
+    except KeyboardInterrupt:
+        print("unosim: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
