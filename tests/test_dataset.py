@@ -1,0 +1,71 @@
+"""The dataset on disk: hive layout, compact types, and refusing files that disagree with the manifest."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import polars as pl
+import pytest
+from study_fixtures import small_dataset  # noqa: F401  (fixture)
+
+from unosim.dataset import TABLES, DatasetError, open_dataset
+
+
+@pytest.fixture
+def copy_of(small_dataset, tmp_path):  # noqa: F811
+    return shutil.copytree(small_dataset, tmp_path / "copy")
+
+
+def test_tables_are_lazy_with_partition_and_lineup_columns(small_dataset):  # noqa: F811
+    ds = open_dataset(small_dataset)
+    for name in TABLES:
+        frame = ds.scan(name)
+        assert isinstance(frame, pl.LazyFrame)
+        schema = frame.collect_schema()
+        assert schema["variant"] == pl.String and schema["players"] == pl.Int8
+        assert "lineup" in schema
+    seats = ds.seats.collect_schema()
+    assert seats["seat"] == pl.Int8 and seats["won"] == pl.Boolean and seats["open_wd4"] == pl.Int8
+    counts = ds.matches.group_by("variant", "players", "lineup").len().collect()
+    assert counts["len"].to_list() == [600] * len(ds.manifest["study"]["cells"])
+
+
+def test_parts_are_hive_partitioned_and_zstd_compressed(small_dataset):  # noqa: F811
+    import pyarrow.parquet as pq
+    parts = sorted(small_dataset.glob("rounds/variant=*/players=*/part-*.parquet"))
+    assert parts and not list(small_dataset.rglob("*.tmp"))
+    meta = pq.read_metadata(parts[0])
+    assert meta.row_group(0).column(0).compression == "ZSTD"
+    assert "variant" not in meta.schema.names and "players" not in meta.schema.names
+
+
+def test_refuses_a_missing_part(copy_of):
+    next(copy_of.glob("seats/variant=minions/players=2/*.parquet")).unlink()
+    with pytest.raises(DatasetError, match="missing"):
+        open_dataset(copy_of)
+
+
+def test_refuses_an_unexpected_part(copy_of):
+    part = next(copy_of.glob("rounds/variant=classic/players=3/*.parquet"))
+    shutil.copy(part, part.with_name("part-stray-00000.parquet"))
+    with pytest.raises(DatasetError, match="unexpected"):
+        open_dataset(copy_of)
+
+
+def test_refuses_game_counts_that_disagree(copy_of):
+    manifest = json.loads((copy_of / "manifest.json").read_text())
+    manifest["study"]["cells"][0]["games"] = 550  # the same 3 jobs of 250 games, 50 fewer games
+    (copy_of / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DatasetError, match="matches on disk"):
+        open_dataset(copy_of)
+
+
+def test_refuses_an_incomplete_run_and_a_directory_without_manifest(copy_of, tmp_path):
+    manifest = json.loads((copy_of / "manifest.json").read_text())
+    manifest["status"] = "running"
+    (copy_of / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DatasetError, match="incomplete"):
+        open_dataset(copy_of)
+    with pytest.raises(DatasetError, match="no manifest.json"):
+        open_dataset(tmp_path)

@@ -1,0 +1,122 @@
+"""The runner: the same data whatever n_jobs and chunk size, a manifest, and resume after a real kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from study_fixtures import small_dataset, small_spec  # noqa: F401  (fixture)
+
+from unosim.dataset import TABLES, DatasetError, open_dataset, read_manifest
+from unosim.runner import RunError, run_study
+from unosim.simulate import simulate
+from unosim.study import parse_study
+
+SORT = {"rounds": ["variant", "players", "lineup", "game", "round"],
+        "seats": ["variant", "players", "lineup", "game", "round", "seat"],
+        "matches": ["variant", "players", "lineup", "game"]}
+
+
+def table(path: Path, name: str) -> pl.DataFrame:
+    """A whole table, in a canonical order, with categorical columns as plain strings."""
+    frame = open_dataset(path).scan(name).collect()
+    return frame.with_columns(pl.col(pl.Categorical, pl.Enum).cast(pl.String)).sort(SORT[name])
+
+
+def small(**study) -> dict:
+    spec = small_spec(games=300, **study)
+    return {**spec, "grid": [spec["grid"][0] | {"variants": ["classic"]}], "comparisons": []}
+
+
+def test_data_do_not_depend_on_n_jobs_or_chunk_size(tmp_path):
+    study = parse_study(small())
+    serial = run_study(study, tmp_path / "a", n_jobs=1, chunk_size=300, progress=False).path
+    parallel = run_study(study, tmp_path / "b", n_jobs=2, chunk_size=70, progress=False).path
+    for name in TABLES:
+        assert table(serial, name).equals(table(parallel, name)), name
+
+
+def test_a_cell_holds_exactly_what_simulate_returns(small_dataset):  # noqa: F811
+    manifest = read_manifest(small_dataset)
+    cell = next(c for c in manifest["study"]["cells"] if c["name"] == "minions-p3-greedy_first")
+    direct = simulate("minions", players=3, games=cell["games"], seed=cell["seed"], lineup=cell["lineup_spec"],
+                      rules={"match_mode": "single_round"})
+    stored = (table(small_dataset, "seats")
+              .filter(pl.col("variant") == "minions", pl.col("players") == 3, pl.col("lineup") == "greedy_first")
+              .drop("variant", "lineup"))
+    expected = direct.seats.drop("players").with_columns(pl.col(pl.Categorical, pl.Enum).cast(pl.String))
+    assert stored.select(expected.columns).equals(expected)
+
+
+def test_manifest_records_the_run(small_dataset):  # noqa: F811
+    manifest = read_manifest(small_dataset)
+    assert manifest["status"] == "complete"
+    assert set(manifest["versions"]) >= {"unosim", "numba", "numpy", "polars", "pyarrow"}
+    assert isinstance(manifest["engine_version"], int)
+    assert "git_revision" in manifest
+    assert all(c["status"] == "complete" and c["games_done"] == c["games"] for c in manifest["cells"].values())
+    assert manifest["study"]["cells"][0]["rules_key"].startswith("classic")
+
+
+def test_a_finished_study_is_not_run_again(tmp_path):
+    study = parse_study(small())
+    run_study(study, tmp_path, n_jobs=1, progress=False)
+    again = run_study(study, tmp_path, n_jobs=1, progress=False)
+    assert again.jobs_run == 0 and again.games_run == 0
+
+
+def test_an_existing_dataset_of_another_spec_is_refused_unless_forced(tmp_path):
+    run_study(parse_study(small()), tmp_path, n_jobs=1, progress=False)
+    other = parse_study(small(seed=99))
+    with pytest.raises(RunError, match="different spec"):
+        run_study(other, tmp_path, n_jobs=1, progress=False)
+    with pytest.raises(RunError, match="chunk_size"):
+        run_study(parse_study(small()), tmp_path, n_jobs=1, chunk_size=7, progress=False)
+    assert run_study(other, tmp_path, n_jobs=1, force=True, progress=False).games_run == 2 * 2 * 300
+
+
+def test_force_refuses_to_delete_a_directory_that_is_not_a_dataset(tmp_path):
+    (tmp_path / "small").mkdir()
+    (tmp_path / "small" / "precious.txt").write_text("keep me")
+    with pytest.raises(RunError, match="not a unosim dataset"):
+        run_study(parse_study(small()), tmp_path, force=True, progress=False)
+    assert (tmp_path / "small" / "precious.txt").exists()
+
+
+@pytest.mark.slow
+def test_a_killed_study_resumes_without_lost_or_duplicated_games(tmp_path):
+    spec_text = ("[study]\nname = 'killed'\nseed = 3\ngames = 6000\nmode = 'single_round'\n"
+                 "[[grid]]\nvariants = ['classic', 'minions']\nplayers = [4]\nlineups = ['random']\n")
+    spec = tmp_path / "killed.toml"
+    spec.write_text(spec_text)
+    root = tmp_path / "out" / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(tmp_path / "out"),
+                             "--n-jobs", "2", "--chunk-size", "100", "--quiet"],
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while len(list(root.glob("matches/*/*/*.parquet"))) < 10:
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() < deadline, "the study wrote no parts"
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)  # the runner and its workers, mid-study
+    proc.wait()
+    parts = len(list(root.glob("matches/*/*/*.parquet")))
+    assert parts < 120, "the run finished before it was killed; nothing to resume"
+    assert json.loads((root / "manifest.json").read_text())["status"] == "running"
+    with pytest.raises(DatasetError, match="incomplete"):
+        open_dataset(root)
+
+    from unosim.study import load_study
+    summary = run_study(load_study(spec), tmp_path / "out", n_jobs=2, progress=False)
+    assert summary.jobs_skipped >= parts - 2 * 3  # at most the tables of jobs in flight were partial
+    games = table(root, "matches").group_by("variant").agg(pl.col("game").sort()).sort("variant")
+    for row in games.iter_rows(named=True):
+        assert row["game"] == list(range(6000)), row["variant"]
+    assert table(root, "seats").height == 2 * 6000 * 4
