@@ -1,0 +1,157 @@
+"""Analyses: interval coverage, known answers from simulation and synthetic data, tidy tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+from study_fixtures import match_dataset, small_dataset  # noqa: F401  (fixtures)
+
+from unosim import analysis
+from unosim.cards import HAND_CLASSES
+from unosim.dataset import open_dataset
+from unosim.simulate import simulate
+
+TIDY = {"estimate", "ci_low", "ci_high", "n"}
+
+
+@pytest.mark.parametrize("p", [0.1, 0.3, 0.5])
+@pytest.mark.parametrize("n", [60, 600])
+def test_wilson_intervals_cover_at_the_nominal_rate(p, n):
+    rng = np.random.default_rng(round(p * 1000) + n)
+    reps = 4000
+    k = rng.binomial(n, p, size=reps)
+    low, high = analysis.wilson_interval(k, n, 0.95)
+    coverage = np.mean((low <= p) & (p <= high))
+    assert abs(coverage - 0.95) < 4 * np.sqrt(0.95 * 0.05 / reps) + 0.01, coverage
+
+
+def test_wilson_expression_matches_the_array_version():
+    table = pl.DataFrame({"k": [0, 3, 50, 100], "n": [100, 100, 100, 100]})
+    out = analysis.with_wilson(table, "k", "n", 0.9)
+    low, high = analysis.wilson_interval(table["k"].to_numpy(), 100, 0.9)
+    assert np.allclose(out["ci_low"], low) and np.allclose(out["ci_high"], high)
+    assert out["estimate"].to_list() == [0.0, 0.03, 0.5, 1.0]
+
+
+def _seats_of(results, variant="classic", lineup="random"):
+    return results.seats.with_columns(variant=pl.lit(variant), lineup=pl.lit(lineup))
+
+
+def test_symmetric_seats_win_their_fair_share():
+    """Identical policies and a random first dealer: every seat wins P(round won) / n, by symmetry."""
+    results = simulate("classic", players=3, games=20_000, seed=2024, rules={"match_mode": "single_round"})
+    won_share = (results.rounds["winner_seat"] >= 0).mean()
+    table = analysis.win_rates(_seats_of(results), confidence=0.99)
+    assert table.height == 3
+    for row in table.iter_rows(named=True):
+        assert row["ci_low"] <= won_share / 3 <= row["ci_high"], row
+
+
+def test_a_house_rule_that_changes_nothing_compares_as_exactly_zero(small_dataset):  # noqa: F811
+    """With random policies that never bluff or challenge, no_bluffing plays identical games."""
+    ds = open_dataset(small_dataset)
+    a = {"variant": "classic", "players": 3, "lineup": "random"}
+    b = {"variant": "no_bluffing", "players": 3, "lineup": "random"}
+    wins = analysis.compare_wins(ds.seats, a, b, paired=True)
+    assert wins["estimate"].to_list() == [0.0] * 3 and wins["p_value"].to_list() == [1.0] * 3
+    assert (wins["only_a_won"] + wins["only_b_won"]).to_list() == [0] * 3
+    turns = analysis.compare_lengths(ds.rounds, a, b, "n_turns", paired=True)
+    assert turns["estimate"] == 0.0 and turns["p_value"] == 1.0
+
+
+def test_common_random_numbers_deal_the_same_hands_to_every_lineup(small_dataset):  # noqa: F811
+    seats = open_dataset(small_dataset).seats.filter(pl.col("variant") == "classic", pl.col("players") == 3)
+    hands = [seats.filter(pl.col("lineup") == lu).sort("game", "seat").select("^open_.*$").collect()
+             for lu in ("random", "greedy_first")]
+    assert hands[0].equals(hands[1])
+
+
+def test_mcnemar_matches_the_exact_binomial_test():
+    rng = np.random.default_rng(3)
+    a = rng.random(500) < 0.4
+    b = np.where(rng.random(500) < 0.2, ~a, a)
+    game = np.arange(500)
+    frame = pl.concat([pl.DataFrame({"game": game, "round": 0, "seat": 0, "won": w, "cell": c})
+                       for w, c in ((a, "a"), (b, "b"))])
+    out = analysis.compare_wins(frame, {"cell": "a"}, {"cell": "b"}, paired=True).row(0, named=True)
+    only_a, only_b = int(np.sum(a & ~b)), int(np.sum(~a & b))
+    assert (out["only_a_won"], out["only_b_won"]) == (only_a, only_b)
+    assert out["estimate"] == pytest.approx((only_b - only_a) / 500)
+    assert out["p_value"] == pytest.approx(stats.binomtest(only_a, only_a + only_b).pvalue)
+    assert out["ci_low"] < out["estimate"] < out["ci_high"]
+
+
+def test_unpaired_comparisons_use_independent_sample_tests():
+    rng = np.random.default_rng(4)
+    frame = pl.concat([pl.DataFrame({"game": np.arange(2000), "round": 0, "seat": 0,
+                                     "won": rng.random(2000) < p, "n_turns": rng.poisson(m, 2000), "cell": c})
+                       for p, m, c in ((0.3, 40, "a"), (0.4, 44, "b"))])
+    wins = analysis.compare_wins(frame, {"cell": "a"}, {"cell": "b"}, paired=False).row(0, named=True)
+    assert wins["test"] == "two_proportion_z" and wins["ci_low"] < 0.1 < wins["ci_high"]
+    turns = analysis.compare_lengths(frame, {"cell": "a"}, {"cell": "b"}, "n_turns", paired=False)
+    assert turns["test"] == "mann_whitney_u" and turns["ci_low"] < 4 < turns["ci_high"]
+
+
+def test_card_values_recover_known_effects():
+    """Synthetic hands of 7 cards over 4 kinds with a known linear win probability."""
+    rng = np.random.default_rng(5)
+    games, players = 20_000, 4
+    counts = rng.multinomial(7, [0.4, 0.3, 0.2, 0.1], size=games * players)
+    slope = np.array([0.00, 0.02, 0.05, -0.03])
+    p_win = 0.1 + counts @ slope
+    seat = np.tile(np.arange(players), games)
+    frame = pl.DataFrame({"game": np.repeat(np.arange(games), players), "seat": seat.astype(np.int8),
+                          "rel_dealer": ((seat - np.repeat(rng.integers(0, players, games), players)) % players)
+                          .astype(np.int8), "won": rng.random(len(p_win)) < p_win,
+                          "variant": "synthetic", "players": np.int8(players), "lineup": "random"})
+    opening = {f"open_{c}": np.zeros(len(frame), np.int8) for c in HAND_CLASSES}
+    for i, card in enumerate(("n1", "skip", "wild", "wd4")):
+        opening[f"open_{card}"] = counts[:, i].astype(np.int8)
+    table = analysis.card_values(frame.with_columns(**opening), confidence=0.99)
+    assert table["card"].to_list() == ["n1", "skip", "wild", "wd4"]
+    shares = counts.mean(axis=0) / 7
+    truth = slope - shares @ slope
+    assert np.all((table["ci_low"].to_numpy() <= truth) & (truth <= table["ci_high"].to_numpy()))
+    assert table["points"].to_list() == [1, 20, 50, 50]
+
+
+def test_standard_tables_are_tidy(small_dataset):  # noqa: F811
+    tables = analysis.standard_tables(open_dataset(small_dataset))
+    assert {"win_rates", "win_rates_dealer", "points", "lengths", "length_distributions", "card_values",
+            "compare_wins", "compare_lengths"} <= set(tables)
+    for name, table in tables.items():
+        columns = set(table.columns)
+        assert TIDY <= columns, name
+        assert (table["ci_low"] <= table["estimate"] + 1e-12).all() and \
+               (table["estimate"] <= table["ci_high"] + 1e-12).all(), name
+    wins = tables["win_rates"]
+    per_round = wins.group_by("variant", "players", "lineup").agg(pl.col("estimate").sum())
+    assert (per_round["estimate"] <= 1 + 1e-12).all()
+
+
+def test_length_distribution_is_a_distribution(small_dataset):  # noqa: F811
+    rounds = open_dataset(small_dataset).rounds
+    dist = analysis.length_distributions(rounds)
+    sums = dist.group_by("variant", "players", "lineup", "metric").agg(pl.col("pmf").sum(), pl.col("estimate").min())
+    assert np.allclose(sums["pmf"], 1.0) and (sums["estimate"] == 0).all()  # survival reaches 0 at the max
+    summary = analysis.length_summary(rounds)
+    mean = rounds.filter(pl.col("variant") == "classic", pl.col("players") == 2, pl.col("lineup") == "random") \
+        .select(pl.col("n_turns").mean()).collect().item()
+    row = summary.filter(pl.col("variant") == "classic", pl.col("players") == 2, pl.col("lineup") == "random",
+                         pl.col("metric") == "n_turns")
+    assert row["estimate"].item() == pytest.approx(mean)
+    assert row["q10"].item() <= row["q50"].item() <= row["q90"].item()
+
+
+def test_match_statistics(match_dataset):  # noqa: F811
+    ds = open_dataset(match_dataset)
+    tables = analysis.standard_tables(ds)
+    wins = tables["match_wins"]
+    assert wins.height == 3
+    assert wins["match_wins"].sum() == ds.matches.filter(pl.col("winner_seat") >= 0)\
+        .select(pl.col("n_winners").sum()).collect().item()
+    rounds = tables["rounds_per_match"]
+    assert rounds["value"].min() >= 1
+    assert tables["match_ends"]["count"].sum() == 120
