@@ -1,7 +1,8 @@
-"""Figures from the analysis tables (matplotlib, Agg). Plot functions only draw: every number they show
-is a column of a table made by :mod:`unosim.analysis`; they filter and lay out, never estimate.
+"""Figures from the analysis tables (matplotlib). Plot functions only draw: every number they show is a
+column of a table made by :mod:`unosim.analysis`; they filter and lay out, never estimate.
 
-Each function returns a ``matplotlib.figure.Figure``; :func:`to_png` encodes one for the report.
+Each function returns a ``matplotlib.figure.Figure`` made without pyplot (no global figure state, no GUI
+backend needed; a notebook displays it inline); :func:`to_png` encodes one for the report.
 """
 
 from __future__ import annotations
@@ -9,12 +10,8 @@ from __future__ import annotations
 import io
 import math
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
-import polars as pl  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import polars as pl
+from matplotlib.figure import Figure
 
 _PANEL = (4.2, 3.2)
 
@@ -22,8 +19,8 @@ _PANEL = (4.2, 3.2)
 def _panels(n: int, columns: int = 3) -> tuple[Figure, list]:
     cols = min(n, columns)
     rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(_PANEL[0] * cols, _PANEL[1] * rows), squeeze=False,
-                             layout="constrained")
+    fig = Figure(figsize=(_PANEL[0] * cols, _PANEL[1] * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False)
     flat = list(axes.flat)
     for ax in flat[n:]:
         ax.set_visible(False)
@@ -114,7 +111,8 @@ def paired_deltas(table: pl.DataFrame, title: str = "") -> Figure:
     """A forest plot: one row per comparison and seat, the win-rate difference B − A with its interval.
     ``table``: rows of :func:`unosim.analysis.comparisons` (wins)."""
     labels = [f"{r['b']} − {r['a']} · {_context(r)} · seat {r['seat']}" for r in table.iter_rows(named=True)]
-    fig, ax = plt.subplots(figsize=(8, 0.28 * len(labels) + 1.2), layout="constrained")
+    fig = Figure(figsize=(8, 0.28 * len(labels) + 1.2), layout="constrained")
+    ax = fig.subplots()
     est = table["estimate"].to_numpy()
     y = list(range(len(labels)))[::-1]
     ax.errorbar(est, y, xerr=[est - table["ci_low"].to_numpy(), table["ci_high"].to_numpy() - est],
@@ -157,8 +155,7 @@ def match_vs_round(table: pl.DataFrame, title: str = "") -> Figure:
 
 
 def to_png(fig: Figure, dpi: int = 72) -> bytes:
-    """The figure as PNG bytes; the figure is closed."""
+    """The figure as PNG bytes."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
-    plt.close(fig)
     return buffer.getvalue()
