@@ -42,4 +42,4 @@ wins.filter(pl.col("lineup") == "random")
 
 # %%
 fig = plots.win_rate_by_position(wins.filter(pl.col("lineup") == "random"), "seat", "lineup random")
-fig
+display(fig)  # noqa: F821  (IPython's display, defined in every notebook)
