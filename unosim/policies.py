@@ -33,12 +33,16 @@ class PolicyInfo:
     name: str
     id: int
     doc: str
+    params: tuple[str, ...]   # the parameters it honours (others are refused, never ignored)
 
 
 POLICIES = {
-    "random": PolicyInfo("random", 0, "RULES §5 reference policy: uniform over legal card instances"),
-    "greedy_points": PolicyInfo("greedy_points", 1, "shed the highest-point legal card first"),
-    "keep_wilds": PolicyInfo("keep_wilds", 2, "play coloured cards of the longest colour; wilds last"),
+    "random": PolicyInfo("random", 0, "RULES §5 reference policy: uniform over legal card instances",
+                         POLICY_PARAMS),
+    "greedy_points": PolicyInfo("greedy_points", 1, "shed the highest-point legal card first",
+                                ("p_challenge",)),
+    "keep_wilds": PolicyInfo("keep_wilds", 2, "play coloured cards of the longest colour; wilds last",
+                             ("p_challenge",)),
 }
 RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
 
@@ -87,8 +91,9 @@ def parse_policy(spec: str | PolicySpec) -> PolicySpec:
     for part in filter(None, (p.strip() for p in (body or "").split(","))):
         key, _, raw = part.partition("=")
         key = key.strip()
-        if key not in POLICY_PARAMS:
-            raise ValueError(f"unknown parameter {key!r} of policy {name!r}: valid are {list(POLICY_PARAMS)}")
+        valid = POLICIES[name].params
+        if key not in valid:
+            raise ValueError(f"unknown parameter {key!r} of policy {name!r}: valid are {list(valid)}")
         try:
             value = float(raw)
         except ValueError:

@@ -43,9 +43,13 @@ def check_games(games: int, seed: int, first_game: int = 0) -> None:
 
 
 def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed: int, first_game: int,
-                 games: int, *, deck_order=None, trace: bool = False) -> RawResults:
-    """Play games with the numba engine, growing the output buffers as matches need."""
+                 games: int, *, deck_order=None, trace: bool = False, audit: bool = False) -> RawResults:
+    """Play games with the numba engine, growing the output buffers as matches need.
+
+    ``audit`` (tests) makes the kernel check its invariants after every turn; a violation raises.
+    """
     ir, fr, deck = rs.compile(players)
+    ir[L.IR_AUDIT] = audit
     pol, pp = lineup_arrays(lineup)
     order = np.asarray(deck_order if deck_order is not None else deck[:0], np.int64)
     if deck_order is not None and sorted(order.tolist()) != sorted(deck.tolist()):
@@ -56,7 +60,8 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     while done < games:
         todo = games - done
         cap = todo if single else todo * 12 + rs.max_rounds_per_match
-        g = kernel.new_game(ir, fr, pol, pp, trace_capacity)
+        block = kernel.new_game(ir, fr, pol, pp, trace_capacity)
+        g = block[0]
         rounds = np.zeros((cap, L.RC_SIZE), np.int32)
         seats = np.zeros((cap * players, L.SC_SIZE), np.int32)
         opening = np.zeros((cap * players, cards.N_HAND_CLASSES), np.int8)
@@ -66,11 +71,14 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         if trace and n_events > trace_capacity:   # rerun this chunk with room for every event
             trace_capacity = 1 << int(n_events).bit_length()
             continue
-        events = g["ev"][:n_events] if trace else np.zeros((0, 4), np.int32)
+        if audit and g["st"][kernel.ST_VIOLATIONS]:
+            raise AssertionError(f"engine invariant violated {g['st'][kernel.ST_VIOLATIONS]} time(s) in "
+                                 f"games {first_game + done}..{first_game + done + todo - 1}")
+        events = block[0]["ev"][:n_events].copy() if trace else np.zeros((0, 4), np.int32)
         chunks.append((rounds[:n_rounds], seats[:n_rounds * players], opening[:n_rounds * players],
                        matches[:n_done], events))
         done += n_done
-    return RawResults(*(np.concatenate(parts) for parts in zip(*chunks)))
+    return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)))
 
 
 _END = pl.Enum(list(L.END_NAMES))

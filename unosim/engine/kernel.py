@@ -55,7 +55,8 @@ ST_N_ACTIVE = 14
 ST_TRACE = 15
 ST_EV_LEN = 16
 ST_FIRST_SEAT = 17
-ST_SIZE = 18
+ST_VIOLATIONS = 18  # audit mode: failed invariant checks (see `audit`)
+ST_SIZE = 19
 
 DRAW, DISC = 0, 1   # rows of `pile`; their lengths are plen[DRAW], plen[DISC]
 SE_DRAWN = 0
@@ -684,7 +685,7 @@ def first_card(g):
             pile[DRAW, i] = pile[DRAW, i - 1]
         pile[DRAW, j] = c
         plen[DRAW] = m + 1
-        emit(g, L.EV_RETURN, f, c, j)
+        emit(g, L.EV_RETURN, -1, c, j)
     pile[DISC, 0] = c
     plen[DISC] = 1
     st[ST_TOP] = c
@@ -715,7 +716,40 @@ def first_card(g):
 
 
 @njit(cache=True)
-def play_round(g, deck, order, opening, orow):
+def audit(g, deck_counts, round_over):
+    """Invariants checked after every turn in audit mode (tests): card identities are conserved across
+    hands and piles, every hand size is possible, and a won round leaves the winner empty-handed."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    count = np.zeros(deck_counts.shape[0], np.int64)
+    total = plen[DRAW] + plen[DISC]
+    for r in range(2):
+        for i in range(plen[r]):
+            count[pile[r, i]] += 1
+    for s in range(st[ST_N]):
+        if hlen[s] < 0 or hlen[s] > MAXC:
+            st[ST_VIOLATIONS] += 1
+            return
+        total += hlen[s]
+        for i in range(hlen[s]):
+            count[hands[s, i]] += 1
+    bad = total != deck_counts.sum()
+    for c in range(deck_counts.shape[0]):
+        if count[c] != deck_counts[c]:
+            bad = True
+    if plen[DISC] > 0 and pile[DISC, plen[DISC] - 1] != st[ST_TOP]:
+        bad = True
+    if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
+        bad = True
+    if bad:
+        st[ST_VIOLATIONS] += 1
+
+
+@njit(cache=True)
+def play_round(g, deck, order, opening, orow, deck_counts):
     """One round from the shuffle to the end; the outcome is left in st and seat."""
     st = g["st"]
     hands = g["hands"]
@@ -775,6 +809,8 @@ def play_round(g, deck, order, opening, orow):
         emit(g, L.EV_TURN, p, st[ST_TURNS], 0)
         moves_before = st[ST_MOVES]
         cur = take_turn(g, p)
+        if ir[L.IR_AUDIT]:
+            audit(g, deck_counts, st[ST_ENDED] != 0)
         if st[ST_ENDED]:
             return
         checkpoint(g, p)
@@ -801,15 +837,18 @@ def game_dtype(trace_capacity: int) -> np.dtype:
 
 
 def new_game(ir, fr, pol, pp, trace_capacity: int = 0):
-    """A zeroed game record holding the compiled rules and the lineup; tracing iff capacity > 0."""
-    g = np.zeros(1, game_dtype(max(trace_capacity, 1)))[0]
+    """A one-element array holding a zeroed game record with the compiled rules and the lineup;
+    tracing iff capacity > 0. Keep the array alive while its record ``[0]`` is used: a record (and
+    views of its fields) does not own its memory."""
+    block = np.zeros(1, game_dtype(max(trace_capacity, 1)))
+    g = block[0]
     g["ir"][:] = ir
     g["fr"][:] = fr
     g["pol"][:len(pol)] = pol
     g["pp"][:len(pol)] = pp
     g["st"][ST_N] = ir[L.IR_PLAYERS]
     g["st"][ST_TRACE] = 1 if trace_capacity > 0 else 0
-    return g
+    return block
 
 
 @njit(cache=True)
@@ -829,6 +868,9 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
     mode = ir[L.IR_MATCH_MODE]
     max_rounds = 1 if mode == L.MODE_SINGLE_ROUND else ir[L.IR_MAX_ROUNDS]
     st[ST_EV_LEN] = 0
+    deck_counts = np.zeros(KIND.shape[0], np.int64)
+    for c in deck:
+        deck_counts[c] += 1
     r = 0
     for gi in range(n_games):
         if rounds.shape[0] - r < max_rounds:
@@ -848,7 +890,7 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
                 dealer = (dealer + 1) % n
             st[ST_DEALER] = dealer
             emit(g, L.EV_ROUND_START, dealer, rnd, game)
-            play_round(g, deck, order if rnd == 0 else order[:0], opening, r * n)
+            play_round(g, deck, order if rnd == 0 else order[:0], opening, r * n, deck_counts)
             w = st[ST_WINNER]
             points = 0
             if w >= 0:

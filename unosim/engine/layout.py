@@ -39,7 +39,8 @@ IR_MERCY_LIMIT = 20      # 0 = off
 IR_SPIN_FIRST_CARD_SPINS = 21
 IR_SPIN_CONTINUE_AFTER_WINNER = 22
 IR_BLANK_EFFECT = 23     # 3 entries: effect of blank card 0, 1, 2 (index into rules.BLANK_EFFECTS)
-IR_SIZE = 26
+IR_AUDIT = 26           # 1: the kernel audits its own state (tests); never changes the game
+IR_SIZE = 27
 
 FAMILY_CLASSIC, FAMILY_MINIONS, FAMILY_SPIN, FAMILY_NO_MERCY = 0, 1, 2, 3
 MODE_POINTS, MODE_LOWEST, MODE_SINGLE_ROUND = 0, 1, 2
@@ -106,7 +107,7 @@ MATCH_END_NAMES = ("won", "no_winner", "truncated")
 # ---- trace events (code, seat, a, b) ---------------------------------------------------------------
 EV_ROUND_START = 1   # seat = dealer, a = round index (0-based), b = game index
 EV_FIRST_CARD = 2    # seat = F, a = card turned up
-EV_RETURN = 3        # first-card WD4 put back: a = card, b = insert position in the draw pile
+EV_RETURN = 3        # seat = -1; a first-card WD4 put back: a = card, b = insert position in the draw pile
 EV_FIRST_SEAT = 4    # seat = the seat taking the first turn, a = direction (+1/-1)
 EV_TURN = 5          # seat = player, a = turn number (1-based)
 EV_PLAY = 6          # seat, a = card
