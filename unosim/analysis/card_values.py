@@ -41,9 +41,10 @@ def card_values(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
     groups = seats.select(list(by)).unique().sort(list(by)).collect()
     tables = []
     for key in groups.iter_rows(named=True):
-        frame = seats.filter(*[pl.col(c) == v for c, v in key.items()]).select("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS).collect()
+        group = seats.filter(*[pl.col(c) == v for c, v in key.items()])
         with threadpool_limits(1, user_api="blas"):  # threaded BLAS is slower here, badly so on busy cores
-            fit = _fit_group(frame, confidence)
+            fit = _fit_group(group.select("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS).collect(),
+                             confidence)
         tables.append(fit.select(
             *[pl.lit(v, groups.schema[c]).alias(c) for c, v in key.items()], pl.all()))
     return pl.concat(tables) if tables else pl.DataFrame()
@@ -54,35 +55,36 @@ def _fit_group(frame: pl.DataFrame, confidence: float) -> pl.DataFrame:
     frame = _games_contiguous(frame)
     players = int(frame["seat"].max()) + 1
     seat_varies = frame.select(pl.struct("seat", "rel_dealer").n_unique()).item() > players
-    design = [pl.col(c).cast(pl.Float64) for c in present]
-    design += [(pl.col("rel_dealer") == r).cast(pl.Float64).alias(f"rel_{r}") for r in range(1, players)]
+    design = [pl.col(c) for c in present]
+    design += [(pl.col("rel_dealer") == r).cast(pl.Int8).alias(f"rel_{r}") for r in range(1, players)]
     if seat_varies:
-        design += [(pl.col("seat") == s).cast(pl.Float64).alias(f"seat_{s}") for s in range(1, players)]
-    x_all = frame.select(design)
+        design += [(pl.col("seat") == s).cast(pl.Int8).alias(f"seat_{s}") for s in range(1, players)]
+    x_all = np.ascontiguousarray(frame.select(design).to_numpy())  # int8: every count and dummy is small
     y_all = frame["won"].cast(pl.Float64).to_numpy()
     starts = _game_starts(frame["game"].to_numpy())
-    batches = _batches(starts, len(frame))
+    del frame  # the fit needs only the arrays; at 10M games the frame is a gigabyte
+    batches = _batches(starts, len(y_all))
 
-    k = x_all.width
+    k = x_all.shape[1]
     xtx, xty = np.zeros((k, k)), np.zeros(k)
     for lo, hi in batches:
-        x = x_all[lo:hi].to_numpy()
+        x = x_all[lo:hi].astype(np.float64, order="C")
         xtx += x.T @ x
         xty += x.T @ y_all[lo:hi]
     beta = np.linalg.solve(xtx, xty)
     meat = np.zeros((k, k))
     for lo, hi in batches:
-        x = x_all[lo:hi].to_numpy()
+        x = x_all[lo:hi].astype(np.float64, order="C")
         score = x * (y_all[lo:hi] - x @ beta)[:, None]
         local = starts[(starts >= lo) & (starts < hi)] - lo
         per_game = np.add.reduceat(score, local, axis=0)
         meat += per_game.T @ per_game
-    n, g = len(frame), len(starts)
+    n, g = x_all.shape[0], len(starts)
     bread = np.linalg.inv(xtx)
     cov = bread @ meat @ bread * (g / (g - 1)) * ((n - 1) / (n - k))
 
-    mean_count = frame.select(present).mean().row(0)
-    weights = np.array(mean_count) / sum(mean_count)
+    mean_count = x_all[:, :len(present)].mean(axis=0)
+    weights = mean_count / mean_count.sum()
     contrasts = np.zeros((len(present), k))
     contrasts[:, :len(present)] = np.eye(len(present)) - weights[None, :]
     estimate = contrasts @ beta
@@ -92,7 +94,7 @@ def _fit_group(frame: pl.DataFrame, confidence: float) -> pl.DataFrame:
     return pl.DataFrame({
         "card": names, "points": [HAND_CLASS_POINTS[HAND_CLASSES.index(c)] for c in names],
         "estimate": estimate, "ci_low": estimate - z * se, "ci_high": estimate + z * se, "std_error": se,
-        "mean_count": list(mean_count), "n": [n] * len(names), "games": [g] * len(names),
+        "mean_count": mean_count, "n": [n] * len(names), "games": [g] * len(names),
     })
 
 
