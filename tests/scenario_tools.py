@@ -159,15 +159,15 @@ class Scenario:
 
     @property
     def round(self) -> dict[str, int]:
-        return dict(zip(L.ROUND_COLUMNS, (int(x) for x in self.results.rounds[0])))
+        return dict(zip(L.ROUND_COLUMNS, (int(x) for x in self.results.rounds[0]), strict=True))
 
     def seat(self, s: int, round_index: int = 0) -> dict[str, int]:
         row = self.results.seats[round_index * self.players + s]
-        return dict(zip(L.SEAT_COLUMNS, (int(x) for x in row)))
+        return dict(zip(L.SEAT_COLUMNS, (int(x) for x in row), strict=True))
 
     @property
     def match(self) -> dict[str, int]:
-        return dict(zip(L.MATCH_COLUMNS, (int(x) for x in self.results.matches[0])))
+        return dict(zip(L.MATCH_COLUMNS, (int(x) for x in self.results.matches[0]), strict=True))
 
 
 def run(hands: Sequence[Sequence[str]], first: str | Sequence[str], draws: Sequence[str] = (), *,

@@ -96,7 +96,7 @@ def check_tables(r, players, rules):
     assert rounds[:, L.RC_DUMBFU_PENALTIES].sum() == sum(1 for e in events if e[0] == L.EV_POSE and e[2] == 1)
     assert (rounds[:, L.RC_PLAYS] == seats[:, :, L.SC_PLAYED].sum(axis=1)).all()
     assert (rounds[:, L.RC_DRAWS] == seats[:, :, L.SC_DRAWN].sum(axis=1)).all()
-    for row, seat_rows in zip(rounds, seats):
+    for row, seat_rows in zip(rounds, seats, strict=True):
         winner = row[L.RC_WINNER]
         assert seat_rows[:, L.SC_WON].sum() == (winner >= 0)
         if winner >= 0:
@@ -109,7 +109,7 @@ def check_tables(r, players, rules):
     numbers = [int(e[2]) for e in events if e[0] in (L.EV_TURN, L.EV_ROUND_START)]
     codes = [int(e[0]) for e in events if e[0] in (L.EV_TURN, L.EV_ROUND_START)]
     expected = 0
-    for code, number in zip(codes, numbers):
+    for code, number in zip(codes, numbers, strict=True):
         expected = 0 if code == L.EV_ROUND_START else expected + 1
         assert code == L.EV_ROUND_START or number == expected
 
@@ -130,7 +130,7 @@ def test_match_results_follow_from_the_round_table(mode, players):
         assert list(rows[:, L.RC_ROUND]) == list(range(n))
         assert list(rows[:, L.RC_DEALER]) == [(match[L.MC_FIRST_DEALER] + k) % players for k in range(n)]
         totals = [0] * players
-        for k, (row, srow) in enumerate(zip(rows, seat_rows)):
+        for k, (row, srow) in enumerate(zip(rows, seat_rows, strict=True)):
             if row[L.RC_WINNER] >= 0:
                 if mode == "points":
                     totals[row[L.RC_WINNER]] += row[L.RC_POINTS]

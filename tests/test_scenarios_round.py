@@ -70,7 +70,8 @@ def test_reshuffle_keeps_the_top_card_and_the_colour():
     scripts[2] = Scripted(plays=["R6"] + ["draw"] * 5, drawn=[False] * 5)
     s = run(hands, "R9", DRAWN, scripts=scripts, seed=3, max_turns_per_round=8)
     # turn k belongs to seat k mod 7; turns 3-7 empty the draw pile
-    assert [e for k in range(3, 8) for e in s.turn(k)] == [E("draw", k % 7, c) for k, c in zip(range(3, 8), DRAWN)]
+    assert [e for k in range(3, 8) for e in s.turn(k)] == [E("draw", k % 7, c)
+                                                            for k, c in zip(range(3, 8), DRAWN, strict=True)]
     expected_pile = [C("R9"), C("R5")]
     Xoshiro(3, 0, 0).shuffle(expected_pile)
     assert s.turn(8) == [E("reshuffle", -1, 2), E("draw", 1, expected_pile[-1])]

@@ -7,7 +7,8 @@ the same output tables as the compiled kernels. It also runs Python policies (se
 
 Modules: :mod:`.table` (round state and primitive verbs), :mod:`.effects` (card effects),
 :mod:`.round` (the round procedure and ``TURN(p)``), :mod:`.match` (matches, scoring, output tables),
-:mod:`.policies` (views, Python policies, the built-in policies in Python).
+:mod:`.policies` (views, Python policies, the built-in policies in Python), :mod:`.card_tables` (the
+card tables as tuples). The random streams live in :mod:`unosim.reference_rng`.
 
 Implemented now: the ``classic`` family (blank cards with all six effects) and ``minions`` (Dumb Fu),
 with the toggles voluntary_draw, wd4_challenge, no_bluffing, two_player_reverse_skip,

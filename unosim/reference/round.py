@@ -28,6 +28,8 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
     table.opening_hands = [list(hand) for hand in table.hands]
     turn_up_first_card(table)
     first = apply_first_card(table)
+    # A blank discard_colour turned up can empty F's hand: F wins with 0 turns (RULES §6 C29), and
+    # as the round is over there is no FIRST_SEAT event and no checkpoint (RULES §1.10).
     if first is not None:
         table.first_seat = first
         table.emit(L.EV_FIRST_SEAT, first, table.direction)
