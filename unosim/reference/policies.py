@@ -98,12 +98,8 @@ class RandomPolicy(PythonPolicy):
 class _DeterministicPolicy(PythonPolicy):
     """Shared parts of ``greedy_points`` and ``keep_wilds`` (protocol §4)."""
 
-    def __init__(self, p_challenge: float = 0.0, p_draw: float = 0.0, p_bluff: float = 0.0):
-        # These policies never draw voluntarily or bluff (protocol §4): refuse the parameters rather
-        # than ignore them silently.
-        if p_draw or p_bluff:
-            raise ValueError(f"policy {type(self).__name__} takes only p_challenge; it never draws "
-                             f"voluntarily or bluffs (got p_draw={p_draw}, p_bluff={p_bluff})")
+    def __init__(self, p_challenge: float = 0.0):
+        # They never draw voluntarily or bluff (protocol §4), so p_draw / p_bluff are not parameters.
         self.p_challenge = p_challenge
 
     def colour(self, view: PolicyView) -> int:
