@@ -1,0 +1,17 @@
+"""Win rates by seat and by position after the dealer, with Wilson intervals.
+
+    python analyses/win_rates.py data/demo        # writes data/demo/analysis/win_rates*.csv
+"""
+
+import sys
+from pathlib import Path
+
+from unosim import analysis
+from unosim.dataset import open_dataset
+
+ds = open_dataset(sys.argv[1])
+out = Path(ds.path, "analysis")
+by_seat = analysis.win_rates(ds.seats)
+by_dealer = analysis.win_rates_by_dealer_position(ds.seats)
+analysis.write_tables({"win_rates": by_seat, "win_rates_dealer": by_dealer}, out)
+print(by_seat.select("variant", "players", "lineup", "seat", "policy", "estimate", "ci_low", "ci_high", "n"))
