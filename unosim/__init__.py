@@ -8,6 +8,7 @@ from ._version import __version__
 from .engine import ENGINE_VERSION
 from .rules import RuleSet, get_variant, variant_names
 from .simulate import Results, simulate
+from .trace import replay
 
 __all__ = ["__version__", "ENGINE_VERSION", "RuleSet", "get_variant", "variant_names", "Results",
-           "simulate"]
+           "replay", "simulate"]

@@ -1,0 +1,47 @@
+"""Golden playthroughs: complete replays of fixed games, checked into tests/golden/.
+
+A change of behaviour shows up here as a readable diff. If it is intended, bump
+``unosim.engine.ENGINE_VERSION`` and regenerate with ``UNOSIM_REGENERATE_GOLDEN=1 make test``.
+Every golden game is also replayed by the reference engine, which must agree event for event.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from unosim import reference, replay
+from unosim.simulate import resolve
+from unosim.trace import describe
+
+GOLDEN = Path(__file__).parent / "golden"
+GAMES = {
+    "classic_4p_random": dict(variant="classic", players=4, seed=11, rules={"match_mode": "single_round"}),
+    "classic_2p_points_greedy": dict(variant="classic", players=2, seed=5, lineup="greedy_points,random",
+                                     rules={"target": 150}),
+    "classic_5p_blanks_bluffers": dict(
+        variant="classic", players=5, seed=3, lineup="random(p_bluff=0.5,p_challenge=0.5)",
+        rules={"match_mode": "single_round", "p_forget_uno": 0.5,
+               "blank_effects": ["shuffle_hands", "discard_colour", "others_draw_1"]}),
+    "minions_3p_keep_wilds": dict(variant="minions", players=3, seed=8, lineup="keep_wilds",
+                                  rules={"match_mode": "single_round", "p_dumbfu_fail": 0.5}),
+}
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_replay_matches_the_golden_file(name):
+    text = replay(**GAMES[name])
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("UNOSIM_REGENERATE_GOLDEN"):
+        path.write_text(text)
+    assert path.exists(), f"missing golden file {path}; regenerate it"
+    assert text == path.read_text()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_reference_engine_reproduces_the_golden_game(name):
+    spec = GAMES[name]
+    rs, lineup = resolve(spec["variant"], spec["players"], spec.get("lineup", "random"), spec.get("rules"))
+    events = np.asarray(reference.play(rs, spec["players"], lineup, spec["seed"], 0, 1, trace=True).events)
+    assert "\n".join(describe(e) for e in events) + "\n" == (GOLDEN / f"{name}.txt").read_text()
