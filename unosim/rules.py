@@ -167,6 +167,9 @@ class RuleSet:
         if not isinstance(players, (int, np.integer)) or isinstance(players, bool) or not lo <= players <= hi:
             raise ValueError(f"players={players!r} is out of range for variant {self.name!r}: "
                              f"valid is {lo}..{hi}")
+        if self.first_dealer != "random" and self.first_dealer >= players:
+            raise ValueError(f"first_dealer={self.first_dealer} is not a seat of a {players}-player table "
+                             f"(valid: 'random' or 0..{players - 1})")
         need = self.hand_size * players
         spare = self.deck_size - _FIRST_CARD_EXCLUDED[self.family] - 1
         if need > spare:

@@ -110,4 +110,58 @@ the candidate with the fewest cards (first on ties), drawn legal card always pla
 voluntarily or bluff, challenge with ``play.bernoulli(p_challenge)``.
 """
 
+5. Stacking, no_mercy and the other house rules (RULES §1.7, §2.4, §4)
+----------------------------------------------------------------------
+State: pending total ``P``, last draw value ``V``, last stacked kind ``K``. A draw card that takes
+effect (played with cards left) adds its value: ``P += value``, ``V = value``, ``K = kind``, and
+``largest_stack = max(largest_stack, P)``; this also holds with ``stacking = none``, where ``P`` is
+then resolved at once (so ``largest_stack`` is the largest single penalty).
+
+* ``stacking = none`` (classic family): DRAW_TWO/WD4 resolve at once as in §3 above, ``P = 0`` after.
+* ``stacking != none``: after the draw card (WD4 played normally: after the victim declined to
+  challenge) the responder ``r = next(p)`` (WRD4: ``d = -d`` first; two active players: ``r = p``)
+  takes the next turn, a **response turn**: ``S`` = hand indices (hand order) allowed by the mode —
+  ``same_kind``: kind ``== K``; ``any_draw``: any draw card; ``escalating``: draw value ``>= V`` — no
+  colour match, no WD4 restriction. The policy picks an index of ``S`` or accepts. Accept:
+  ``ACCEPT(r, P)``, ``P = V = 0`` and ``K = -1`` *before* the draws, then ``r`` draws the old ``P``
+  one by one; next ``next(r)``. A stack response is played like any card (``PLAY``, ``COLOUR`` for a
+  wild) and cannot be challenged. A challenged WD4 resolves as §1.8 and ``P = 0`` afterwards.
+* ``random``: ``S`` empty → accept; else ``S[play.below(len(S))]``. ``greedy_points`` / ``keep_wilds``
+  stack whenever ``S`` is non-empty, choosing from ``S`` exactly as for a normal play.
+
+Mercy (``mercy_limit > 0``): ``draw_one`` checks after the card enters the hand; at ``hlen >=
+mercy_limit`` the seat is knocked out: ``KNOCKOUT(s, turn)``, its hand is appended (hand order) to the
+**set-aside** pile, it becomes inactive, the draw obligation ends (the draw reports failure), and if it
+was the responder ``P = V = 0``. One active seat left → it wins (``end = knockout``) at once. After a
+knockout the next turn belongs to ``next(last knocked-out seat)`` (applied when the acting turn ends).
+A reshuffle appends the set-aside pile (oldest first) after the discards, then shuffles.
+
+no_mercy setup: turn up cards until a NUMBER (each ``FIRST_CARD``; earlier ones stay in the discard pile
+in turn-up order, under ``T``); no first-card effect; ``FIRST_SEAT(F, +1)``; checkpoint(F).
+
+Effects (with cards left): ``seven_o`` 7 → target = policy target (as blank ``swap_hands``),
+``SWAP(p, t)``, ``swaps_7 += 1``; 0 → ``PASS(p)``: every active hand moves to ``next(seat)`` at once,
+``passes_0 += 1``. SKIP_EVERYONE → next ``p``. DISCARD_ALL → ``DISCARD(p, c)`` for every other card of
+its colour in hand order, placed under ``T`` (an emptied hand wins). ROULETTE: ``v = next(p)``;
+``c = policy colour of v``; ``ROULETTE(v, c)``, ``A = c``; ``v`` draws until a card of colour ``c``
+(wilds do not count) or the obligation ends; next ``next(v)``. REVERSE with two active seats
+(``two_player_reverse_skip``): ``d = -d``, ``SKIP(opponent)``, ``p`` again (as classic).
+
+Final card: no_mercy has none (``P`` discarded) unless ``final_card_effects``: then a final draw card
+makes ``next(p)`` (after a WRD4's reversal; two active seats: the opponent) draw the whole ``P`` (this
+card included), mercy applying. Classic family with stacking: a final DRAW_TWO/WD4 makes ``next(p)``
+draw ``P`` including the card.
+
+Jump-in (``jump_in``): after the checkpoint of a turn whose last act was a play (or of a jump-in), with
+``P = 0`` and ``T`` not wild, seats from ``next(last player)`` in direction ``d`` (active, not the last
+player) are asked in turn; the first holding a card with id ``== T`` (first such index in hand order)
+whose policy agrees (built-ins: always) jumps in: the turn cap is checked, ``n_turns += 1``,
+``TURN(s, n, 1)`` (``b = 1`` marks a jump-in), then the play and its effect, the checkpoint, and the
+jump-in check again (chains).
+
+Scoring with knock-outs: the round winner scores the active opponents' hands plus 250 per seat knocked
+out in the round (every family: a house-rule knock-out counts like no_mercy's); ``lowest`` adds 250 to a
+knocked-out seat instead of its (set-aside) hand.
+"""
+
 ENGINE_VERSION = 1

@@ -71,9 +71,14 @@ RC_DRAWS = 8
 RC_RESHUFFLES = 9
 RC_POINTS = 10
 RC_DUMBFU_PENALTIES = 11
-RC_SIZE = 12
+RC_KNOCKOUTS = 12
+RC_LARGEST_STACK = 13
+RC_SWAPS_7 = 14
+RC_PASSES_0 = 15
+RC_SIZE = 16
 ROUND_COLUMNS = ("game", "round", "dealer_seat", "first_seat", "winner_seat", "end", "n_turns",
-                 "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties")
+                 "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties", "knockouts",
+                 "largest_stack", "swaps_7", "passes_0")
 
 END_WON, END_KNOCKOUT, END_STALEMATE, END_TRUNCATED = 0, 1, 2, 3
 END_NAMES = ("won", "knockout", "stalemate", "truncated")
@@ -109,7 +114,7 @@ EV_ROUND_START = 1   # seat = dealer, a = round index (0-based), b = game index
 EV_FIRST_CARD = 2    # seat = F, a = card turned up
 EV_RETURN = 3        # seat = -1; a first-card WD4 put back: a = card, b = insert position in the draw pile
 EV_FIRST_SEAT = 4    # seat = the seat taking the first turn, a = direction (+1/-1)
-EV_TURN = 5          # seat = player, a = turn number (1-based)
+EV_TURN = 5          # seat = player, a = turn number (1-based), b = 1 for a jump-in
 EV_PLAY = 6          # seat, a = card
 EV_COLOUR = 7        # seat names colour a
 EV_DRAW = 8          # seat draws card a
@@ -125,7 +130,12 @@ EV_DISCARD = 17      # seat discards card a by an effect (not a play)
 EV_ROUND_END = 18    # seat = winner (-1 none), a = END_*, b = points
 EV_DUMBFU = 19       # seat opens a pose window (the target)
 EV_MATCH_END = 20    # seat = winner (-1 none), a = winners mask, b = MATCH_END_*
+EV_ACCEPT = 21       # seat accepts the pending penalty, a = P
+EV_KNOCKOUT = 22     # seat is knocked out (mercy), a = 1-based turn index
+EV_PASS = 23         # seat played a 0: every active hand moves to next(seat)
+EV_ROULETTE = 24     # seat (the victim) names colour a and reveals
 EV_NAMES = {1: "round_start", 2: "first_card", 3: "return", 4: "first_seat", 5: "turn", 6: "play",
             7: "colour", 8: "draw", 9: "draw_fail", 10: "reshuffle", 11: "skip", 12: "challenge",
             13: "uno", 14: "pose", 15: "swap", 16: "redeal", 17: "discard", 18: "round_end",
-            19: "dumbfu", 20: "match_end"}
+            19: "dumbfu", 20: "match_end", 21: "accept", 22: "knockout", 23: "pass",
+            24: "roulette"}
