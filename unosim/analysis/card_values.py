@@ -42,59 +42,70 @@ def card_values(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
     tables = []
     for key in groups.iter_rows(named=True):
         group = seats.filter(*[pl.col(c) == v for c, v in key.items()])
+        design, won, starts, cards = _design(group)
         with threadpool_limits(1, user_api="blas"):  # threaded BLAS is slower here, badly so on busy cores
-            fit = _fit_group(group.select("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS).collect(),
-                             confidence)
+            fit = _fit(design, won, starts, cards, confidence)
         tables.append(fit.select(
             *[pl.lit(v, groups.schema[c]).alias(c) for c, v in key.items()], pl.all()))
     return pl.concat(tables) if tables else pl.DataFrame()
 
 
-def _fit_group(frame: pl.DataFrame, confidence: float) -> pl.DataFrame:
+def _design(group: pl.LazyFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """(int8 design matrix: card counts then dummies, won, first row of each game, card names).
+
+    Built column by column into one preallocated array: at 10M games the seat rows are 40M, and the
+    frame plus the matrix must stay well under the 4 GB the analyses may use.
+    """
+    frame = _games_contiguous(group.select("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS).collect())
     present = [c for c in OPEN_COLUMNS if frame[c].max() > 0]
-    frame = _games_contiguous(frame)
     players = int(frame["seat"].max()) + 1
     seat_varies = frame.select(pl.struct("seat", "rel_dealer").n_unique()).item() > players
-    design = [pl.col(c) for c in present]
-    design += [(pl.col("rel_dealer") == r).cast(pl.Int8).alias(f"rel_{r}") for r in range(1, players)]
+    seat, rel_dealer = frame["seat"].to_numpy(), frame["rel_dealer"].to_numpy()
+    dummies = [rel_dealer == r for r in range(1, players)]
     if seat_varies:
-        design += [(pl.col("seat") == s).cast(pl.Int8).alias(f"seat_{s}") for s in range(1, players)]
-    x_all = np.ascontiguousarray(frame.select(design).to_numpy())  # int8: every count and dummy is small
-    y_all = frame["won"].cast(pl.Float64).to_numpy()
+        dummies += [seat == s for s in range(1, players)]
+    design = np.empty((frame.height, len(present) + len(dummies)), np.int8, order="F")
+    for j, column in enumerate(present):
+        design[:, j] = frame[column].to_numpy()
+    for j, dummy in enumerate(dummies, start=len(present)):
+        design[:, j] = dummy
     starts = _game_starts(frame["game"].to_numpy())
-    del frame  # the fit needs only the arrays; at 10M games the frame is a gigabyte
-    batches = _batches(starts, len(y_all))
+    return design, frame["won"].to_numpy(), starts, [c.removeprefix("open_") for c in present]
 
-    k = x_all.shape[1]
+
+def _fit(design: np.ndarray, won: np.ndarray, starts: np.ndarray, cards: list[str],
+         confidence: float) -> pl.DataFrame:
+    n, k = design.shape
+    batches = _batches(starts, n)
     xtx, xty = np.zeros((k, k)), np.zeros(k)
     for lo, hi in batches:
-        x = x_all[lo:hi].astype(np.float64, order="C")
+        x = design[lo:hi].astype(np.float64, order="C")
         xtx += x.T @ x
-        xty += x.T @ y_all[lo:hi]
+        xty += x.T @ won[lo:hi]
     beta = np.linalg.solve(xtx, xty)
     meat = np.zeros((k, k))
     for lo, hi in batches:
-        x = x_all[lo:hi].astype(np.float64, order="C")
-        score = x * (y_all[lo:hi] - x @ beta)[:, None]
+        x = design[lo:hi].astype(np.float64, order="C")
+        score = x * (won[lo:hi] - x @ beta)[:, None]
         local = starts[(starts >= lo) & (starts < hi)] - lo
         per_game = np.add.reduceat(score, local, axis=0)
         meat += per_game.T @ per_game
-    n, g = x_all.shape[0], len(starts)
+    g = len(starts)
     bread = np.linalg.inv(xtx)
     cov = bread @ meat @ bread * (g / (g - 1)) * ((n - 1) / (n - k))
 
-    mean_count = x_all[:, :len(present)].mean(axis=0)
+    c = len(cards)
+    mean_count = design[:, :c].mean(axis=0)
     weights = mean_count / mean_count.sum()
-    contrasts = np.zeros((len(present), k))
-    contrasts[:, :len(present)] = np.eye(len(present)) - weights[None, :]
+    contrasts = np.zeros((c, k))
+    contrasts[:, :c] = np.eye(c) - weights[None, :]
     estimate = contrasts @ beta
     se = np.sqrt(np.einsum("ij,jk,ik->i", contrasts, cov, contrasts))
     z = stats.norm.ppf(0.5 + confidence / 2)
-    names = [c.removeprefix("open_") for c in present]
     return pl.DataFrame({
-        "card": names, "points": [HAND_CLASS_POINTS[HAND_CLASSES.index(c)] for c in names],
+        "card": cards, "points": [HAND_CLASS_POINTS[HAND_CLASSES.index(card)] for card in cards],
         "estimate": estimate, "ci_low": estimate - z * se, "ci_high": estimate + z * se, "std_error": se,
-        "mean_count": mean_count, "n": [n] * len(names), "games": [g] * len(names),
+        "mean_count": mean_count, "n": [n] * c, "games": [g] * c,
     })
 
 
