@@ -108,7 +108,6 @@ its hand) + points, first on ties — else the first legal wild. Both: colour = 
 most after the play (lowest index on ties; ``play.below(4)`` if they hold no coloured card), target =
 the candidate with the fewest cards (first on ties), drawn legal card always played, never draw
 voluntarily or bluff, challenge with ``play.bernoulli(p_challenge)``.
-"""
 
 5. Stacking, no_mercy and the other house rules (RULES §1.7, §2.4, §4)
 ----------------------------------------------------------------------
