@@ -37,9 +37,7 @@ SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "
                  "trade_hands", "show_hand", "war", "uno_spin")
 PLAYER_RANGE = {"classic": (2, 10), "minions": (2, 10), "spin": (2, 10), "no_mercy": (2, 10)}
 #: families whose engine support exists; the others raise "not implemented yet"
-IMPLEMENTED_FAMILIES = ("classic", "minions")
-#: toggles that must keep their default until their engine support lands (issue: no_mercy & toggles)
-NOT_YET_TOGGLES = ("stacking", "jump_in", "seven_o", "mercy_limit")
+IMPLEMENTED_FAMILIES = ("classic", "minions", "no_mercy")
 
 # Per-family defaults of RULES §4; a family listed in FIXED may not change that toggle.
 _TOGGLE_DEFAULTS = {
@@ -367,11 +365,6 @@ def _check_implemented(rs: RuleSet) -> None:
     if rs.family not in IMPLEMENTED_FAMILIES:
         raise NotImplementedError(f"variant family {rs.family!r} is not implemented yet "
                                   f"(implemented: {list(IMPLEMENTED_FAMILIES)})")
-    defaults = _base_ruleset(rs.family)
-    for k in NOT_YET_TOGGLES:
-        if getattr(rs, k) != getattr(defaults, k):
-            raise NotImplementedError(f"house rule {k}={_format(getattr(rs, k))} is not implemented yet "
-                                      f"(it is planned with the no_mercy/house-rules work)")
 
 
 # ---- registry ---------------------------------------------------------------------------------------

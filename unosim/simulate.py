@@ -117,7 +117,8 @@ class Results:
                 **{k: cols[k].astype(np.int8) for k in ("dealer_seat", "first_seat", "winner_seat")},
                 "end": pl.Series(np.asarray(L.END_NAMES)[cols["end"]], dtype=_END),
                 **{k: cols[k] for k in ("n_turns", "n_plays", "n_draws", "n_reshuffles", "points",
-                                        "dumbfu_penalties")},
+                                        "dumbfu_penalties", "knockouts", "largest_stack", "swaps_7",
+                                        "passes_0")},
             })
         return self._frames["rounds"]
 

@@ -32,6 +32,9 @@ HAND_CLASS = np.asarray(C.HAND_CLASS)
 NO_COLOUR = C.NO_COLOUR
 K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TWO
 K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
+K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
+DRAW_VALUE = np.asarray(C.DRAW_VALUE)
+KO_POINTS = 250     # points for each knocked-out seat (RULES §2.4.8)
 BLANK_ID0 = C.ID_BLANK[0]
 MAXP = L.MAX_PLAYERS
 MAXC = L.MAX_CARDS
@@ -56,15 +59,27 @@ ST_TRACE = 15
 ST_EV_LEN = 16
 ST_FIRST_SEAT = 17
 ST_VIOLATIONS = 18  # audit mode: failed invariant checks (see `audit`)
-ST_SIZE = 19
+ST_P = 19           # pending penalty P (stacking)
+ST_V = 20           # draw value of the last draw card in the stack
+ST_K = 21           # kind of the last draw card in the stack (same_kind stacking)
+ST_RESPONDER = 22   # seat that must respond to P
+ST_LARGEST = 23     # largest_stack
+ST_SWAPS7 = 24
+ST_PASSES0 = 25
+ST_KNOCKOUTS = 26
+ST_KO_SEAT = 27     # last seat knocked out during the current turn, -1 if none
+ST_PLAYED = 28      # 1 if the current turn (or jump-in) played a card
+ST_LAST_PLAYER = 29
+ST_SIZE = 30
 
-DRAW, DISC = 0, 1   # rows of `pile`; their lengths are plen[DRAW], plen[DISC]
+DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
 SE_DRAWN = 0
 SE_PLAYED = 1
 SE_UNO_DONE = 2
 SE_WINDOW = 3       # Dumb Fu pose window: -1 closed, else events counted so far
 SE_ACTIVE = 4
-SEAT_SIZE = 5
+SE_KO_TURN = 5      # 1-based turn of the knock-out, 0 if none
+SEAT_SIZE = 6
 
 DECK_STREAM, PLAY_STREAM = 0, 1
 RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
@@ -238,17 +253,21 @@ def remove_card(g, p, i):
 
 @njit(cache=True)
 def reshuffle(g):
-    """§1.6: every discard but T becomes the new draw pile, shuffled (deck stream)."""
+    """§1.6: every discard but T, then the set-aside hands, become the new draw pile, shuffled."""
     st = g["st"]
     pile = g["pile"]
     plen = g["plen"]
-    m = plen[DISC] - 1
+    m = plen[DISC] - 1 + plen[ASIDE]
     if m <= 0:
         return
-    for i in range(m):
+    k = plen[DISC] - 1
+    for i in range(k):
         pile[DRAW, i] = pile[DISC, i]
-    pile[DISC, 0] = pile[DISC, m]
+    for i in range(plen[ASIDE]):
+        pile[DRAW, k + i] = pile[ASIDE, i]
+    pile[DISC, 0] = pile[DISC, k]
     plen[DISC] = 1
+    plen[ASIDE] = 0
     plen[DRAW] = m
     shuffle(g, pile[DRAW], m, DECK_STREAM)
     st[ST_RESHUFFLES] += 1
@@ -278,11 +297,56 @@ def draw_one(g, s):
     seat[s, SE_DRAWN] += 1
     seat[s, SE_UNO_DONE] = 0
     emit(g, L.EV_DRAW, s, c, 0)
+    limit = g["ir"][L.IR_MERCY_LIMIT]
+    if limit > 0 and hlen[s] >= limit:
+        knock_out(g, s)
+        return False
     return True
 
 
 @njit(cache=True)
+def knock_out(g, s):
+    """§2.4.6: s's hand is set aside, s leaves the round; the last active seat wins by knock-out."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    emit(g, L.EV_KNOCKOUT, s, st[ST_TURNS], 0)
+    for i in range(hlen[s]):
+        pile[ASIDE, plen[ASIDE]] = hands[s, i]
+        plen[ASIDE] += 1
+    hlen[s] = 0
+    seat[s, SE_ACTIVE] = 0
+    seat[s, SE_UNO_DONE] = 0
+    seat[s, SE_KO_TURN] = st[ST_TURNS]
+    seat[s, SE_WINDOW] = -1
+    st[ST_N_ACTIVE] -= 1
+    st[ST_KNOCKOUTS] += 1
+    st[ST_KO_SEAT] = s
+    st[ST_MOVES] += 1
+    if st[ST_P] > 0 and st[ST_RESPONDER] == s:
+        clear_stack(st)
+    if st[ST_N_ACTIVE] == 1 and not st[ST_ENDED]:
+        for t in range(st[ST_N]):
+            if seat[t, SE_ACTIVE]:
+                st[ST_ENDED] = 1
+                st[ST_WINNER] = t
+                st[ST_END] = L.END_KNOCKOUT
+
+
+@njit(cache=True)
+def clear_stack(st):
+    st[ST_P] = 0
+    st[ST_V] = 0
+    st[ST_K] = -1
+    st[ST_RESPONDER] = -1
+
+
+@njit(cache=True)
 def draw_n(g, s, k):
+    """Up to k draws; ends early when the piles run dry or s is knocked out."""
     for _ in range(k):
         if not draw_one(g, s):
             return
@@ -472,7 +536,7 @@ def skip_seat(g, v):
 @njit(cache=True)
 def others_draw_one(g, p):
     s = next_seat(g, p)
-    while s != p:
+    while s != p and not g["st"][ST_ENDED]:
         draw_one(g, s)
         s = next_seat(g, s)
 
@@ -483,6 +547,63 @@ def win(g, p):
     st[ST_ENDED] = 1
     st[ST_WINNER] = p
     st[ST_END] = L.END_WON
+    clear_stack(st)   # a pending P is discarded (its draws, if any, are final-card effects)
+
+
+@njit(cache=True)
+def pass_hands(g, p):
+    """seven_o 0 (RULES §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    buf = g["buf"]
+    order = g["cand"]
+    k = 0
+    s = p
+    while True:
+        order[k] = s
+        k += 1
+        s = next_seat(g, s)
+        if s == p:
+            break
+    last = order[k - 1]
+    m = hlen[last]
+    buf[:m] = hands[last, :m]
+    for j in range(k - 1, 0, -1):
+        dst, src = order[j], order[j - 1]
+        hands[dst, :hlen[src]] = hands[src, :hlen[src]]
+        hlen[dst] = hlen[src]
+    hands[p, :m] = buf[:m]
+    hlen[p] = m
+    for j in range(k):
+        seat[order[j], SE_UNO_DONE] = 0
+    st[ST_MOVES] += 1
+    st[ST_PASSES0] += 1
+    emit(g, L.EV_PASS, p, 0, 0)
+
+
+@njit(cache=True)
+def can_stack(st, stacking, c):
+    """A stack response allowed by the stacking mode (§1.7, §2.4.5, §4); no colour match needed."""
+    value = DRAW_VALUE[c]
+    if value == 0:
+        return False
+    if stacking == L.STACKING_SAME_KIND:
+        return KIND[c] == st[ST_K]
+    if stacking == L.STACKING_ESCALATING:
+        return value >= st[ST_V]
+    return True
+
+
+@njit(cache=True)
+def policy_stack(g, p, ns):
+    """Index (from legal[:ns]) of the card p stacks, or -1 to accept (protocol §5)."""
+    if ns == 0:
+        return -1
+    if g["pol"][p] == RANDOM:
+        return g["legal"][below(g, PLAY_STREAM, ns)]
+    return policy_play(g, p, ns, -1)
 
 
 @njit(cache=True)
@@ -536,14 +657,19 @@ def blank_effect(g, p, c):
 
 
 @njit(cache=True)
-def final_card_effects(g, p, c):
-    """§1.11, classic family: the card that emptied p's hand still acts on the others."""
+def final_card_effects(g, p, c, pending):
+    """§1.11 / §4 final_card_effects: the card that emptied p's hand still acts on the others.
+
+    A final draw card makes next(p) draw the pending total including itself (after a WRD4's reversal);
+    a final blank acts per §2.1.3 (shuffle_hands is handled by the caller: the round goes on).
+    """
+    st = g["st"]
     ir = g["ir"]
     k = KIND[c]
-    if k == K_DRAW_TWO:
-        draw_n(g, next_seat(g, p), 2)
-    elif k == K_WD4:
-        draw_n(g, next_seat(g, p), 4)
+    if DRAW_VALUE[c] > 0:
+        if k == K_WRD4:
+            st[ST_DIR] = -st[ST_DIR]
+        draw_n(g, next_seat(g, p), pending + DRAW_VALUE[c])
     elif k == K_BLANK:
         effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
         if effect == L.BLANK_OTHERS_DRAW_1:
@@ -553,8 +679,62 @@ def final_card_effects(g, p, c):
 
 
 @njit(cache=True)
+def draw_card_effect(g, p, c, responding, guilty):
+    """A draw card played with cards left: resolved at once (stacking none) or stacked (§1.7, §2.4.4)."""
+    st = g["st"]
+    ir = g["ir"]
+    pp = g["pp"]
+    k = KIND[c]
+    value = DRAW_VALUE[c]
+    if k == K_WRD4:
+        st[ST_DIR] = -st[ST_DIR]
+    if k == K_WD4 and not responding:
+        v = next_seat(g, p)
+        if ir[L.IR_WD4_CHALLENGE] and bernoulli(g, PLAY_STREAM, pp[v, PP_CHALLENGE]):
+            # §1.8: a challenger cannot also stack; the named colour stands
+            emit(g, L.EV_CHALLENGE, v, 1 if guilty else 0, 0)
+            st[ST_LARGEST] = max(st[ST_LARGEST], value)
+            if guilty:
+                draw_n(g, p, 4)
+                return v
+            draw_n(g, v, 6)
+            skip_seat(g, v)
+            return next_seat(g, v)
+    if ir[L.IR_STACKING] == L.STACKING_NONE:
+        st[ST_LARGEST] = max(st[ST_LARGEST], value)
+        v = next_seat(g, p)
+        draw_n(g, v, value)
+        skip_seat(g, v)
+        return next_seat(g, v)
+    st[ST_P] += value
+    st[ST_V] = value
+    st[ST_K] = k
+    st[ST_LARGEST] = max(st[ST_LARGEST], st[ST_P])
+    # two active players: a WRD4 comes back to its own player (§2.4.4, N4)
+    r = p if (k == K_WRD4 and st[ST_N_ACTIVE] == 2) else next_seat(g, p)
+    st[ST_RESPONDER] = r
+    return r
+
+
+@njit(cache=True)
+def roulette(g, p):
+    """WILD_COLOR_ROULETTE (§2.4.4, N5): the victim names C, then reveals until a card of colour C."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    v = next_seat(g, p)
+    colour = policy_colour(g, v)
+    emit(g, L.EV_ROULETTE, v, colour, 0)
+    st[ST_COLOUR] = colour
+    while draw_one(g, v):
+        if COLOUR[hands[v, hlen[v] - 1]] == colour:
+            break
+    return next_seat(g, v)
+
+
+@njit(cache=True)
 def play_card(g, p, i):
-    """§1.5 step 6 and the card's effect; returns the next seat (-1 when the round ended)."""
+    """§1.5 step 6 / §2.4.3 step 3 and the card's effect; returns the next seat (-1: round over)."""
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
@@ -562,36 +742,49 @@ def play_card(g, p, i):
     plen = g["plen"]
     seat = g["seat"]
     ir = g["ir"]
-    pp = g["pp"]
-    colour_before = st[ST_COLOUR]
+    responding = st[ST_P] > 0
     guilty = False
-    if KIND[hands[p, i]] == K_WD4:
-        guilty = holds_colour(g, p, colour_before, i)
+    if KIND[hands[p, i]] == K_WD4 and not responding:
+        guilty = holds_colour(g, p, st[ST_COLOUR], i)
     c = remove_card(g, p, i)
     pile[DISC, plen[DISC]] = c
     plen[DISC] += 1
     st[ST_TOP] = c
     st[ST_PLAYS] += 1
     st[ST_MOVES] += 1
+    st[ST_PLAYED] = 1
+    st[ST_LAST_PLAYER] = p
     seat[p, SE_PLAYED] += 1
     seat[p, SE_UNO_DONE] = 0
     emit(g, L.EV_PLAY, p, c, 0)
+    k = KIND[c]
     if COLOUR[c] == NO_COLOUR:
-        st[ST_COLOUR] = policy_colour(g, p)
-        emit(g, L.EV_COLOUR, p, st[ST_COLOUR], 0)
+        if k != K_ROULETTE:   # the Roulette's victim names the colour (N5)
+            st[ST_COLOUR] = policy_colour(g, p)
+            emit(g, L.EV_COLOUR, p, st[ST_COLOUR], 0)
     else:
         st[ST_COLOUR] = COLOUR[c]
-    k = KIND[c]
     if hlen[p] == 0:
+        pending = st[ST_P]
         if ir[L.IR_FINAL_CARD_EFFECTS]:
             if k == K_BLANK and ir[L.IR_BLANK_EFFECT + c - BLANK_ID0] == L.BLANK_SHUFFLE_HANDS:
                 redeal(g, p)   # §2.1.3: the round goes on
                 return next_seat(g, p)
             win(g, p)
-            final_card_effects(g, p, c)
+            final_card_effects(g, p, c, pending)
         else:
             win(g, p)
         return -1
+    if DRAW_VALUE[c] > 0:
+        return draw_card_effect(g, p, c, responding, guilty)
+    if k == K_NUMBER:
+        if ir[L.IR_SEVEN_O]:
+            if NUMBER_OF[c] == 7:
+                swap_hands(g, p, policy_target(g, p))
+                st[ST_SWAPS7] += 1
+            elif NUMBER_OF[c] == 0:
+                pass_hands(g, p)
+        return next_seat(g, p)
     if k == K_SKIP:
         v = next_seat(g, p)
         skip_seat(g, v)
@@ -602,23 +795,16 @@ def play_card(g, p, i):
             skip_seat(g, next_seat(g, p))
             return p
         return next_seat(g, p)
-    if k == K_DRAW_TWO:
-        v = next_seat(g, p)
-        draw_n(g, v, 2)
-        skip_seat(g, v)
-        return next_seat(g, v)
-    if k == K_WD4:
-        v = next_seat(g, p)
-        if ir[L.IR_WD4_CHALLENGE] and bernoulli(g, PLAY_STREAM, pp[v, PP_CHALLENGE]):
-            emit(g, L.EV_CHALLENGE, v, 1 if guilty else 0, 0)
-            if guilty:
-                draw_n(g, p, 4)
-                return v
-            draw_n(g, v, 6)
-        else:
-            draw_n(g, v, 4)
-        skip_seat(g, v)
-        return next_seat(g, v)
+    if k == K_SKIP_EVERYONE:
+        return p
+    if k == K_DISCARD_ALL:
+        discard_colour(g, p, COLOUR[c])
+        if hlen[p] == 0:
+            win(g, p)
+            return -1
+        return next_seat(g, p)
+    if k == K_ROULETTE:
+        return roulette(g, p)
     if k == K_DUMB_FU:
         t = next_seat(g, p)
         seat[t, SE_WINDOW] = 0
@@ -631,13 +817,27 @@ def play_card(g, p, i):
 
 @njit(cache=True)
 def take_turn(g, p):
-    """TURN(p) of §1.5 (classic family); returns the next seat (-1 when the round ended)."""
+    """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
     ir = g["ir"]
     legal = g["legal"]
     pose_event(g, p)
+    if st[ST_P] > 0:   # response turn (§1.7 stacking, §2.4.3 step 1)
+        ns = 0
+        for i in range(hlen[p]):
+            if can_stack(st, ir[L.IR_STACKING], hands[p, i]):
+                legal[ns] = i
+                ns += 1
+        choice = policy_stack(g, p, ns)
+        if choice >= 0:
+            return play_card(g, p, choice)
+        total = st[ST_P]
+        emit(g, L.EV_ACCEPT, p, total, 0)
+        clear_stack(st)
+        draw_n(g, p, total)
+        return next_seat(g, p)
     top, colour = st[ST_TOP], st[ST_COLOUR]
     has_colour = holds_colour(g, p, colour, -1)
     nleg = 0
@@ -673,6 +873,18 @@ def first_card(g):
     ir = g["ir"]
     n = st[ST_N]
     f = (st[ST_DEALER] + 1) % n
+    if ir[L.IR_FAMILY] == L.FAMILY_NO_MERCY:
+        # §2.4.2: turn up until a NUMBER; the others stay under it, without effect
+        while True:
+            plen[DRAW] -= 1
+            c = pile[DRAW, plen[DRAW]]
+            emit(g, L.EV_FIRST_CARD, f, c, 0)
+            pile[DISC, plen[DISC]] = c
+            plen[DISC] += 1
+            if KIND[c] == K_NUMBER:
+                st[ST_TOP] = c
+                st[ST_COLOUR] = COLOUR[c]
+                return f
     while True:
         plen[DRAW] -= 1
         c = pile[DRAW, plen[DRAW]]
@@ -718,15 +930,16 @@ def first_card(g):
 @njit(cache=True)
 def audit(g, deck_counts, round_over):
     """Invariants checked after every turn in audit mode (tests): card identities are conserved across
-    hands and piles, every hand size is possible, and a won round leaves the winner empty-handed."""
+    hands and piles (set-aside hands included), every hand size is possible, no active hand is at the
+    mercy limit, knocked-out seats hold nothing, and a won round leaves the winner empty-handed."""
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
     pile = g["pile"]
     plen = g["plen"]
     count = np.zeros(deck_counts.shape[0], np.int64)
-    total = plen[DRAW] + plen[DISC]
-    for r in range(2):
+    total = plen[DRAW] + plen[DISC] + plen[ASIDE]
+    for r in range(3):
         for i in range(plen[r]):
             count[pile[r, i]] += 1
     for s in range(st[ST_N]):
@@ -744,8 +957,59 @@ def audit(g, deck_counts, round_over):
         bad = True
     if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
         bad = True
+    limit = g["ir"][L.IR_MERCY_LIMIT]
+    active = 0
+    for s in range(st[ST_N]):
+        if g["seat"][s, SE_ACTIVE]:
+            active += 1
+            if limit > 0 and hlen[s] >= limit:
+                bad = True   # a hand at the mercy limit never survives a check
+        elif hlen[s] != 0:
+            bad = True       # a knocked-out seat holds nothing
+    if active != st[ST_N_ACTIVE] or (active == 1 and not round_over):
+        bad = True
     if bad:
         st[ST_VIOLATIONS] += 1
+
+
+@njit(cache=True)
+def jump_ins(g, cur):
+    """§4 jump_in: after a play, the first seat from next(last player) holding a card identical to T
+    plays it out of turn (built-in policies always do); chains. Returns the seat of the next turn."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    ir = g["ir"]
+    while st[ST_PLAYED] and st[ST_P] == 0 and COLOUR[st[ST_TOP]] != NO_COLOUR:
+        last = st[ST_LAST_PLAYER]
+        jumper = -1
+        index = -1
+        s = next_seat(g, last)
+        while s != last and jumper < 0:
+            for i in range(hlen[s]):
+                if hands[s, i] == st[ST_TOP]:
+                    jumper, index = s, i
+                    break
+            s = next_seat(g, s)
+        if jumper < 0:
+            return cur
+        if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:
+            st[ST_ENDED] = 1
+            st[ST_END] = L.END_TRUNCATED
+            return cur
+        st[ST_TURNS] += 1
+        emit(g, L.EV_TURN, jumper, st[ST_TURNS], 1)
+        st[ST_PLAYED] = 0
+        st[ST_KO_SEAT] = -1
+        cur = play_card(g, jumper, index)
+        if st[ST_ENDED]:
+            return cur
+        checkpoint(g, jumper)
+        if st[ST_ENDED]:
+            return cur
+        if st[ST_KO_SEAT] >= 0:
+            cur = next_seat(g, st[ST_KO_SEAT])
+    return cur
 
 
 @njit(cache=True)
@@ -759,8 +1023,10 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     seat = g["seat"]
     ir = g["ir"]
     n = st[ST_N]
-    for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU):
+    for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
+                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED):
         st[key] = 0
+    clear_stack(st)
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1
@@ -772,6 +1038,7 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         seat[s, SE_UNO_DONE] = 0
         seat[s, SE_WINDOW] = -1
         seat[s, SE_ACTIVE] = 1
+        seat[s, SE_KO_TURN] = 0
     m = deck.shape[0]
     if order.shape[0] == m:
         pile[DRAW, :m] = order
@@ -780,6 +1047,7 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         shuffle(g, pile[DRAW], m, DECK_STREAM)
     plen[DRAW] = m
     plen[DISC] = 0
+    plen[ASIDE] = 0
     dealer = st[ST_DEALER]
     for _ in range(ir[L.IR_HAND_SIZE]):
         for j in range(1, n + 1):
@@ -808,12 +1076,24 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         p = cur
         emit(g, L.EV_TURN, p, st[ST_TURNS], 0)
         moves_before = st[ST_MOVES]
+        st[ST_PLAYED] = 0
+        st[ST_KO_SEAT] = -1
         cur = take_turn(g, p)
         if ir[L.IR_AUDIT]:
             audit(g, deck_counts, st[ST_ENDED] != 0)
         if st[ST_ENDED]:
             return
         checkpoint(g, p)
+        if st[ST_ENDED]:
+            return
+        if st[ST_KO_SEAT] >= 0:   # §2.4.6: play goes on from the knocked-out seat
+            cur = next_seat(g, st[ST_KO_SEAT])
+        if ir[L.IR_JUMP_IN]:
+            cur = jump_ins(g, cur)
+            if ir[L.IR_AUDIT]:
+                audit(g, deck_counts, st[ST_ENDED] != 0)
+            if st[ST_ENDED]:
+                return
         if st[ST_MOVES] == moves_before:
             idle += 1
             if idle >= st[ST_N_ACTIVE]:
@@ -828,7 +1108,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
     """The game record: every array the verbs share, in one block (no per-call refcounting)."""
     return np.dtype([
         ("st", np.int64, (ST_SIZE,)), ("hands", np.int64, (MAXP, MAXC)), ("hlen", np.int64, (MAXP,)),
-        ("pile", np.int64, (2, MAXC)), ("plen", np.int64, (2,)), ("seat", np.int64, (MAXP, SEAT_SIZE)),
+        ("pile", np.int64, (3, MAXC)), ("plen", np.int64, (3,)), ("seat", np.int64, (MAXP, SEAT_SIZE)),
         ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
         ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, 3)), ("legal", np.int64, (MAXC,)),
         ("buf", np.int64, (MAXC,)), ("count", np.int64, (5,)), ("cand", np.int64, (MAXP,)),
@@ -893,7 +1173,8 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
             play_round(g, deck, order if rnd == 0 else order[:0], opening, r * n, deck_counts)
             w = st[ST_WINNER]
             points = 0
-            if w >= 0:
+            if w >= 0:   # §1.12 / §2.4.8: active opponents' hands plus 250 per knocked-out seat
+                points = KO_POINTS * st[ST_KNOCKOUTS]
                 for s in range(n):
                     if s != w:
                         for i in range(hlen[s]):
@@ -912,6 +1193,10 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
             row[L.RC_RESHUFFLES] = st[ST_RESHUFFLES]
             row[L.RC_POINTS] = points
             row[L.RC_DUMBFU_PENALTIES] = st[ST_DUMBFU]
+            row[L.RC_KNOCKOUTS] = st[ST_KNOCKOUTS]
+            row[L.RC_LARGEST_STACK] = st[ST_LARGEST]
+            row[L.RC_SWAPS_7] = st[ST_SWAPS7]
+            row[L.RC_PASSES_0] = st[ST_PASSES0]
             for s in range(n):
                 srow = seats[r * n + s]
                 left = 0
@@ -922,10 +1207,11 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
                 srow[L.SC_POINTS_LEFT] = left
                 srow[L.SC_DRAWN] = seat[s, SE_DRAWN]
                 srow[L.SC_PLAYED] = seat[s, SE_PLAYED]
-                srow[L.SC_KNOCKED_OUT] = 0
-                srow[L.SC_KNOCKOUT_TURN] = 0
+                knocked_out = seat[s, SE_ACTIVE] == 0
+                srow[L.SC_KNOCKED_OUT] = 1 if knocked_out else 0
+                srow[L.SC_KNOCKOUT_TURN] = seat[s, SE_KO_TURN]
                 if mode == L.MODE_LOWEST and w >= 0 and s != w:
-                    totals[s] += left
+                    totals[s] += KO_POINTS if knocked_out else left
             r += 1
             n_rounds += 1
             if mode == L.MODE_SINGLE_ROUND:
