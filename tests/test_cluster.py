@@ -24,3 +24,11 @@ def test_a_local_dask_cluster_matches_loky(tmp_path):
     for name in TABLES:
         assert table(loky, name).equals(table(dask, name)), name
     assert table(dask, "matches").select(pl.len()).item() == 4 * 300
+
+
+@pytest.mark.slow
+def test_scheduler_local_starts_its_own_cluster(tmp_path):
+    study = parse_study(small())
+    loky = run_study(study, tmp_path / "loky", n_jobs=1, chunk_size=150, progress=False).path
+    dask = run_study(study, tmp_path / "dask", n_jobs=2, chunk_size=150, scheduler="local", progress=False).path
+    assert table(loky, "rounds").equals(table(dask, "rounds"))
