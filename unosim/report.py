@@ -96,8 +96,9 @@ def _sections(tables: dict[str, pl.DataFrame]) -> list[Section]:
     cards = Section("Card values vs printed points",
                     "For each card kind: the change in win probability from holding one in the opening "
                     "hand instead of an average card (linear probability model with dealer-position "
-                    "controls, cluster-robust by game), beside the points the card scores. Cards above "
-                    "the trend of their points are under-valued by the scoring, below it over-valued.")
+                    "controls, cluster-robust by game), beside the points the card scores. A card worth "
+                    "more than cards printed with more points is under-valued by the scoring; one worth "
+                    "less than cheaper cards is over-valued.")
     for (players, lineup), rows in tables["card_values"].group_by(["players", "lineup"], maintain_order=True):
         cards.figures.append(_figure(plots.card_values_vs_points(rows, f"{players} players, lineup {lineup}"),
                                      f"Card values, {players} players, lineup {lineup}"))
