@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from . import policies, rules
+from .dataset import job_ranges
 
 MODES = rules.MATCH_MODES
 COMPARISON_AXES = ("variant", "lineup")
@@ -119,11 +120,9 @@ class Study:
         return sum(c.games for c in self.cells)
 
     def jobs(self, chunk_size: int) -> list[Job]:
-        """Every cell cut into jobs of at most ``chunk_size`` games (the last one may be shorter)."""
-        if chunk_size < 1:
-            raise SpecError(f"chunk_size={chunk_size} must be a positive number of games")
-        return [Job(cell, i, first, min(chunk_size, cell.games - first))
-                for cell in self.cells for i, first in enumerate(range(0, cell.games, chunk_size))]
+        """Every cell cut into jobs of at most ``chunk_size`` (≥ 1) games (the last one may be shorter)."""
+        return [Job(cell, i, first, games) for cell in self.cells
+                for i, (first, games) in enumerate(job_ranges(cell.games, chunk_size))]
 
     def resolved(self) -> dict[str, Any]:
         """The spec after resolution (JSON-friendly): what the dataset is a function of."""
