@@ -36,6 +36,25 @@ K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERY
 DRAW_VALUE = np.asarray(C.DRAW_VALUE)
 KO_POINTS = 250     # points for each knocked-out seat (RULES §2.4.8)
 BLANK_ID0 = C.ID_BLANK[0]
+
+
+def _match_table():
+    """MATCHES_TOP[c, t]: card c matches top card t whatever the colour in play (§1.4 items 1, 3, 4);
+    item 2 (c's colour is the colour in play) is checked separately."""
+    n = len(KIND)
+    table = np.zeros((n, n), np.bool_)
+    for c in range(n):
+        for t in range(n):
+            if COLOUR[c] == NO_COLOUR:
+                table[c, t] = True
+            elif KIND[c] == K_NUMBER:
+                table[c, t] = KIND[t] == K_NUMBER and NUMBER_OF[c] == NUMBER_OF[t]
+            else:
+                table[c, t] = COLOUR[t] != NO_COLOUR and KIND[c] == KIND[t]
+    return table
+
+
+MATCHES_TOP = _match_table()
 MAXP = L.MAX_PLAYERS
 MAXC = L.MAX_CARDS
 
@@ -70,7 +89,8 @@ ST_KNOCKOUTS = 26
 ST_KO_SEAT = 27     # last seat knocked out during the current turn, -1 if none
 ST_PLAYED = 28      # 1 if the current turn (or jump-in) played a card
 ST_LAST_PLAYER = 29
-ST_SIZE = 30
+ST_UNO_CHECKS = 30  # 0 when checkpoints cannot change anything: no trace and nobody forgets UNO
+ST_SIZE = 31
 
 DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
 SE_DRAWN = 0
@@ -207,13 +227,7 @@ def next_seat(g, s):
 @njit(cache=True)
 def matches(c, top, colour):
     """RULES §1.4 items 1-4."""
-    cc = COLOUR[c]
-    if cc == NO_COLOUR or cc == colour:
-        return True
-    k = KIND[c]
-    if k == K_NUMBER:
-        return KIND[top] == K_NUMBER and NUMBER_OF[c] == NUMBER_OF[top]
-    return COLOUR[top] != NO_COLOUR and k == KIND[top]
+    return COLOUR[c] == colour or MATCHES_TOP[c, top]
 
 
 @njit(cache=True)
@@ -614,6 +628,8 @@ def checkpoint(g, a):
     seat = g["seat"]
     ir = g["ir"]
     fr = g["fr"]
+    if not st[ST_UNO_CHECKS]:
+        return
     n = st[ST_N]
     s = a
     for _ in range(n):
@@ -839,18 +855,32 @@ def take_turn(g, p):
         draw_n(g, p, total)
         return next_seat(g, p)
     top, colour = st[ST_TOP], st[ST_COLOUR]
-    has_colour = holds_colour(g, p, colour, -1)
+    # one pass in hand order; WD4s are dropped afterwards if the hand holds the colour in play (§1.8)
     nleg = 0
-    bluff_index = -1
+    has_colour = False
+    has_wd4 = False
     for i in range(hlen[p]):
         c = hands[p, i]
-        if matches(c, top, colour):
-            if KIND[c] == K_WD4 and has_colour:
+        if COLOUR[c] == colour:
+            has_colour = True
+            legal[nleg] = i
+            nleg += 1
+        elif MATCHES_TOP[c, top]:
+            has_wd4 |= KIND[c] == K_WD4
+            legal[nleg] = i
+            nleg += 1
+    bluff_index = -1
+    if has_wd4 and has_colour:
+        kept = 0
+        for j in range(nleg):
+            i = legal[j]
+            if KIND[hands[p, i]] == K_WD4:
                 if bluff_index < 0:
                     bluff_index = i
             else:
-                legal[nleg] = i
-                nleg += 1
+                legal[kept] = i
+                kept += 1
+        nleg = kept
     choice = policy_play(g, p, nleg, bluff_index)
     if choice >= 0:
         return play_card(g, p, choice)
@@ -1128,6 +1158,9 @@ def new_game(ir, fr, pol, pp, trace_capacity: int = 0):
     g["pp"][:len(pol)] = pp
     g["st"][ST_N] = ir[L.IR_PLAYERS]
     g["st"][ST_TRACE] = 1 if trace_capacity > 0 else 0
+    n = ir[L.IR_PLAYERS]
+    forgetful = (fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + n] > 0).any()
+    g["st"][ST_UNO_CHECKS] = 1 if trace_capacity > 0 or forgetful else 0
     return block
 
 
