@@ -5,7 +5,8 @@
 * :func:`bench_analyses` — win rates, lengths and card values of that dataset in a fresh process:
   target under 30 s and under 4 GB of memory.
 
-Wall times on shared machines are noisy; the figures include CPU seconds beside them.
+Wall times on shared machines are noisy; the figures include CPU seconds beside them. :func:`main`
+prints both against their targets (``make bench`` calls it).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import resource
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from typing import Any
 from joblib.externals.loky import get_reusable_executor
 
 BENCH_GAMES = 10_000_000
+QUICK_GAMES = 1_000_000
 
 
 def bench_spec(games: int = BENCH_GAMES) -> dict[str, Any]:
@@ -86,3 +89,20 @@ def _cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def main(quick: bool = False) -> None:
+    """Run both benchmarks in a temporary directory and print the figures beside the targets."""
+    games = QUICK_GAMES if quick else BENCH_GAMES
+    with tempfile.TemporaryDirectory(prefix="unosim-bench-") as tmp:
+        run = bench_study_run(tmp, games)
+        print(f"\nstudy of {games:,} games (classic, 4 players, random, single_round, {run['n_jobs']} workers, "
+              f"chunks of {run['chunk_size']:,}) to parquet: {run['wall_s']:.1f} s wall, {run['cpu_s']:.1f} CPU-s, "
+              f"{run['games_per_s']:,} games/s (target for 10M: < 60 s)")
+        print(f"parquet: {run['rounds_bytes_per_row']:.2f} bytes per round row (target <= 8); all three tables "
+              f"{run['all_tables_bytes_per_round']:.1f} bytes per round")
+        timing = bench_analyses(run["path"])
+        steps = ", ".join(f"{k.removesuffix('_s')} {v:.1f} s" for k, v in timing.items()
+                          if k.endswith("_s") and k != "total_s")
+        print(f"analyses of that dataset: {timing['total_s']:.1f} s (target < 30 s), peak memory "
+              f"{timing['peak_rss_gb']:.2f} GB (target < 4 GB); {steps}")
