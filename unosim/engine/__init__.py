@@ -161,6 +161,59 @@ jump-in check again (chains).
 Scoring with knock-outs: the round winner scores the active opponents' hands plus 250 per seat knocked
 out in the round (every family: a house-rule knock-out counts like no_mercy's); ``lowest`` adds 250 to a
 knocked-out seat instead of its (set-aside) hand.
+
+6. spin: spin cards and the wheel (RULES §2.3)
+-----------------------------------------------
+A spin card (NUMBER with the spin flag) played with cards left makes ``next(p)`` the designated
+spinner (``SPINNER``; a new spin card replaces it; a jump-in cancels it); the next player is
+``next(p)`` as for any number. ``TURN(s)`` of the designated spinner: minions pose event (never in
+spin), then ``s`` spins instead of the turn: the designation is cleared and ``spin(s)`` runs.
+``spin_first_card_spins``: a spin card turned up first designates ``F``.
+
+``spin(s, final)``: ``o = weighted(play, spin_weights)`` — ``u = uniform() * sum(w)``, the first ``i``
+with ``u < w[0] + ... + w[i]`` (outcome order of ``rules.SPIN_OUTCOMES``) — then ``SPIN(s, o, final)``
+and the outcome. ``E`` = the seats that take part: every active seat, except the round winner in a
+final spin. Discarding ``D`` (a list of hand indices, in the order the cards go down): each card is
+removed from the hand and put on the discard pile (``DISCARD(seat, c)``); the last one is the new
+``T``; if it is wild the discarder's colour decision names ``A`` (``COLOUR``), else ``A`` = its colour;
+nothing discarded → ``T``, ``A`` unchanged. After a discard, a hand that became empty wins at once
+(not in a final spin; no final-card effects).
+
+* ALMOST_UNO (``hlen > 2``): random — ``idx = [0..h-1]``, ``play.shuffle(idx)``; discard ``idx[:h-2]``
+  in that order. Heuristics keep the two cards with the highest keep score (ties: earlier in hand) and
+  discard the rest in hand order; keep score: greedy_points ``-points``; keep_wilds ``1000`` for a
+  wild, else ``100 × (cards of its colour) + points``.
+* DISCARD_NUMBER / DISCARD_COLOUR: the candidates are the distinct numbers of its NUMBER cards
+  (ascending) / the distinct colours of its coloured cards (ascending); none → nothing. random — pick
+  ``play.below(k)``, take every matching card (hand order), ``play.shuffle`` that list, discard it.
+  Heuristics discard every matching card in hand order, choosing greedy_points: the largest total
+  points (first on ties); keep_wilds: the most cards (first on ties).
+* DRAW_RED / DRAW_BLUE: ``s`` draws until a card of colour R (0) / B (3) or a wild is drawn, or the
+  obligation ends.
+* TRADE_HANDS: every seat of ``E`` gives its hand to the next seat of ``E`` clockwise (``i → i+1``,
+  whatever ``d``): ``TRADE(s)``.
+* SHOW_HAND: ``SHOW(s)``; the hand is recorded as seen (the ``shown`` colour counts of ``s``); no
+  other change. ``keep_wilds`` uses it: among colours tied for its most-held, it names the one the
+  next seat was last seen to hold fewest of (never seen: counts 0).
+* WAR: participants = seats of ``E`` holding a NUMBER card, in order from ``s`` in direction ``d``.
+  Each level, each remaining participant (in that order) reveals its highest unrevealed NUMBER
+  card — random: ``play.below(k)`` among the ``k`` such cards of that number (hand order); heuristics:
+  the first — ``REVEAL(seat, c)``; a participant without one drops out. No one left → no winner; one
+  left → it wins (at level 0 too); otherwise the unique highest reveal of this level wins, else the
+  tied seats go on to the next level. The winner ``w`` — ``WAR(w)`` — discards all its revealed cards:
+  random in ``play.shuffle`` order of the reveal list, heuristics in reveal order. No winner →
+  ``WAR(-1)``.
+* UNO_SPIN: eligible = seats of ``E`` holding a card, in seat order ``0..n-1``; the shouter is
+  ``weighted(play, shout_weight of the eligible)``: ``SHOUT(w)``; it discards one card — random
+  ``play.below(h)``; greedy_points the most points (first on ties); keep_wilds its highest-point
+  coloured card, a wild only if it holds nothing else (first on ties).
+
+Next turn: ``next(war winner)`` / ``next(shouter)`` when ``spin_continue_after_winner``, else
+``next(s)``; then the checkpoint (acting seat ``s``). Final card: after ``p`` wins with a spin card
+(``final_card_effects``), ``next(p)`` spins with ``final = 1`` (not a turn; no checkpoint; an emptied
+hand changes nothing). Counters: ``spins`` (spin turns and final spins), ``final_spins``, one per
+outcome; per seat ``wheel_gained`` (cards drawn by DRAW_RED/DRAW_BLUE and received by TRADE_HANDS)
+and ``wheel_lost`` (cards discarded by the wheel and given away by TRADE_HANDS).
 """
 
 ENGINE_VERSION = 1

@@ -76,10 +76,15 @@ RC_KNOCKOUTS = 12
 RC_LARGEST_STACK = 13
 RC_SWAPS_7 = 14
 RC_PASSES_0 = 15
-RC_SIZE = 16
+RC_SPINS = 16
+RC_FINAL_SPINS = 17
+RC_OUTCOME = 18          # 9 columns: one count per wheel outcome, in rules.SPIN_OUTCOMES order
+RC_SIZE = 27
 ROUND_COLUMNS = ("game", "round", "dealer_seat", "first_seat", "winner_seat", "end", "n_turns",
                  "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties", "knockouts",
-                 "largest_stack", "swaps_7", "passes_0")
+                 "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
+                 "almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
+                 "trade_hands", "show_hand", "war", "uno_spin")
 
 END_WON, END_KNOCKOUT, END_STALEMATE, END_TRUNCATED = 0, 1, 2, 3
 END_NAMES = ("won", "knockout", "stalemate", "truncated")
@@ -92,9 +97,11 @@ SC_DRAWN = 3
 SC_PLAYED = 4
 SC_KNOCKED_OUT = 5
 SC_KNOCKOUT_TURN = 6     # 1-based turn index, 0 if not knocked out
-SC_SIZE = 7
+SC_WHEEL_GAINED = 7      # cards that entered the hand through wheel outcomes
+SC_WHEEL_LOST = 8        # cards that left the hand through wheel outcomes
+SC_SIZE = 9
 SEAT_COLUMNS = ("won", "cards_left", "points_left", "n_drawn", "n_played", "knocked_out",
-                "knockout_turn")
+                "knockout_turn", "wheel_gained", "wheel_lost")
 # opening hands are a separate int8 matrix [round*players + seat, cards.N_HAND_CLASSES]
 
 # ---- match table (int32 columns) --------------------------------------------------------------------
@@ -135,8 +142,16 @@ EV_ACCEPT = 21       # seat accepts the pending penalty, a = P
 EV_KNOCKOUT = 22     # seat is knocked out (mercy), a = 1-based turn index
 EV_PASS = 23         # seat played a 0: every active hand moves to next(seat)
 EV_ROULETTE = 24     # seat (the victim) names colour a and reveals
+EV_SPIN = 25         # seat spins; a = outcome index (rules.SPIN_OUTCOMES), b = 1 for a final-card spin
+EV_REVEAL = 26       # War: seat reveals card a
+EV_WAR = 27          # War won by seat (-1: no winner)
+EV_TRADE = 28        # Trade Hands spun by seat
+EV_SHOW = 29         # seat shows its hand
+EV_SHOUT = 30        # seat shouts "UNO Spin" first
+EV_SPINNER = 31      # seat is designated to spin at its next turn
 EV_NAMES = {1: "round_start", 2: "first_card", 3: "return", 4: "first_seat", 5: "turn", 6: "play",
             7: "colour", 8: "draw", 9: "draw_fail", 10: "reshuffle", 11: "skip", 12: "challenge",
             13: "uno", 14: "pose", 15: "swap", 16: "redeal", 17: "discard", 18: "round_end",
             19: "dumbfu", 20: "match_end", 21: "accept", 22: "knockout", 23: "pass",
-            24: "roulette"}
+            24: "roulette", 25: "spin", 26: "reveal", 27: "war", 28: "trade", 29: "show", 30: "shout",
+            31: "spinner"}
