@@ -37,7 +37,7 @@ SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "
                  "trade_hands", "show_hand", "war", "uno_spin")
 PLAYER_RANGE = {"classic": (2, 10), "minions": (2, 10), "spin": (2, 10), "no_mercy": (2, 10)}
 #: families whose engine support exists; the others raise "not implemented yet"
-IMPLEMENTED_FAMILIES = ("classic", "minions", "no_mercy")
+IMPLEMENTED_FAMILIES = ("classic", "minions", "no_mercy", "spin")
 
 # Per-family defaults of RULES §4; a family listed in FIXED may not change that toggle.
 _TOGGLE_DEFAULTS = {

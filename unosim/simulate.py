@@ -11,7 +11,7 @@ from . import cards
 from .engine import kernel
 from .engine import layout as L
 from .policies import PolicySpec, lineup_arrays, make_lineup
-from .rules import RuleSet, get_variant
+from .rules import SPIN_OUTCOMES, RuleSet, get_variant
 
 MAX_SEED = 2**63 - 1
 
@@ -118,7 +118,7 @@ class Results:
                 "end": pl.Series(np.asarray(L.END_NAMES)[cols["end"]], dtype=_END),
                 **{k: cols[k] for k in ("n_turns", "n_plays", "n_draws", "n_reshuffles", "points",
                                         "dumbfu_penalties", "knockouts", "largest_stack", "swaps_7",
-                                        "passes_0")},
+                                        "passes_0", "spins", "final_spins", *SPIN_OUTCOMES)},
             })
         return self._frames["rounds"]
 
@@ -143,6 +143,8 @@ class Results:
                     ("n_played", "PLAYED"))},
                 "knocked_out": s[:, L.SC_KNOCKED_OUT].astype(bool),
                 "knockout_turn": s[:, L.SC_KNOCKOUT_TURN],
+                "wheel_gained": s[:, L.SC_WHEEL_GAINED],
+                "wheel_lost": s[:, L.SC_WHEEL_LOST],
                 **{f"open_{name}": o[:, i] for i, name in enumerate(cards.HAND_CLASSES)},
             }
             self._frames["seats"] = pl.DataFrame(frame)

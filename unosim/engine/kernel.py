@@ -34,6 +34,9 @@ K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TW
 K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
 K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
 DRAW_VALUE = np.asarray(C.DRAW_VALUE)
+SPIN = np.asarray(C.SPIN)
+ALMOST_UNO, DISCARD_NUMBER, DISCARD_COLOUR, DRAW_RED, DRAW_BLUE = 0, 1, 2, 3, 4
+TRADE_HANDS, SHOW_HAND, WAR, UNO_SPIN = 5, 6, 7, 8
 KO_POINTS = 250     # points for each knocked-out seat (RULES §2.4.8)
 BLANK_ID0 = C.ID_BLANK[0]
 
@@ -90,7 +93,10 @@ ST_KO_SEAT = 27     # last seat knocked out during the current turn, -1 if none
 ST_PLAYED = 28      # 1 if the current turn (or jump-in) played a card
 ST_LAST_PLAYER = 29
 ST_UNO_CHECKS = 30  # 0 when checkpoints cannot change anything: no trace and nobody forgets UNO
-ST_SIZE = 31
+ST_SPINNER = 31     # seat designated to spin at its next turn, -1 if none
+ST_SPINS = 32
+ST_FINAL_SPINS = 33
+ST_SIZE = 34
 
 DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
 SE_DRAWN = 0
@@ -99,7 +105,9 @@ SE_UNO_DONE = 2
 SE_WINDOW = 3       # Dumb Fu pose window: -1 closed, else events counted so far
 SE_ACTIVE = 4
 SE_KO_TURN = 5      # 1-based turn of the knock-out, 0 if none
-SEAT_SIZE = 6
+SE_WHEEL_GAINED = 6
+SE_WHEEL_LOST = 7
+SEAT_SIZE = 8
 
 DECK_STREAM, PLAY_STREAM = 0, 1
 RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
@@ -496,6 +504,11 @@ def policy_colour(g, p):
             best = c
     if count[best] == 0:
         return below(g, PLAY_STREAM, 4)
+    if pol[p] == KEEP_WILDS:   # spin SHOW_HAND: among ties, the colour the next seat showed fewest of
+        seen = g["shown"][next_seat(g, p)]
+        for c in range(best + 1, 4):
+            if count[c] == count[best] and seen[c] < seen[best]:
+                best = c
     return best
 
 
@@ -692,6 +705,8 @@ def final_card_effects(g, p, c, pending):
             others_draw_one(g, p)
         elif effect == L.BLANK_DRAW_TWO_NEXT:
             draw_n(g, next_seat(g, p), 2)
+    elif SPIN[c]:   # §2.3.6: next(p) still spins, for scoring only
+        spin(g, next_seat(g, p), True)
 
 
 @njit(cache=True)
@@ -794,6 +809,10 @@ def play_card(g, p, i):
     if DRAW_VALUE[c] > 0:
         return draw_card_effect(g, p, c, responding, guilty)
     if k == K_NUMBER:
+        if SPIN[c]:   # §2.3.2: the next player spins at its turn
+            t = next_seat(g, p)
+            st[ST_SPINNER] = t
+            emit(g, L.EV_SPINNER, t, 0, 0)
         if ir[L.IR_SEVEN_O]:
             if NUMBER_OF[c] == 7:
                 swap_hands(g, p, policy_target(g, p))
@@ -832,6 +851,396 @@ def play_card(g, p, i):
 
 
 @njit(cache=True)
+def weighted(g, weights, k):
+    """Index i < k drawn with probability ∝ weights[i] (play stream, protocol §6)."""
+    total = 0.0
+    for i in range(k):
+        total += weights[i]
+    u = uniform(g, PLAY_STREAM) * total
+    acc = 0.0
+    for i in range(k):
+        acc += weights[i]
+        if u < acc:
+            return i
+    for i in range(k - 1, -1, -1):   # only reachable through rounding: the last positive weight
+        if weights[i] > 0:
+            return i
+    return k - 1
+
+
+@njit(cache=True)
+def wheel_discard(g, s, m, final):
+    """§2.3.4: s discards the hand indices order[:m] in that order; the last one becomes T."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    order = g["order"]
+    mark = g["mark"]
+    buf = g["buf"]
+    if m == 0:
+        return
+    for j in range(m):
+        buf[j] = hands[s, order[j]]
+        mark[order[j]] = 1
+    kept = 0
+    for i in range(hlen[s]):
+        if mark[i]:
+            mark[i] = 0
+        else:
+            hands[s, kept] = hands[s, i]
+            kept += 1
+    hlen[s] = kept
+    for j in range(m):
+        pile[DISC, plen[DISC]] = buf[j]
+        plen[DISC] += 1
+        emit(g, L.EV_DISCARD, s, buf[j], 0)
+    top = buf[m - 1]
+    st[ST_TOP] = top
+    if COLOUR[top] == NO_COLOUR:
+        st[ST_COLOUR] = policy_colour(g, s)
+        emit(g, L.EV_COLOUR, s, st[ST_COLOUR], 0)
+    else:
+        st[ST_COLOUR] = COLOUR[top]
+    st[ST_MOVES] += 1
+    seat[s, SE_WHEEL_LOST] += m
+    seat[s, SE_UNO_DONE] = 0
+    if hlen[s] == 0 and not final:
+        win(g, s)
+
+
+@njit(cache=True)
+def keep_score(g, p, c):
+    """How much a heuristic wants to keep card c (ALMOST_UNO, protocol §6)."""
+    if g["pol"][p] == GREEDY_POINTS:
+        return -POINTS[c]
+    if COLOUR[c] == NO_COLOUR:
+        return 1000
+    return 100 * g["count"][COLOUR[c]] + POINTS[c]
+
+
+@njit(cache=True)
+def almost_uno(g, s, final):
+    hands = g["hands"]
+    hlen = g["hlen"]
+    order = g["order"]
+    h = hlen[s]
+    if h <= 2:
+        return
+    if g["pol"][s] == RANDOM:
+        for i in range(h):
+            order[i] = i
+        shuffle(g, order, h, PLAY_STREAM)
+        wheel_discard(g, s, h - 2, final)
+        return
+    count = g["count"]
+    count[:] = 0
+    for i in range(h):
+        count[COLOUR[hands[s, i]]] += 1
+    first = 0
+    for i in range(1, h):
+        if keep_score(g, s, hands[s, i]) > keep_score(g, s, hands[s, first]):
+            first = i
+    second = 1 if first == 0 else 0
+    for i in range(h):
+        if i != first and keep_score(g, s, hands[s, i]) > keep_score(g, s, hands[s, second]):
+            second = i
+    m = 0
+    for i in range(h):
+        if i != first and i != second:
+            order[m] = i
+            m += 1
+    wheel_discard(g, s, m, final)
+
+
+@njit(cache=True)
+def discard_group(g, s, by_colour, final):
+    """DISCARD_NUMBER (by_colour False) / DISCARD_COLOUR (True): pick a group present in the hand and
+    discard all of it (§2.3.3; RULES §5 item 8; protocol §6)."""
+    hands = g["hands"]
+    hlen = g["hlen"]
+    order = g["order"]
+    tally = g["tally"]
+    points = g["count"]
+    tally[:] = 0
+    points[:] = 0
+    groups = 4 if by_colour else 10
+    for i in range(hlen[s]):
+        c = hands[s, i]
+        if by_colour and COLOUR[c] != NO_COLOUR:
+            tally[COLOUR[c]] += 1
+            points[COLOUR[c]] += POINTS[c]
+        elif not by_colour and KIND[c] == K_NUMBER:
+            tally[NUMBER_OF[c]] += 1
+    k = 0
+    for x in range(groups):
+        if tally[x] > 0:
+            k += 1
+    if k == 0:
+        return
+    chosen = -1
+    pid = g["pol"][s]
+    if pid == RANDOM:
+        r = below(g, PLAY_STREAM, k)
+        for x in range(groups):
+            if tally[x] > 0:
+                if r == 0:
+                    chosen = x
+                    break
+                r -= 1
+    else:
+        best = -1
+        for x in range(groups):
+            if tally[x] > 0:
+                if pid == GREEDY_POINTS:
+                    score = points[x] if by_colour else x * tally[x]
+                else:
+                    score = tally[x]
+                if score > best:
+                    best, chosen = score, x
+    m = 0
+    for i in range(hlen[s]):
+        c = hands[s, i]
+        if (by_colour and COLOUR[c] == chosen) or (not by_colour and KIND[c] == K_NUMBER
+                                                    and NUMBER_OF[c] == chosen):
+            order[m] = i
+            m += 1
+    if pid == RANDOM:
+        shuffle(g, order, m, PLAY_STREAM)
+    wheel_discard(g, s, m, final)
+
+
+@njit(cache=True)
+def draw_until_colour(g, s, colour):
+    """DRAW_RED / DRAW_BLUE: draw until that colour or a wild (RULES §6 S7)."""
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    while draw_one(g, s):
+        seat[s, SE_WHEEL_GAINED] += 1
+        c = hands[s, hlen[s] - 1]
+        if COLOUR[c] == colour or COLOUR[c] == NO_COLOUR:
+            return
+
+
+@njit(cache=True)
+def takes_part(g, t, final):
+    """Seats a wheel outcome involves: the active ones, except the round winner after a final spin."""
+    return g["seat"][t, SE_ACTIVE] == 1 and not (final and t == g["st"][ST_WINNER])
+
+
+@njit(cache=True)
+def trade_hands(g, s, final):
+    """TRADE_HANDS: every taking-part hand moves to the next taking-part seat clockwise (i → i+1)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    buf = g["buf"]
+    seats = g["cand"]
+    k = 0
+    for t in range(st[ST_N]):
+        if takes_part(g, t, final):
+            seats[k] = t
+            k += 1
+    emit(g, L.EV_TRADE, s, 0, 0)
+    if k < 2:
+        return
+    last = seats[k - 1]
+    m = hlen[last]
+    buf[:m] = hands[last, :m]
+    for j in range(k - 1, 0, -1):
+        dst, src = seats[j], seats[j - 1]
+        seat[dst, SE_WHEEL_LOST] += hlen[dst]
+        hands[dst, :hlen[src]] = hands[src, :hlen[src]]
+        hlen[dst] = hlen[src]
+        seat[dst, SE_WHEEL_GAINED] += hlen[dst]
+    first = seats[0]
+    seat[first, SE_WHEEL_LOST] += hlen[first]
+    hands[first, :m] = buf[:m]
+    hlen[first] = m
+    seat[first, SE_WHEEL_GAINED] += m
+    for j in range(k):
+        seat[seats[j], SE_UNO_DONE] = 0
+    st[ST_MOVES] += 1
+
+
+@njit(cache=True)
+def show_hand(g, s):
+    shown = g["shown"]
+    shown[s, :] = 0
+    for i in range(g["hlen"][s]):
+        c = COLOUR[g["hands"][s, i]]
+        if c != NO_COLOUR:
+            shown[s, c] += 1
+    emit(g, L.EV_SHOW, s, 0, 0)
+
+
+@njit(cache=True)
+def war(g, s, final):
+    """WAR (§2.3.3, S5, S6, S14); returns the winner or -1."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    alive = g["cand"]
+    value = g["war_value"]
+    revealed = g["revealed"]
+    n_revealed = g["n_revealed"]
+    n = st[ST_N]
+    k = 0
+    t = s
+    for _ in range(n):
+        n_revealed[t] = 0
+        if takes_part(g, t, final):
+            for i in range(hlen[t]):
+                if KIND[hands[t, i]] == K_NUMBER:
+                    alive[k] = t
+                    k += 1
+                    break
+        t = step(t, st[ST_DIR], n)
+    winner = -1
+    while True:
+        m = 0
+        for j in range(k):
+            t = alive[j]
+            best = -1
+            ties = 0
+            for i in range(hlen[t]):
+                c = hands[t, i]
+                if KIND[c] != K_NUMBER or was_revealed(revealed, n_revealed, t, i):
+                    continue
+                if NUMBER_OF[c] > best:
+                    best, ties = NUMBER_OF[c], 1
+                elif NUMBER_OF[c] == best:
+                    ties += 1
+            if best < 0:
+                continue   # nothing left to reveal: drops out
+            r = below(g, PLAY_STREAM, ties) if g["pol"][t] == RANDOM else 0
+            for i in range(hlen[t]):
+                c = hands[t, i]
+                if KIND[c] == K_NUMBER and NUMBER_OF[c] == best and not was_revealed(revealed, n_revealed, t, i):
+                    if r == 0:
+                        revealed[t, n_revealed[t]] = i
+                        n_revealed[t] += 1
+                        emit(g, L.EV_REVEAL, t, c, 0)
+                        break
+                    r -= 1
+            value[t] = best
+            alive[m] = t
+            m += 1
+        k = m
+        if k <= 1:
+            winner = alive[0] if k == 1 else -1
+            break
+        top = -1
+        for j in range(k):
+            top = max(top, value[alive[j]])
+        m = 0
+        for j in range(k):
+            if value[alive[j]] == top:
+                alive[m] = alive[j]
+                m += 1
+        if m == 1:
+            winner = alive[0]
+            break
+        k = m
+    emit(g, L.EV_WAR, winner, 0, 0)
+    if winner >= 0:
+        order = g["order"]
+        m = n_revealed[winner]
+        order[:m] = revealed[winner, :m]
+        if g["pol"][winner] == RANDOM:
+            shuffle(g, order, m, PLAY_STREAM)
+        wheel_discard(g, winner, m, final)
+    return winner
+
+
+@njit(cache=True)
+def was_revealed(revealed, n_revealed, t, i):
+    for j in range(n_revealed[t]):
+        if revealed[t, j] == i:
+            return True
+    return False
+
+
+@njit(cache=True)
+def uno_spin(g, final):
+    """UNO_SPIN: the first to shout (∝ shout_weight) discards one card; returns the shouter or -1."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    fr = g["fr"]
+    seats = g["cand"]
+    weights = g["fbuf"]
+    k = 0
+    for t in range(st[ST_N]):
+        if takes_part(g, t, final) and hlen[t] > 0:
+            seats[k] = t
+            weights[k] = fr[L.FR_SHOUT_WEIGHT + t]
+            k += 1
+    if k == 0:
+        return -1
+    w = seats[weighted(g, weights, k)]
+    emit(g, L.EV_SHOUT, w, 0, 0)
+    pid = g["pol"][w]
+    if pid == RANDOM:
+        index = below(g, PLAY_STREAM, hlen[w])
+    else:
+        index = 0
+        for i in range(1, hlen[w]):
+            c, best = hands[w, i], hands[w, index]
+            if pid == KEEP_WILDS and (COLOUR[c] == NO_COLOUR) != (COLOUR[best] == NO_COLOUR):
+                if COLOUR[best] == NO_COLOUR:
+                    index = i   # a coloured card beats a wild
+            elif POINTS[c] > POINTS[best]:
+                index = i
+    g["order"][0] = index
+    wheel_discard(g, w, 1, final)
+    return w
+
+
+@njit(cache=True)
+def spin(g, s, final):
+    """s spins the wheel (§2.3.3-§2.3.6); returns the seat of the next turn (-1 if the round ended)."""
+    st = g["st"]
+    fr = g["fr"]
+    st[ST_SPINS] += 1
+    if final:
+        st[ST_FINAL_SPINS] += 1
+    outcome = weighted(g, fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9], 9)
+    g["outcomes"][outcome] += 1
+    emit(g, L.EV_SPIN, s, outcome, 1 if final else 0)
+    after = s
+    if outcome == ALMOST_UNO:
+        almost_uno(g, s, final)
+    elif outcome == DISCARD_NUMBER:
+        discard_group(g, s, False, final)
+    elif outcome == DISCARD_COLOUR:
+        discard_group(g, s, True, final)
+    elif outcome == DRAW_RED:
+        draw_until_colour(g, s, C.R)
+    elif outcome == DRAW_BLUE:
+        draw_until_colour(g, s, C.B)
+    elif outcome == TRADE_HANDS:
+        trade_hands(g, s, final)
+    elif outcome == SHOW_HAND:
+        show_hand(g, s)
+    elif outcome == WAR:
+        w = war(g, s, final)
+        if w >= 0 and g["ir"][L.IR_SPIN_CONTINUE_AFTER_WINNER]:
+            after = w
+    else:
+        w = uno_spin(g, final)
+        if w >= 0 and g["ir"][L.IR_SPIN_CONTINUE_AFTER_WINNER]:
+            after = w
+    if st[ST_ENDED] and not final:
+        return -1
+    return next_seat(g, after)
+
+
+@njit(cache=True)
 def take_turn(g, p):
     """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
     st = g["st"]
@@ -840,6 +1249,9 @@ def take_turn(g, p):
     ir = g["ir"]
     legal = g["legal"]
     pose_event(g, p)
+    if st[ST_SPINNER] == p:   # §1.5 step 2: the designated spinner spins instead of its turn
+        st[ST_SPINNER] = -1
+        return spin(g, p, False)
     if st[ST_P] > 0:   # response turn (§1.7 stacking, §2.4.3 step 1)
         ns = 0
         for i in range(hlen[p]):
@@ -943,6 +1355,9 @@ def first_card(g):
         draw_n(g, f, 2)
         skip_seat(g, f)
         return next_seat(g, f)
+    if SPIN[c] and ir[L.IR_SPIN_FIRST_CARD_SPINS]:   # §2.3.6 (off by default: no effect)
+        st[ST_SPINNER] = f
+        emit(g, L.EV_SPINNER, f, 0, 0)
     if COLOUR[c] == NO_COLOUR:
         st[ST_COLOUR] = policy_colour(g, f)
         emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
@@ -1029,6 +1444,7 @@ def jump_ins(g, cur):
             return cur
         st[ST_TURNS] += 1
         emit(g, L.EV_TURN, jumper, st[ST_TURNS], 1)
+        st[ST_SPINNER] = -1   # a jump-in cancels a pending spin (§4)
         st[ST_PLAYED] = 0
         st[ST_KO_SEAT] = -1
         cur = play_card(g, jumper, index)
@@ -1054,9 +1470,12 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     ir = g["ir"]
     n = st[ST_N]
     for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
-                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED):
+                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS):
         st[key] = 0
+    st[ST_SPINNER] = -1
     clear_stack(st)
+    g["outcomes"][:] = 0
+    g["shown"][:] = 0
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1
@@ -1069,6 +1488,8 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         seat[s, SE_WINDOW] = -1
         seat[s, SE_ACTIVE] = 1
         seat[s, SE_KO_TURN] = 0
+        seat[s, SE_WHEEL_GAINED] = 0
+        seat[s, SE_WHEEL_LOST] = 0
     m = deck.shape[0]
     if order.shape[0] == m:
         pile[DRAW, :m] = order
@@ -1142,7 +1563,11 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
         ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, 3)), ("legal", np.int64, (MAXC,)),
         ("buf", np.int64, (MAXC,)), ("count", np.int64, (5,)), ("cand", np.int64, (MAXP,)),
-        ("totals", np.int64, (MAXP,)), ("ev", np.int32, (trace_capacity, 4)),
+        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (9,)), ("shown", np.int64, (MAXP, 4)),
+        ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
+        ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
+        ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)),
+        ("ev", np.int32, (trace_capacity, 4)),
     ])
 
 
@@ -1230,6 +1655,10 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
             row[L.RC_LARGEST_STACK] = st[ST_LARGEST]
             row[L.RC_SWAPS_7] = st[ST_SWAPS7]
             row[L.RC_PASSES_0] = st[ST_PASSES0]
+            row[L.RC_SPINS] = st[ST_SPINS]
+            row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
+            for o in range(9):
+                row[L.RC_OUTCOME + o] = g["outcomes"][o]
             for s in range(n):
                 srow = seats[r * n + s]
                 left = 0
@@ -1243,6 +1672,8 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
                 knocked_out = seat[s, SE_ACTIVE] == 0
                 srow[L.SC_KNOCKED_OUT] = 1 if knocked_out else 0
                 srow[L.SC_KNOCKOUT_TURN] = seat[s, SE_KO_TURN]
+                srow[L.SC_WHEEL_GAINED] = seat[s, SE_WHEEL_GAINED]
+                srow[L.SC_WHEEL_LOST] = seat[s, SE_WHEEL_LOST]
                 if mode == L.MODE_LOWEST and w >= 0 and s != w:
                     totals[s] += KO_POINTS if knocked_out else left
             r += 1
