@@ -155,11 +155,9 @@ def test_random_first_dealer_is_drawn_from_the_deck_stream_for_every_match():
     assert len(set(dealers)) > 1
 
 
-def test_unimplemented_families_and_house_rules_are_refused():
+def test_unimplemented_families_are_refused():
     with pytest.raises(NotImplementedError, match="spin"):
         play(RuleSet(family="spin"), 3, "random", seed=1)
-    with pytest.raises(NotImplementedError, match="jump_in"):
-        play(RuleSet(jump_in=True), 3, "random", seed=1)
 
 
 @pytest.mark.parametrize("players", [1, 11])

@@ -5,15 +5,15 @@ piles, one function per rule verb — so that, for the same inputs, it emits the
 the same output tables as the compiled kernels. It also runs Python policies (see
 :mod:`unosim.reference.policies`), which lets a user prototype a strategy without numba.
 
-Modules: :mod:`.table` (round state and primitive verbs), :mod:`.effects` (card effects),
-:mod:`.round` (the round procedure and ``TURN(p)``), :mod:`.match` (matches, scoring, output tables),
-:mod:`.policies` (views, Python policies, the built-in policies in Python), :mod:`.card_tables` (the
-card tables as tuples). The random streams live in :mod:`unosim.reference_rng`.
+Implemented: the ``classic`` family (blank cards with all six effects), ``minions`` (Dumb Fu) and
+``no_mercy`` (stacking, mercy knock-outs, 7-swap and 0-pass, Discard All, Skip Everyone, Wild Color
+Roulette), each with every house rule of RULES §4. ``spin`` raises ``NotImplementedError``.
 
-Implemented now: the ``classic`` family (blank cards with all six effects) and ``minions`` (Dumb Fu),
-with the toggles voluntary_draw, wd4_challenge, no_bluffing, two_player_reverse_skip,
-final_card_effects, draw_until_playable and force_play_drawn. Other families and house rules raise
-``NotImplementedError``.
+Modules: :mod:`.table` (round state and primitive verbs, knock-outs), :mod:`.penalties` (skips, Dumb
+Fu pose windows, draw cards, the WD4 challenge and stacking), :mod:`.effects` (the other card effects),
+:mod:`.round` (the round procedure, ``TURN(p)`` and jump-ins), :mod:`.match` (matches, scoring, output
+tables), :mod:`.policies` (views, Python policies, the built-in policies in Python), :mod:`.card_tables`
+(the card tables as tuples). The random streams live in :mod:`unosim.reference_rng`.
 """
 
 from __future__ import annotations

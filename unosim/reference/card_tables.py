@@ -6,6 +6,7 @@ COLOUR = tuple(int(x) for x in cards.COLOUR)
 KIND = tuple(int(x) for x in cards.KIND)
 NUMBER_OF = tuple(int(x) for x in cards.NUMBER_OF)
 POINTS = tuple(int(x) for x in cards.POINTS)
+DRAW_VALUE = tuple(int(x) for x in cards.DRAW_VALUE)
 HAND_CLASS = tuple(int(x) for x in cards.HAND_CLASS)
 
 

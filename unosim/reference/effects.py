@@ -1,100 +1,110 @@
-"""Card effects of the classic family: as played (RULES §1.7), as first card (§1.9), as final card
-(§1.11), the blank cards (§2.1.3) and the Dumb Fu pose windows (§2.2.2).
+"""Card effects: as played (RULES §1.7, §2.4.4, §4 ``seven_o``), as first card (§1.9), as final card
+(§1.11) and the blank cards (§2.1.3). Draw cards, stacking, skips and the Dumb Fu pose windows are in
+:mod:`.penalties`.
 
 Every effect function returns the seat that takes the next turn, or ``None`` when the effect ended
-the round.
+the round. A knock-out that ends the round stops everything at once (RULES §2.4.6).
 """
 
 from __future__ import annotations
 
 from .. import cards
 from ..engine import layout as L
-from .card_tables import COLOUR, KIND
+from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF
+from .penalties import (
+    draw_card_played,
+    final_draw,
+    open_pose_window,
+    pose_event,
+    skip,
+    victim_draws_and_is_skipped,
+)
+from .spin import designate_spinner, final_spin, is_spin_card
 from .table import Table
 
-
-# ---- skips and Dumb Fu pose windows (RULES §2.2.2) ------------------------------------------------
-def skip(table: Table, victim: int) -> None:
-    """``victim`` loses its turn. A skip passes the turn to the victim, so it is a pose event."""
-    table.emit(L.EV_SKIP, victim)
-    pose_event(table, victim)
-
-
-def open_pose_window(table: Table, target: int) -> None:
-    """A Dumb Fu aimed at ``target`` opens its window, replacing an open one without any draw."""
-    table.pose_window[target] = 0
-    table.emit(L.EV_DUMBFU, target)
-
-
-def pose_event(table: Table, seat: int) -> None:
-    """The turn passes to ``seat`` (its turn or a skip). The second such event closes the window."""
-    events = table.pose_window[seat]
-    if events is None:
-        return
-    if events == 0:
-        table.pose_window[seat] = 1   # the first event: the target's coming turn
-        return
-    table.pose_window[seat] = None
-    failed = table.game.play_rng.bernoulli(table.rules.p_dumbfu_fail)
-    table.emit(L.EV_POSE, seat, int(failed))
-    if failed:
-        # RULES §6 M6: the failure counts even when the piles cannot supply the cards.
-        table.dumbfu_penalties += 1
-        table.draw(seat, table.rules.dumbfu_penalty)
+__all__ = ["pose_event"]  # re-exported for .round
 
 
 # ---- effects of a card played with cards left (RULES §1.7) -----------------------------------------
 def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """The effect of ``card`` just played by ``player``; ``guilty``: an illegal (bluffed) WD4."""
     kind = KIND[card]
+    if DRAW_VALUE[card] > 0:
+        return draw_card_played(table, player, card, guilty)
     if kind == cards.SKIP:
         victim = table.next_seat(player)
         skip(table, victim)
         return table.next_seat(victim)      # two players: back to the player
     if kind == cards.REVERSE:
         return reverse(table, player)
-    if kind == cards.DRAW_TWO:
-        return victim_draws_and_is_skipped(table, table.next_seat(player), 2)
-    if kind == cards.WD4:
-        return wild_draw_four(table, player, guilty)
+    if kind == cards.NUMBER and table.rules.seven_o and NUMBER_OF[card] in (0, 7):
+        return seven_or_zero(table, player, card)
+    if kind == cards.SKIP_EVERYONE:
+        return player                       # RULES §2.4.4: p takes another turn
+    if kind == cards.DISCARD_ALL:
+        return discard_all(table, player, card)
+    if kind == cards.ROULETTE:
+        return roulette(table, player)
     if kind == cards.DUMB_FU:
         target = table.next_seat(player)    # not skipped (RULES §6 M1)
         open_pose_window(table, target)
         return target
     if kind == cards.BLANK:
         return apply_blank(table, player, card, as_first_card=False)
+    if is_spin_card(card):
+        return designate_spinner(table, table.next_seat(player))   # RULES §2.3.2: nobody skipped
     return table.next_seat(player)          # NUMBER, WILD
 
 
 def reverse(table: Table, player: int) -> int:
     table.direction = -table.direction
-    if table.n_active == 2 and table.rules.two_player_reverse_skip:
+    if table.n_active == 2 and table.rules.two_player_reverse_skip:   # two *active* players (N12)
         # Two players: acts as SKIP, but the direction still changes (RULES §6 C27).
         skip(table, table.next_seat(player))
         return player
     return table.next_seat(player)
 
 
-def victim_draws_and_is_skipped(table: Table, victim: int, count: int) -> int:
-    """DRAW_TWO, an unchallenged WD4, blank ``draw_two_next``: draw, lose the turn (RULES §6 M5)."""
-    table.draw(victim, count)
-    skip(table, victim)
-    return table.next_seat(victim)
+# ---- 7 and 0 (RULES §4 seven_o, §2.4.4), Discard All, Wild Color Roulette (§2.4.4) ---------------
+def seven_or_zero(table: Table, player: int, card: int) -> int:
+    """7: ``player`` MUST swap hands with an active player of its choice (two players: the opponent,
+    still asked); 0: every active hand passes to ``next(its seat)``. Knocked-out seats take no part."""
+    if NUMBER_OF[card] == 7:
+        table.swap_hands(player, table.ask_target(player, table.others_from(player)))
+        table.swaps_7 += 1
+    else:
+        table.pass_hands(player)
+        table.passes_0 += 1
+    return table.next_seat(player)
 
 
-def wild_draw_four(table: Table, player: int, guilty: bool) -> int:
-    """RULES §1.8: only the victim may challenge, after the colour is named and before drawing."""
+def discard_all(table: Table, player: int, card: int) -> int | None:
+    """Every other card of the Discard All's printed colour (RULES §6 N14) goes under it, in hand
+    order, without effects; an emptied hand wins (§2.4.7)."""
+    colour, hand, index = COLOUR[card], table.hands[player], 0
+    while index < len(hand):
+        if COLOUR[hand[index]] == colour:
+            table.discard_under_top(player, index)
+        else:
+            index += 1
+    if not hand:
+        table.win(player)
+        return None
+    return table.next_seat(player)
+
+
+def roulette(table: Table, player: int) -> int:
+    """The victim ``v = next(p)`` names a colour, which is in play at once (RULES §6 N5), then reveals
+    until a card of that colour (wilds do not count), keeping every revealed card; the reveal stops on
+    a failed draw or a knock-out. ``v`` loses the turn; next ``next(v)``."""
     victim = table.next_seat(player)
-    # The compiled rules fold no_bluffing into wd4_challenge: with no bluffing nobody is ever guilty,
-    # so the challenge is not offered at all (RULES §4).
-    may_challenge = table.rules.wd4_challenge and not table.rules.no_bluffing
-    if may_challenge and table.ask_challenge(victim):
-        table.emit(L.EV_CHALLENGE, victim, int(guilty))
-        if guilty:
-            table.draw(player, 4)
-            return victim                   # the victim keeps its turn (RULES §6 C8)
-        return victim_draws_and_is_skipped(table, victim, 6)
-    return victim_draws_and_is_skipped(table, victim, 4)
+    table.colour = table.ask_colour(victim)
+    table.emit(L.EV_ROULETTE, victim, table.colour)
+    colour = table.colour
+    while table.draw_one(victim):
+        if COLOUR[table.hands[victim][-1]] == colour:
+            break
+    return table.next_seat(victim)
 
 
 # ---- blank cards (RULES §2.1.3) ----------------------------------------------------------------------
@@ -114,14 +124,20 @@ def apply_blank(table: Table, player: int, card: int, as_first_card: bool) -> in
     elif effect == "shuffle_hands":
         table.redeal(player)
     elif effect == "others_draw_1":
-        for other in table.others_from(player):
-            table.draw(other, 1)
+        others_draw_one(table, player)
     elif effect == "discard_colour":
         discard_named_colour(table, player)
         if not table.hands[player]:
             table.win(player)               # emptied by a discard: wins (RULES §6 C29)
             return None
     return player if as_first_card else table.next_seat(player)
+
+
+def others_draw_one(table: Table, player: int) -> None:
+    for other in table.others_from(player):
+        if table.end == L.END_KNOCKOUT:     # a knock-out left one player: it won at once
+            return
+        table.draw(other, 1)
 
 
 def discard_named_colour(table: Table, player: int) -> None:
@@ -157,25 +173,27 @@ def apply_first_card(table: Table) -> int | None:
         return table.dealer
     if kind == cards.BLANK:
         return apply_blank(table, f_seat, top, as_first_card=True)
+    if is_spin_card(top) and table.rules.spin_first_card_spins:
+        designate_spinner(table, f_seat)    # RULES §2.3.6, §6 S3: F spins instead of its first turn
     return f_seat
 
 
 # ---- the final card (RULES §1.11) ------------------------------------------------------------------
-def apply_final_card(table: Table, player: int, card: int) -> None:
+def apply_final_card(table: Table, player: int, card: int, pending: int) -> None:
     """Effects of the card that emptied ``player``'s hand, after the win and before scoring.
 
-    Only called with ``final_card_effects`` on. A last ``shuffle_hands`` blank never gets here (the
-    round goes on); a last ``swap_hands`` blank swaps nothing (RULES §6 C22).
+    Only called with ``final_card_effects`` on. ``pending``: the penalty P pending before this card.
+    A last ``shuffle_hands`` blank never gets here (the round goes on); a last ``swap_hands`` blank
+    swaps nothing (RULES §6 C22). No other no_mercy card has a final-card effect (RULES §4).
     """
     kind = KIND[card]
-    if kind == cards.DRAW_TWO:
-        table.draw(table.next_seat(player), 2)
-    elif kind == cards.WD4:
-        table.draw(table.next_seat(player), 4)     # no challenge
+    if DRAW_VALUE[card] > 0:
+        final_draw(table, player, card, pending)   # no response, no challenge
     elif kind == cards.BLANK:
         effect = blank_effect(table, card)
         if effect == "draw_two_next":
             table.draw(table.next_seat(player), 2)
         elif effect == "others_draw_1":
-            for other in table.others_from(player):
-                table.draw(other, 1)
+            others_draw_one(table, player)
+    elif is_spin_card(card):
+        final_spin(table, player)                  # RULES §2.3.6: next(p) still spins, for scoring

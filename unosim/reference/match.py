@@ -14,12 +14,11 @@ from ..reference_rng import DECK_STREAM, PLAY_STREAM, Xoshiro
 from ..rules import RuleSet
 from .card_tables import HAND_CLASS
 from .policies import resolve_lineup
-from .round import play_round, round_points
+from .round import KNOCKOUT_POINTS, play_round, round_points
 from .table import Event, Game, Table
 
-#: the families and house rules this engine implements; the others are refused, never ignored
-IMPLEMENTED_FAMILIES = ("classic", "minions")
-_NOT_YET = {"stacking": "none", "jump_in": False, "seven_o": False, "mercy_limit": None}
+#: the families this engine implements (with every house rule of RULES §4); the others are refused
+IMPLEMENTED_FAMILIES = ("classic", "minions", "spin", "no_mercy")
 
 
 @dataclass
@@ -62,10 +61,6 @@ def _check_supported(rules: RuleSet) -> None:
     if rules.family not in IMPLEMENTED_FAMILIES:
         raise NotImplementedError(f"the reference engine does not implement the {rules.family!r} family "
                                   f"yet (implemented: {list(IMPLEMENTED_FAMILIES)})")
-    for name, default in _NOT_YET.items():
-        if getattr(rules, name) != default:
-            raise NotImplementedError(f"house rule {name}={getattr(rules, name)!r} is not implemented yet "
-                                      f"in the reference engine")
 
 
 def play_match(game: Game, deck_order: Sequence[int] | None, out: _Collector) -> None:
@@ -108,10 +103,11 @@ def score_round(table: Table, totals: list[int]) -> list[int]:
     if rules.match_mode == "points":
         totals[winner] += round_points(table)
         return [winner] if totals[winner] >= rules.target else []
-    # lowest: everyone but the winner adds its own hand; lowest totals win, ties are co-winners (C14)
+    # lowest: everyone but the winner adds its own hand (a knocked-out player 250 instead, RULES
+    # §1.12); lowest totals win, ties are co-winners (C14)
     for seat in range(table.players):
         if seat != winner:
-            totals[seat] += table.hand_points(seat)
+            totals[seat] += table.hand_points(seat) if table.active[seat] else KNOCKOUT_POINTS
     if max(totals) < rules.target:
         return []
     lowest = min(totals)
@@ -142,14 +138,25 @@ class _Collector:
         row[L.RC_RESHUFFLES] = table.n_reshuffles
         row[L.RC_POINTS] = round_points(table)
         row[L.RC_DUMBFU_PENALTIES] = table.dumbfu_penalties
+        row[L.RC_KNOCKOUTS] = table.knockouts
+        row[L.RC_LARGEST_STACK] = table.largest_stack
+        row[L.RC_SWAPS_7] = table.swaps_7
+        row[L.RC_PASSES_0] = table.passes_0
+        row[L.RC_SPINS] = table.spins
+        row[L.RC_FINAL_SPINS] = table.final_spins
+        row[L.RC_OUTCOME:L.RC_OUTCOME + len(table.outcome_counts)] = table.outcome_counts
         self.rounds.append(row)
         for seat in range(self.players):
-            seat_row = [0] * L.SC_SIZE   # knocked_out and knockout_turn stay 0 in the classic family
+            seat_row = [0] * L.SC_SIZE
             seat_row[L.SC_WON] = int(seat == table.winner)
             seat_row[L.SC_CARDS_LEFT] = len(table.hands[seat])
             seat_row[L.SC_POINTS_LEFT] = table.hand_points(seat)
             seat_row[L.SC_DRAWN] = table.n_drawn[seat]
             seat_row[L.SC_PLAYED] = table.n_played[seat]
+            seat_row[L.SC_KNOCKED_OUT] = int(not table.active[seat])
+            seat_row[L.SC_KNOCKOUT_TURN] = table.knockout_turn[seat]
+            seat_row[L.SC_WHEEL_GAINED] = table.wheel_gained[seat]
+            seat_row[L.SC_WHEEL_LOST] = table.wheel_lost[seat]
             self.seats.append(seat_row)
             counts = [0] * cards.N_HAND_CLASSES
             for card in table.opening_hands[seat]:

@@ -16,8 +16,40 @@ missing ones behave like :class:`PythonPolicy`, i.e. like the built-in ``random`
 ``challenge(view) -> bool``
     Whether the victim challenges the Wild Draw Four just played (``view.top``).
 ``target(view, candidates) -> int``
-    A seat from ``candidates`` (the other players, from ``next(seat)`` in direction ``d``) to swap
-    hands with (blank ``swap_hands``).
+    A seat from ``candidates`` (the other active players, from ``next(seat)`` in direction ``d``) to
+    swap hands with (blank ``swap_hands``, a 7 with ``seven_o``).
+``stack(view) -> int | None``
+    With a draw penalty pending (``view.pending`` = P, ``view.pending_value`` = V): an index in
+    ``view.legal`` (the cards the stacking mode allows) to stack, or ``None`` to accept and draw P.
+    Only asked when some card may be stacked.
+``jump_in(view, index) -> bool``
+    Whether to jump in (RULES §4 ``jump_in``) with ``view.hand[index]``, a card identical to
+    ``view.top``.
+
+The wheel of the ``spin`` variant (RULES §2.3.3, protocol §6) asks for these decisions; a list of
+indices is the order in which the cards go onto the discard pile (its last card is the new top). The
+wheel's discards are "may" choices (RULES §6 S12): a shorter list, even an empty one, keeps cards.
+
+``almost_uno(view) -> list[int]``
+    Hand indices to discard, at most ``len(view.hand) - 2`` (asked only with more than 2 cards).
+``discard_number(view, numbers) -> (int, list[int])``
+    A number from ``numbers`` (the distinct numbers of the NUMBER cards held, ascending) and the
+    indices of cards with that number to discard.
+``discard_colour(view, colours) -> (int, list[int])``
+    A colour from ``colours`` (the distinct colours of the coloured cards held, ascending) and the
+    indices of cards of that colour to discard.
+``war_reveal(view, candidates) -> int``
+    War: which of ``candidates`` (the indices of the highest number cards not yet revealed) to reveal.
+``war_discard(view, revealed) -> list[int]``
+    War won: indices from ``revealed`` (the cards it revealed, in reveal order) to discard.
+``uno_spin_discard(view) -> int | None``
+    UNO Spin won: the index of the card to discard, or ``None`` to keep all.
+
+A Show Hand outcome is visible to every policy afterwards: ``view.shown[s]`` is the hand seat ``s``
+last showed in this round (a tuple of card ids), or ``None``.
+
+``colour(view)`` is also asked of the victim of a Wild Color Roulette (it names the colour it reveals
+for, RULES §2.4.4).
 
 A plain callable ``f(view) -> int | None`` is accepted as a policy: it answers ``play`` and the rest
 defaults. Every answer is checked; an invalid one raises ``ValueError`` naming the policy, the answer
@@ -36,7 +68,7 @@ from .. import cards
 from ..policies import PolicySpec, make_lineup, parse_policy
 from ..reference_rng import Xoshiro
 from ..rules import RuleSet
-from .card_tables import COLOUR, POINTS
+from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS
 
 
 @dataclass(frozen=True)
@@ -54,6 +86,9 @@ class PolicyView:
     bluffs: tuple[int, ...]        # indices of illegal Wild Draw Fours that may be played as a bluff
     rules: RuleSet
     rng: Xoshiro                   # the game's play stream: below(n), uniform(), bernoulli(p)
+    pending_value: int = 0         # V, the draw value of the last card stacked (0 when nothing pends)
+    active: tuple[bool, ...] = ()  # by seat: still in the round (False once knocked out)
+    shown: tuple[tuple[int, ...] | None, ...] = ()  # spin: by seat, the hand last shown (SHOW_HAND)
 
 
 class PythonPolicy:
@@ -76,6 +111,47 @@ class PythonPolicy:
 
     def target(self, view: PolicyView, candidates: tuple[int, ...]) -> int:
         return candidates[view.rng.below(len(candidates))]
+
+    def stack(self, view: PolicyView) -> int | None:
+        # RULES §5 item 3: uniform over the card instances that may be stacked; accept if none.
+        return view.legal[view.rng.below(len(view.legal))] if view.legal else None
+
+    def jump_in(self, view: PolicyView, index: int) -> bool:
+        return True    # RULES §5 item 10: always jumps in when eligible
+
+    # ---- the spin wheel: RULES §5 item 8, drawn exactly as protocol §6 says for ``random`` ----------
+    def almost_uno(self, view: PolicyView) -> list[int]:
+        # keeps a uniformly random 2-card subset; the shuffle also makes the discard order uniform
+        order = list(range(len(view.hand)))
+        view.rng.shuffle(order)
+        return order[:len(order) - 2]
+
+    def discard_number(self, view: PolicyView, numbers: tuple[int, ...]) -> tuple[int, list[int]]:
+        number = numbers[view.rng.below(len(numbers))]
+        return number, _shuffled(view, [i for i, c in enumerate(view.hand) if _number(c) == number])
+
+    def discard_colour(self, view: PolicyView, colours: tuple[int, ...]) -> tuple[int, list[int]]:
+        colour = colours[view.rng.below(len(colours))]
+        return colour, _shuffled(view, [i for i, c in enumerate(view.hand) if COLOUR[c] == colour])
+
+    def war_reveal(self, view: PolicyView, candidates: tuple[int, ...]) -> int:
+        return candidates[view.rng.below(len(candidates))]
+
+    def war_discard(self, view: PolicyView, revealed: tuple[int, ...]) -> list[int]:
+        return _shuffled(view, list(revealed))
+
+    def uno_spin_discard(self, view: PolicyView) -> int | None:
+        return view.rng.below(len(view.hand))
+
+
+def _number(card: int) -> int:
+    """The number of a NUMBER card, -1 for any other card."""
+    return NUMBER_OF[card] if KIND[card] == cards.NUMBER else -1
+
+
+def _shuffled(view: PolicyView, indices: list[int]) -> list[int]:
+    view.rng.shuffle(indices)
+    return indices
 
 
 class RandomPolicy(PythonPolicy):
@@ -117,12 +193,56 @@ class _DeterministicPolicy(PythonPolicy):
     def target(self, view: PolicyView, candidates: tuple[int, ...]) -> int:
         return min(candidates, key=lambda seat: view.hand_sizes[seat])   # first on ties
 
+    def stack(self, view: PolicyView) -> int | None:
+        # protocol §5: stack whenever possible, choosing among the stackable cards as for a normal play
+        return self.play(view) if view.legal else None
+
+    # ---- the spin wheel (protocol §6): always the most, in hand order, never random -----------------
+    def keep_score(self, view: PolicyView, index: int) -> int:
+        """Almost UNO keeps the two cards with the highest score (ties: earlier in hand)."""
+        raise NotImplementedError
+
+    def group_score(self, view: PolicyView, indices: list[int]) -> int:
+        """Discard Number / Colour discards the group with the highest score (ties: the first)."""
+        raise NotImplementedError
+
+    def almost_uno(self, view: PolicyView) -> list[int]:
+        ranked = sorted(range(len(view.hand)), key=lambda i: (-self.keep_score(view, i), i))
+        kept = set(ranked[:2])
+        return [i for i in range(len(view.hand)) if i not in kept]
+
+    def _discard_group(self, view: PolicyView, options: tuple[int, ...], key) -> tuple[int, list[int]]:
+        groups = [[i for i, c in enumerate(view.hand) if key(c) == option] for option in options]
+        best = max(range(len(options)), key=lambda k: self.group_score(view, groups[k]))
+        return options[best], groups[best]
+
+    def discard_number(self, view: PolicyView, numbers: tuple[int, ...]) -> tuple[int, list[int]]:
+        return self._discard_group(view, numbers, _number)
+
+    def discard_colour(self, view: PolicyView, colours: tuple[int, ...]) -> tuple[int, list[int]]:
+        return self._discard_group(view, colours, lambda c: COLOUR[c])
+
+    def war_reveal(self, view: PolicyView, candidates: tuple[int, ...]) -> int:
+        return candidates[0]
+
+    def war_discard(self, view: PolicyView, revealed: tuple[int, ...]) -> list[int]:
+        return list(revealed)
+
 
 class GreedyPointsPolicy(_DeterministicPolicy):
     """Sheds the legal card with the most points, first in hand order on ties."""
 
     def play(self, view: PolicyView) -> int | None:
         return max(view.legal, key=lambda i: POINTS[view.hand[i]])
+
+    def keep_score(self, view: PolicyView, index: int) -> int:
+        return -POINTS[view.hand[index]]                        # keeps the cheapest cards
+
+    def group_score(self, view: PolicyView, indices: list[int]) -> int:
+        return sum(POINTS[view.hand[i]] for i in indices)        # sheds the most points
+
+    def uno_spin_discard(self, view: PolicyView) -> int | None:
+        return max(range(len(view.hand)), key=lambda i: POINTS[view.hand[i]])
 
 
 class KeepWildsPolicy(_DeterministicPolicy):
@@ -139,6 +259,47 @@ class KeepWildsPolicy(_DeterministicPolicy):
             return 100 * same_colour + POINTS[view.hand[i]]
 
         return max(coloured, key=score)
+
+    def colour(self, view: PolicyView) -> int:
+        """The colour held most; among ties the one the next seat was last seen (spin SHOW_HAND) to
+        hold fewest of, then the lowest index (protocol §6)."""
+        held = [0, 0, 0, 0]
+        for card in view.hand:
+            if COLOUR[card] != cards.NO_COLOUR:
+                held[COLOUR[card]] += 1
+        if max(held) == 0:
+            return view.rng.below(4)
+        seen = [0, 0, 0, 0]
+        shown = view.shown[_next_seat(view)] if view.shown else None
+        for card in shown or ():
+            if COLOUR[card] != cards.NO_COLOUR:
+                seen[COLOUR[card]] += 1
+        return min((c for c in range(4) if held[c] == max(held)), key=lambda c: seen[c])
+
+    def keep_score(self, view: PolicyView, index: int) -> int:
+        card = view.hand[index]
+        if COLOUR[card] == cards.NO_COLOUR:
+            return 1000
+        return 100 * sum(1 for c in view.hand if COLOUR[c] == COLOUR[card]) + POINTS[card]
+
+    def group_score(self, view: PolicyView, indices: list[int]) -> int:
+        return len(indices)                                      # sheds the most cards
+
+    def uno_spin_discard(self, view: PolicyView) -> int | None:
+        # its highest-point coloured card; a wild only when it holds nothing else (first on ties)
+        coloured = [i for i, c in enumerate(view.hand) if COLOUR[c] != cards.NO_COLOUR]
+        return max(coloured or range(len(view.hand)), key=lambda i: POINTS[view.hand[i]])
+
+
+def _next_seat(view: PolicyView) -> int:
+    """``next(view.seat)`` (RULES §1.2): the first active seat after it in the direction of play."""
+    n = len(view.hand_sizes)
+    seat = view.seat
+    for _ in range(n):
+        seat = (seat + view.direction) % n
+        if not view.active or view.active[seat]:
+            return seat
+    return view.seat
 
 
 _BUILT_INS = {"random": RandomPolicy, "greedy_points": GreedyPointsPolicy, "keep_wilds": KeepWildsPolicy}
@@ -162,7 +323,9 @@ class _PartialPolicy(PythonPolicy):
 
     def __init__(self, obj: Any):
         self.obj = obj
-        for method in ("play", "colour", "play_drawn", "challenge", "target"):
+        for method in ("play", "colour", "play_drawn", "challenge", "target", "stack", "jump_in",
+                       "almost_uno", "discard_number", "discard_colour", "war_reveal", "war_discard",
+                       "uno_spin_discard"):
             if callable(getattr(obj, method, None)):
                 setattr(self, method, getattr(obj, method))
 

@@ -1,7 +1,9 @@
-"""One round: deal, first card, the turn loop with its checkpoints, and the end (protocol §3).
+"""One round: deal, first card, the turn loop with its checkpoints and jump-ins, and the end
+(protocol §3, §5).
 
-The functions follow RULES §1.3-§1.11 in order: :func:`play_round` is the round procedure,
-:func:`take_turn` is ``TURN(p)``, :func:`play_card` is step 6 and :func:`checkpoint` is §1.10.
+The functions follow RULES §1.3-§1.11 and §2.4.2-§2.4.3 in order: :func:`play_round` is the round
+procedure, :func:`take_turn` is ``TURN(p)``, :func:`play_card` is step 6, :func:`checkpoint` is §1.10
+and :func:`jump_ins` is the ``jump_in`` house rule (§4).
 """
 
 from __future__ import annotations
@@ -12,7 +14,11 @@ from .. import cards
 from ..engine import layout as L
 from .card_tables import COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card, pose_event
+from .penalties import accept
+from .spin import cancel_spinner, spin_turn
 from .table import Game, Table
+
+KNOCKOUT_POINTS = 250   # RULES §2.4.8, for every family with a mercy_limit (protocol §5)
 
 
 def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[int] | None) -> Table:
@@ -26,11 +32,17 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
         table.draw_pile = list(deck_order)
     deal(table)
     table.opening_hands = [list(hand) for hand in table.hands]
-    turn_up_first_card(table)
-    first = apply_first_card(table)
+    if table.rules.family == "no_mercy":
+        turn_up_number_card(table)
+        first = table.left_of_dealer        # no first-card effect (RULES §2.4.2)
+    else:
+        turn_up_first_card(table)
+        first = apply_first_card(table)
+        if table.last_knocked_out >= 0 and not table.over:
+            first = table.next_seat(table.last_knocked_out)   # only with a tiny mercy_limit
     # A blank discard_colour turned up can empty F's hand: F wins with 0 turns (RULES §6 C29), and
     # as the round is over there is no FIRST_SEAT event and no checkpoint (RULES §1.10).
-    if first is not None:
+    if first is not None and not table.over:
         table.first_seat = first
         table.emit(L.EV_FIRST_SEAT, first, table.direction)
         checkpoint(table, table.left_of_dealer)
@@ -61,30 +73,110 @@ def turn_up_first_card(table: Table) -> None:
         table.emit(L.EV_RETURN, -1, card, position)
 
 
+def turn_up_number_card(table: Table) -> None:
+    """no_mercy (RULES §2.4.2, §6 N15): turn up cards until a NUMBER; the others stay in the discard
+    pile under it, without effect; ``A`` is the number card's colour."""
+    while True:
+        card = table.draw_pile.pop()
+        table.discard_pile.append(card)
+        table.emit(L.EV_FIRST_CARD, table.left_of_dealer, card)
+        if KIND[card] == cards.NUMBER:
+            table.colour = COLOUR[card]
+            return
+
+
 def play_turns(table: Table, player: int) -> None:
-    """The turn loop with the turn cap and the stalemate rule (RULES §1.6)."""
+    """The turn loop with the turn cap, the stalemate rule (RULES §1.6) and jump-ins (§4)."""
     idle_turns = 0
     while True:
-        if table.n_turns == table.rules.max_turns_per_round:
-            table.end_without_winner(L.END_TRUNCATED)
+        if cap_reached(table):
             return
-        table.n_turns += 1
-        table.emit(L.EV_TURN, player, table.n_turns)
         moves_before = table.moves
-        next_player = take_turn(table, player)
+        next_player = one_turn(table, player)
         if table.over:
             return
-        checkpoint(table, player)
         idle_turns = idle_turns + 1 if table.moves == moves_before else 0
         if idle_turns >= table.n_active:
             table.end_without_winner(L.END_STALEMATE)
             return
+        jumped = jump_ins(table, player)
+        if table.over:
+            return
+        if jumped is not None:
+            next_player, idle_turns = jumped, 0     # a jump-in always moves a card
         player = next_player
 
 
+def cap_reached(table: Table) -> bool:
+    """The turn cap (RULES §1.6), checked before a turn would start."""
+    if table.n_turns == table.rules.max_turns_per_round:
+        table.end_without_winner(L.END_TRUNCATED)
+        return True
+    return False
+
+
+def one_turn(table: Table, player: int, jump_in_index: int | None = None) -> int | None:
+    """One counted turn (RULES §1.13) with its checkpoint; a jump-in plays ``jump_in_index`` at once.
+
+    After a knock-out the next turn belongs to ``next(last knocked-out seat)`` (RULES §2.4.6, §6 N11),
+    applied when the turn, its checkpoint included, is over. Returns the next player (None: round over).
+    """
+    table.n_turns += 1
+    table.emit(L.EV_TURN, player, table.n_turns, int(jump_in_index is not None))
+    table.last_knocked_out = -1
+    table.played = False
+    if jump_in_index is None:
+        next_player = take_turn(table, player)
+    else:
+        cancel_spinner(table)                   # a jump-in cancels a pending spin (RULES §4)
+        next_player = play_card(table, player, jump_in_index)
+    if table.over:
+        return None
+    checkpoint(table, player)
+    if table.over:
+        return None
+    if table.last_knocked_out >= 0:
+        next_player = table.next_seat(table.last_knocked_out)
+    return next_player
+
+
+def jump_ins(table: Table, last_player: int) -> int | None:
+    """RULES §4 ``jump_in``: after a turn that placed a card (or a jump-in), with nothing pending and a
+    coloured ``T``, the first active player from ``next(last player)`` in direction ``d`` who holds a
+    card identical to ``T`` and wants to plays it out of turn; the players in between are bypassed
+    (no pose event, decision). Jump-ins chain. Returns the player after the last jump-in, None if none."""
+    next_player = None
+    while table.rules.jump_in and table.played and table.pending == 0 and not is_wild(table.top):
+        jumper = find_jumper(table, last_player)
+        if jumper is None:
+            break
+        seat, index = jumper
+        if cap_reached(table):
+            return None
+        next_player = one_turn(table, seat, index)
+        if table.over:
+            return None
+        last_player = seat
+    return next_player
+
+
+def find_jumper(table: Table, last_player: int) -> tuple[int, int] | None:
+    for seat in table.others_from(last_player):
+        hand = table.hands[seat]
+        if table.top in hand and table.ask_jump_in(seat, hand.index(table.top)):
+            return seat, hand.index(table.top)
+    return None
+
+
 def take_turn(table: Table, player: int) -> int | None:
-    """``TURN(p)`` of the classic family (RULES §1.5); returns the next player, None if the round ended."""
+    """``TURN(p)`` (RULES §1.5, §2.4.3); returns the next player, None if the round ended."""
     pose_event(table, player)   # minions: every TURN(t) is a pose event (RULES §2.2.2)
+    if table.over or not table.active[player]:
+        return table.next_seat(player)          # knocked out by a pose penalty: the turn is over
+    if player == table.spinner:
+        return spin_turn(table, player)         # spin: spinning replaces the turn (RULES §1.5 step 2)
+    if table.pending > 0:
+        return response_turn(table, player)
     legal = table.legal_indices(player)
     choice = table.ask_play(player, legal) if legal else None
     if choice is None:
@@ -94,14 +186,25 @@ def take_turn(table: Table, player: int) -> int | None:
     return play_card(table, player, choice)
 
 
+def response_turn(table: Table, responder: int) -> int | None:
+    """RULES §1.7, §2.4.3 step 1: stack a card the stacking mode allows, or accept the penalty."""
+    options = table.stack_indices(responder)
+    choice = table.ask_stack(responder, options) if options else None
+    if choice is None:
+        return accept(table, responder)
+    return play_card(table, responder, choice)
+
+
 def draw_for_turn(table: Table, player: int) -> int | None:
-    """RULES §1.5 step 5: draw one card (or until a legal one); returns its index if it is played.
+    """RULES §1.5 step 5, §2.4.3 step 2: draw one card (or until a legal one); returns its index if it
+    is played.
 
     Only a *legal* drawn card may be played: an illegal Wild Draw Four drawn cannot be bluffed out.
+    A drawer knocked out by the card it draws plays nothing, even a legal card (RULES §6 N19).
     """
     hand = table.hands[player]
     while True:
-        if table.draw(player, 1) == 0:
+        if not table.draw_one(player):
             return None
         if table.is_legal(player, len(hand) - 1):
             break
@@ -118,20 +221,25 @@ def play_card(table: Table, player: int, index: int) -> int | None:
     # Guilt is judged on the hand at the moment of play, before the colour changes (RULES §1.8).
     card = table.hands[player][index]
     guilty = KIND[card] == cards.WD4 and table.holds_colour_in_play(player)
+    pending = table.pending
     table.play_from_hand(player, index)
-    if is_wild(card):
+    table.played = True
+    if KIND[card] == cards.ROULETTE:
+        pass        # its player names no colour: the victim does (RULES §2.4.4, §6 N5)
+    elif is_wild(card):
         table.colour = table.ask_colour(player)
         table.emit(L.EV_COLOUR, player, table.colour)
     else:
         table.colour = COLOUR[card]
     if table.hands[player]:
         return apply_played_card(table, player, card, guilty)
-    return finish_with_last_card(table, player, card)
+    return finish_with_last_card(table, player, card, pending)
 
 
-def finish_with_last_card(table: Table, player: int, card: int) -> int | None:
-    """RULES §1.11: the emptied hand wins, then the final-card effects, unless a last shuffle_hands
-    blank redeals (RULES §6 C21) and play goes on."""
+def finish_with_last_card(table: Table, player: int, card: int, pending: int) -> int | None:
+    """RULES §1.11, §2.4.7: the emptied hand wins, then the final-card effects (with ``pending``, the
+    P pending before the card), unless a last shuffle_hands blank redeals (RULES §6 C21) and play
+    goes on. Without final-card effects a pending P is discarded."""
     rules = table.rules
     is_last_shuffle = KIND[card] == cards.BLANK and \
         rules.blank_effects[cards.ID_BLANK.index(card)] == "shuffle_hands"
@@ -139,8 +247,9 @@ def finish_with_last_card(table: Table, player: int, card: int) -> int | None:
         table.redeal(player)
         return table.next_seat(player)
     table.win(player)
+    table.clear_pending()
     if rules.final_card_effects:
-        apply_final_card(table, player, card)
+        apply_final_card(table, player, card, pending)
     return None
 
 
@@ -150,7 +259,9 @@ def checkpoint(table: Table, acting: int) -> None:
     forget = rules.p_forget_uno
     seat = acting
     for _ in range(table.players):
-        if len(table.hands[seat]) == 1 and not table.uno_done[seat]:
+        if table.over:
+            return      # an UNO penalty knocked out the last opponent (tiny mercy_limit only)
+        if table.active[seat] and len(table.hands[seat]) == 1 and not table.uno_done[seat]:
             p_forget = forget[seat] if isinstance(forget, tuple) else forget
             if not table.game.play_rng.bernoulli(p_forget):
                 table.emit(L.EV_UNO, seat, 1)
@@ -164,7 +275,9 @@ def checkpoint(table: Table, acting: int) -> None:
 
 
 def round_points(table: Table) -> int:
-    """The winner's score as in ``points`` mode (RULES §1.12): every other hand's points."""
+    """The winner's score as in ``points`` mode (RULES §1.12, §2.4.8): every other active hand's points
+    plus 250 per player knocked out in the round (their hands are set aside, so they count 0)."""
     if table.winner < 0:
         return 0
-    return sum(table.hand_points(s) for s in range(table.players) if s != table.winner)
+    hands = sum(table.hand_points(s) for s in range(table.players) if s != table.winner)
+    return hands + KNOCKOUT_POINTS * table.knockouts

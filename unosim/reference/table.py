@@ -1,7 +1,9 @@
-"""The state of one round and its primitive verbs: seats, legality, moving cards, asking policies.
+"""The state of one round and its primitive verbs: seats, legality, moving cards, knock-outs, asking
+policies.
 
 Hands and piles are Python lists of card ids (protocol §2): a hand keeps the order in which cards
-arrived; the draw pile's and the discard pile's **last** element is their top.
+arrived; the draw pile's and the discard pile's **last** element is their top. The hands of knocked-out
+players lie in the ``set_aside`` pile until the next reshuffle (RULES §2.4.6).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from .. import cards
 from ..engine import layout as L
 from ..reference_rng import Xoshiro
 from ..rules import RuleSet
-from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS, is_wild
+from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS, is_wild
 from .policies import PolicyView, Seat
 
 Event = tuple[int, int, int, int]
@@ -64,6 +66,29 @@ class Table:
         self.n_drawn = [0] * n
         self.n_played = [0] * n
         self.dumbfu_penalties = 0
+        # Mercy knock-outs (RULES §2.4.6): knocked-out seats are inactive; their hands are set aside.
+        self.active = [True] * n
+        self.knockout_turn = [0] * n               # 1-based turn index of the knock-out, 0 if none
+        self.set_aside: list[int] = []
+        self.knockouts = 0
+        self.last_knocked_out = -1                 # in the current turn (protocol §5)
+        # Pending draw penalty (RULES §1.7 stacking, §2.4.3): total P, last draw value V, last kind K,
+        # and the seat that has to respond to it.
+        self.pending = 0
+        self.pending_value = 0
+        self.pending_kind = -1
+        self.responder = -1
+        self.largest_stack = 0
+        self.swaps_7 = self.passes_0 = 0
+        self.played = False                        # the current turn placed a card (jump-in, §4)
+        # spin (RULES §2.3, protocol §6; the wheel is in .spin): the designated spinner (-1: none),
+        # the hand each seat last showed (SHOW_HAND), the wheel counters of RULES §1.13.
+        self.spinner = -1
+        self.shown: list[tuple[int, ...] | None] = [None] * n
+        self.spins = self.final_spins = 0
+        self.outcome_counts = [0] * len(L.ROUND_COLUMNS[L.RC_OUTCOME:])
+        self.wheel_gained = [0] * n
+        self.wheel_lost = [0] * n
         # Every card that changes place and every hand that changes owner bumps this counter; a turn
         # that leaves it unchanged is idle (stalemate rule, RULES §1.6).
         self.moves = 0
@@ -79,18 +104,25 @@ class Table:
     # ---- seats (RULES §1.2) ------------------------------------------------------------------------------
     @property
     def n_active(self) -> int:
-        # Every seat is active in the classic family; only no_mercy knocks players out.
-        return self.players
+        return sum(self.active)
 
     def next_seat(self, seat: int) -> int:
-        return (seat + self.direction) % self.players
+        """``next(seat)``: the first active seat after ``seat`` in direction ``d``; ``seat`` itself need
+        not be active (RULES §1.2)."""
+        current = seat
+        for _ in range(self.players):
+            current = (current + self.direction) % self.players
+            if self.active[current]:
+                return current
+        return seat
 
     def others_from(self, seat: int) -> tuple[int, ...]:
-        """The other seats in turn order, starting with ``next(seat)``."""
-        order, current = [], self.next_seat(seat)
-        while current != seat:
-            order.append(current)
-            current = self.next_seat(current)
+        """The other active seats in turn order, starting with ``next(seat)``."""
+        order, current = [], seat
+        for _ in range(self.players - 1):
+            current = (current + self.direction) % self.players
+            if self.active[current]:
+                order.append(current)
         return tuple(order)
 
     # ---- legality (RULES §1.4, §1.8) ---------------------------------------------------------------
@@ -129,6 +161,22 @@ class Table:
         hand = self.hands[seat]
         return tuple(i for i, c in enumerate(hand) if KIND[c] == cards.WD4 and not self.is_legal(seat, i))
 
+    def stack_indices(self, seat: int) -> tuple[int, ...]:
+        """Cards allowed as a response to the pending penalty (RULES §4 ``stacking``, §2.4.5): no colour
+        match and no Wild Draw Four restriction (§1.8)."""
+        mode, hand = self.rules.stacking, self.hands[seat]
+
+        def allowed(card: int) -> bool:
+            if DRAW_VALUE[card] == 0:
+                return False                    # only draw cards may answer (RULES §6 N6)
+            if mode == "same_kind":
+                return KIND[card] == self.pending_kind
+            if mode == "escalating":
+                return DRAW_VALUE[card] >= self.pending_value
+            return True                         # any_draw
+
+        return tuple(i for i, card in enumerate(hand) if allowed(card))
+
     def hand_points(self, seat: int) -> int:
         return sum(POINTS[c] for c in self.hands[seat])
 
@@ -137,33 +185,66 @@ class Table:
         # uno_done clears whenever the hand's size changes or it changes owner (RULES §1.10).
         self.uno_done[seat] = False
 
-    def draw(self, seat: int, count: int) -> int:
-        """``seat`` draws ``count`` single cards; a failed draw ends the obligation. Returns cards drawn."""
-        for drawn in range(count):
-            if not self.draw_pile:
-                self.reshuffle()
-            if not self.draw_pile:
-                self.emit(L.EV_DRAW_FAIL, seat)
-                return drawn
-            card = self.draw_pile.pop()
-            self.hands[seat].append(card)
-            self._hand_changed(seat)
-            self.n_draws += 1
-            self.n_drawn[seat] += 1
-            self.moves += 1
-            self.emit(L.EV_DRAW, seat, card)
-        return count
+    def draw(self, seat: int, count: int) -> None:
+        """``seat`` draws ``count`` single cards; a failed draw or a knock-out ends the obligation."""
+        for _ in range(count):
+            if not self.draw_one(seat):
+                return
+
+    def draw_one(self, seat: int) -> bool:
+        """One draw (RULES §1.6) with the Mercy check as the card enters the hand (§2.4.6, §6 N9).
+
+        Returns False when nothing could be drawn or the drawer was knocked out by this card: either
+        way its draw obligation ends."""
+        if not self.draw_pile:
+            self.reshuffle()
+        if not self.draw_pile:
+            self.emit(L.EV_DRAW_FAIL, seat)
+            return False
+        card = self.draw_pile.pop()
+        self.hands[seat].append(card)
+        self._hand_changed(seat)
+        self.n_draws += 1
+        self.n_drawn[seat] += 1
+        self.moves += 1
+        self.emit(L.EV_DRAW, seat, card)
+        limit = self.rules.mercy_limit
+        if limit is not None and len(self.hands[seat]) >= limit:
+            self.knock_out(seat)
+            return False
+        return True
+
+    def knock_out(self, seat: int) -> None:
+        """RULES §2.4.6: the hand is set aside, the seat leaves the round; if it was the responder the
+        pending penalty lapses; the last active player wins by knock-out (§2.4.7, §6 N20)."""
+        self.set_aside.extend(self.hands[seat])
+        self.hands[seat] = []
+        self.active[seat] = False
+        self.knockout_turn[seat] = self.n_turns
+        self.knockouts += 1
+        self.last_knocked_out = seat
+        self.emit(L.EV_KNOCKOUT, seat, self.n_turns)
+        if seat == self.responder:
+            self.clear_pending()
+        if self.n_active == 1 and not self.over:
+            # A round already won (a final-card draw knocks out) keeps its winner.
+            self.winner, self.end = self.active.index(True), L.END_KNOCKOUT
+
+    def clear_pending(self) -> None:
+        self.pending, self.pending_value, self.pending_kind, self.responder = 0, 0, -1, -1
 
     def reshuffle(self) -> None:
-        """All discards except ``T`` become the new draw pile, shuffled with the deck stream.
+        """All discards except ``T``, then the set-aside hands (oldest first), become the new draw pile,
+        shuffled with the deck stream.
 
         ``T`` and the colour in play stay (RULES §1.6); a reshuffle that would move nothing does nothing.
         The event carries no seat: a reshuffle belongs to the table, not to the drawer.
         """
-        moved = self.discard_pile[:-1]
+        moved = self.discard_pile[:-1] + self.set_aside
         if not moved:
             return
         self.discard_pile = [self.top]
+        self.set_aside = []
         self.draw_pile = moved
         self.game.deck_rng.shuffle(self.draw_pile)
         self.n_reshuffles += 1
@@ -195,6 +276,18 @@ class Table:
         self.moves += 1
         self.emit(L.EV_SWAP, seat, other)
 
+    def pass_hands(self, seat: int) -> None:
+        """A 0 played by ``seat`` (RULES §4 ``seven_o``, §2.4.4): every active hand moves at once to
+        ``next(its seat)`` in direction ``d``; knocked-out seats are left out (§6 N13)."""
+        moved = [list(h) for h in self.hands]
+        for s in range(self.players):
+            if self.active[s]:
+                moved[self.next_seat(s)] = self.hands[s]
+                self._hand_changed(s)
+        self.hands = moved
+        self.moves += 1
+        self.emit(L.EV_PASS, seat)
+
     def redeal(self, seat: int) -> None:
         """Blank ``shuffle_hands`` (RULES §2.1.3, protocol §3): collect, shuffle, deal from ``seat+1``."""
         collected = [card for hand in self.hands for card in hand]
@@ -224,8 +317,10 @@ class Table:
     def view(self, seat: int, legal: tuple[int, ...] = (), bluffs: tuple[int, ...] = ()) -> PolicyView:
         return PolicyView(seat=seat, hand=tuple(self.hands[seat]), top=self.top, colour=self.colour,
                           direction=self.direction,
-                          hand_sizes=tuple(len(h) for h in self.hands), pending=0, legal=legal,
-                          bluffs=bluffs, rules=self.rules, rng=self.game.play_rng)
+                          hand_sizes=tuple(len(h) for h in self.hands), pending=self.pending, legal=legal,
+                          bluffs=bluffs, rules=self.rules, rng=self.game.play_rng,
+                          pending_value=self.pending_value, active=tuple(self.active),
+                          shown=tuple(self.shown))
 
     def _invalid(self, seat: int, question: str, answer: Any, valid: str) -> ValueError:
         return ValueError(f"policy {self.game.seats[seat].name!r} at seat {seat} answered {answer!r} to "
@@ -246,6 +341,20 @@ class Table:
             valid += ", None (draw)"
         raise self._invalid(seat, f"play() with hand {[cards.card_name(c) for c in self.hands[seat]]}",
                             choice, valid)
+
+    def ask_stack(self, seat: int, options: tuple[int, ...]) -> int | None:
+        """The stack response (an index of ``options``), or None to accept (RULES §1.7, §2.4.3 step 1)."""
+        choice = self.game.seats[seat].policy.stack(self.view(seat, options))
+        if choice is None:
+            return None
+        if _is_int(choice) and choice in options:
+            return int(choice)
+        raise self._invalid(seat, f"stack() with pending {self.pending}", choice,
+                            f"stack indices {list(options)} or None (accept)")
+
+    def ask_jump_in(self, seat: int, index: int) -> bool:
+        answer = self.game.seats[seat].policy.jump_in(self.view(seat), index)
+        return self._ask_bool(seat, "jump_in()", answer)
 
     def ask_colour(self, seat: int) -> int:
         choice = self.game.seats[seat].policy.colour(self.view(seat))
