@@ -65,16 +65,22 @@ class Scripted(PythonPolicy):
     """Plays a fixed script and never touches the random stream.
 
     ``plays``: card names to play, in order, or ``"draw"``; when the script is exhausted it plays its
-    first legal card. ``colours``: colours to name (then colour 0). ``targets``: swap targets (then the
-    first candidate). ``challenges``: challenge answers (then False). ``drawn``: answers to
-    ``play_drawn`` (then True: play the drawn card).
+    first legal card. ``colours``: colours to name, also as a Roulette victim (then colour 0).
+    ``targets``: swap targets (then the first candidate). ``challenges``: challenge answers (then
+    False). ``drawn``: answers to ``play_drawn`` (then True: play the drawn card). ``stacks``: card
+    names to stack on a pending penalty, or ``"accept"`` (then accept). ``jumps``: answers to
+    ``jump_in`` (then True).
     """
 
     def __init__(self, plays: Sequence[str] = (), colours: Sequence[int] = (), targets: Sequence[int] = (),
-                 challenges: Sequence[bool] = (), drawn: Sequence[bool] = ()):
+                 challenges: Sequence[bool] = (), drawn: Sequence[bool] = (), stacks: Sequence[str] = (),
+                 jumps: Sequence[bool] = ()):
         self.plays, self.colours, self.targets = list(plays), list(colours), list(targets)
         self.challenges, self.drawn = list(challenges), list(drawn)
+        self.stacks, self.jumps = list(stacks), list(jumps)
         self.views = []          # every view this policy was asked to play from
+        self.stack_views = []    # every view this policy was asked to stack from
+        self.jump_views = []     # every (view, index) this policy was asked to jump in with
 
     def play(self, view):
         self.views.append(view)
@@ -98,6 +104,15 @@ class Scripted(PythonPolicy):
         self.candidates = candidates
         return self.targets.pop(0) if self.targets else candidates[0]
 
+    def stack(self, view):
+        self.stack_views.append(view)
+        choice = self.stacks.pop(0) if self.stacks else "accept"
+        return None if choice == "accept" else view.hand.index(C(choice))
+
+    def jump_in(self, view, index):
+        self.jump_views.append((view, index))
+        return self.jumps.pop(0) if self.jumps else True
+
 
 Event = tuple[str, int, int, int]
 
@@ -116,6 +131,9 @@ class Snapshot:
     discard_pile: tuple[int, ...]
     colour: int
     direction: int
+    set_aside: tuple[int, ...] = ()
+    pending: int = 0
+    active: tuple[bool, ...] = ()
 
 
 @dataclass
@@ -136,10 +154,11 @@ class Scenario:
 
     def turn(self, k: int, round_index: int = 0) -> list[Event]:
         """Events of turn ``k`` (1-based) of round ``round_index`` after its TURN event, checkpoint
-        included, up to the next TURN or ROUND_END."""
+        included, up to the next TURN or ROUND_END (a jump-in is a turn of its own)."""
         rounds = [i for i, e in enumerate(self.events) if e[0] == "round_start"]
         start = rounds[round_index]
-        begin = self.events.index(("turn", *self.turn_seat(k, round_index), 0), start) + 1
+        begin = next(i for i in range(start, len(self.events))
+                     if self.events[i][0] == "turn" and self.events[i][2] == k) + 1
         end = next(i for i in range(begin, len(self.events)) if self.events[i][0] in ("turn", "round_end"))
         return self.events[begin:end]
 
@@ -184,7 +203,8 @@ def run(hands: Sequence[Sequence[str]], first: str | Sequence[str], draws: Seque
 
     def observe(table, event):
         snapshots.append(Snapshot(tuple(tuple(h) for h in table.hands), tuple(table.draw_pile),
-                                  tuple(table.discard_pile), table.colour, table.direction))
+                                  tuple(table.discard_pile), table.colour, table.direction,
+                                  tuple(table.set_aside), table.pending, tuple(table.active)))
 
     results = run_games(rules, players, lineup, seed, 0, 1, deck, True, observe)
     events = [(L.EV_NAMES[int(code)], int(seat), int(a), int(b)) for code, seat, a, b in results.events]
