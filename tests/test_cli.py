@@ -9,6 +9,7 @@ import pytest
 from study_fixtures import small_dataset  # noqa: F401  (fixture)
 
 import unosim
+from unosim import rules
 from unosim.__main__ import main
 
 COMMANDS = [[], ["variants"], ["policies"], ["rules"], ["simulate"], ["study"], ["study", "run"],
@@ -27,7 +28,6 @@ def test_help_everywhere(command, capsys):
     (["rules", "clasic"], "unknown variant 'clasic'"),
     (["rules", "classic", "--set", "n_blank=9"], "n_blank=9"),
     (["rules", "classic", "--set", "n_blank"], "expected key=value"),
-    (["rules", "spin"], "not implemented yet"),
     (["simulate", "classic", "-n", "11", "--games", "5", "--seed", "1"], "out of range"),
     (["simulate", "classic", "-n", "3", "--games", "5", "--seed", "1", "--lineup", "bogus"], "unknown policy"),
     (["simulate", "classic", "-n", "3", "--seed", "1"], "--games"),
@@ -47,10 +47,18 @@ def test_errors_are_one_line_with_status_2(argv, expected, capsys):
     assert "Traceback" not in err
 
 
+def test_unimplemented_variants_are_reported(monkeypatch, capsys):
+    monkeypatch.setattr(rules, "IMPLEMENTED_FAMILIES", ("classic",))
+    assert main(["variants"]) == 0
+    assert "not implemented yet" in capsys.readouterr().out
+    assert main(["rules", "minions"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not implemented yet" in err
+
+
 def test_listing_commands(capsys):
     assert main(["variants"]) == 0
-    out = capsys.readouterr().out
-    assert "classic" in out and "not implemented yet" in out
+    assert "classic" in capsys.readouterr().out
     assert main(["policies"]) == 0
     assert "greedy_points" in capsys.readouterr().out
     assert main(["rules", "minions", "--set", "p_dumbfu_fail=0.2"]) == 0
