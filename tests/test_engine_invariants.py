@@ -19,7 +19,7 @@ GAMES = 10_000
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["classic", "minions"])
+@pytest.mark.parametrize("variant", ["classic", "minions", "spin", "no_mercy"])
 @pytest.mark.parametrize("policy", POLICIES)
 def test_audited_games_for_every_player_count(variant, policy):
     for players in range(2, 11):
@@ -27,20 +27,46 @@ def test_audited_games_for_every_player_count(variant, policy):
         raw = run_compiled(rs, players, specs, 99, 0, GAMES, audit=True)
         rounds, seats = raw.rounds, raw.seats.reshape(GAMES, players, L.SC_SIZE)
         ends = rounds[:, L.RC_END]
-        assert (ends == L.END_WON).all(), f"{players} players: rounds without a winner at defaults"
+        allowed = (L.END_WON, L.END_KNOCKOUT) if variant == "no_mercy" else (L.END_WON,)
+        assert np.isin(ends, allowed).all(), f"{players} players: rounds without a winner at defaults"
         won = seats[:, :, L.SC_WON]
         assert (won.sum(axis=1) == 1).all()
         winner = rounds[:, L.RC_WINNER]
-        assert (seats[np.arange(GAMES), winner, L.SC_CARDS_LEFT] == 0).all()
-        assert (seats[:, :, L.SC_CARDS_LEFT][won == 0] > 0).all()
+        knocked = seats[:, :, L.SC_KNOCKED_OUT].astype(bool)
+        assert (knocked.sum(axis=1) == rounds[:, L.RC_KNOCKOUTS]).all()
+        assert not knocked[np.arange(GAMES), winner].any()
+        assert ((seats[:, :, L.SC_KNOCKOUT_TURN] > 0) == knocked).all()
+        assert (seats[:, :, L.SC_KNOCKOUT_TURN] <= rounds[:, L.RC_TURNS][:, None]).all()
+        assert (seats[:, :, L.SC_CARDS_LEFT][knocked] == 0).all()
+        by_knockout = ends == L.END_KNOCKOUT
+        # a knock-out win: everybody else is out, worth exactly 250·(n−1) (RULES §1.13)
+        assert (rounds[by_knockout, L.RC_KNOCKOUTS] == players - 1).all()
+        assert (rounds[by_knockout, L.RC_POINTS] == 250 * (players - 1)).all()
+        if variant != "spin":   # a final-card spin may empty a loser's hand (RULES §2.3.6)
+            assert (seats[:, :, L.SC_CARDS_LEFT][(won == 0) & ~knocked] > 0).all()
+        if variant == "spin":
+            outcomes = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + 9]
+            assert (outcomes.sum(axis=1) == rounds[:, L.RC_SPINS]).all()
+            assert (rounds[:, L.RC_FINAL_SPINS] <= 1).all()
+        else:
+            assert (rounds[:, L.RC_SPINS] == 0).all()
+        if variant == "no_mercy":
+            # a stack is at least the value of the draw card that started it; some take effect
+            assert rounds[:, L.RC_LARGEST_STACK].max() >= 10
+            assert (rounds[:, L.RC_SWAPS_7] > 0).any() and (rounds[:, L.RC_PASSES_0] > 0).any()
+        else:
+            assert (rounds[:, [L.RC_KNOCKOUTS, L.RC_SWAPS_7, L.RC_PASSES_0]] == 0).all()
+        won_by_play = ends == L.END_WON   # a knock-out winner may still hold cards (RULES §6 N20)
+        assert (seats[np.arange(GAMES), winner, L.SC_CARDS_LEFT][won_by_play] == 0).all()
         assert (seats[:, :, L.SC_PLAYED].sum(axis=1) == rounds[:, L.RC_PLAYS]).all()
         assert (seats[:, :, L.SC_DRAWN].sum(axis=1) == rounds[:, L.RC_DRAWS]).all()
         # each turn plays at most one card, except nothing: plays ≤ turns
         assert (rounds[:, L.RC_PLAYS] <= rounds[:, L.RC_TURNS]).all()
-        # points are the losers' hands, and every card left is worth 0..50
-        assert (seats[:, :, L.SC_POINTS_LEFT].sum(axis=1) == rounds[:, L.RC_POINTS]).all()
+        # points are the losers' hands (+250 per knock-out), every card left is worth 0..50
+        losers_points = (seats[:, :, L.SC_POINTS_LEFT] * (won == 0)).sum(axis=1)
+        assert (losers_points + 250 * rounds[:, L.RC_KNOCKOUTS] == rounds[:, L.RC_POINTS]).all()
         assert (seats[:, :, L.SC_POINTS_LEFT] <= 50 * seats[:, :, L.SC_CARDS_LEFT]).all()
-        # cards: dealt + drawn − played (− discarded by effects) = left, per seat, summed over seats
+        # cards: dealt + drawn − played (− discarded by effects, − set aside) = left, over all seats
         dealt = rs.hand_size * players
         left = seats[:, :, L.SC_CARDS_LEFT].sum(axis=1)
         assert (left <= dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
@@ -51,10 +77,14 @@ def test_audited_games_for_every_player_count(variant, policy):
 
 
 @pytest.mark.parametrize("rules", [
+    {"stacking": "same_kind", "jump_in": True, "seven_o": True},
+    {"stacking": "any_draw", "mercy_limit": 20, "draw_until_playable": True, "force_play_drawn": True},
+    {"stacking": "escalating", "no_bluffing": True, "jump_in": True, "mercy_limit": 25},
     {"blank_effects": ["shuffle_hands", "discard_colour", "others_draw_1"], "p_forget_uno": 0.5},
     {"blank_effects": ["draw_two_next", "plain_wild", "swap_hands"], "draw_until_playable": True},
     {"final_card_effects": False, "voluntary_draw": False, "two_player_reverse_skip": False},
-], ids=["blanks-a", "blanks-b", "toggles-off"])
+], ids=["same-kind-jump-in-seven-o", "any-draw-mercy", "escalating-jump-in", "blanks-a", "blanks-b",
+        "toggles-off"])
 @pytest.mark.parametrize("players", [2, 5, 9])
 def test_audited_games_with_house_rules_and_blank_effects(rules, players):
     rs, specs = resolve("classic", players, "random(p_draw=0.2,p_bluff=0.3,p_challenge=0.5)", rules)
@@ -112,3 +142,19 @@ def test_turn_cap_truncates_rounds():
     truncated = raw.rounds[:, L.RC_END] == L.END_TRUNCATED
     assert truncated.mean() > 0.9 and (raw.rounds[truncated, L.RC_TURNS] == 3).all()
     assert (raw.rounds[truncated, L.RC_WINNER] == -1).all() and (raw.rounds[truncated, L.RC_POINTS] == 0).all()
+
+
+@pytest.mark.parametrize("variant,rules", [
+    ("no_mercy", {"jump_in": True, "p_forget_uno": 0.3}),
+    ("no_mercy", {"final_card_effects": True, "voluntary_draw": False}),
+    ("spin", {"jump_in": True, "stacking": "any_draw", "seven_o": True}),
+    ("spin", {"spin_weights": [0, 0, 0, 1, 1, 3, 0, 2, 2], "spin_first_card_spins": True,
+              "spin_continue_after_winner": False}),
+    ("minions", {"stacking": "escalating", "mercy_limit": 18, "jump_in": True}),
+], ids=["no-mercy-jump-in", "no-mercy-final-effects", "spin-house-rules", "spin-weights", "minions-mercy"])
+@pytest.mark.parametrize("players", [2, 3, 7])
+def test_audited_games_with_variant_house_rules(variant, rules, players):
+    rs, specs = resolve(variant, players, "random(p_draw=0.1,p_challenge=0.3)", rules)
+    raw = run_compiled(rs, players, specs, 13, 0, 1_000, audit=True)
+    assert len(raw.matches) == 1_000
+    assert (raw.rounds[:, L.RC_END] == L.END_TRUNCATED).mean() < 0.002

@@ -1249,6 +1249,8 @@ def take_turn(g, p):
     ir = g["ir"]
     legal = g["legal"]
     pose_event(g, p)
+    if st[ST_ENDED] or not g["seat"][p, SE_ACTIVE]:   # the pose penalty knocked p out (mercy rule)
+        return next_seat(g, p)
     if st[ST_SPINNER] == p:   # §1.5 step 2: the designated spinner spins instead of its turn
         st[ST_SPINNER] = -1
         return spin(g, p, False)
