@@ -18,6 +18,15 @@ CONFIGS = {
     "classic-off": ("classic", {"final_card_effects": False, "two_player_reverse_skip": False,
                                 "voluntary_draw": False, "wd4_challenge": False}),
     "minions": ("minions", {"p_dumbfu_fail": 0.5, "p_forget_uno": 0.3, "p_catch": 0.7}),
+    "no_mercy": ("no_mercy", {}),
+    "no_mercy-toggles": ("no_mercy", {"jump_in": True, "final_card_effects": True, "p_forget_uno": 0.3,
+                                      "mercy_limit": 15}),
+    "classic-stacking": ("classic", {"stacking": "escalating", "jump_in": True, "seven_o": True,
+                                     "mercy_limit": 20, "p_forget_uno": 0.2}),
+    "classic-stacking-b": ("classic", {"stacking": "same_kind", "draw_until_playable": True,
+                                       "final_card_effects": False, "mercy_limit": 12}),
+    "minions-stacking": ("minions", {"stacking": "any_draw", "jump_in": True, "seven_o": True,
+                                     "mercy_limit": 10, "p_dumbfu_fail": 0.5, "no_bluffing": True}),
 }
 POLICIES = ["random", "random(p_draw=0.3,p_bluff=0.5,p_challenge=0.5)", "greedy_points(p_challenge=0.5)",
             "keep_wilds", "python"]
@@ -42,27 +51,59 @@ class Checker:
         self.rules, self.deck_size, self.may_bluff = rules, deck_size, may_bluff
         self.before = None
         self.events = Counter()
+        self.knocked_out = set()
+        self.pending = 0        # the pending total, followed from the events alone
 
     def __call__(self, table, event):
         code, seat, a, _ = event
         self.events[code] += 1
-        in_play = sum(map(len, table.hands)) + len(table.draw_pile) + len(table.discard_pile)
+        in_play = sum(map(len, table.hands)) + len(table.draw_pile) + len(table.discard_pile) + \
+            len(table.set_aside)
         assert in_play == self.deck_size, f"card conservation broken at {L.EV_NAMES[code]}"
+        if code == L.EV_ROUND_START:
+            self.knocked_out, self.pending = set(), 0
+        if code in (L.EV_TURN, L.EV_PLAY, L.EV_DRAW, L.EV_ACCEPT, L.EV_COLOUR, L.EV_SWAP, L.EV_PASS,
+                    L.EV_ROULETTE, L.EV_UNO, L.EV_CHALLENGE, L.EV_SKIP, L.EV_POSE, L.EV_DISCARD):
+            assert seat not in self.knocked_out, f"knocked-out seat {seat} in a {L.EV_NAMES[code]} event"
+        if code == L.EV_SWAP:
+            assert a not in self.knocked_out, "a knocked-out seat is no swap target"
+        if code == L.EV_KNOCKOUT:
+            assert len(self.before[0][seat]) + 1 >= self.rules.mercy_limit and table.hands[seat] == []
+            self.knocked_out.add(seat)
+        if self.rules.mercy_limit is not None and code != L.EV_DRAW:
+            # a hand at the limit never survives its Mercy check (RULES §2.4.6)
+            assert max(map(len, table.hands)) < self.rules.mercy_limit
         if code == L.EV_PLAY:
             hands, top, colour = self.before
             assert a in hands[seat]
-            if cards.KIND[a] == cards.WD4:
+            if self.pending:
+                assert cards.DRAW_VALUE[a] > 0, "only draw cards answer a pending penalty"
+            elif cards.KIND[a] == cards.WD4:
                 holds_colour = any(cards.COLOUR[c] == colour for c in hands[seat])
                 assert self.may_bluff or not holds_colour, "illegal WD4 from a policy that never bluffs"
             else:
                 assert _is_legal_play(a, hands[seat], top, colour)
+        self.pending = table.pending
         if code == L.EV_ROUND_END:
-            everywhere = table.draw_pile + table.discard_pile + [c for h in table.hands for c in h]
+            everywhere = table.draw_pile + table.discard_pile + table.set_aside + [c for h in table.hands for c in h]
             assert sorted(everywhere) == table.game.deck          # the very same cards, not just as many
             if a == L.END_WON:
                 assert table.hands[seat] == [] and seat == table.winner
+            if a == L.END_KNOCKOUT:
+                assert [s for s in range(table.players) if s not in self.knocked_out] == [seat]
         if table.discard_pile:
             self.before = ([list(h) for h in table.hands], table.discard_pile[-1], table.colour)
+
+
+def _swaps_by_sevens(events):
+    """SWAP events caused by a 7 (the last PLAY before them is a number), not by a blank swap_hands."""
+    count, last_play = 0, -1
+    for code, _, a, _ in events:
+        if code == L.EV_PLAY:
+            last_play = int(a)
+        elif code == L.EV_SWAP:
+            count += int(cards.KIND[last_play] == cards.NUMBER)
+    return count
 
 
 def _lineup(policy, players):
@@ -75,7 +116,7 @@ def test_invariants_over_random_games(config, policy):
     variant, overrides = CONFIGS[config]
     for players in range(2, 11):
         rules = get_variant(variant, {**overrides, "match_mode": "single_round"})
-        if rules.hand_size * players > rules.deck_size - 5:
+        if players > rules.max_players():
             continue
         may_bluff = "p_bluff" in policy and not rules.no_bluffing
         checker = Checker(rules, rules.deck_size, may_bluff)
@@ -94,14 +135,27 @@ def check_tables(r, players, rules):
     assert rounds[:, L.RC_DRAWS].sum() == ev[L.EV_DRAW] == seats[:, :, L.SC_DRAWN].sum()
     assert rounds[:, L.RC_RESHUFFLES].sum() == ev[L.EV_RESHUFFLE]
     assert rounds[:, L.RC_DUMBFU_PENALTIES].sum() == sum(1 for e in events if e[0] == L.EV_POSE and e[2] == 1)
+    assert rounds[:, L.RC_KNOCKOUTS].sum() == ev[L.EV_KNOCKOUT] == seats[:, :, L.SC_KNOCKED_OUT].sum()
+    assert rounds[:, L.RC_SWAPS_7].sum() == _swaps_by_sevens(events)
+    assert rounds[:, L.RC_PASSES_0].sum() == ev[L.EV_PASS]
+    assert ((seats[:, :, L.SC_KNOCKOUT_TURN] > 0) == (seats[:, :, L.SC_KNOCKED_OUT] == 1)).all()
+    assert (seats[:, :, L.SC_KNOCKOUT_TURN] <= rounds[:, L.RC_TURNS][:, None]).all()
     assert (rounds[:, L.RC_PLAYS] == seats[:, :, L.SC_PLAYED].sum(axis=1)).all()
     assert (rounds[:, L.RC_DRAWS] == seats[:, :, L.SC_DRAWN].sum(axis=1)).all()
     for row, seat_rows in zip(rounds, seats, strict=True):
         winner = row[L.RC_WINNER]
         assert seat_rows[:, L.SC_WON].sum() == (winner >= 0)
+        out = seat_rows[:, L.SC_KNOCKED_OUT] == 1
+        assert (seat_rows[out, L.SC_CARDS_LEFT] == 0).all() and row[L.RC_KNOCKOUTS] == out.sum()
         if winner >= 0:
-            assert row[L.RC_END] == L.END_WON and seat_rows[winner, L.SC_CARDS_LEFT] == 0
-            assert row[L.RC_POINTS] == seat_rows[:, L.SC_POINTS_LEFT].sum()
+            assert row[L.RC_END] in (L.END_WON, L.END_KNOCKOUT) and not out[winner]
+            if row[L.RC_END] == L.END_WON:
+                assert seat_rows[winner, L.SC_CARDS_LEFT] == 0
+            else:
+                assert out.sum() == players - 1
+            # RULES §2.4.8: the active opponents' hands plus 250 per knocked-out player
+            opponents = seat_rows[:, L.SC_POINTS_LEFT].sum() - seat_rows[winner, L.SC_POINTS_LEFT]
+            assert row[L.RC_POINTS] == opponents + 250 * out.sum()
         else:
             assert row[L.RC_END] in (L.END_STALEMATE, L.END_TRUNCATED) and row[L.RC_POINTS] == 0
         assert row[L.RC_TURNS] <= rules.max_turns_per_round
@@ -155,3 +209,17 @@ def test_every_blank_effect_is_exercised():
                       observer=None)
         blank_plays = sum(1 for e in r.events if e[0] == L.EV_PLAY and cards.KIND[e[2]] == cards.BLANK)
         assert blank_plays > 0
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_no_mercy_invariants_over_many_random_games(players):
+    """The no_mercy checks above over more games per player count, and a sanity check that every
+    no_mercy mechanism really fires (knock-outs, stacks, swaps, passes, Roulette, Discard All)."""
+    rules = get_variant("no_mercy", {"match_mode": "single_round"})
+    checker = Checker(rules, rules.deck_size, may_bluff=False)
+    r = run_games(rules, players, "random", seed=100 + players, first_game=0, n_games=25, deck_order=None,
+                  trace=True, observer=checker)
+    check_tables(r, players, rules)
+    for code in (L.EV_KNOCKOUT, L.EV_ACCEPT, L.EV_SWAP, L.EV_PASS, L.EV_ROULETTE, L.EV_DISCARD):
+        assert checker.events[code] > 0, L.EV_NAMES[code]
+    assert (r.rounds[:, L.RC_END] == L.END_KNOCKOUT).any() and (r.rounds[:, L.RC_END] == L.END_WON).any()
