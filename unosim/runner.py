@@ -82,42 +82,49 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     if chunk_size is not None and chunk_size < 1:
         raise RunError(f"chunk_size={chunk_size} is invalid: use a positive number of games")
     root = Path(out) / study.name
-    manifest = _prepare(root, study, chunk_size, force)
-    jobs = study.jobs(manifest["chunk_size"])
-    pending = [j for j in jobs if not dataset.job_is_complete(root, j.cell.variant, j.cell.players,
-                                                             j.cell.name, j.index)]
-    _record_done(manifest, jobs, pending)
-    dataset.write_manifest(root, manifest)
-    start = time.perf_counter()
-    if pending:
-        _warm_numba_cache(pending[0])
-        with _backend(scheduler, n_jobs), tqdm(
-                total=study.total_games, initial=study.total_games - sum(j.games for j in pending),
-                unit="game", unit_scale=True, smoothing=0.1, desc=study.name,
-                disable=not (sys.stderr.isatty() if progress is None else progress)) as bar:
-            last_manifest = time.perf_counter()
-            outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)(
-                delayed(run_job)(job) for job in pending)
-            cells = {c.name: c for c in study.cells}
-            for output in outputs:
-                cell = cells[output.cell]
-                for name in dataset.TABLES:
-                    path = dataset.part_path(root, name, cell.variant, cell.players, cell.name, output.job)
-                    dataset.write_part(path, output.tables[name])
-                entry = manifest["cells"][output.cell]
-                entry["jobs_done"] += 1
-                entry["games_done"] += output.games
-                entry["status"] = "complete" if entry["jobs_done"] == entry["jobs"] else "partial"
-                bar.update(output.games)
-                if time.perf_counter() - last_manifest > MANIFEST_INTERVAL_S:
-                    _stamp(manifest)
-                    dataset.write_manifest(root, manifest)
-                    last_manifest = time.perf_counter()
+    with _backend(scheduler, n_jobs):  # an unreachable scheduler fails before anything is written
+        manifest = _prepare(root, study, chunk_size, force)
+        jobs = study.jobs(manifest["chunk_size"])
+        pending = [j for j in jobs if not dataset.job_is_complete(root, j.cell.variant, j.cell.players,
+                                                                 j.cell.name, j.index)]
+        _record_done(manifest, jobs, pending)
+        dataset.write_manifest(root, manifest)
+        start = time.perf_counter()
+        if pending:
+            _warm_numba_cache(pending[0])
+            _run_jobs(study, root, manifest, pending, n_jobs,
+                      sys.stderr.isatty() if progress is None else progress)
     manifest["status"] = "complete"
     _stamp(manifest)
     dataset.write_manifest(root, manifest)
     return RunSummary(root, sum(j.games for j in pending), len(pending), len(jobs) - len(pending),
                       time.perf_counter() - start)
+
+
+def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], pending: list[Job], n_jobs: int,
+              progress: bool) -> None:
+    """Run the pending jobs on the current joblib backend; write each job's parts as it arrives."""
+    cells = {c.name: c for c in study.cells}
+    done_before = study.total_games - sum(j.games for j in pending)
+    with tqdm(total=study.total_games, initial=done_before, unit="game", unit_scale=True, smoothing=0.1,
+              desc=study.name, disable=not progress) as bar:
+        last_manifest = time.perf_counter()
+        outputs = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)(
+            delayed(run_job)(job) for job in pending)
+        for output in outputs:
+            cell = cells[output.cell]
+            for name in dataset.TABLES:
+                path = dataset.part_path(root, name, cell.variant, cell.players, cell.name, output.job)
+                dataset.write_part(path, output.tables[name])
+            entry = manifest["cells"][output.cell]
+            entry["jobs_done"] += 1
+            entry["games_done"] += output.games
+            entry["status"] = "complete" if entry["jobs_done"] == entry["jobs"] else "partial"
+            bar.update(output.games)
+            if time.perf_counter() - last_manifest > MANIFEST_INTERVAL_S:
+                _stamp(manifest)
+                dataset.write_manifest(root, manifest)
+                last_manifest = time.perf_counter()
 
 
 def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool) -> dict[str, Any]:
