@@ -184,6 +184,32 @@ def test_almost_uno(discards, colour_events, colour):
     assert s.seat(2)["n_played"] == 0                   # wheel discards are not plays
 
 
+class ByIndex(Wheel):
+    """Answers Almost UNO / UNO Spin with fixed hand indices."""
+
+    def __init__(self, indices, **kw):
+        super().__init__(**kw)
+        self.indices = indices
+
+    def almost_uno(self, view):
+        return list(self.indices)
+
+    def uno_spin_discard(self, view):
+        return self.indices[0]
+
+
+@pytest.mark.parametrize("outcome,indices,left", [
+    ("almost_uno", [2, 4, 3], ["Y9", "G3"]),            # the second Y9 goes, the first stays in front
+    ("uno_spin", [2], ["Y9", "G3", "B4", "R8"]),
+], ids=["almost-uno", "uno-spin"])
+def test_wheel_discards_remove_the_chosen_copy_of_two_equal_cards(outcome, indices, left):
+    """Protocol §2, §6: a discarded card leaves its own position; the order of the others is kept."""
+    spinner = ByIndex(indices)
+    s = wheel_game(outcome, ["Y9", "G3", "Y9", "B4", "R8"], wheels=[Wheel(), Wheel(), spinner],
+                   shout_weight=(0.001, 0.001, 1000.0))
+    assert hand_names(before_turn(s, 3), 2) == left
+
+
 def test_almost_uno_with_two_cards_does_nothing_and_asks_nothing():
     wheel = Wheel()
     s = wheel_game("almost_uno", ["G4", "Y5"], hands=[["B1", "B2"], ["R3*", "G6"], ["G4", "Y5"]],

@@ -254,8 +254,10 @@ def wheel_discard(table: Table, seat: int, indices: Sequence[int], final: bool) 
     except in a final spin (RULES §6 S10, S13)."""
     hand = table.hands[seat]
     chosen = [hand[i] for i in indices]
-    for card in chosen:
-        hand.remove(card)                   # equal ids are interchangeable: the same hand results
+    for k, index in enumerate(indices):
+        # Remove that very position (not the first copy of the id: with two equal cards the order of
+        # the rest would differ); earlier removals shifted the positions after them.
+        card = hand.pop(index - sum(1 for earlier in indices[:k] if earlier < index))
         table.discard_pile.append(card)
         table._hand_changed(seat)
         table.moves += 1
