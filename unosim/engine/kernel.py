@@ -556,6 +556,9 @@ def pose_event(g, s):
 
 @njit(cache=True)
 def skip_seat(g, v):
+    """v loses its turn (a pose event in minions); a seat knocked out by the penalty is not skipped."""
+    if not g["seat"][v, SE_ACTIVE]:
+        return
     emit(g, L.EV_SKIP, v, 0, 0)
     pose_event(g, v)
 
@@ -563,7 +566,7 @@ def skip_seat(g, v):
 @njit(cache=True)
 def others_draw_one(g, p):
     s = next_seat(g, p)
-    while s != p and not g["st"][ST_ENDED]:
+    while s != p:   # p is active, so a knock-out that ends the round also ends this loop
         draw_one(g, s)
         s = next_seat(g, s)
 
