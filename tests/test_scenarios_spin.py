@@ -363,6 +363,9 @@ WAR_ROWS = [
      ["G9", "B2", "BSKIP", "YREV", "WILD"], ["R3*", "B8", "G+2", "YSKIP", "GSKIP"],
      ["Y9", "B+2", "RSKIP", "GREV", "WILD"],
      [(2, "Y9"), (0, "G9"), (1, "B8"), (0, "B2")], 0, ["G9", "B2"]),
+    ("one-drops-out-the-others-compare",     # all tied on 9; seat 2 drops out, G7 beats B2
+     ["G9", "B2", "BSKIP", "YREV", "WILD"], ["R3*", "B9", "G7", "G+2", "YSKIP"], ["Y9", "B+2", "RSKIP", "GREV", "WILD"],
+     [(2, "Y9"), (0, "G9"), (1, "B9"), (0, "B2"), (1, "G7")], 1, ["B9", "G7"]),
     ("spinner-wins",
      ["G5", "B1", "Y6", "WILD", "WD4"], ["R3*", "G6", "G7", "B5", "YSKIP"], ["Y8", "B2", "RSKIP", "GREV", "R4"],
      [(2, "Y8"), (0, "Y6"), (1, "G7")], 2, ["Y8"]),
