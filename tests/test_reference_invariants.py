@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from unosim import cards
@@ -27,6 +28,11 @@ CONFIGS = {
                                        "final_card_effects": False, "mercy_limit": 12}),
     "minions-stacking": ("minions", {"stacking": "any_draw", "jump_in": True, "seven_o": True,
                                      "mercy_limit": 10, "p_dumbfu_fail": 0.5, "no_bluffing": True}),
+    "spin": ("spin", {}),
+    "spin-toggles": ("spin", {"spin_weights": (1, 1, 1, 2, 2, 3, 1, 3, 3), "spin_first_card_spins": True,
+                              "spin_continue_after_winner": False, "shout_weight": 2.0, "p_forget_uno": 0.3}),
+    "spin-house-rules": ("spin", {"jump_in": True, "stacking": "any_draw", "mercy_limit": 20,
+                                  "draw_until_playable": True, "final_card_effects": False}),
 }
 POLICIES = ["random", "random(p_draw=0.3,p_bluff=0.5,p_challenge=0.5)", "greedy_points(p_challenge=0.5)",
             "keep_wilds", "python"]
@@ -223,3 +229,54 @@ def test_no_mercy_invariants_over_many_random_games(players):
     for code in (L.EV_KNOCKOUT, L.EV_ACCEPT, L.EV_SWAP, L.EV_PASS, L.EV_ROULETTE, L.EV_DISCARD):
         assert checker.events[code] > 0, L.EV_NAMES[code]
     assert (r.rounds[:, L.RC_END] == L.END_KNOCKOUT).any() and (r.rounds[:, L.RC_END] == L.END_WON).any()
+
+
+class SpinChecker(Checker):
+    """The checks above plus the wheel's (RULES §2.3, protocol §6), followed from the events alone: only
+    a spin card played with cards left (or turned up first, with the toggle) designates a spinner;
+    the designated spinner's turn is a spin; a jump-in cancels the designation; a final spin follows a
+    winning spin card at once; wheel discards land on top."""
+
+    def __init__(self, rules, deck_size):
+        super().__init__(rules, deck_size, may_bluff=False)
+        self.previous, self.designated, self.last_card = None, -1, -1
+
+    def __call__(self, table, event):
+        super().__call__(table, event)
+        code, seat, a, b = event
+        previous, self.previous = self.previous, event
+        if code in (L.EV_PLAY, L.EV_FIRST_CARD):
+            self.last_card = a
+        if code == L.EV_ROUND_START:
+            self.designated = -1
+        elif code == L.EV_SPINNER:
+            assert cards.SPIN[self.last_card] == 1 and previous[0] in (L.EV_PLAY, L.EV_FIRST_CARD)
+            self.designated = seat
+        elif code == L.EV_TURN:
+            self.spin_expected = seat == self.designated and b == 0
+            if b == 1 or seat == self.designated:
+                self.designated = -1                 # spins now, or cancelled by the jump-in
+        elif code == L.EV_SPIN:
+            if b == 0:
+                assert previous[0] == L.EV_TURN and self.spin_expected
+            else:
+                assert previous[0] == L.EV_PLAY and cards.SPIN[previous[2]] == 1 and table.over
+                assert seat == table.next_seat(table.winner) and self.rules.final_card_effects
+        elif code == L.EV_DISCARD:
+            assert table.discard_pile[-1] == a       # on top, never under T (RULES §6 S9)
+        if previous is not None and previous[0] == L.EV_TURN and code != L.EV_SPIN:
+            assert not self.spin_expected, "the designated spinner did not spin"
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_spin_invariants_over_many_random_games(players):
+    """The spin checks over more games per player count, every outcome and the final spin firing."""
+    rules = get_variant("spin", {"match_mode": "single_round"})
+    checker = SpinChecker(rules, rules.deck_size)
+    lineup = ["random", "keep_wilds", "greedy_points"][players % 3]
+    r = run_games(rules, players, lineup, seed=200 + players, first_game=0, n_games=300, deck_order=None,
+                  trace=True, observer=checker)
+    check_tables(r, players, rules)
+    spins = r.events[r.events[:, 0] == L.EV_SPIN]
+    assert r.rounds[:, L.RC_SPINS].sum() == len(spins) and r.rounds[:, L.RC_FINAL_SPINS].sum() == spins[:, 3].sum()
+    assert (np.bincount(spins[:, 2], minlength=9) > 0).all() and spins[:, 3].sum() > 0
