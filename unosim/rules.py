@@ -217,7 +217,7 @@ class RuleSet:
         shout = self.shout_weight if isinstance(self.shout_weight, tuple) else (self.shout_weight,) * players
         fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + players] = forget
         fr[L.FR_SHOUT_WEIGHT:L.FR_SHOUT_WEIGHT + players] = shout
-        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9] = np.asarray(self.spin_weights) / sum(self.spin_weights)
+        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9] = self.spin_weights   # the draw normalises
         return ir, fr, cards.deck_ids(self.deck_counts())
 
 
@@ -322,7 +322,8 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
         v[name] = _check_bool(name, v[name])
     ml = v["mercy_limit"]
     if ml is not None and ml != "none":
-        v["mercy_limit"] = _check_int("mercy_limit", ml, 2, 200)
+        # the limit is checked as cards are drawn, so a dealt hand must start below it
+        v["mercy_limit"] = _check_int("mercy_limit", ml, v["hand_size"] + 1, 200)
     else:
         v["mercy_limit"] = None
     return v

@@ -56,11 +56,11 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         raise ValueError("deck_order must be a permutation of the variant's deck")
     single = rs.match_mode == "single_round"
     chunks, done = [], 0
-    trace_capacity = 1 << 14 if trace else 0
+    batch = games
     while done < games:
-        todo = games - done
+        todo = min(batch, games - done)
         cap = todo if single else todo * 12 + rs.max_rounds_per_match
-        block = kernel.new_game(ir, fr, pol, pp, trace_capacity)
+        block = kernel.new_game(ir, fr, pol, pp, trace)
         g = block[0]
         rounds = np.zeros((cap, L.RC_SIZE), np.int32)
         seats = np.zeros((cap * players, L.SC_SIZE), np.int32)
@@ -68,13 +68,16 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         matches = np.zeros((todo, L.MC_SIZE), np.int32)
         n_done, n_rounds, n_events = kernel.run_games(
             g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches)
-        if trace and n_events > trace_capacity:   # rerun this chunk with room for every event
-            trace_capacity = 1 << int(n_events).bit_length()
+        if trace and n_events > kernel.TRACE_CAPACITY:   # too many events: trace fewer games per call
+            if todo == 1:
+                raise ValueError(f"game {first_game + done} emits {n_events} trace events, more than "
+                                 f"{kernel.TRACE_CAPACITY}; trace it with fewer rounds")
+            batch = max(1, todo // 2)
             continue
         if audit and g["st"][kernel.ST_VIOLATIONS]:
             raise AssertionError(f"engine invariant violated {g['st'][kernel.ST_VIOLATIONS]} time(s) in "
                                  f"games {first_game + done}..{first_game + done + todo - 1}")
-        events = block[0]["ev"][:n_events].copy() if trace else np.zeros((0, 4), np.int32)
+        events = g["ev"][:n_events].copy() if trace else np.zeros((0, 4), np.int32)
         chunks.append((rounds[:n_rounds], seats[:n_rounds * players], opening[:n_rounds * players],
                        matches[:n_done], events))
         done += n_done

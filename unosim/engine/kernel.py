@@ -96,7 +96,9 @@ ST_UNO_CHECKS = 30  # 0 when checkpoints cannot change anything: no trace and no
 ST_SPINNER = 31     # seat designated to spin at its next turn, -1 if none
 ST_SPINS = 32
 ST_FINAL_SPINS = 33
-ST_SIZE = 34
+ST_EV_CAP = 34      # rows of the trace buffer `ev` (kept as data: see new_game)
+ST_SIZE = 35
+TRACE_CAPACITY = 1 << 20   # events one traced call can hold; larger runs are split by the caller
 
 DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
 SE_DRAWN = 0
@@ -197,7 +199,7 @@ def emit(g, code, s, a, b):
     ev = g["ev"]
     if st[ST_TRACE]:
         k = st[ST_EV_LEN]
-        if k < ev.shape[0]:
+        if k < st[ST_EV_CAP]:
             ev[k, 0] = code
             ev[k, 1] = s
             ev[k, 2] = a
@@ -1018,11 +1020,16 @@ def discard_group(g, s, by_colour, final):
 @njit(cache=True)
 def draw_until_colour(g, s, colour):
     """DRAW_RED / DRAW_BLUE: draw until that colour or a wild (RULES §6 S7)."""
+    st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
     seat = g["seat"]
-    while draw_one(g, s):
-        seat[s, SE_WHEEL_GAINED] += 1
+    while True:
+        before = st[ST_DRAWS]
+        drawn = draw_one(g, s)
+        seat[s, SE_WHEEL_GAINED] += st[ST_DRAWS] - before   # a knock-out card was drawn too
+        if not drawn:
+            return
         c = hands[s, hlen[s] - 1]
         if COLOUR[c] == colour or COLOUR[c] == NO_COLOUR:
             return
@@ -1576,21 +1583,27 @@ def game_dtype(trace_capacity: int) -> np.dtype:
     ])
 
 
-def new_game(ir, fr, pol, pp, trace_capacity: int = 0):
-    """A one-element array holding a zeroed game record with the compiled rules and the lineup;
-    tracing iff capacity > 0. Keep the array alive while its record ``[0]`` is used: a record (and
-    views of its fields) does not own its memory."""
-    block = np.zeros(1, game_dtype(max(trace_capacity, 1)))
+def new_game(ir, fr, pol, pp, trace: bool = False):
+    """A one-element array holding a zeroed game record with the compiled rules and the lineup.
+
+    Keep the array alive while its record ``[0]`` is used: a record (and views of its fields) does not
+    own its memory. Only two record layouts exist (trace buffer of 1 or TRACE_CAPACITY rows), and the
+    capacity travels as data in ``st``: numba's disk cache must never have to tell apart records that
+    differ only in a nested array's shape.
+    """
+    capacity = TRACE_CAPACITY if trace else 1
+    block = np.zeros(1, game_dtype(capacity))
     g = block[0]
+    g["st"][ST_EV_CAP] = capacity
     g["ir"][:] = ir
     g["fr"][:] = fr
     g["pol"][:len(pol)] = pol
     g["pp"][:len(pol)] = pp
     g["st"][ST_N] = ir[L.IR_PLAYERS]
-    g["st"][ST_TRACE] = 1 if trace_capacity > 0 else 0
+    g["st"][ST_TRACE] = 1 if trace else 0
     n = ir[L.IR_PLAYERS]
     forgetful = (fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + n] > 0).any()
-    g["st"][ST_UNO_CHECKS] = 1 if trace_capacity > 0 or forgetful else 0
+    g["st"][ST_UNO_CHECKS] = 1 if trace or forgetful else 0
     return block
 
 

@@ -53,7 +53,7 @@ FR_P_CATCH = 0
 FR_P_DUMBFU_FAIL = 1
 FR_P_FORGET_UNO = 2      # 10 entries, one per seat
 FR_SHOUT_WEIGHT = 12     # 10 entries, one per seat
-FR_SPIN_WEIGHT = 22      # 9 entries, normalised
+FR_SPIN_WEIGHT = 22      # 9 entries, as given (the wheel draw normalises)
 FR_SIZE = 31
 
 MAX_PLAYERS = 10
