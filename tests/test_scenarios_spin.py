@@ -21,7 +21,7 @@ from unosim.reference import run_games
 from unosim.reference_rng import PLAY_STREAM, Xoshiro
 from unosim.rules import SPIN_OUTCOMES, get_variant
 
-O = {name: i for i, name in enumerate(SPIN_OUTCOMES)}
+O = {name: i for i, name in enumerate(SPIN_OUTCOMES)}  # noqa: E741 (O for Outcome, as in the tables)
 
 
 @pytest.fixture(autouse=True)

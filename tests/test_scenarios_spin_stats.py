@@ -48,7 +48,7 @@ def test_outcome_frequencies_match_the_weights(weights, players, games):
     assert (counts[weights == 0] == 0).all()
     positive = weights > 0
     expected = counts.sum() * weights[positive] / weights.sum()
-    assert chisquare(counts[positive], expected).pvalue > P_MIN, dict(zip(SPIN_OUTCOMES, counts.tolist()))
+    assert chisquare(counts[positive], expected).pvalue > P_MIN, dict(zip(SPIN_OUTCOMES, counts.tolist(), strict=True))
 
 
 def test_uniform_outcome_frequencies_are_one_ninth_each():
