@@ -113,3 +113,31 @@ def test_challenges_of_random_bluffs_succeed_exactly_when_guilty():
     challenges = events[events[:, 0] == L.EV_CHALLENGE]
     assert len(challenges) > 1_000
     assert 0 < challenges[:, 2].mean() < 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("weights", [None, [0, 1, 0, 2, 2, 0, 1, 3, 1]], ids=["uniform", "custom"])
+def test_wheel_outcome_frequencies_follow_the_spin_weights(weights):
+    rules = {"match_mode": "single_round"} | ({"spin_weights": weights} if weights else {})
+    rs, specs = resolve("spin", 4, "random", rules)
+    rounds = run_compiled(rs, 4, specs, 47, 0, 20_000).rounds
+    counts = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + 9].sum(axis=0)
+    w = np.ones(9) if weights is None else np.asarray(weights, float)
+    assert (counts[w == 0] == 0).all()
+    expected = counts.sum() * w[w > 0] / w.sum()
+    p = stats.chisquare(counts[w > 0], expected).pvalue
+    assert p > 1e-5, f"outcome counts {counts.tolist()} do not follow the weights (p = {p:.2e})"
+
+
+@pytest.mark.slow
+def test_no_mercy_knockout_wins_score_250_per_opponent_and_cards_return():
+    """RULES §1.13/§2.4.8: a knock-out win is worth exactly 250·(n−1); every knock-out happens at
+    a hand of at least 25 cards, so the set-aside cards must come back through reshuffles for long
+    rounds to continue (card conservation is audited)."""
+    rs, specs = resolve("no_mercy", 5, "random", {"match_mode": "single_round"})
+    raw = run_compiled(rs, 5, specs, 53, 0, 20_000, audit=True)
+    r = raw.rounds
+    ko_win = r[:, L.RC_END] == L.END_KNOCKOUT
+    assert ko_win.any() and (r[ko_win, L.RC_POINTS] == 1000).all()
+    assert (r[:, L.RC_END] != L.END_TRUNCATED).all()
+    assert r[:, L.RC_RESHUFFLES].max() > 0

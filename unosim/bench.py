@@ -3,7 +3,8 @@
 Throughput is measured through :func:`unosim.simulate` (tables included), single core, after a warm-up
 call, as the median of several runs; rounds per CPU-second (``time.process_time``) are printed beside
 wall-clock rounds per second because shared machines are noisy. Peak memory and first-call time are
-measured in fresh subprocesses. ``python -m unosim.bench --quick`` runs a shorter version.
+measured in fresh subprocesses; no_mercy's round endings are counted over a million rounds per player
+count. ``python -m unosim.bench --quick`` runs a shorter version.
 """
 
 from __future__ import annotations
@@ -16,8 +17,12 @@ import subprocess
 import sys
 import time
 
+import numpy as np
+
 import unosim
+from unosim.engine import layout as L
 from unosim.rules import IMPLEMENTED_FAMILIES
+from unosim.simulate import resolve, run_compiled
 
 SINGLE = {"match_mode": "single_round"}
 
@@ -69,6 +74,15 @@ def main(argv: list[str] | None = None) -> int:
             for players in (2, 4, 6):
                 wall, cpu = throughput(variant, players, lineup, games, repeats)
                 print(f"{variant:<10} {players:>7} {lineup:<14} {wall:>12,.0f} {cpu:>13,.0f}", flush=True)
+
+    rounds = 100_000 if args.quick else 1_000_000
+    print(f"\nno_mercy round endings over {rounds:,} rounds per player count (random, single_round)")
+    print(f"{'players':>7} {'won':>9} {'knockout':>9} {'stalemate':>9} {'truncated':>9}")
+    for players in range(2, 7):
+        rs, lineup = resolve("no_mercy", players, "random", SINGLE)
+        ends = run_compiled(rs, players, lineup, 2024, 0, rounds).rounds[:, L.RC_END]
+        counts = np.bincount(ends, minlength=len(L.END_NAMES))
+        print(f"{players:>7} " + " ".join(f"{int(c):>9,}" for c in counts), flush=True)
 
     fresh_process(10)  # make sure the disk cache is warm before timing a first call
     first = fresh_process(10)

@@ -5,13 +5,14 @@ piles, one function per rule verb — so that, for the same inputs, it emits the
 the same output tables as the compiled kernels. It also runs Python policies (see
 :mod:`unosim.reference.policies`), which lets a user prototype a strategy without numba.
 
-Implemented: the ``classic`` family (blank cards with all six effects), ``minions`` (Dumb Fu) and
-``no_mercy`` (stacking, mercy knock-outs, 7-swap and 0-pass, Discard All, Skip Everyone, Wild Color
-Roulette), each with every house rule of RULES §4. ``spin`` raises ``NotImplementedError``.
+Implemented: every variant — ``classic`` (blank cards with all six effects), ``minions`` (Dumb Fu),
+``spin`` (the wheel, :mod:`.spin`) and ``no_mercy`` (stacking, mercy knock-outs, 7-swap and 0-pass,
+Discard All, Skip Everyone, Wild Color Roulette) — each with every house rule of RULES §4.
 
 Modules: :mod:`.table` (round state and primitive verbs, knock-outs), :mod:`.penalties` (skips, Dumb
 Fu pose windows, draw cards, the WD4 challenge and stacking), :mod:`.effects` (the other card effects),
-:mod:`.round` (the round procedure, ``TURN(p)`` and jump-ins), :mod:`.match` (matches, scoring, output
+:mod:`.round` (the round procedure, ``TURN(p)`` and jump-ins), :mod:`.spin` (spin cards and the
+wheel), :mod:`.match` (matches, scoring, output
 tables), :mod:`.policies` (views, Python policies, the built-in policies in Python), :mod:`.card_tables`
 (the card tables as tuples). The random streams live in :mod:`unosim.reference_rng`.
 """
