@@ -155,10 +155,9 @@ def test_random_first_dealer_is_drawn_from_the_deck_stream_for_every_match():
     assert len(set(dealers)) > 1
 
 
-def test_unimplemented_families_are_refused():
-    # a family the reference engine does not know (every real family is implemented now)
-    with pytest.raises(NotImplementedError, match="future_family"):
-        play(RuleSet(family="future_family"), 3, "random", seed=1)
+def test_unknown_families_cannot_even_be_described():
+    with pytest.raises(ValueError, match="unknown variant family 'future_family'"):
+        RuleSet(family="future_family")
 
 
 @pytest.mark.parametrize("players", [1, 11])

@@ -14,7 +14,6 @@ import pytest
 from scenario_tools import C, E, Scripted, names, run, stacked_deck
 
 from unosim import cards
-from unosim import rules as rules_module
 from unosim.cards import POINTS
 from unosim.engine import layout as L
 from unosim.reference import run_games
@@ -22,14 +21,6 @@ from unosim.reference_rng import PLAY_STREAM, Xoshiro
 from unosim.rules import SPIN_OUTCOMES, get_variant
 
 O = {name: i for i, name in enumerate(SPIN_OUTCOMES)}  # noqa: E741 (O for Outcome, as in the tables)
-
-
-@pytest.fixture(autouse=True)
-def spin_available(monkeypatch):
-    """The RuleSet registry refuses ``spin`` until the compiled kernel implements it; the reference
-    engine already does."""
-    if "spin" not in rules_module.IMPLEMENTED_FAMILIES:
-        monkeypatch.setattr(rules_module, "IMPLEMENTED_FAMILIES", (*rules_module.IMPLEMENTED_FAMILIES, "spin"))
 
 
 class Wheel(Scripted):

@@ -10,18 +10,11 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from unosim import rules as rules_module
 from unosim.engine import layout as L
 from unosim.reference import run_games
 from unosim.rules import SPIN_OUTCOMES, get_variant
 
 P_MIN = 1e-3     # a correct engine fails one of these χ² tests with probability ~1e-3 per seed; seeds fixed
-
-
-@pytest.fixture(autouse=True)
-def spin_available(monkeypatch):
-    if "spin" not in rules_module.IMPLEMENTED_FAMILIES:
-        monkeypatch.setattr(rules_module, "IMPLEMENTED_FAMILIES", (*rules_module.IMPLEMENTED_FAMILIES, "spin"))
 
 
 def play(players, lineup, games, seed, observer=None, **overrides):

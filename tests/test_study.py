@@ -117,13 +117,6 @@ def test_each_mistake_is_one_clear_line(case):
     assert "\n" not in message
 
 
-def test_unimplemented_variants_are_named(monkeypatch):
-    """Whatever the engine supports at the time: pretend only classic is built."""
-    monkeypatch.setattr(rules, "IMPLEMENTED_FAMILIES", ("classic",))
-    with pytest.raises(SpecError, match="variant 'minions': variant family 'minions' is not implemented yet"):
-        parse_study(small_spec())
-
-
 @pytest.mark.parametrize("text, expected", [
     ("[study\nname = 1", "not valid TOML"),
     ("[study]\nname = 'x'\nseed = 1\ngames = 10\nmode = 'single_round'\n", "missing the required key 'grid'"),

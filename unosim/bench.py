@@ -21,7 +21,7 @@ import numpy as np
 
 import unosim
 from unosim.engine import layout as L
-from unosim.rules import IMPLEMENTED_FAMILIES
+from unosim.rules import FAMILIES
 from unosim.simulate import resolve, run_compiled
 
 SINGLE = {"match_mode": "single_round"}
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"unosim {unosim.__version__}, engine {unosim.ENGINE_VERSION}: single-core throughput through "
           f"simulate() ({games:,} rounds, single_round, median of {repeats}; classic without blanks)")
     print(f"{'variant':<10} {'players':>7} {'lineup':<14} {'rounds/s':>12} {'rounds/CPU-s':>13}")
-    for variant in IMPLEMENTED_FAMILIES:
+    for variant in FAMILIES:
         for lineup in ("random", "greedy_points"):
             for players in (2, 4, 6):
                 wall, cpu = throughput(variant, players, lineup, games, repeats)

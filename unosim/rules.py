@@ -4,8 +4,7 @@ A :class:`RuleSet` holds the variant family, the deck options, every common rule
 parameter of RULES §3, and every house-rule toggle of RULES §4, each as a typed field. Named variants
 live in :data:`VARIANTS`; ``RuleSet.key`` is a canonical string (``classic(n_blank=0)``) that
 :func:`from_key` parses back. Invalid values raise ``ValueError`` naming the field, the bad value and
-the valid choices; toggles whose engine support is not built yet raise ``NotImplementedError`` with
-"not implemented yet" rather than being silently ignored.
+the valid choices; nothing is silently ignored or corrected.
 
 :meth:`RuleSet.compile` turns a rule set plus a player count into plain numeric arrays for the kernels
 (rule switches are data, never module globals).
@@ -36,8 +35,6 @@ BLANK_EFFECTS = ("plain_wild", "swap_hands", "shuffle_hands", "others_draw_1", "
 SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
                  "trade_hands", "show_hand", "war", "uno_spin")
 PLAYER_RANGE = {"classic": (2, 10), "minions": (2, 10), "spin": (2, 10), "no_mercy": (2, 10)}
-#: families whose engine support exists; the others raise "not implemented yet"
-IMPLEMENTED_FAMILIES = ("classic", "minions", "no_mercy", "spin")
 
 # Per-family defaults of RULES §4; a family listed in FIXED may not change that toggle.
 _TOGGLE_DEFAULTS = {
@@ -107,6 +104,10 @@ class RuleSet:
     spin_first_card_spins: bool = False
     spin_continue_after_winner: bool = True
     _name: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self):
+        if self.family not in FAMILIES:
+            raise ValueError(f"unknown variant family {self.family!r}: valid are {list(FAMILIES)}")
 
     # ---- derived -----------------------------------------------------------------------------------
     @property
@@ -357,15 +358,7 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
     values = {f.name: getattr(base, f.name) for f in fields(RuleSet) if f.name not in ("family", "_name")}
     values.update(overrides)
     values = _validate(family, values)
-    rs = RuleSet(family=family, _name=name or base._name, **values)
-    _check_implemented(rs)
-    return rs
-
-
-def _check_implemented(rs: RuleSet) -> None:
-    if rs.family not in IMPLEMENTED_FAMILIES:
-        raise NotImplementedError(f"variant family {rs.family!r} is not implemented yet "
-                                  f"(implemented: {list(IMPLEMENTED_FAMILIES)})")
+    return RuleSet(family=family, _name=name or base._name, **values)
 
 
 # ---- registry ---------------------------------------------------------------------------------------

@@ -254,10 +254,10 @@ def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
 
 
 def _resolve_variant(name: str, base: str, overrides: dict[str, Any], mode: str, fail) -> rules.RuleSet:
-    """Resolved only when a grid uses it (registry variants a study does not use may be unimplemented)."""
+    """Resolved only when a grid uses it."""
     try:
         return rules.get_variant(base, {**overrides, "match_mode": mode})
-    except (ValueError, NotImplementedError) as exc:
+    except ValueError as exc:
         raise fail(f"variant {name!r}: {exc}") from None
 
 

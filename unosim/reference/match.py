@@ -17,10 +17,6 @@ from .policies import resolve_lineup
 from .round import KNOCKOUT_POINTS, play_round, round_points
 from .table import Event, Game, Table
 
-#: the families this engine implements (with every house rule of RULES §4); the others are refused
-IMPLEMENTED_FAMILIES = ("classic", "minions", "spin", "no_mercy")
-
-
 @dataclass
 class RawResults:
     """The engine's output tables; rows in game order, then round order (layout in engine/layout.py)."""
@@ -36,7 +32,6 @@ def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: 
               deck_order: Sequence[int] | None, trace: bool,
               observer: Callable[[Table, Event], None] | None) -> RawResults:
     """:func:`unosim.reference.play` with an optional ``observer(table, event)`` called at every event."""
-    _check_supported(rules)
     rules.check_players(players)
     if rules.first_dealer != "random" and rules.first_dealer >= players:
         raise ValueError(f"first_dealer={rules.first_dealer} is not a seat of a {players}-player table")
@@ -55,12 +50,6 @@ def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: 
                     events=events, observer=observer, deck=deck)
         play_match(game, deck_order, out)
     return out.results(events)
-
-
-def _check_supported(rules: RuleSet) -> None:
-    if rules.family not in IMPLEMENTED_FAMILIES:
-        raise NotImplementedError(f"the reference engine does not implement the {rules.family!r} family "
-                                  f"yet (implemented: {list(IMPLEMENTED_FAMILIES)})")
 
 
 def play_match(game: Game, deck_order: Sequence[int] | None, out: _Collector) -> None:

@@ -61,6 +61,7 @@ protocol (:mod:`unosim.engine` §4) specifies, drawing from the same play stream
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,7 +172,7 @@ class RandomPolicy(PythonPolicy):
         return view.rng.bernoulli(self.p_challenge)
 
 
-class _DeterministicPolicy(PythonPolicy):
+class _DeterministicPolicy(PythonPolicy, metaclass=ABCMeta):
     """Shared parts of ``greedy_points`` and ``keep_wilds`` (protocol §4)."""
 
     def __init__(self, p_challenge: float = 0.0):
@@ -198,13 +199,13 @@ class _DeterministicPolicy(PythonPolicy):
         return self.play(view) if view.legal else None
 
     # ---- the spin wheel (protocol §6): always the most, in hand order, never random -----------------
+    @abstractmethod
     def keep_score(self, view: PolicyView, index: int) -> int:
         """Almost UNO keeps the two cards with the highest score (ties: earlier in hand)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def group_score(self, view: PolicyView, indices: list[int]) -> int:
         """Discard Number / Colour discards the group with the highest score (ties: the first)."""
-        raise NotImplementedError
 
     def almost_uno(self, view: PolicyView) -> list[int]:
         ranked = sorted(range(len(view.hand)), key=lambda i: (-self.keep_score(view, i), i))
