@@ -12,6 +12,7 @@ import math
 
 import polars as pl
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 _PANEL = (4.2, 3.2)
 
@@ -47,6 +48,7 @@ def win_rate_by_position(table: pl.DataFrame, position: str = "seat", title: str
             _errorbar(ax, rows[position].to_list(), rows, f"{players} players", (i - len(counts) / 2) * 0.06)
         ax.set_title(variant)
         ax.set_xlabel("seat" if position == "seat" else "seat after the dealer (1 = first dealt)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("win rate (95% CI)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
