@@ -26,7 +26,22 @@ GAMES = {
                "blank_effects": ["shuffle_hands", "discard_colour", "others_draw_1"]}),
     "minions_3p_keep_wilds": dict(variant="minions", players=3, seed=8, lineup="keep_wilds",
                                   rules={"match_mode": "single_round", "p_dumbfu_fail": 0.5}),
+    "no_mercy_4p_random": dict(variant="no_mercy", players=4, seed=7, rules={"match_mode": "single_round"}),
+    "no_mercy_3p_jump_in": dict(variant="no_mercy", players=3, seed=2, lineup="greedy_points,random*",
+                                rules={"match_mode": "single_round", "jump_in": True}),
+    "spin_4p_random": dict(variant="spin", players=4, seed=3, rules={"match_mode": "single_round"}),
+    "spin_3p_keep_wilds": dict(variant="spin", players=3, seed=5, lineup="keep_wilds",
+                               rules={"match_mode": "single_round", "spin_weights": [1, 1, 1, 1, 1, 1, 3, 3, 1]}),
+    "classic_4p_house_rules": dict(variant="classic", players=4, seed=9, lineup="random(p_challenge=0.5)",
+                                   rules={"match_mode": "single_round", "stacking": "any_draw",
+                                          "seven_o": True, "jump_in": True}),
 }
+
+
+def test_every_trace_event_has_a_description():
+    from unosim.engine import layout as L
+    for code in L.EV_NAMES:
+        assert describe((code, 0, 1, 0))
 
 
 @pytest.mark.parametrize("name", list(GAMES))

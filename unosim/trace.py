@@ -6,6 +6,7 @@ import numpy as np
 
 from .cards import COLOUR_NAMES, card_name
 from .engine import layout as L
+from .rules import SPIN_OUTCOMES
 from .simulate import check_games, resolve, run_compiled
 
 _UNO = {1: "calls UNO", 2: "forgot UNO and is caught", 3: "forgot UNO, not caught"}
@@ -24,7 +25,7 @@ def describe(event) -> str:
     if code == L.EV_FIRST_SEAT:
         return f"seat {seat} starts, direction {'clockwise' if a > 0 else 'counter-clockwise'}"
     if code == L.EV_TURN:
-        return f"-- turn {a}: seat {seat}"
+        return f"-- turn {a}: seat {seat}" + (" jumps in" if b else "")
     if code == L.EV_PLAY:
         return f"  {who} plays {card_name(a)}"
     if code == L.EV_COLOUR:
@@ -51,6 +52,28 @@ def describe(event) -> str:
         return f"  {who} discards {card_name(a)}"
     if code == L.EV_DUMBFU:
         return f"  {who} must hold the Dumb Fu pose"
+    if code == L.EV_ACCEPT:
+        return f"  {who} accepts the pending penalty of {a} cards"
+    if code == L.EV_KNOCKOUT:
+        return f"  {who} is knocked out (mercy rule) during turn {a}"
+    if code == L.EV_PASS:
+        return f"  {who}'s 0: every hand passes to the next player"
+    if code == L.EV_ROULETTE:
+        return f"  {who} names colour {COLOUR_NAMES[a]} for the Roulette and reveals"
+    if code == L.EV_SPINNER:
+        return f"  {who} will spin at its turn"
+    if code == L.EV_SPIN:
+        return f"  {who} spins{' (final card)' if b else ''}: {SPIN_OUTCOMES[a].upper()}"
+    if code == L.EV_REVEAL:
+        return f"  {who} reveals {card_name(a)}"
+    if code == L.EV_WAR:
+        return f"  War won by seat {seat}" if seat >= 0 else "  War: no winner"
+    if code == L.EV_TRADE:
+        return "  every hand moves to the left neighbour"
+    if code == L.EV_SHOW:
+        return f"  {who} shows its hand"
+    if code == L.EV_SHOUT:
+        return f"  {who} shouts UNO Spin first"
     if code == L.EV_ROUND_END:
         outcome = L.END_NAMES[a]
         if seat < 0:
