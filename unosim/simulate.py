@@ -62,10 +62,12 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         cap = todo if single else todo * 12 + rs.max_rounds_per_match
         block = kernel.new_game(ir, fr, pol, pp, trace)
         g = block[0]
-        rounds = np.zeros((cap, L.RC_SIZE), np.int32)
-        seats = np.zeros((cap * players, L.SC_SIZE), np.int32)
+        # the kernel writes every cell of the rounds, seats and matches rows it reports; opening hands
+        # are counted up from zero
+        rounds = np.empty((cap, L.RC_SIZE), np.int32)
+        seats = np.empty((cap * players, L.SC_SIZE), np.int32)
         opening = np.zeros((cap * players, cards.N_HAND_CLASSES), np.int8)
-        matches = np.zeros((todo, L.MC_SIZE), np.int32)
+        matches = np.empty((todo, L.MC_SIZE), np.int32)
         n_done, n_rounds, n_events = kernel.run_games(
             g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches)
         if trace and n_events > kernel.TRACE_CAPACITY:   # too many events: trace fewer games per call
@@ -85,6 +87,11 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
 
 
 _END = pl.Enum(list(L.END_NAMES))
+
+
+def _labels(names, dtype, codes: np.ndarray) -> pl.Series:
+    """names[codes] as a polars column, gathered in Rust (no Python string per row)."""
+    return pl.Series(list(names), dtype=dtype).gather(codes.astype(np.int64))
 _MATCH_END = pl.Enum(list(L.MATCH_END_NAMES))
 
 
@@ -118,7 +125,7 @@ class Results:
                 "players": np.full(len(r), self.players, np.int8),
                 "variant": pl.repeat(self.rules.name, len(r), dtype=pl.String, eager=True),
                 **{k: cols[k].astype(np.int8) for k in ("dealer_seat", "first_seat", "winner_seat")},
-                "end": pl.Series(np.asarray(L.END_NAMES)[cols["end"]], dtype=_END),
+                "end": _labels(L.END_NAMES, _END, cols["end"]),
                 **{k: cols[k] for k in ("n_turns", "n_plays", "n_draws", "n_reshuffles", "points",
                                         "dumbfu_penalties", "knockouts", "largest_stack", "swaps_7",
                                         "passes_0", "spins", "final_spins", *SPIN_OUTCOMES)},
@@ -139,7 +146,7 @@ class Results:
                 "players": np.full(len(seat), n, np.int8),
                 "seat": seat,
                 "rel_dealer": ((seat - dealer) % n).astype(np.int8),
-                "policy": pl.Series(np.asarray(labels, dtype=object)[seat], dtype=pl.String),
+                "policy": _labels(labels, pl.Enum(sorted(set(labels))), seat),
                 "won": s[:, L.SC_WON].astype(bool),
                 **{k: s[:, getattr(L, "SC_" + c)] for k, c in (
                     ("cards_left", "CARDS_LEFT"), ("points_left", "POINTS_LEFT"), ("n_drawn", "DRAWN"),
@@ -165,7 +172,7 @@ class Results:
                 "winner_seat": m[:, L.MC_WINNER].astype(np.int8),
                 "n_winners": m[:, L.MC_N_WINNERS].astype(np.int8),
                 "winners_mask": m[:, L.MC_WINNERS_MASK].astype(np.int16),
-                "end": pl.Series(np.asarray(L.MATCH_END_NAMES)[m[:, L.MC_END]], dtype=_MATCH_END),
+                "end": _labels(L.MATCH_END_NAMES, _MATCH_END, m[:, L.MC_END]),
             })
         return self._frames["matches"]
 

@@ -1513,8 +1513,9 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     plen[ASIDE] = 0
     dealer = st[ST_DEALER]
     for _ in range(ir[L.IR_HAND_SIZE]):
-        for j in range(1, n + 1):
-            s = (dealer + j) % n
+        s = dealer
+        for _ in range(n):
+            s = step(s, 1, n)
             plen[DRAW] -= 1
             hands[s, hlen[s]] = pile[DRAW, plen[DRAW]]
             hlen[s] += 1
