@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import polars as pl
 
 from . import cards
 from .engine import kernel
 from .engine import layout as L
+from .engine.layout import RawResults
 from .policies import PolicySpec, lineup_arrays, make_lineup
 from .rules import SPIN_OUTCOMES, RuleSet, get_variant
 
 MAX_SEED = 2**63 - 1
-
-
-@dataclass(frozen=True)
-class RawResults:
-    """The engines' numeric output (see :mod:`unosim.engine.layout` for the columns)."""
-
-    rounds: np.ndarray    # int32[R, RC_SIZE]
-    seats: np.ndarray     # int32[R * players, SC_SIZE]
-    opening: np.ndarray   # int8[R * players, N_HAND_CLASSES]
-    matches: np.ndarray   # int32[M, MC_SIZE]
-    events: np.ndarray    # int32[E, 4] (empty unless traced)
 
 
 def resolve(variant, players, lineup, rules) -> tuple[RuleSet, tuple[PolicySpec, ...]]:

@@ -11,8 +11,12 @@ Compiled rules (``RuleSet.compile``)
 Round table columns (``RC_*``) and seat table columns (``SC_*``) are the raw int32 outputs of the
 kernels; :mod:`unosim.simulate` names them. Trace events (``EV_*``) are 4-int records
 ``(code, seat, a, b)`` emitted identically by both engines; see ``unosim/engine/__init__.py`` for
-the protocol that fixes their order.
+the protocol that fixes their order. :class:`RawResults` is the container both engines return.
 """
+
+from dataclasses import dataclass
+
+import numpy as np
 
 # ---- compiled integer rules -----------------------------------------------------------------------
 IR_FAMILY = 0            # index into rules.FAMILIES
@@ -155,3 +159,14 @@ EV_NAMES = {1: "round_start", 2: "first_card", 3: "return", 4: "first_seat", 5: 
             19: "dumbfu", 20: "match_end", 21: "accept", 22: "knockout", 23: "pass",
             24: "roulette", 25: "spin", 26: "reveal", 27: "war", 28: "trade", 29: "show", 30: "shout",
             31: "spinner"}
+
+
+@dataclass(frozen=True)
+class RawResults:
+    """Both engines' numeric output; rows in game order, then round order."""
+
+    rounds: np.ndarray    # int32[R, RC_SIZE]
+    seats: np.ndarray     # int32[R * players, SC_SIZE], row = round_row * players + seat
+    opening: np.ndarray   # int8[R * players, N_HAND_CLASSES], opening hand per seat
+    matches: np.ndarray   # int32[M, MC_SIZE]
+    events: np.ndarray    # int32[E, 4] (code, seat, a, b); empty unless traced

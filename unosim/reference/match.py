@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .. import cards
 from ..engine import layout as L
+from ..engine.layout import RawResults
 from ..reference_rng import DECK_STREAM, PLAY_STREAM, Xoshiro
 from ..rules import RuleSet
 from .card_tables import HAND_CLASS
@@ -17,24 +17,11 @@ from .policies import resolve_lineup
 from .round import KNOCKOUT_POINTS, play_round, round_points
 from .table import Event, Game, Table
 
-@dataclass
-class RawResults:
-    """The engine's output tables; rows in game order, then round order (layout in engine/layout.py)."""
-
-    rounds: np.ndarray     # int32[R, RC_SIZE]
-    seats: np.ndarray      # int32[R * players, SC_SIZE], row = round_row * players + seat
-    opening: np.ndarray    # int8[R * players, N_HAND_CLASSES], opening hand per seat
-    matches: np.ndarray    # int32[M, MC_SIZE]
-    events: np.ndarray     # int32[E, 4] (code, seat, a, b); empty unless traced
-
-
 def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: int, n_games: int,
               deck_order: Sequence[int] | None, trace: bool,
               observer: Callable[[Table, Event], None] | None) -> RawResults:
     """:func:`unosim.reference.play` with an optional ``observer(table, event)`` called at every event."""
     rules.check_players(players)
-    if rules.first_dealer != "random" and rules.first_dealer >= players:
-        raise ValueError(f"first_dealer={rules.first_dealer} is not a seat of a {players}-player table")
     seats = resolve_lineup(lineup, players)
     deck = [int(c) for c in cards.deck_ids(rules.deck_counts())]
     if deck_order is not None:
