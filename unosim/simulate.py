@@ -134,7 +134,7 @@ class Results:
                 "players": np.full(len(seat), n, np.int8),
                 "seat": seat,
                 "rel_dealer": ((seat - dealer) % n).astype(np.int8),
-                "policy": _labels(labels, pl.Enum(sorted(set(labels))), seat),
+                "policy": _labels(labels, pl.String, seat),
                 "won": s[:, L.SC_WON].astype(bool),
                 **{k: s[:, getattr(L, "SC_" + c)] for k, c in (
                     ("cards_left", "CARDS_LEFT"), ("points_left", "POINTS_LEFT"), ("n_drawn", "DRAWN"),
