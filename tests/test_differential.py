@@ -104,13 +104,14 @@ def test_tracing_does_not_change_the_games(case):
 
 
 def test_rng_streams_match_the_reference_implementation():
-    from unosim.engine import kernel
+    from unosim.engine import rng as kernel_rng
+    from unosim.engine import state as kernel_state
     from unosim.reference_rng import Xoshiro
 
     ir, fr, _ = resolve("classic", 4, "random", None)[0].compile(4)
-    block = kernel.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, 3)))
+    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, 3)))
     g = block[0]
-    kernel.seed_streams(g, 123456789, 42)
+    kernel_rng.seed_streams(g, 123456789, 42)
     for stream in (0, 1):
         slow = Xoshiro(123456789, 42, stream)
-        assert [int(kernel.next64(g, stream)) for _ in range(1000)] == [slow.next64() for _ in range(1000)]
+        assert [int(kernel_rng.next64(g, stream)) for _ in range(1000)] == [slow.next64() for _ in range(1000)]

@@ -10,7 +10,8 @@ counting rules of §1.13. Legality of every play is checked event by event on th
 import numpy as np
 import pytest
 
-from unosim.engine import kernel
+from unosim.engine import round as kernel_round
+from unosim.engine import state as kernel_state
 from unosim.engine import layout as L
 from unosim.simulate import resolve, run_compiled
 
@@ -99,16 +100,16 @@ def test_audited_games_with_house_rules_and_blank_effects(rules, players):
 def test_audit_detects_a_corrupted_state():
     rs, specs = resolve("classic", 4, "random", {"match_mode": "single_round"})
     ir, fr, deck = rs.compile(4)
-    block = kernel.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, 3)))
+    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, 3)))
     g = block[0]
-    counts = np.bincount(deck, minlength=len(kernel.KIND))
-    g["pile"][kernel.DRAW, :len(deck)] = deck
-    g["plen"][kernel.DRAW] = len(deck)
-    kernel.audit(g, counts, False)
-    assert g["st"][kernel.ST_VIOLATIONS] == 0
-    g["pile"][kernel.DRAW, 0] = deck[-1]          # one card duplicated, another lost
-    kernel.audit(g, counts, False)
-    assert g["st"][kernel.ST_VIOLATIONS] == 1
+    counts = np.bincount(deck, minlength=len(kernel_state.KIND))
+    g["pile"][kernel_state.DRAW, :len(deck)] = deck
+    g["plen"][kernel_state.DRAW] = len(deck)
+    kernel_round.audit(g, counts, False)
+    assert g["st"][kernel_state.ST_VIOLATIONS] == 0
+    g["pile"][kernel_state.DRAW, 0] = deck[-1]          # one card duplicated, another lost
+    kernel_round.audit(g, counts, False)
+    assert g["st"][kernel_state.ST_VIOLATIONS] == 1
 
 
 def test_failed_draws_and_stalemate_on_the_compiled_engine():

@@ -6,9 +6,10 @@ import numpy as np
 import polars as pl
 
 from . import cards
-from .engine import kernel
 from .engine import layout as L
 from .engine.layout import RawResults
+from .engine.round import run_games
+from .engine.state import ST_VIOLATIONS, TRACE_CAPACITY, new_game
 from .policies import PolicySpec, lineup_arrays, make_lineup
 from .rules import SPIN_OUTCOMES, RuleSet, get_variant
 
@@ -48,7 +49,7 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     while done < games:
         todo = min(batch, games - done)
         cap = todo if single else todo * 12 + rs.max_rounds_per_match
-        block = kernel.new_game(ir, fr, pol, pp, trace)
+        block = new_game(ir, fr, pol, pp, trace)
         g = block[0]
         # the kernel writes every cell of the rounds, seats and matches rows it reports; opening hands
         # are counted up from zero
@@ -56,16 +57,16 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         seats = np.empty((cap * players, L.SC_SIZE), np.int32)
         opening = np.zeros((cap * players, cards.N_HAND_CLASSES), np.int8)
         matches = np.empty((todo, L.MC_SIZE), np.int32)
-        n_done, n_rounds, n_events = kernel.run_games(
+        n_done, n_rounds, n_events = run_games(
             g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches)
-        if trace and n_events > kernel.TRACE_CAPACITY:   # too many events: trace fewer games per call
+        if trace and n_events > TRACE_CAPACITY:   # too many events: trace fewer games per call
             if todo == 1:
                 raise ValueError(f"game {first_game + done} emits {n_events} trace events, more than "
-                                 f"{kernel.TRACE_CAPACITY}; trace it with fewer rounds")
+                                 f"{TRACE_CAPACITY}; trace it with fewer rounds")
             batch = max(1, todo // 2)
             continue
-        if audit and g["st"][kernel.ST_VIOLATIONS]:
-            raise AssertionError(f"engine invariant violated {g['st'][kernel.ST_VIOLATIONS]} time(s) in "
+        if audit and g["st"][ST_VIOLATIONS]:
+            raise AssertionError(f"engine invariant violated {g['st'][ST_VIOLATIONS]} time(s) in "
                                  f"games {first_game + done}..{first_game + done + todo - 1}")
         events = g["ev"][:n_events].copy() if trace else np.zeros((0, 4), np.int32)
         chunks.append((rounds[:n_rounds], seats[:n_rounds * players], opening[:n_rounds * players],

@@ -1,5 +1,12 @@
 """The compiled game engine and its protocol.
 
+Modules, in dependency order: :mod:`.layout` (numeric layouts shared with the reference engine and the
+API), :mod:`.rng` (random streams), :mod:`.state` (the game record and read-only verbs),
+:mod:`.decisions` (built-in policies), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel` (spin),
+:mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn, round, match; the entry
+point ``run_games``). Only these modules hold numba code; their disk cache is keyed on a hash of their
+sources (see ``_cache_keyed_on_source`` below).
+
 Both engines — the numba kernels in :mod:`unosim.engine.kernel` and the readable pure-Python twin in
 :mod:`unosim.reference` — follow RULES.md **and** the protocol below, which fixes everything RULES.md
 leaves to the implementation (order of random numbers, order of cards in hands and piles, trace events).
@@ -216,4 +223,56 @@ outcome; per seat ``wheel_gained`` (cards drawn by DRAW_RED/DRAW_BLUE and receiv
 and ``wheel_lost`` (cards discarded by the wheel and given away by TRADE_HANDS).
 """
 
+import hashlib
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
 ENGINE_VERSION = 1
+
+_SOURCES = (*sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "cards.py")
+
+
+def _writable(directory: Path) -> bool:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory):
+            return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def _cache_keyed_on_source():
+    """Put numba's disk cache of the engine in a directory named after a hash of the engine's sources.
+
+    numba checks only the timestamp of a jitted function's own file before reusing machine code, so an
+    edit to a helper in another module (or to the card tables frozen into the code) would otherwise
+    leave stale code in the cache. The base directory is ``NUMBA_CACHE_DIR`` when set, else the
+    package's ``__pycache__``, else the user cache, else the temporary directory. numba reads the
+    setting when each ``@njit(cache=True)`` function is decorated; it is restored afterwards so other
+    numba code in the process is unaffected.
+    """
+    from numba.core import config
+
+    digest = hashlib.sha256()
+    for path in _SOURCES:
+        digest.update(path.name.encode() + path.read_bytes())
+    name = f"unosim-engine-{digest.hexdigest()[:16]}"
+    candidates = [Path(config.CACHE_DIR)] if config.CACHE_DIR else []
+    candidates += [Path(__file__).parent / "__pycache__",
+                   Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "unosim",
+                   Path(tempfile.gettempdir()) / f"unosim-{os.getuid() if hasattr(os, 'getuid') else 0}"]
+    base = next((c for c in candidates if _writable(c)), candidates[-1])
+    previous = config.CACHE_DIR
+    config.CACHE_DIR = str(base / name)
+    try:
+        yield
+    finally:
+        config.CACHE_DIR = previous
+
+
+with _cache_keyed_on_source():
+    # decorating every jitted function now, under the source-keyed cache directory
+    from . import round as _round  # noqa: E402, F401

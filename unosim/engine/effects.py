@@ -1,0 +1,314 @@
+"""What a played card does (RULES §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.2.2, §2.4.4),
+the Dumb Fu pose windows, skips and the UNO checkpoint."""
+
+from numba import njit
+
+from . import layout as L
+from .decisions import policy_colour, policy_target
+from .piles import (
+    discard_colour,
+    draw_n,
+    draw_one,
+    others_draw_one,
+    pass_hands,
+    redeal,
+    remove_card,
+    swap_hands,
+    win,
+)
+from .rng import PLAY_STREAM, bernoulli
+from .state import (
+    BLANK_ID0,
+    COLOUR,
+    DISC,
+    DRAW_VALUE,
+    K_BLANK,
+    K_DISCARD_ALL,
+    K_DUMB_FU,
+    K_NUMBER,
+    K_REVERSE,
+    K_ROULETTE,
+    K_SKIP,
+    K_SKIP_EVERYONE,
+    K_WD4,
+    K_WRD4,
+    KIND,
+    NO_COLOUR,
+    NUMBER_OF,
+    PP_CHALLENGE,
+    SE_ACTIVE,
+    SE_PLAYED,
+    SE_UNO_DONE,
+    SE_WINDOW,
+    SPIN,
+    ST_COLOUR,
+    ST_DIR,
+    ST_DUMBFU,
+    ST_K,
+    ST_LARGEST,
+    ST_LAST_PLAYER,
+    ST_MOVES,
+    ST_N,
+    ST_N_ACTIVE,
+    ST_P,
+    ST_PLAYED,
+    ST_PLAYS,
+    ST_RESPONDER,
+    ST_SPINNER,
+    ST_SWAPS7,
+    ST_TOP,
+    ST_UNO_CHECKS,
+    ST_V,
+    emit,
+    holds_colour,
+    next_seat,
+    step,
+)
+from .wheel import spin
+
+
+# ---- verbs of the classic family --------------------------------------------------------------------
+@njit(cache=True)
+def pose_event(g, s):
+    """Minions §2.2.2: the turn passes to s (its turn or its skip); a window closes at its 2nd event."""
+    st = g["st"]
+    seat = g["seat"]
+    ir = g["ir"]
+    fr = g["fr"]
+    if ir[L.IR_FAMILY] != L.FAMILY_MINIONS or seat[s, SE_WINDOW] < 0:
+        return
+    seat[s, SE_WINDOW] += 1
+    if seat[s, SE_WINDOW] < 2:
+        return
+    seat[s, SE_WINDOW] = -1
+    fail = bernoulli(g, PLAY_STREAM, fr[L.FR_P_DUMBFU_FAIL])
+    emit(g, L.EV_POSE, s, 1 if fail else 0, 0)
+    if fail:
+        st[ST_DUMBFU] += 1
+        draw_n(g, s, ir[L.IR_DUMBFU_PENALTY])
+
+
+@njit(cache=True)
+def skip_seat(g, v):
+    """v loses its turn (a pose event in minions); a seat knocked out by the penalty is not skipped."""
+    if not g["seat"][v, SE_ACTIVE]:
+        return
+    emit(g, L.EV_SKIP, v, 0, 0)
+    pose_event(g, v)
+
+
+@njit(cache=True)
+def checkpoint(g, a):
+    """§1.10: UNO calls, forgets and catches, in order from the acting seat a in direction d."""
+    st = g["st"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    ir = g["ir"]
+    fr = g["fr"]
+    if not st[ST_UNO_CHECKS]:
+        return
+    n = st[ST_N]
+    s = a
+    for _ in range(n):
+        if seat[s, SE_ACTIVE] and hlen[s] == 1 and not seat[s, SE_UNO_DONE]:
+            if not bernoulli(g, PLAY_STREAM, fr[L.FR_P_FORGET_UNO + s]):
+                emit(g, L.EV_UNO, s, 1, 0)
+            elif bernoulli(g, PLAY_STREAM, fr[L.FR_P_CATCH]):
+                emit(g, L.EV_UNO, s, 2, 0)
+                draw_n(g, s, ir[L.IR_UNO_PENALTY])
+            else:
+                emit(g, L.EV_UNO, s, 3, 0)
+            seat[s, SE_UNO_DONE] = 1
+        s = step(s, st[ST_DIR], n)
+
+
+@njit(cache=True)
+def blank_effect(g, p, c):
+    """§2.1.3 for a blank played by p with cards left; returns the next seat (-1 if p won)."""
+    st = g["st"]
+    hlen = g["hlen"]
+    ir = g["ir"]
+    effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
+    if effect == L.BLANK_SWAP_HANDS:
+        t = policy_target(g, p)
+        swap_hands(g, p, t)
+    elif effect == L.BLANK_SHUFFLE_HANDS:
+        redeal(g, p)
+    elif effect == L.BLANK_OTHERS_DRAW_1:
+        others_draw_one(g, p)
+    elif effect == L.BLANK_DISCARD_COLOUR:
+        discard_colour(g, p, st[ST_COLOUR])
+        if hlen[p] == 0:
+            win(g, p)
+            return -1
+    elif effect == L.BLANK_DRAW_TWO_NEXT:
+        v = next_seat(g, p)
+        draw_n(g, v, 2)
+        skip_seat(g, v)
+        return next_seat(g, v)
+    return next_seat(g, p)
+
+
+@njit(cache=True)
+def final_card_effects(g, p, c, pending):
+    """§1.11 / §4 final_card_effects: the card that emptied p's hand still acts on the others.
+
+    A final draw card makes next(p) draw the pending total including itself (after a WRD4's reversal);
+    a final blank acts per §2.1.3 (shuffle_hands is handled by the caller: the round goes on).
+    """
+    st = g["st"]
+    ir = g["ir"]
+    k = KIND[c]
+    if DRAW_VALUE[c] > 0:
+        if k == K_WRD4:
+            st[ST_DIR] = -st[ST_DIR]
+        draw_n(g, next_seat(g, p), pending + DRAW_VALUE[c])
+    elif k == K_BLANK:
+        effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
+        if effect == L.BLANK_OTHERS_DRAW_1:
+            others_draw_one(g, p)
+        elif effect == L.BLANK_DRAW_TWO_NEXT:
+            draw_n(g, next_seat(g, p), 2)
+    elif SPIN[c]:   # §2.3.6: next(p) still spins, for scoring only
+        spin(g, next_seat(g, p), True)
+
+
+@njit(cache=True)
+def draw_card_effect(g, p, c, responding, guilty):
+    """A draw card played with cards left: resolved at once (stacking none) or stacked (§1.7, §2.4.4)."""
+    st = g["st"]
+    ir = g["ir"]
+    pp = g["pp"]
+    k = KIND[c]
+    value = DRAW_VALUE[c]
+    if k == K_WRD4:
+        st[ST_DIR] = -st[ST_DIR]
+    if k == K_WD4 and not responding:
+        v = next_seat(g, p)
+        if ir[L.IR_WD4_CHALLENGE] and bernoulli(g, PLAY_STREAM, pp[v, PP_CHALLENGE]):
+            # §1.8: a challenger cannot also stack; the named colour stands
+            emit(g, L.EV_CHALLENGE, v, 1 if guilty else 0, 0)
+            st[ST_LARGEST] = max(st[ST_LARGEST], value)
+            if guilty:
+                draw_n(g, p, 4)
+                return v
+            draw_n(g, v, 6)
+            skip_seat(g, v)
+            return next_seat(g, v)
+    if ir[L.IR_STACKING] == L.STACKING_NONE:
+        st[ST_LARGEST] = max(st[ST_LARGEST], value)
+        v = next_seat(g, p)
+        draw_n(g, v, value)
+        skip_seat(g, v)
+        return next_seat(g, v)
+    st[ST_P] += value
+    st[ST_V] = value
+    st[ST_K] = k
+    st[ST_LARGEST] = max(st[ST_LARGEST], st[ST_P])
+    # two active players: a WRD4 comes back to its own player (§2.4.4, N4)
+    r = p if (k == K_WRD4 and st[ST_N_ACTIVE] == 2) else next_seat(g, p)
+    st[ST_RESPONDER] = r
+    return r
+
+
+@njit(cache=True)
+def roulette(g, p):
+    """WILD_COLOR_ROULETTE (§2.4.4, N5): the victim names C, then reveals until a card of colour C."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    v = next_seat(g, p)
+    colour = policy_colour(g, v)
+    emit(g, L.EV_ROULETTE, v, colour, 0)
+    st[ST_COLOUR] = colour
+    while draw_one(g, v):
+        if COLOUR[hands[v, hlen[v] - 1]] == colour:
+            break
+    return next_seat(g, v)
+
+
+@njit(cache=True)
+def play_card(g, p, i):
+    """§1.5 step 6 / §2.4.3 step 3 and the card's effect; returns the next seat (-1: round over)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    ir = g["ir"]
+    responding = st[ST_P] > 0
+    guilty = False
+    if KIND[hands[p, i]] == K_WD4 and not responding:
+        guilty = holds_colour(g, p, st[ST_COLOUR], i)
+    c = remove_card(g, p, i)
+    pile[DISC, plen[DISC]] = c
+    plen[DISC] += 1
+    st[ST_TOP] = c
+    st[ST_PLAYS] += 1
+    st[ST_MOVES] += 1
+    st[ST_PLAYED] = 1
+    st[ST_LAST_PLAYER] = p
+    seat[p, SE_PLAYED] += 1
+    seat[p, SE_UNO_DONE] = 0
+    emit(g, L.EV_PLAY, p, c, 0)
+    k = KIND[c]
+    if COLOUR[c] == NO_COLOUR:
+        if k != K_ROULETTE:   # the Roulette's victim names the colour (N5)
+            st[ST_COLOUR] = policy_colour(g, p)
+            emit(g, L.EV_COLOUR, p, st[ST_COLOUR], 0)
+    else:
+        st[ST_COLOUR] = COLOUR[c]
+    if hlen[p] == 0:
+        pending = st[ST_P]
+        if ir[L.IR_FINAL_CARD_EFFECTS]:
+            if k == K_BLANK and ir[L.IR_BLANK_EFFECT + c - BLANK_ID0] == L.BLANK_SHUFFLE_HANDS:
+                redeal(g, p)   # §2.1.3: the round goes on
+                return next_seat(g, p)
+            win(g, p)
+            final_card_effects(g, p, c, pending)
+        else:
+            win(g, p)
+        return -1
+    if DRAW_VALUE[c] > 0:
+        return draw_card_effect(g, p, c, responding, guilty)
+    if k == K_NUMBER:
+        if SPIN[c]:   # §2.3.2: the next player spins at its turn
+            t = next_seat(g, p)
+            st[ST_SPINNER] = t
+            emit(g, L.EV_SPINNER, t, 0, 0)
+        if ir[L.IR_SEVEN_O]:
+            if NUMBER_OF[c] == 7:
+                swap_hands(g, p, policy_target(g, p))
+                st[ST_SWAPS7] += 1
+            elif NUMBER_OF[c] == 0:
+                pass_hands(g, p)
+        return next_seat(g, p)
+    if k == K_SKIP:
+        v = next_seat(g, p)
+        skip_seat(g, v)
+        return next_seat(g, v)
+    if k == K_REVERSE:
+        st[ST_DIR] = -st[ST_DIR]
+        if st[ST_N_ACTIVE] == 2 and ir[L.IR_TWO_PLAYER_REVERSE_SKIP]:
+            skip_seat(g, next_seat(g, p))
+            return p
+        return next_seat(g, p)
+    if k == K_SKIP_EVERYONE:
+        return p
+    if k == K_DISCARD_ALL:
+        discard_colour(g, p, COLOUR[c])
+        if hlen[p] == 0:
+            win(g, p)
+            return -1
+        return next_seat(g, p)
+    if k == K_ROULETTE:
+        return roulette(g, p)
+    if k == K_DUMB_FU:
+        t = next_seat(g, p)
+        seat[t, SE_WINDOW] = 0
+        emit(g, L.EV_DUMBFU, t, 0, 0)
+        return t
+    if k == K_BLANK:
+        return blank_effect(g, p, c)
+    return next_seat(g, p)

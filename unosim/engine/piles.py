@@ -1,0 +1,269 @@
+"""Moving cards: draws (with reshuffles and mercy knock-outs), removal, swaps, redeals, discards
+under the top card, the 0-pass, and the end of a round by a win (RULES §1.6, §2.1.3, §2.4.4, §2.4.6)."""
+
+from numba import njit
+
+from . import layout as L
+from .rng import DECK_STREAM, shuffle
+from .state import (
+    ASIDE,
+    COLOUR,
+    DISC,
+    DRAW,
+    SE_ACTIVE,
+    SE_DRAWN,
+    SE_KO_TURN,
+    SE_UNO_DONE,
+    SE_WINDOW,
+    ST_DRAWS,
+    ST_END,
+    ST_ENDED,
+    ST_K,
+    ST_KNOCKOUTS,
+    ST_KO_SEAT,
+    ST_MOVES,
+    ST_N,
+    ST_N_ACTIVE,
+    ST_P,
+    ST_PASSES0,
+    ST_RESHUFFLES,
+    ST_RESPONDER,
+    ST_TURNS,
+    ST_V,
+    ST_WINNER,
+    emit,
+    next_seat,
+)
+
+
+# ---- moving cards -----------------------------------------------------------------------------------
+@njit(cache=True)
+def remove_card(g, p, i):
+    hands = g["hands"]
+    hlen = g["hlen"]
+    c = hands[p, i]
+    for j in range(i, hlen[p] - 1):
+        hands[p, j] = hands[p, j + 1]
+    hlen[p] -= 1
+    return c
+
+
+@njit(cache=True)
+def reshuffle(g):
+    """§1.6: every discard but T, then the set-aside hands, become the new draw pile, shuffled."""
+    st = g["st"]
+    pile = g["pile"]
+    plen = g["plen"]
+    m = plen[DISC] - 1 + plen[ASIDE]
+    if m <= 0:
+        return
+    k = plen[DISC] - 1
+    for i in range(k):
+        pile[DRAW, i] = pile[DISC, i]
+    for i in range(plen[ASIDE]):
+        pile[DRAW, k + i] = pile[ASIDE, i]
+    pile[DISC, 0] = pile[DISC, k]
+    plen[DISC] = 1
+    plen[ASIDE] = 0
+    plen[DRAW] = m
+    shuffle(g, pile[DRAW], m, DECK_STREAM)
+    st[ST_RESHUFFLES] += 1
+    emit(g, L.EV_RESHUFFLE, -1, m, 0)
+
+
+@njit(cache=True)
+def draw_one(g, s):
+    """One draw for seat s; False when both piles are exhausted (the obligation ends)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    if plen[DRAW] == 0:
+        reshuffle(g)
+        if plen[DRAW] == 0:
+            emit(g, L.EV_DRAW_FAIL, s, 0, 0)
+            return False
+    plen[DRAW] -= 1
+    c = pile[DRAW, plen[DRAW]]
+    hands[s, hlen[s]] = c
+    hlen[s] += 1
+    st[ST_DRAWS] += 1
+    st[ST_MOVES] += 1
+    seat[s, SE_DRAWN] += 1
+    seat[s, SE_UNO_DONE] = 0
+    emit(g, L.EV_DRAW, s, c, 0)
+    limit = g["ir"][L.IR_MERCY_LIMIT]
+    if limit > 0 and hlen[s] >= limit:
+        knock_out(g, s)
+        return False
+    return True
+
+
+@njit(cache=True)
+def knock_out(g, s):
+    """§2.4.6: s's hand is set aside, s leaves the round; the last active seat wins by knock-out."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    emit(g, L.EV_KNOCKOUT, s, st[ST_TURNS], 0)
+    for i in range(hlen[s]):
+        pile[ASIDE, plen[ASIDE]] = hands[s, i]
+        plen[ASIDE] += 1
+    hlen[s] = 0
+    seat[s, SE_ACTIVE] = 0
+    seat[s, SE_UNO_DONE] = 0
+    seat[s, SE_KO_TURN] = st[ST_TURNS]
+    seat[s, SE_WINDOW] = -1
+    st[ST_N_ACTIVE] -= 1
+    st[ST_KNOCKOUTS] += 1
+    st[ST_KO_SEAT] = s
+    st[ST_MOVES] += 1
+    if st[ST_P] > 0 and st[ST_RESPONDER] == s:
+        clear_stack(st)
+    if st[ST_N_ACTIVE] == 1 and not st[ST_ENDED]:
+        for t in range(st[ST_N]):
+            if seat[t, SE_ACTIVE]:
+                st[ST_ENDED] = 1
+                st[ST_WINNER] = t
+                st[ST_END] = L.END_KNOCKOUT
+
+
+@njit(cache=True)
+def clear_stack(st):
+    st[ST_P] = 0
+    st[ST_V] = 0
+    st[ST_K] = -1
+    st[ST_RESPONDER] = -1
+
+
+@njit(cache=True)
+def draw_n(g, s, k):
+    """Up to k draws; ends early when the piles run dry or s is knocked out."""
+    for _ in range(k):
+        if not draw_one(g, s):
+            return
+
+
+@njit(cache=True)
+def swap_hands(g, p, t):
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    m = max(hlen[p], hlen[t])
+    for i in range(m):
+        hands[p, i], hands[t, i] = hands[t, i], hands[p, i]
+    hlen[p], hlen[t] = hlen[t], hlen[p]
+    seat[p, SE_UNO_DONE] = 0
+    seat[t, SE_UNO_DONE] = 0
+    st[ST_MOVES] += 1
+    emit(g, L.EV_SWAP, p, t, 0)
+
+
+@njit(cache=True)
+def redeal(g, p):
+    """Blank shuffle_hands (§2.1.3): collect every active hand, shuffle, deal from p+1 clockwise."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    buf = g["buf"]
+    n = st[ST_N]
+    m = 0
+    for s in range(n):
+        if seat[s, SE_ACTIVE]:
+            for i in range(hlen[s]):
+                buf[m] = hands[s, i]
+                m += 1
+            hlen[s] = 0
+            seat[s, SE_UNO_DONE] = 0
+    shuffle(g, buf, m, DECK_STREAM)
+    s = p
+    while m > 0:
+        s = (s + 1) % n
+        if seat[s, SE_ACTIVE]:
+            m -= 1
+            hands[s, hlen[s]] = buf[m]
+            hlen[s] += 1
+    st[ST_MOVES] += 1
+    emit(g, L.EV_REDEAL, p, 0, 0)
+
+
+@njit(cache=True)
+def discard_colour(g, p, colour):
+    """Blank discard_colour: every card of `colour` goes under T, in hand order (no effects)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    i = 0
+    while i < hlen[p]:
+        c = hands[p, i]
+        if COLOUR[c] == colour:
+            remove_card(g, p, i)
+            top = pile[DISC, plen[DISC] - 1]
+            pile[DISC, plen[DISC] - 1] = c
+            pile[DISC, plen[DISC]] = top
+            plen[DISC] += 1
+            st[ST_MOVES] += 1
+            seat[p, SE_UNO_DONE] = 0
+            emit(g, L.EV_DISCARD, p, c, 0)
+        else:
+            i += 1
+
+
+@njit(cache=True)
+def others_draw_one(g, p):
+    s = next_seat(g, p)
+    while s != p:   # p is active, so a knock-out that ends the round also ends this loop
+        draw_one(g, s)
+        s = next_seat(g, s)
+
+
+@njit(cache=True)
+def win(g, p):
+    st = g["st"]
+    st[ST_ENDED] = 1
+    st[ST_WINNER] = p
+    st[ST_END] = L.END_WON
+    clear_stack(st)   # a pending P is discarded (its draws, if any, are final-card effects)
+
+
+@njit(cache=True)
+def pass_hands(g, p):
+    """seven_o 0 (RULES §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    buf = g["buf"]
+    order = g["cand"]
+    k = 0
+    s = p
+    while True:
+        order[k] = s
+        k += 1
+        s = next_seat(g, s)
+        if s == p:
+            break
+    last = order[k - 1]
+    m = hlen[last]
+    buf[:m] = hands[last, :m]
+    for j in range(k - 1, 0, -1):
+        dst, src = order[j], order[j - 1]
+        hands[dst, :hlen[src]] = hands[src, :hlen[src]]
+        hlen[dst] = hlen[src]
+    hands[p, :m] = buf[:m]
+    hlen[p] = m
+    for j in range(k):
+        seat[order[j], SE_UNO_DONE] = 0
+    st[ST_MOVES] += 1
+    st[ST_PASSES0] += 1
+    emit(g, L.EV_PASS, p, 0, 0)

@@ -1,0 +1,225 @@
+"""The game record: its layout, creation, and the small read-only verbs every rule needs.
+
+One numpy structured record ``g`` per game holds every array the verbs share (no per-call
+refcounting in numba); fields are read with item syntax (``g["st"]``), which also runs under
+``NUMBA_DISABLE_JIT=1``:
+
+* ``st`` int64[ST_SIZE]: scalar state, indexed by the ``ST_*`` names below;
+* ``hands`` int64[MAX_PLAYERS, MAX_CARDS], ``hlen``: ordered hands;
+* ``pile`` int64[3, MAX_CARDS], ``plen``: rows ``DRAW`` (last = top), ``DISC`` (last = ``T``) and
+  ``ASIDE`` (knocked-out hands);
+* ``seat`` int64[MAX_PLAYERS, SEAT_SIZE]: per-seat counters and flags (``SE_*``);
+* ``rng`` uint64[8]: the ``deck`` and ``play`` streams; ``ir``/``fr``: compiled rules
+  (``layout.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat;
+* scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
+  trace buffer used when ``st[ST_TRACE]`` is set.
+
+Card tables are constants frozen into the compiled code; rule switches are data in ``ir``/``fr``.
+"""
+
+import numpy as np
+from numba import njit
+
+from .. import cards as C
+from . import layout as L
+
+# ---- card tables (constants, frozen into the compiled code) -----------------------------------------
+COLOUR = np.asarray(C.COLOUR)
+KIND = np.asarray(C.KIND)
+NUMBER_OF = np.asarray(C.NUMBER_OF)
+POINTS = np.asarray(C.POINTS)
+HAND_CLASS = np.asarray(C.HAND_CLASS)
+NO_COLOUR = C.NO_COLOUR
+K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TWO
+K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
+K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
+DRAW_VALUE = np.asarray(C.DRAW_VALUE)
+SPIN = np.asarray(C.SPIN)
+KO_POINTS = 250     # points for each knocked-out seat (RULES §2.4.8)
+BLANK_ID0 = C.ID_BLANK[0]
+
+
+def _match_table():
+    """MATCHES_TOP[c, t]: card c matches top card t whatever the colour in play (§1.4 items 1, 3, 4);
+    item 2 (c's colour is the colour in play) is checked separately."""
+    n = len(KIND)
+    table = np.zeros((n, n), np.bool_)
+    for c in range(n):
+        for t in range(n):
+            if COLOUR[c] == NO_COLOUR:
+                table[c, t] = True
+            elif KIND[c] == K_NUMBER:
+                table[c, t] = KIND[t] == K_NUMBER and NUMBER_OF[c] == NUMBER_OF[t]
+            else:
+                table[c, t] = COLOUR[t] != NO_COLOUR and KIND[c] == KIND[t]
+    return table
+
+
+MATCHES_TOP = _match_table()
+MAXP = L.MAX_PLAYERS
+MAXC = L.MAX_CARDS
+
+
+# ---- state layout -----------------------------------------------------------------------------------
+ST_N = 0            # players
+ST_DEALER = 1
+ST_DIR = 2          # +1 / -1
+ST_TOP = 3          # card id of T
+ST_COLOUR = 4       # colour in play A
+ST_TURNS = 5
+ST_PLAYS = 6
+ST_DRAWS = 7
+ST_RESHUFFLES = 8
+ST_MOVES = 9        # cards moved or hands exchanged so far (progress detector, §1.6)
+ST_ENDED = 10
+ST_WINNER = 11
+ST_END = 12
+ST_DUMBFU = 13      # dumbfu_penalties
+ST_N_ACTIVE = 14
+ST_TRACE = 15
+ST_EV_LEN = 16
+ST_FIRST_SEAT = 17
+ST_VIOLATIONS = 18  # audit mode: failed invariant checks (see `audit`)
+ST_P = 19           # pending penalty P (stacking)
+ST_V = 20           # draw value of the last draw card in the stack
+ST_K = 21           # kind of the last draw card in the stack (same_kind stacking)
+ST_RESPONDER = 22   # seat that must respond to P
+ST_LARGEST = 23     # largest_stack
+ST_SWAPS7 = 24
+ST_PASSES0 = 25
+ST_KNOCKOUTS = 26
+ST_KO_SEAT = 27     # last seat knocked out during the current turn, -1 if none
+ST_PLAYED = 28      # 1 if the current turn (or jump-in) played a card
+ST_LAST_PLAYER = 29
+ST_UNO_CHECKS = 30  # 0 when checkpoints cannot change anything: no trace and nobody forgets UNO
+ST_SPINNER = 31     # seat designated to spin at its next turn, -1 if none
+ST_SPINS = 32
+ST_FINAL_SPINS = 33
+ST_EV_CAP = 34      # rows of the trace buffer `ev` (kept as data: see new_game)
+ST_SIZE = 35
+TRACE_CAPACITY = 1 << 20   # events one traced call can hold; larger runs are split by the caller
+
+DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
+SE_DRAWN = 0
+SE_PLAYED = 1
+SE_UNO_DONE = 2
+SE_WINDOW = 3       # Dumb Fu pose window: -1 closed, else events counted so far
+SE_ACTIVE = 4
+SE_KO_TURN = 5      # 1-based turn of the knock-out, 0 if none
+SE_WHEEL_GAINED = 6
+SE_WHEEL_LOST = 7
+SEAT_SIZE = 8
+
+RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
+PP_DRAW, PP_BLUFF, PP_CHALLENGE = 0, 1, 2
+
+
+# ---- tracing ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def emit(g, code, s, a, b):
+    st = g["st"]
+    ev = g["ev"]
+    if st[ST_TRACE]:
+        k = st[ST_EV_LEN]
+        if k < st[ST_EV_CAP]:
+            ev[k, 0] = code
+            ev[k, 1] = s
+            ev[k, 2] = a
+            ev[k, 3] = b
+        st[ST_EV_LEN] = k + 1
+
+
+# ---- seats and matching -----------------------------------------------------------------------------
+@njit(cache=True)
+def step(s, d, n):
+    """The seat one place from s in direction d (no division: this runs several times a turn)."""
+    t = s + d
+    if t >= n:
+        return t - n
+    if t < 0:
+        return t + n
+    return t
+
+
+@njit(cache=True)
+def next_seat(g, s):
+    """next(s): the first active seat after s in direction d (s itself need not be active)."""
+    st = g["st"]
+    seat = g["seat"]
+    n = st[ST_N]
+    d = st[ST_DIR]
+    t = s
+    for _ in range(n):
+        t = step(t, d, n)
+        if seat[t, SE_ACTIVE]:
+            return t
+    return s
+
+
+@njit(cache=True)
+def matches(c, top, colour):
+    """RULES §1.4 items 1-4."""
+    return COLOUR[c] == colour or MATCHES_TOP[c, top]
+
+
+@njit(cache=True)
+def holds_colour(g, p, colour, skip_index):
+    hands = g["hands"]
+    hlen = g["hlen"]
+    for i in range(hlen[p]):
+        if i != skip_index and COLOUR[hands[p, i]] == colour:
+            return True
+    return False
+
+
+@njit(cache=True)
+def playable(g, p, i):
+    """Legal play of hand index i (§1.4 with the WD4 restriction of §1.8)."""
+    st = g["st"]
+    hands = g["hands"]
+    c = hands[p, i]
+    if not matches(c, st[ST_TOP], st[ST_COLOUR]):
+        return False
+    if KIND[c] == K_WD4:
+        return not holds_colour(g, p, st[ST_COLOUR], i)
+    return True
+
+
+def game_dtype(trace_capacity: int) -> np.dtype:
+    """The game record: every array the verbs share, in one block (no per-call refcounting)."""
+    return np.dtype([
+        ("st", np.int64, (ST_SIZE,)), ("hands", np.int64, (MAXP, MAXC)), ("hlen", np.int64, (MAXP,)),
+        ("pile", np.int64, (3, MAXC)), ("plen", np.int64, (3,)), ("seat", np.int64, (MAXP, SEAT_SIZE)),
+        ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
+        ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, 3)), ("legal", np.int64, (MAXC,)),
+        ("buf", np.int64, (MAXC,)), ("count", np.int64, (5,)), ("cand", np.int64, (MAXP,)),
+        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (9,)), ("shown", np.int64, (MAXP, 4)),
+        ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
+        ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
+        ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)),
+        ("ev", np.int32, (trace_capacity, 4)),
+    ])
+
+
+def new_game(ir, fr, pol, pp, trace: bool = False):
+    """A one-element array holding a zeroed game record with the compiled rules and the lineup.
+
+    Keep the array alive while its record ``[0]`` is used: a record (and views of its fields) does not
+    own its memory. Only two record layouts exist (trace buffer of 1 or TRACE_CAPACITY rows), and the
+    capacity travels as data in ``st``: numba's disk cache must never have to tell apart records that
+    differ only in a nested array's shape.
+    """
+    capacity = TRACE_CAPACITY if trace else 1
+    block = np.zeros(1, game_dtype(capacity))
+    g = block[0]
+    g["st"][ST_EV_CAP] = capacity
+    g["ir"][:] = ir
+    g["fr"][:] = fr
+    g["pol"][:len(pol)] = pol
+    g["pp"][:len(pol)] = pp
+    g["st"][ST_N] = ir[L.IR_PLAYERS]
+    g["st"][ST_TRACE] = 1 if trace else 0
+    n = ir[L.IR_PLAYERS]
+    forgetful = (fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + n] > 0).any()
+    g["st"][ST_UNO_CHECKS] = 1 if trace or forgetful else 0
+    return block
