@@ -237,13 +237,32 @@ def win(g, p):
 
 
 @njit(cache=True)
-def pass_hands(g, p):
-    """seven_o 0 (RULES §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
+def rotate_hands(g, order, k):
+    """Every hand moves one place along order[:k] at once: order[j] receives the hand of order[j-1],
+    order[0] that of order[k-1] (0-pass, Trade Hands)."""
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
     seat = g["seat"]
     buf = g["buf"]
+    last = order[k - 1]
+    m = hlen[last]
+    buf[:m] = hands[last, :m]
+    for j in range(k - 1, 0, -1):
+        dst, src = order[j], order[j - 1]
+        hands[dst, :hlen[src]] = hands[src, :hlen[src]]
+        hlen[dst] = hlen[src]
+    first = order[0]
+    hands[first, :m] = buf[:m]
+    hlen[first] = m
+    for j in range(k):
+        seat[order[j], SE_UNO_DONE] = 0
+    st[ST_MOVES] += 1
+
+
+@njit(cache=True)
+def pass_hands(g, p):
+    """seven_o 0 (RULES §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
     order = g["cand"]
     k = 0
     s = p
@@ -253,17 +272,6 @@ def pass_hands(g, p):
         s = next_seat(g, s)
         if s == p:
             break
-    last = order[k - 1]
-    m = hlen[last]
-    buf[:m] = hands[last, :m]
-    for j in range(k - 1, 0, -1):
-        dst, src = order[j], order[j - 1]
-        hands[dst, :hlen[src]] = hands[src, :hlen[src]]
-        hlen[dst] = hlen[src]
-    hands[p, :m] = buf[:m]
-    hlen[p] = m
-    for j in range(k):
-        seat[order[j], SE_UNO_DONE] = 0
-    st[ST_MOVES] += 1
-    st[ST_PASSES0] += 1
+    rotate_hands(g, order, k)
+    g["st"][ST_PASSES0] += 1
     emit(g, L.EV_PASS, p, 0, 0)

@@ -5,7 +5,7 @@ from numba import njit
 from .. import cards as C
 from . import layout as L
 from .decisions import keep_score, policy_colour
-from .piles import draw_one, win
+from .piles import draw_one, rotate_hands, win
 from .rng import PLAY_STREAM, below, shuffle, weighted
 from .state import (
     COLOUR,
@@ -203,10 +203,8 @@ def takes_part(g, t, final):
 def trade_hands(g, s, final):
     """TRADE_HANDS: every taking-part hand moves to the next taking-part seat clockwise (i → i+1)."""
     st = g["st"]
-    hands = g["hands"]
     hlen = g["hlen"]
     seat = g["seat"]
-    buf = g["buf"]
     seats = g["cand"]
     k = 0
     for t in range(st[ST_N]):
@@ -216,23 +214,11 @@ def trade_hands(g, s, final):
     emit(g, L.EV_TRADE, s, 0, 0)
     if k < 2:
         return
-    last = seats[k - 1]
-    m = hlen[last]
-    buf[:m] = hands[last, :m]
-    for j in range(k - 1, 0, -1):
-        dst, src = seats[j], seats[j - 1]
-        seat[dst, SE_WHEEL_LOST] += hlen[dst]
-        hands[dst, :hlen[src]] = hands[src, :hlen[src]]
-        hlen[dst] = hlen[src]
-        seat[dst, SE_WHEEL_GAINED] += hlen[dst]
-    first = seats[0]
-    seat[first, SE_WHEEL_LOST] += hlen[first]
-    hands[first, :m] = buf[:m]
-    hlen[first] = m
-    seat[first, SE_WHEEL_GAINED] += m
     for j in range(k):
-        seat[seats[j], SE_UNO_DONE] = 0
-    st[ST_MOVES] += 1
+        seat[seats[j], SE_WHEEL_LOST] += hlen[seats[j]]
+    rotate_hands(g, seats, k)
+    for j in range(k):
+        seat[seats[j], SE_WHEEL_GAINED] += hlen[seats[j]]
 
 
 @njit(cache=True)
