@@ -172,6 +172,15 @@ class RandomPolicy(PythonPolicy):
         return view.rng.bernoulli(self.p_challenge)
 
 
+def _held_colours(hand) -> list[int]:
+    """How many cards of each colour a hand holds (wilds count for none)."""
+    held = [0, 0, 0, 0]
+    for card in hand:
+        if COLOUR[card] != cards.NO_COLOUR:
+            held[COLOUR[card]] += 1
+    return held
+
+
 class _DeterministicPolicy(PythonPolicy, metaclass=ABCMeta):
     """Shared parts of ``greedy_points`` and ``keep_wilds`` (protocol §4)."""
 
@@ -180,10 +189,7 @@ class _DeterministicPolicy(PythonPolicy, metaclass=ABCMeta):
         self.p_challenge = p_challenge
 
     def colour(self, view: PolicyView) -> int:
-        held = [0, 0, 0, 0]
-        for card in view.hand:
-            if COLOUR[card] != cards.NO_COLOUR:
-                held[COLOUR[card]] += 1
+        held = _held_colours(view.hand)
         if max(held) == 0:
             return view.rng.below(4)
         return held.index(max(held))   # lowest colour index on ties
@@ -264,10 +270,7 @@ class KeepWildsPolicy(_DeterministicPolicy):
     def colour(self, view: PolicyView) -> int:
         """The colour held most; among ties the one the next seat was last seen (spin SHOW_HAND) to
         hold fewest of, then the lowest index (protocol §6)."""
-        held = [0, 0, 0, 0]
-        for card in view.hand:
-            if COLOUR[card] != cards.NO_COLOUR:
-                held[COLOUR[card]] += 1
+        held = _held_colours(view.hand)
         if max(held) == 0:
             return view.rng.below(4)
         seen = [0, 0, 0, 0]
