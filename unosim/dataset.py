@@ -21,7 +21,6 @@ its files.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,8 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from .atomic import write_atomic, write_text_atomic
 
 TABLES = ("rounds", "seats", "matches")
 MANIFEST = "manifest.json"
@@ -62,21 +63,6 @@ def compact_table(frame: pl.DataFrame, lineup: str) -> pa.Table:
     return table
 
 
-def write_atomic(path: Path, write) -> None:
-    """Call ``write(tmp_path)``, fsync, then rename onto ``path`` (readers never see partial files)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    write(tmp)
-    with open(tmp, "rb+") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
-
-
 def write_part(path: Path, table: pa.Table) -> None:
     delta = [c for c in _DELTA_COLUMNS if c in table.column_names]
     dictionary = [c for c in table.column_names if c not in delta]
@@ -87,7 +73,7 @@ def write_part(path: Path, table: pa.Table) -> None:
 
 def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
     text = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
-    write_atomic(root / MANIFEST, lambda tmp: Path(tmp).write_text(text))
+    write_text_atomic(root / MANIFEST, text)
 
 
 def read_manifest(root: Path) -> dict[str, Any]:

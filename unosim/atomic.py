@@ -1,0 +1,43 @@
+"""Atomic file writes: a reader (or a crash) never sees a partial file.
+
+Every file unosim writes — parquet parts, the manifest, analysis tables, charts, the report — goes
+through :func:`write_atomic`: written under a temporary name in the same directory, fsynced, renamed
+onto the final name, and the directory fsynced so the rename itself survives a crash.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+
+def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
+    """Call ``write(tmp_path)``, fsync, then rename onto ``path`` (readers never see partial files).
+
+    On any error the temporary file is removed and ``path`` is left as it was.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    write_atomic(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    write_atomic(path, lambda tmp: Path(tmp).write_bytes(data))
