@@ -1,6 +1,7 @@
-"""The spec's [[comparisons]]: win-rate and length differences B − A, paired when the cells share decks.
+"""The spec's [[comparisons]]: what each house rule does (length, tension, comebacks, fairness, skill) and the
+win-rate differences by seat, B − A, paired when the cells share decks, with Holm-adjusted p-values.
 
-    python analyses/comparisons.py data/house_rules   # writes .../analysis/compare_*.csv
+    python analyses/comparisons.py data/house_rules   # writes .../analysis/effects.csv and compare_wins.csv
 """
 
 import sys
@@ -12,8 +13,10 @@ from unosim import analysis
 from unosim.dataset import open_dataset
 
 ds = open_dataset(sys.argv[1])
-wins, lengths = analysis.comparisons(ds)
-analysis.write_tables({"compare_wins": wins, "compare_lengths": lengths}, Path(ds.path, "analysis"))
+wins = analysis.comparisons(ds)
+effects = analysis.effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"], ds.shares_decks)
+analysis.write_tables({"compare_wins": wins, "effects": effects}, Path(ds.path, "analysis"))
 with pl.Config(tbl_rows=-1, tbl_cols=-1):
-    print(wins.select("a", "b", "players", "seat", "paired", "estimate", "ci_low", "ci_high", "p_value"))
-    print(lengths.select("a", "b", "players", "metric", "paired", "estimate", "ci_low", "ci_high", "p_value"))
+    print(effects.select("a", "b", "players", "lineup", "measure", "identical", "estimate", "ci_low", "ci_high",
+                         "rel_change", "p_holm"))
+    print(wins.select("a", "b", "players", "seat", "paired", "estimate", "ci_low", "ci_high", "p_holm"))

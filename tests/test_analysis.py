@@ -68,7 +68,7 @@ def test_common_random_numbers_deal_the_same_hands_to_every_lineup(small_dataset
     assert hands[0].equals(hands[1])
 
 
-def test_mcnemar_matches_the_exact_binomial_test():
+def test_paired_win_comparison_is_the_paired_t_test():
     rng = np.random.default_rng(3)
     a = rng.random(500) < 0.4
     b = np.where(rng.random(500) < 0.2, ~a, a)
@@ -79,7 +79,7 @@ def test_mcnemar_matches_the_exact_binomial_test():
     only_a, only_b = int(np.sum(a & ~b)), int(np.sum(~a & b))
     assert (out["only_a_won"], out["only_b_won"]) == (only_a, only_b)
     assert out["estimate"] == pytest.approx((only_b - only_a) / 500)
-    assert out["p_value"] == pytest.approx(stats.binomtest(only_a, only_a + only_b).pvalue)
+    assert out["p_value"] == pytest.approx(stats.ttest_rel(b.astype(float), a.astype(float)).pvalue)
     assert out["ci_low"] < out["estimate"] < out["ci_high"]
 
 
@@ -89,9 +89,12 @@ def test_unpaired_comparisons_use_independent_sample_tests():
                                      "won": rng.random(2000) < p, "n_turns": rng.poisson(m, 2000), "cell": c})
                        for p, m, c in ((0.3, 40, "a"), (0.4, 44, "b"))])
     wins = analysis.compare_wins(frame, {"cell": "a"}, {"cell": "b"}, paired=False).row(0, named=True)
-    assert wins["test"] == "two_proportion_z" and wins["ci_low"] < 0.1 < wins["ci_high"]
+    assert wins["test"] == "Welch t" and wins["ci_low"] < 0.1 < wins["ci_high"]
     turns = analysis.compare_lengths(frame, {"cell": "a"}, {"cell": "b"}, "n_turns", paired=False)
-    assert turns["test"] == "mann_whitney_u" and turns["ci_low"] < 4 < turns["ci_high"]
+    assert turns["test"] == "Welch t" and turns["ci_low"] < 4 < turns["ci_high"]
+    welch = stats.ttest_ind(frame.filter(pl.col("cell") == "b")["n_turns"], frame.filter(pl.col("cell") == "a")["n_turns"],
+                            equal_var=False)
+    assert turns["p_value"] == pytest.approx(welch.pvalue)
 
 
 def test_card_values_recover_known_effects():
@@ -120,7 +123,7 @@ def test_card_values_recover_known_effects():
 def test_standard_tables_are_tidy(small_dataset):  # noqa: F811
     tables = analysis.standard_tables(open_dataset(small_dataset))
     assert {"win_rates", "win_rates_dealer", "points", "lengths", "length_distributions", "card_values",
-            "compare_wins", "compare_lengths"} <= set(tables)
+            "compare_wins", "effects", "fairness", "survival", "card_balance", "skill"} <= set(tables)
     for name, table in tables.items():
         columns = set(table.columns)
         assert TIDY <= columns, name

@@ -5,11 +5,12 @@ game ``g`` of both, so outcomes are compared game by game (matched by game index
 outcomes use each game's first round only: in match modes later rounds diverge and are not independent
 of the first, while first rounds of distinct games are independent pairs.
 
-* win/loss of a seat: McNemar's exact test on the discordant pairs; the difference of win rates
-  (B − A) with a Wald interval for paired proportions. Unpaired: Newcombe's hybrid score interval and
-  a pooled two-proportion z test.
-* lengths: mean difference (B − A) with a paired t interval and the Wilcoxon signed-rank test.
-  Unpaired: Welch's t interval and the Mann-Whitney U test.
+* win/loss of a seat: the difference of win rates (B − A) and its paired t interval and test (the
+  large-sample equivalent of McNemar's test); unpaired: Welch's interval and test.
+* lengths: mean difference (B − A) with the paired t interval and test; unpaired: Welch's.
+
+The interval and the p-value always come from the same test, so the interval excludes 0 exactly when
+p < 0.05 (:mod:`unosim.analysis.inference`).
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ from collections.abc import Mapping
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
-from .intervals import wilson_interval, z_value
+from .inference import paired_difference, unpaired_difference
 
 Selector = Mapping[str, object]
 
@@ -45,11 +45,11 @@ def compare_wins(seats: pl.LazyFrame | pl.DataFrame, a: Selector, b: Selector, *
         wb = frame_b.filter(pl.col("seat") == seat)
         if paired:
             joined = wa.join(wb, on="game", suffix="_b")
-            rows.append({"seat": seat, **_mcnemar(joined["won"].to_numpy(), joined["won_b"].to_numpy(),
-                                                   confidence)})
+            rows.append({"seat": seat, **_paired_wins(joined["won"].to_numpy(), joined["won_b"].to_numpy(),
+                                                       confidence)})
         else:
-            rows.append({"seat": seat, **_two_proportions(wa["won"].to_numpy(), wb["won"].to_numpy(),
-                                                          confidence)})
+            rows.append({"seat": seat, **_unpaired_wins(wa["won"].to_numpy(), wb["won"].to_numpy(),
+                                                        confidence)})
     return pl.DataFrame(rows, schema_overrides={"seat": pl.Int8})
 
 
@@ -60,57 +60,27 @@ def compare_lengths(rounds: pl.LazyFrame | pl.DataFrame, a: Selector, b: Selecto
     xb = _select(rounds, b).select("game", metric).collect()
     if paired:
         joined = xa.join(xb, on="game", suffix="_b")
-        return {"metric": metric, **_paired_means(joined[metric].to_numpy().astype(np.float64),
-                                                  joined[f"{metric}_b"].to_numpy().astype(np.float64),
-                                                  confidence)}
-    return {"metric": metric, **_welch(xa[metric].to_numpy().astype(np.float64),
-                                       xb[metric].to_numpy().astype(np.float64), confidence)}
+        effect = paired_difference(joined[metric].to_numpy(), joined[f"{metric}_b"].to_numpy(), confidence)
+        test = "paired t"
+    else:
+        effect = unpaired_difference(xa[metric].to_numpy(), xb[metric].to_numpy(), confidence)
+        test = "Welch t"
+    return {"metric": metric, "mean_a": effect["mean_a"], "mean_b": effect["mean_b"], **_core(effect),
+            "test": test}
 
 
-def _mcnemar(won_a: np.ndarray, won_b: np.ndarray, confidence: float) -> dict[str, object]:
-    n = len(won_a)
-    only_a = int(np.sum(won_a & ~won_b))
-    only_b = int(np.sum(~won_a & won_b))
-    diff = (only_b - only_a) / n
-    var = ((only_a + only_b) - (only_b - only_a) ** 2 / n) / n**2
-    half = z_value(confidence) * np.sqrt(max(var, 0.0))
-    discordant = only_a + only_b
-    p_value = stats.binomtest(only_a, discordant, 0.5).pvalue if discordant else 1.0
-    return {"rate_a": float(np.mean(won_a)), "rate_b": float(np.mean(won_b)), "estimate": diff,
-            "ci_low": diff - half, "ci_high": diff + half, "n": n, "only_a_won": only_a, "only_b_won": only_b,
-            "p_value": float(p_value), "test": "mcnemar_exact"}
+def _paired_wins(won_a: np.ndarray, won_b: np.ndarray, confidence: float) -> dict[str, object]:
+    effect = paired_difference(won_a, won_b, confidence)
+    return {"rate_a": effect["mean_a"], "rate_b": effect["mean_b"], **_core(effect),
+            "only_a_won": int(np.sum(won_a & ~won_b)), "only_b_won": int(np.sum(~won_a & won_b)),
+            "test": "paired t"}
 
 
-def _two_proportions(won_a: np.ndarray, won_b: np.ndarray, confidence: float) -> dict[str, object]:
-    na, nb, ka, kb = len(won_a), len(won_b), int(won_a.sum()), int(won_b.sum())
-    pa, pb = ka / na, kb / nb
-    la, ua = wilson_interval(ka, na, confidence)
-    lb, ub = wilson_interval(kb, nb, confidence)
-    diff = pb - pa
-    pooled = (ka + kb) / (na + nb)
-    se = np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
-    p_value = 2 * stats.norm.sf(abs(diff) / se) if se > 0 else 1.0
-    return {"rate_a": pa, "rate_b": pb, "estimate": diff,
-            "ci_low": diff - np.sqrt((pb - lb) ** 2 + (ua - pa) ** 2),
-            "ci_high": diff + np.sqrt((ub - pb) ** 2 + (pa - la) ** 2), "n": na, "only_a_won": None,
-            "only_b_won": None, "p_value": float(p_value), "test": "two_proportion_z"}
+def _unpaired_wins(won_a: np.ndarray, won_b: np.ndarray, confidence: float) -> dict[str, object]:
+    effect = unpaired_difference(won_a, won_b, confidence)
+    return {"rate_a": effect["mean_a"], "rate_b": effect["mean_b"], **_core(effect), "only_a_won": None,
+            "only_b_won": None, "test": "Welch t"}
 
 
-def _paired_means(xa: np.ndarray, xb: np.ndarray, confidence: float) -> dict[str, object]:
-    d = xb - xa
-    n = len(d)
-    mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(n))
-    half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
-    p_value = stats.wilcoxon(d, zero_method="zsplit").pvalue if np.any(d != 0) else 1.0
-    return {"mean_a": float(xa.mean()), "mean_b": float(xb.mean()), "estimate": mean, "ci_low": mean - half,
-            "ci_high": mean + half, "n": n, "p_value": float(p_value), "test": "wilcoxon_signed_rank"}
-
-
-def _welch(xa: np.ndarray, xb: np.ndarray, confidence: float) -> dict[str, object]:
-    va, vb = xa.var(ddof=1) / len(xa), xb.var(ddof=1) / len(xb)
-    dof = (va + vb) ** 2 / (va**2 / (len(xa) - 1) + vb**2 / (len(xb) - 1))
-    mean = float(xb.mean() - xa.mean())
-    half = stats.t.ppf(0.5 + confidence / 2, dof) * np.sqrt(va + vb)
-    p_value = stats.mannwhitneyu(xb, xa).pvalue
-    return {"mean_a": float(xa.mean()), "mean_b": float(xb.mean()), "estimate": mean, "ci_low": mean - half,
-            "ci_high": mean + half, "n": len(xa), "p_value": float(p_value), "test": "mann_whitney_u"}
+def _core(effect: dict) -> dict[str, object]:
+    return {k: effect[k] for k in ("estimate", "ci_low", "ci_high", "n", "p_value")}

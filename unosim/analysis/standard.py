@@ -6,40 +6,70 @@ from pathlib import Path
 
 import polars as pl
 
+from ..atomic import write_atomic
 from ..dataset import Dataset
+from .card_balance import card_balance
 from .card_values import card_values
+from .effects import effects
+from .fairness import seat_fairness
+from .inference import holm
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
-from .paired import compare_lengths, compare_wins
+from .paired import compare_wins
+from .skill import skill_edges
+from .survival import restricted_means, turn_survival
 from .win_rates import CELL, points_when_winning, win_rates, win_rates_by_dealer_position
 
 TABLE_DIR = "analysis"
 
 
 def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
-    """Win rates, lengths, card values, match statistics and the spec's comparisons, as tidy tables."""
+    """Win rates, fairness, lengths (censoring-aware), skill, card values and balance, match statistics,
+    and the effects of the spec's comparisons, as tidy tables."""
+    cells = ds.cells()
+    values = card_values(ds.seats, confidence=confidence)
     tables = {
         "win_rates": win_rates(ds.seats, confidence=confidence),
         "win_rates_dealer": win_rates_by_dealer_position(ds.seats, confidence=confidence),
+        "fairness": seat_fairness(ds.rounds, confidence=confidence),
         "points": points_when_winning(ds.rounds, confidence=confidence),
-        "lengths": length_summary(ds.rounds, confidence=confidence),
+        "lengths": lengths_with_censoring(ds.rounds, confidence),
         "length_distributions": length_distributions(ds.rounds, confidence=confidence),
-        "card_values": card_values(ds.seats, confidence=confidence),
+        "survival": turn_survival(ds.rounds, confidence=confidence),
+        "card_values": values,
+        "card_balance": card_balance(values, confidence),
     }
+    skill = skill_edges(ds.rounds, cells, confidence)
+    if not skill.is_empty():
+        tables["skill"] = skill
     if ds.manifest["study"]["mode"] != "single_round":
         tables["rounds_per_match"] = rounds_per_match(ds.matches, confidence=confidence)
         tables["match_ends"] = match_ends(ds.matches, confidence=confidence)
         tables["match_wins"] = match_vs_round_wins(ds.seats, ds.matches, confidence=confidence)
     if ds.manifest["study"]["comparisons"]:
-        tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
+        tables["effects"] = effects(ds.rounds, cells, ds.manifest["study"]["comparisons"], ds.shares_decks,
+                                    confidence)
+        tables["compare_wins"] = comparisons(ds, confidence)
     return tables
 
 
-def comparisons(ds: Dataset, confidence: float = 0.95) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Every ``[[comparisons]]`` entry of the spec at each shared value of the other axes: win rates per
-    seat and the length metrics, paired when the two cells share decks."""
+def lengths_with_censoring(rounds: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """:func:`length_summary` with the cell's ``truncated_share`` on every row and, on the ``n_turns``
+    row, the Kaplan-Meier ``restricted_mean`` up to ``restricted_to`` turns (truncated rounds censored)."""
+    summary = length_summary(rounds, confidence=confidence)
+    censoring = restricted_means(rounds).with_columns(pl.col("players").cast(summary.schema["players"]))
+    censoring = censoring.with_columns(pl.col(c).cast(summary.schema[c]) for c in ("variant", "lineup"))
+    table = summary.join(censoring, on=list(CELL), how="left")
+    turns = pl.col("metric") == "n_turns"
+    return table.with_columns(pl.when(turns).then(pl.col(c)).otherwise(None).alias(c)
+                              for c in ("restricted_mean", "restricted_to"))
+
+
+def comparisons(ds: Dataset, confidence: float = 0.95) -> pl.DataFrame:
+    """Every ``[[comparisons]]`` entry of the spec at each shared value of the other axes: the win rate of
+    every seat, paired when the two cells share decks, with Holm's ``p_holm`` over the table."""
     cells = ds.cells()
-    wins, lengths = [], []
+    wins = []
     for spec in ds.manifest["study"]["comparisons"]:
         axis, other = spec["axis"], [c for c in CELL if c != spec["axis"]]
         side_a = cells.filter(pl.col(axis) == spec["a"])
@@ -51,20 +81,18 @@ def comparisons(ds: Dataset, confidence: float = 0.95) -> tuple[pl.DataFrame, pl
             label = {"axis": axis, "a": spec["a"], "b": spec["b"], **shared, "paired": paired}
             wins.append(compare_wins(ds.seats, a, b, paired=paired, confidence=confidence)
                         .select(*[pl.lit(v).alias(k) for k, v in label.items()], pl.all()))
-            for metric in ("n_turns", "n_plays", "n_draws"):
-                lengths.append({**label, **compare_lengths(ds.rounds, a, b, metric, paired=paired,
-                                                           confidence=confidence)})
-    return pl.concat(wins, how="diagonal_relaxed"), pl.DataFrame(lengths)
+    table = pl.concat(wins, how="diagonal_relaxed")
+    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
 
 
 def write_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list[Path]:
     """Each table as ``<directory>/<name>.csv``; returns the paths."""
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, table in tables.items():
         path = directory / f"{name}.csv"
-        table.with_columns(pl.col(pl.Categorical).cast(pl.String)).write_csv(path)
+        frame = table.with_columns(pl.col(pl.Categorical).cast(pl.String))
+        write_atomic(path, frame.write_csv)
         paths.append(path)
     return paths
 

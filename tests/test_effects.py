@@ -1,0 +1,154 @@
+"""Effects of comparisons: intervals that agree with their tests, Holm, identical games, synthetic known
+answers for every measure, Kaplan-Meier under a turn cap, card balance."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+
+from unosim.analysis import inference, survival
+from unosim.analysis.card_balance import card_balance
+from unosim.analysis.effects import BOOTSTRAP, compare_cells, finish_effects, spread_difference
+
+
+def _agrees(row) -> bool:
+    excludes = row["ci_low"] > 0 or row["ci_high"] < 0
+    return excludes == (row["p_value"] < 0.05)
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.05, 0.08, 0.1, 0.12, 0.2, 1.0])
+def test_paired_interval_test_and_fieller_agree(shift):
+    rng = np.random.default_rng(int(shift * 100))
+    a = rng.normal(10, 1, 400)
+    b = a + rng.normal(shift, 1, 400)
+    out = inference.paired_difference(a, b)
+    assert out["p_value"] == pytest.approx(stats.ttest_rel(b, a).pvalue)
+    assert _agrees(out)
+    rel_excludes = out["rel_low"] > 0 or out["rel_high"] < 0
+    assert rel_excludes == (out["p_value"] < 0.05)
+    assert out["rel_low"] < out["rel_change"] < out["rel_high"]
+
+
+def test_fieller_interval_is_consistent_at_the_boundary():
+    """Shift b until the t test crosses 0.05: the relative interval crosses 0 at the same point."""
+    rng = np.random.default_rng(9)
+    a = rng.normal(20, 3, 300)
+    noise = rng.normal(0, 3, 300)
+    for shift in np.linspace(0.0, 1.0, 201):
+        out = inference.paired_difference(a, a + noise - noise.mean() + shift)
+        assert (out["rel_low"] > 0 or out["rel_high"] < 0) == (out["p_value"] < 0.05), shift
+
+
+def test_welch_and_score_tests_agree_with_their_intervals():
+    rng = np.random.default_rng(1)
+    for shift in (0.0, 0.1, 0.2, 0.5):
+        a, b = rng.normal(5, 1, 300), rng.normal(5 + shift, 1.5, 250)
+        out = inference.unpaired_difference(a, b)
+        assert out["p_value"] == pytest.approx(stats.ttest_ind(b, a, equal_var=False).pvalue)
+        assert _agrees(out)
+    for k in range(60, 140, 3):
+        out = inference.score_test_proportion(k, 400, 0.25)
+        assert _agrees(out), k
+
+
+def test_holm_matches_the_textbook_step_down():
+    p = [0.01, 0.04, 0.03, 0.005, np.nan]
+    # sorted 0.005, 0.01, 0.03, 0.04 with multipliers 4, 3, 2, 1, then a running maximum
+    expected = [0.03, 0.06, 0.06, 0.02, np.nan]
+    assert np.allclose(inference.holm(p), expected, equal_nan=True)
+    assert np.all(inference.holm([0.5, 0.9]) <= 1.0)
+
+
+def _rounds(rng, n, *, turns, lead, deficit_share, players=4):
+    dealer = rng.integers(0, players, n)
+    winner = rng.integers(0, players, n)
+    deficit = np.where(rng.random(n) < deficit_share, 4, 0)
+    return pl.DataFrame({"game": np.arange(n), "round": 0, "n_turns": turns, "lead_changes": lead,
+                         "winner_max_deficit": deficit, "max_hand": np.full(n, 9), "largest_stack": 0,
+                         "knockouts": 0, "winner_seat": winner.astype(np.int8),
+                         "dealer_seat": dealer.astype(np.int8), "points": rng.integers(0, 200, n)})
+
+
+def test_compare_cells_recovers_known_synthetic_effects():
+    rng = np.random.default_rng(3)
+    n = 5000
+    base_turns = rng.poisson(40, n)
+    a = _rounds(rng, n, turns=base_turns, lead=rng.poisson(3, n), deficit_share=0.1)
+    b = a.with_columns(n_turns=pl.Series(np.round(base_turns * 1.5).astype(np.int64)),
+                       winner_max_deficit=pl.Series(np.where(rng.random(n) < 0.3, 5, 0)))
+    rows = {r["measure"]: r for r in compare_cells(a, b, 4, paired=True, seed=1)}
+    assert set(rows) == {"length", "lead_changes", "comebacks", "max_hand", "fairness"}  # no stacks/KOs
+    assert rows["length"]["rel_low"] < 0.5 < rows["length"]["rel_high"]
+    assert rows["length"]["p_value"] < 1e-10
+    assert rows["comebacks"]["ci_low"] < 0.2 < rows["comebacks"]["ci_high"]
+    assert rows["lead_changes"]["estimate"] == 0 and rows["lead_changes"]["p_value"] == 1.0
+    assert rows["fairness"]["p_value"] > 0.05  # the winner positions are the same
+    for row in rows.values():
+        assert _agrees(row) or row["measure"] == "fairness"
+
+
+def test_identical_cells_are_reported_as_identical_not_as_zero_intervals():
+    rng = np.random.default_rng(4)
+    a = _rounds(rng, 300, turns=rng.poisson(40, 300), lead=rng.poisson(3, 300), deficit_share=0.1)
+    rows = compare_cells(a, a.clone(), 4, paired=True)
+    assert rows and all(r["identical"] for r in rows)
+    assert all("ci_low" not in r for r in rows)
+    table = finish_effects([{"axis": "variant", "a": "x", "b": "y", **r} for r in rows])
+    assert table["ci_low"].is_null().all() and not table["significant"].any()
+
+
+def test_fairness_difference_finds_a_seat_advantage():
+    rng = np.random.default_rng(5)
+    n, players = 6000, 4
+    fair = rng.integers(0, players, n)
+    biased = np.where(rng.random(n) < 0.15, 1, fair)  # position 1 wins 15% more often
+    out = spread_difference(fair, biased, players, paired=True, seed=2)
+    assert out["estimate"] > 0.1 and out["ci_low"] > 0 and out["p_value"] < 0.05
+    # the bootstrap p-value and percentile interval agree up to 1/BOOTSTRAP
+    assert (out["ci_low"] > 0) == (out["p_value"] < 0.05 + 1 / BOOTSTRAP)
+
+
+def test_kaplan_meier_from_counts_matches_scipy_ecdf():
+    rng = np.random.default_rng(6)
+    t = rng.geometric(0.03, 3000)
+    cap = 60
+    observed, censored = np.minimum(t, cap), t > cap
+    values, idx = np.unique(observed, return_inverse=True)
+    km = survival.kaplan_meier(values, np.bincount(idx, ~censored), np.bincount(idx, censored))
+    ref = stats.ecdf(stats.CensoredData(uncensored=observed[~censored], right=observed[censored]))
+    assert np.allclose(km["survival"], ref.sf.evaluate(values))
+    ci = ref.sf.confidence_interval()
+    assert np.allclose(km["ci_low"][:-1], ci.low.evaluate(values)[:-1], atol=1e-9)
+
+
+def test_restricted_mean_is_the_mean_without_censoring_and_of_min_t_cap_with():
+    rng = np.random.default_rng(7)
+    t = rng.geometric(0.05, 4000)
+    rounds = pl.DataFrame({"cell": "x", "n_turns": t, "end": np.where(t > 0, "won", "")})
+    out = survival.restricted_means(rounds, by=["cell"]).row(0, named=True)
+    assert out["restricted_mean"] == pytest.approx(t.mean()) and out["truncated_share"] == 0
+    cap = 30
+    capped = pl.DataFrame({"cell": "x", "n_turns": np.minimum(t, cap), "end": np.where(t > cap, "truncated", "won")})
+    out = survival.restricted_means(capped, by=["cell"]).row(0, named=True)
+    assert out["restricted_mean"] == pytest.approx(np.minimum(t, cap).mean())
+    assert out["truncated_share"] == pytest.approx(np.mean(t > cap)) and out["restricted_to"] == cap
+
+
+def test_card_balance_ranks_mismatches_and_suggests_monotone_points():
+    values = pl.DataFrame({
+        "variant": "v", "players": 4, "lineup": "random",
+        "card": ["n1", "n9", "skip", "wild", "wd4"], "points": [1, 9, 20, 50, 50],
+        "estimate": [-0.02, -0.03, 0.01, 0.06, 0.03], "std_error": [0.002] * 5,
+        "ci_low": [-0.024, -0.034, 0.006, 0.056, 0.026], "ci_high": [-0.016, -0.026, 0.014, 0.064, 0.034],
+        "mean_count": [1.0, 1.0, 0.5, 0.3, 0.3], "n": 1000})
+    out = card_balance(values)
+    assert out["rank"].to_list() == list(range(1, 6))
+    by_value = out.sort("value")
+    assert np.all(np.diff(by_value["suggested_points"].to_numpy()) >= 0)  # monotone in value
+    # n9 is worth less than n1 but scores more: the fix evens them out
+    suggested = dict(zip(out["card"], out["suggested_points"], strict=True))
+    assert suggested["n9"] <= suggested["n1"]
+    # the mismatch is value minus the line through (points, value)
+    assert out.filter(pl.col("card") == "n9")["estimate"].item() < 0

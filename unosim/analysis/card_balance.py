@@ -1,0 +1,61 @@
+"""Card-value balance: which cards the printed points under- or over-value, and a monotone fix.
+
+Input: the table of :func:`unosim.analysis.card_values` (per cell and card kind: ``points``, the
+estimated ``estimate`` = change in win probability from holding the card instead of an average card,
+``std_error``, ``mean_count``). Within one cell:
+
+* the value the printed points *promise* is the weighted least-squares line of value on points
+  (weights: how often the card is held); a card's ``mismatch`` is its value minus that line: positive
+  = worth more than its points say (**under-valued** by the scoring), negative = **over-valued**. The
+  interval treats the line as known (its error is much smaller than one card's with a dozen cards);
+* ``rank`` 1 is the most under-valued card;
+* ``suggested_points``: the printed points made monotone in the estimated value — the isotonic
+  regression (:func:`scipy.optimize.isotonic_regression`, weighted by how often the card is held) of
+  the printed points on the cards ordered by value, rounded to whole points. It changes the table as
+  little as possible (least squares) so that a more valuable card never scores fewer points.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from scipy import stats
+from scipy.optimize import isotonic_regression
+
+from .win_rates import CELL
+
+
+def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """One row per cell and card: ``card``, ``points``, ``value`` (with ``value_low``/``value_high``),
+    ``expected`` (value the points promise), ``estimate`` = mismatch with ``ci_low``/``ci_high``,
+    ``rank`` and ``suggested_points``."""
+    if values.is_empty():
+        return pl.DataFrame()
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    by = [c for c in CELL if c in values.columns]
+    parts = []
+    for _, cell in values.group_by(by, maintain_order=True):
+        points = cell["points"].to_numpy().astype(np.float64)
+        value = cell["estimate"].to_numpy()
+        weight = cell["mean_count"].to_numpy()
+        expected = _weighted_line(points, value, weight)
+        mismatch = value - expected
+        se = cell["std_error"].to_numpy()
+        order = np.argsort(value, kind="stable")
+        suggested = np.empty_like(points)
+        suggested[order] = np.round(isotonic_regression(points[order], weights=weight[order]).x)
+        parts.append(cell.select(*by, "card", "points", "n").with_columns(
+            value=pl.Series(value), value_low=cell["ci_low"], value_high=cell["ci_high"],
+            expected=pl.Series(expected), estimate=pl.Series(mismatch),
+            ci_low=pl.Series(mismatch - z * se), ci_high=pl.Series(mismatch + z * se),
+            suggested_points=pl.Series(suggested.astype(np.int64)))
+            .with_columns(rank=pl.col("estimate").rank("ordinal", descending=True).cast(pl.Int64))
+            .sort("rank"))
+    return pl.concat(parts)
+
+
+def _weighted_line(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    if np.ptp(x) == 0:
+        return np.full_like(y, np.average(y, weights=w))
+    slope, intercept = np.polyfit(x, y, 1, w=np.sqrt(w))
+    return intercept + slope * x
