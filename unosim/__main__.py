@@ -197,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = study_sub.add_parser("status", help="per-cell progress of a dataset (complete or interrupted)")
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
     p.set_defaults(run=cmd_study_status)
+    from .house_rules import add_cli as add_study_new
+    add_study_new(study_sub)
 
     p = sub.add_parser("analyze", help="write the standard analysis tables of a dataset (CSV)")
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")

@@ -1,0 +1,101 @@
+"""The house-rule spec generator covers every non-fixed house rule of a variant, derived from the registry."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from unosim import rules
+from unosim.__main__ import main
+from unosim.house_rules import house_rules_spec
+from unosim.study import load_study, parse_study
+
+STUDIES = Path(__file__).parents[1] / "analyses" / "studies"
+
+
+def registry_alternatives(variant: str, players: list[int]) -> set[tuple[str, object]]:
+    """Every (rule, value) the registry accepts for ``variant`` that differs from its published value:
+    the boolean fields of RuleSet and the stacking modes (docs/rules.md §4)."""
+    base = rules.get_variant(variant)
+    out = set()
+    candidates = [(f.name, not getattr(base, f.name)) for f in fields(rules.RuleSet)
+                  if isinstance(getattr(base, f.name), bool) and f.name != "_name"]
+    candidates += [("stacking", s) for s in rules.STACKING]
+    for name, value in candidates:
+        if value == getattr(base, name):
+            continue
+        try:
+            rules.get_variant(variant, {name: value})
+        except ValueError:
+            continue
+        if name == "two_player_reverse_skip" and 2 not in players and base.mercy_limit is None:
+            continue  # only acts with two active players
+        out.add((name, value))
+    return out
+
+
+def spec_alternatives(spec: dict, variant: str) -> dict[tuple[str, object], str]:
+    out = {}
+    for name, entry in spec.get("variants", {}).items():
+        assert entry["base"] == variant
+        ((rule, value),) = entry["rules"].items()
+        out[(rule, None if value == "none" else value)] = name
+    return out
+
+
+@pytest.mark.parametrize("variant", rules.variant_names())
+@pytest.mark.parametrize("players", [[3, 4], [2, 3]])
+def test_spec_covers_every_house_rule_and_pairs_every_cell_with_the_baseline(variant, players):
+    spec = tomllib.loads(house_rules_spec(variant, players, games=1000))
+    alternatives = spec_alternatives(spec, variant)
+    missing = registry_alternatives(variant, players) - set(alternatives)
+    assert not missing, missing
+    base = rules.get_variant(variant)
+    rules_in_spec = {rule for rule, _ in alternatives}
+    assert {"mercy_limit", "hand_size"} <= rules_in_spec
+    assert ("hand_size", base.hand_size - 2) in alternatives and ("hand_size", base.hand_size + 2) in alternatives
+    for (rule, value) in alternatives:  # nothing the registry refuses, nothing equal to the baseline
+        assert rules.get_variant(variant, {rule: value}) != base
+    study = parse_study(spec)
+    compared = {(c.a, c.b) for c in study.comparisons}
+    assert compared == {(variant, name) for name in alternatives.values()}
+    baseline_seed = {c.players: c.seed for c in study.cells if c.variant == variant}
+    for cell in study.cells:  # common random numbers: every cell deals the baseline's decks
+        assert cell.seed == baseline_seed[cell.players]
+
+
+def test_fixed_rules_are_left_out():
+    spec = tomllib.loads(house_rules_spec("no_mercy", [3, 4], games=10))
+    rules_in_spec = {rule for rule, _ in spec_alternatives(spec, "no_mercy")}
+    assert not rules_in_spec & {"stacking", "seven_o", "draw_until_playable", "force_play_drawn", "wd4_challenge"}
+
+
+def test_two_player_reverse_skip_runs_only_at_two_players():
+    study = parse_study(tomllib.loads(house_rules_spec("classic", [2, 3], games=10)))
+    cells = [c for c in study.cells if c.variant == "no_two_player_reverse_skip"]
+    assert cells and {c.players for c in cells} == {2}
+
+
+@pytest.mark.parametrize("name, variant", [("house_rules", "classic"), ("house_rules_no_mercy", "no_mercy")])
+def test_shipped_specs_are_the_generated_ones(name, variant):
+    text = (STUDIES / f"{name}.toml").read_text()
+    spec = tomllib.loads(text)
+    assert set(spec_alternatives(spec, variant)) >= registry_alternatives(variant, [3, 4])
+    assert spec["grid"][0]["players"] == [3, 4]
+    load_study(STUDIES / f"{name}.toml")
+
+
+def test_cli_writes_the_spec_and_rejects_bad_input(tmp_path, capsys):
+    out = tmp_path / "hr.toml"
+    assert main(["study", "new", "house-rules", "--variant", "spin", "--players", "3", "--games", "50",
+                 "--lineup", "greedy_points,random*", "--out", str(out)]) == 0
+    study = load_study(out)
+    assert {c.lineup for c in study.cells} == {"greedy_points_random"}
+    assert "spin_first_card_spins" in {c.variant for c in study.cells}
+    assert main(["study", "new", "house-rules", "--variant", "uno", "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown variant 'uno'" in err and "classic" in err and "Traceback" not in err
+    assert main(["study", "new", "house-rules", "--variant", "classic", "--players", "20"]) == 2
