@@ -11,6 +11,7 @@ import io
 import math
 
 import polars as pl
+from matplotlib import rc_context
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
@@ -46,10 +47,11 @@ def win_rate_by_position(table: pl.DataFrame, position: str = "seat", title: str
         for i, players in enumerate(counts):
             rows = sub.filter(pl.col("players") == players).sort(position)
             _errorbar(ax, rows[position].to_list(), rows, f"{players} players", (i - len(counts) / 2) * 0.06)
+            ax.axhline(1 / players, color=ax.lines[-1].get_color(), ls="--", lw=0.8, alpha=0.7)
         ax.set_title(variant)
         ax.set_xlabel("seat" if position == "seat" else "seat after the dealer (1 = first dealt)")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_ylabel("win rate (95% CI)")
+        ax.set_ylabel("win rate (95% CI); dashed: fair share 1/N")
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
     if title:
@@ -156,8 +158,210 @@ def match_vs_round(table: pl.DataFrame, title: str = "") -> Figure:
     return fig
 
 
-def to_png(fig: Figure, dpi: int = 72) -> bytes:
-    """The figure as PNG bytes."""
+def to_png(fig: Figure, dpi: int = 144) -> bytes:
+    """The figure as PNG bytes (default 144 dpi: sharp at twice the size of a 72-dpi screen)."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
+    fig.savefig(buffer, format="png", dpi=dpi, pil_kwargs={"compress_level": 1})
+    _freeze_layout(fig)
     return buffer.getvalue()
+
+
+def to_svg(fig: Figure) -> bytes:
+    """The figure as SVG bytes, text kept as text (small files, sharp at any zoom)."""
+    buffer = io.BytesIO()
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "unosim"}):
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    _freeze_layout(fig)
+    return buffer.getvalue()
+
+
+def _freeze_layout(fig: Figure) -> None:
+    """Keep the layout of the first save: a second format then costs no new layout pass."""
+    fig.set_layout_engine("none")
+
+
+# ---- house-rule effects, survival, skill, card balance ---------------------------------------------
+_SIGNIFICANT, _NOT_SIGNIFICANT = "#1f5fa8", "#9a9a9a"
+_ABSOLUTE = {"fairness", "skill_edge"}  # measures shown as a change in percentage points
+_PANEL_TITLES = {"length": "length (turns)", "lead_changes": "tension (lead changes)",
+                 "comebacks": "comebacks (≥ 3 cards behind)", "max_hand": "largest hand",
+                 "penalty": "draw penalty", "knockouts": "knock-outs",
+                 "fairness": "seat spread (points)", "skill_edge": "skill edge (points)"}
+
+
+def effect_row_label(row: dict) -> str:
+    """``rule · 4p · lineup`` (the lineup only when it is not ``random``)."""
+    parts = [str(row["b"]) if row["axis"] == "variant" else f"{row['b']} ({row['variant']})", f"{row['players']}p"]
+    if row["axis"] == "variant" and row["lineup"] != "random":
+        parts.append(str(row["lineup"]))
+    return " · ".join(parts)
+
+
+def effect_forest(effects: pl.DataFrame, title: str = "") -> Figure:
+    """The house-rule effect chart: one panel per measure, one row per comparison (rule · players ·
+    lineup), the relative change B/A − 1 in % with Fieller's 95% interval (seat spread and skill edge:
+    the change in percentage points). Blue: supported by the Holm-adjusted test; grey: not;
+    hollow at 0: identical games. ``effects``: the table of :func:`unosim.analysis.effects`."""
+    measures = [m for m in _PANEL_TITLES if m in set(effects["measure"])]
+    labels = list(dict.fromkeys(effect_row_label(r) for r in effects.iter_rows(named=True)))
+    y_of = {label: len(labels) - 1 - i for i, label in enumerate(labels)}
+    cols = min(len(measures), 4)
+    rows = math.ceil(len(measures) / cols)
+    fig = Figure(figsize=(3.0 * cols + 1.8, (0.22 * len(labels) + 1.0) * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False, sharey=True)
+    for ax in list(axes.flat)[len(measures):]:
+        ax.set_visible(False)
+    for i, (ax, measure) in enumerate(zip(axes.flat, measures, strict=False)):
+        ax.tick_params(axis="y", labelleft=i % cols == 0)
+        for r in effects.filter(pl.col("measure") == measure).iter_rows(named=True):
+            y = y_of[effect_row_label(r)]
+            if r["identical"]:
+                ax.plot([0], [y], "o", mfc="white", mec=_NOT_SIGNIFICANT, ms=4)
+                continue
+            scale = 100.0
+            if measure in _ABSOLUTE:
+                x, low, high = r["estimate"], r["ci_low"], r["ci_high"]
+            else:
+                x, low, high = r["rel_change"], r["rel_low"], r["rel_high"]
+            if x is None or not math.isfinite(x):
+                continue
+            colour = _SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT
+            bounded = low is not None and math.isfinite(low) and math.isfinite(high)
+            xerr = [[scale * (x - low)], [scale * (high - x)]] if bounded else None
+            ax.errorbar([scale * x], [y], xerr=xerr, fmt="o", ms=3.5, lw=1.2, capsize=2, color=colour)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_title(_PANEL_TITLES[measure], fontsize="medium")
+        ax.set_xlabel("change (points)" if measure in _ABSOLUTE else "relative change (%)", fontsize="small")
+        ax.grid(alpha=0.3, axis="x")
+        if i == 0:  # the y axis is shared: ticks and labels set once
+            ax.set_yticks(list(y_of.values()), list(y_of), fontsize="small")
+            ax.set_ylim(-0.7, len(labels) - 0.3)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
+    """Mean turns per round in the baseline (grey) and with the rule (blue), one row per comparison,
+    the rule's mean with the 95% interval of the difference. ``effects``: rows of measure ``length``."""
+    rows = effects.filter(pl.col("measure") == "length")
+    labels = [effect_row_label(r) for r in rows.iter_rows(named=True)]
+    fig = Figure(figsize=(8.5, 0.26 * len(labels) + 1.2), layout="constrained")
+    ax = fig.subplots()
+    for i, r in enumerate(rows.iter_rows(named=True)):
+        y = len(labels) - 1 - i
+        if r["identical"]:
+            ax.plot([r["mean_a"]], [y], "o", mfc="white", mec=_NOT_SIGNIFICANT, ms=4)
+            continue
+        colour = _SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT
+        ax.plot([r["mean_a"], r["mean_b"]], [y, y], color=colour, lw=1, alpha=0.6)
+        ax.plot([r["mean_a"]], [y], "o", color=_NOT_SIGNIFICANT, ms=4)
+        ax.errorbar([r["mean_b"]], [y], xerr=[[r["estimate"] - r["ci_low"]], [r["ci_high"] - r["estimate"]]],
+                    fmt="o", ms=4, capsize=2, color=colour)
+    ax.set_yticks(range(len(labels) - 1, -1, -1), labels, fontsize="small")
+    ax.set_xlabel("mean turns per round: baseline (grey) → with the rule (95% CI of the difference); "
+                  "hollow: identical games")
+    ax.grid(alpha=0.3, axis="x")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+MIN_AT_RISK = 20
+
+
+def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
+    """Kaplan-Meier P(turns > x), one panel per player count, one line per variant and lineup, drawn
+    while at least :data:`MIN_AT_RISK` rounds are still running (the far tail is noise).
+    ``survival``: the table of :func:`unosim.analysis.turn_survival`."""
+    counts = sorted(survival["players"].unique().to_list())
+    fig, axes = _panels(len(counts))
+    for ax, players in zip(axes, counts, strict=True):
+        sub = survival.filter(pl.col("players") == players)
+        for (variant, lineup), rows in sub.group_by(["variant", "lineup"], maintain_order=True):
+            rows = rows.filter(pl.col("at_risk") >= MIN_AT_RISK).sort("value")
+            ax.step(rows["value"], rows["estimate"], where="post", lw=1, label=f"{variant} · {lineup}")
+            ax.fill_between(rows["value"], rows["ci_low"], rows["ci_high"], step="post", alpha=0.2)
+        ax.set_yscale("log")
+        ax.set_title(f"{players} players")
+        ax.set_xlabel("turns per round")
+        ax.set_ylabel("P(turns > x), Kaplan-Meier")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="x-small")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
+    """The skilled seat's win rate minus its fair share 1/N (95% Wilson interval), one row per cell; blue
+    when Holm's adjustment supports it."""
+    labels = [f"{r['policy']} · {r['variant']} · {r['players']}p" for r in skill.iter_rows(named=True)]
+    fig = Figure(figsize=(8, 0.3 * len(labels) + 1.2), layout="constrained")
+    ax = fig.subplots()
+    y = list(range(len(labels) - 1, -1, -1))
+    for row, at in zip(skill.iter_rows(named=True), y, strict=True):
+        est = 100 * row["estimate"]
+        colour = _SIGNIFICANT if row["p_holm"] < 0.05 else _NOT_SIGNIFICANT
+        ax.errorbar([est], [at], xerr=[[est - 100 * row["ci_low"]], [100 * row["ci_high"] - est]],
+                    fmt="o", ms=4, capsize=2, color=colour)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, labels, fontsize="small")
+    ax.set_xlabel("win rate − fair share 1/N (percentage points, 95% CI)")
+    ax.grid(alpha=0.3, axis="x")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def card_balance_chart(balance: pl.DataFrame, title: str = "") -> Figure:
+    """One panel per variant: cards ranked from most under-valued (top) to most over-valued (bottom) by
+    their printed points, the mismatch with its 95% interval; each row is labelled on the axis with the
+    card, its printed and its suggested points, so labels never overlap. ``balance``: rows of
+    :func:`unosim.analysis.card_balance` for one player count and lineup."""
+    variants = balance["variant"].unique(maintain_order=True).to_list()
+    most = max(balance.group_by("variant").len()["len"].to_list())
+    fig = Figure(figsize=(4.6 * min(len(variants), 3), (0.2 * most + 1.2) * math.ceil(len(variants) / 3)),
+                 layout="constrained")
+    axes = fig.subplots(math.ceil(len(variants) / 3), min(len(variants), 3), squeeze=False)
+    for ax in list(axes.flat)[len(variants):]:
+        ax.set_visible(False)
+    for ax, variant in zip(axes.flat, variants, strict=False):
+        rows = balance.filter(pl.col("variant") == variant).sort("rank")
+        y = list(range(rows.height - 1, -1, -1))
+        est = 100 * rows["estimate"].to_numpy()
+        colours = [_SIGNIFICANT if p < 0.05 else _NOT_SIGNIFICANT for p in rows["p_holm"]]
+        ax.errorbar(est, y, xerr=[est - 100 * rows["ci_low"].to_numpy(), 100 * rows["ci_high"].to_numpy() - est],
+                    fmt="none", lw=1, ecolor=colours)
+        ax.scatter(est, y, s=12, c=colours, zorder=3)
+        labels = [f"{r['card']}  {r['points']}→{r['suggested_points']}" for r in rows.iter_rows(named=True)]
+        ax.set_yticks(y, labels, fontsize="x-small")
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_title(f"{variant}: under-valued ↑, over-valued ↓", fontsize="medium")
+        ax.set_xlabel("value − value its points promise (win-rate points)", fontsize="small")
+        ax.grid(alpha=0.3, axis="x")
+    if title:
+        fig.suptitle(title + "   (labels: card  printed→suggested points)")
+    return fig
+
+
+def quality_by_cell(quality: pl.DataFrame, title: str = "") -> Figure:
+    """Per-cell means of the game-quality measures (one panel each) with 95% intervals."""
+    measures = quality["measure"].unique(maintain_order=True).to_list()
+    cells = list(dict.fromkeys(f"{r['variant']} · {r['players']}p · {r['lineup']}"
+                               for r in quality.iter_rows(named=True)))
+    fig = Figure(figsize=(3.6 * len(measures) + 2.2, 0.2 * len(cells) + 1.3), layout="constrained")
+    axes = fig.subplots(1, len(measures), squeeze=False, sharey=True)[0]
+    for ax, measure in zip(axes, measures, strict=True):
+        rows = quality.filter(pl.col("measure") == measure)
+        y = [len(cells) - 1 - cells.index(f"{r['variant']} · {r['players']}p · {r['lineup']}")
+             for r in rows.iter_rows(named=True)]
+        est = rows["estimate"].to_numpy()
+        ax.errorbar(est, y, xerr=[est - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - est],
+                    fmt="o", ms=3, capsize=2, lw=1, color=_SIGNIFICANT)
+        ax.set_yticks(range(len(cells) - 1, -1, -1), cells, fontsize="x-small")
+        ax.set_title(rows["label"][0], fontsize="small")
+        ax.grid(alpha=0.3, axis="x")
+    if title:
+        fig.suptitle(title)
+    return fig

@@ -22,13 +22,14 @@ import polars as pl
 from scipy import stats
 from scipy.optimize import isotonic_regression
 
+from .inference import holm
 from .win_rates import CELL
 
 
 def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
     """One row per cell and card: ``card``, ``points``, ``value`` (with ``value_low``/``value_high``),
-    ``expected`` (value the points promise), ``estimate`` = mismatch with ``ci_low``/``ci_high``,
-    ``rank`` and ``suggested_points``."""
+    ``expected`` (value the points promise), ``estimate`` = mismatch with ``ci_low``/``ci_high`` and
+    the z test ``p_value`` (Holm over the table: ``p_holm``), ``rank`` and ``suggested_points``."""
     if values.is_empty():
         return pl.DataFrame()
     z = float(stats.norm.ppf(0.5 + confidence / 2))
@@ -48,10 +49,12 @@ def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
             value=pl.Series(value), value_low=cell["ci_low"], value_high=cell["ci_high"],
             expected=pl.Series(expected), estimate=pl.Series(mismatch),
             ci_low=pl.Series(mismatch - z * se), ci_high=pl.Series(mismatch + z * se),
+            p_value=pl.Series(2 * stats.norm.sf(np.abs(mismatch) / se)),
             suggested_points=pl.Series(suggested.astype(np.int64)))
             .with_columns(rank=pl.col("estimate").rank("ordinal", descending=True).cast(pl.Int64))
             .sort("rank"))
-    return pl.concat(parts)
+    table = pl.concat(parts)
+    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
 
 
 def _weighted_line(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:

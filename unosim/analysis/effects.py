@@ -94,9 +94,15 @@ def compare_cells(frame_a: pl.DataFrame, frame_b: pl.DataFrame, players: int, *,
                   confidence: float = 0.95, seed: int = 0) -> list[dict[str, object]]:
     """One row per measure for cell A against cell B (frames of :func:`first_rounds`)."""
     if paired and identical_games(frame_a, frame_b):
-        measures = [m.name for m in MEASURES if _applies(m, frame_a, frame_b, nonzero=False)]
-        return [{"measure": name, "identical": True, "n": frame_a.height, "test": "identical games"}
-                for name in [*measures, "fairness"]]
+        rows = []
+        for m in MEASURES:
+            if _applies(m, frame_a, frame_b, nonzero=m.only_when_nonzero):
+                mean = frame_a.select(m.value().cast(pl.Float64).mean()).item()
+                rows.append({"measure": m.name, "mean_a": mean, "mean_b": mean})
+        spread = float(position_spread(np.bincount(winner_positions(frame_a, players) + 1,
+                                                   minlength=players + 1)[1:], frame_a.height))
+        rows.append({"measure": "fairness", "mean_a": spread, "mean_b": spread})
+        return [{**row, "identical": True, "n": frame_a.height, "test": "identical games"} for row in rows]
     if paired:
         joined = frame_a.join(frame_b, on="game", suffix="_b")
         frame_a, frame_b = joined.select(frame_a.columns), joined.select(

@@ -16,6 +16,7 @@ from .inference import holm
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
 from .paired import compare_wins
+from .quality import game_quality
 from .skill import skill_edges
 from .survival import restricted_means, turn_survival
 from .win_rates import CELL, points_when_winning, win_rates, win_rates_by_dealer_position
@@ -36,9 +37,12 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
         "lengths": lengths_with_censoring(ds.rounds, confidence),
         "length_distributions": length_distributions(ds.rounds, confidence=confidence),
         "survival": turn_survival(ds.rounds, confidence=confidence),
+        "quality": game_quality(ds.rounds, confidence=confidence),
         "card_values": values,
         "card_balance": card_balance(values, confidence),
     }
+    if tables["quality"].is_empty():
+        del tables["quality"]  # a dataset from before the game-quality counters
     skill = skill_edges(ds.rounds, cells, confidence)
     if not skill.is_empty():
         tables["skill"] = skill
