@@ -1,6 +1,6 @@
-"""Card values against printed points: which cards the scoring over- or under-values.
+"""Card values against printed points: which cards the scoring over- or under-values, and a monotone fix.
 
-    python analyses/card_values.py data/demo      # writes data/demo/analysis/card_values.csv
+    python analyses/card_values.py data/demo      # writes data/demo/analysis/card_values.csv, card_balance.csv
 """
 
 import sys
@@ -13,7 +13,8 @@ from unosim.dataset import open_dataset
 
 ds = open_dataset(sys.argv[1])
 table = analysis.card_values(ds.seats)
-analysis.write_tables({"card_values": table}, Path(ds.path, "analysis"))
+balance = analysis.card_balance(table)
+analysis.write_tables({"card_values": table, "card_balance": balance}, Path(ds.path, "analysis"))
 with pl.Config(tbl_rows=-1):
-    print(table.select("variant", "players", "lineup", "card", "points", "estimate", "ci_low", "ci_high")
-          .sort("variant", "players", "lineup", "estimate", descending=[False, False, False, True]))
+    print(balance.select("variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value",
+                         "estimate", "ci_low", "ci_high", "p_holm"))

@@ -1,4 +1,4 @@
-"""Charts and the report: one self-contained HTML file with its figures."""
+"""Charts and the report: one self-contained HTML file, a short study with findings first."""
 
 from __future__ import annotations
 
@@ -7,32 +7,59 @@ import re
 
 import polars as pl
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from study_fixtures import match_dataset, small_dataset  # noqa: F401  (fixtures)
+from study_fixtures import house_rule_dataset, match_dataset, small_dataset  # noqa: F401  (fixtures)
 
 from unosim import analysis, plots
+from unosim.__main__ import main
+from unosim.charts import study_charts
 from unosim.dataset import open_dataset
 from unosim.report import write_report
 
 PNG = b"\x89PNG\r\n\x1a\n"
+SECTIONS = ("findings", "effects", "length", "tension", "fairness", "skill", "cards", "appendix")
 
 
 def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noqa: F811
     path = write_report(open_dataset(small_dataset), tmp_path / "report.html")
     html = path.read_text()
-    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    assert len(images) >= 8
-    assert all(base64.b64decode(image).startswith(PNG) for image in images)
+    images = re.findall(r'<img alt="([^"]+)" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(images) >= 5
+    assert all(alt and base64.b64decode(svg).lstrip().startswith((b"<?xml", b"<svg")) for alt, svg in images)
+    assert html.count("<figcaption>") == len(images)
     assert not re.search(r'(src|href)="(https?:|/|\.\.?/)', html), "the report must not load anything"
-    for text in ("Study <code>small</code>", "Win rate by seat", "Card values vs printed points",
-                 "Paired comparisons", "classic-p3-greedy_first", "engine version"):
+    ids = re.findall(r'<section id="([a-z]+)"', html)
+    assert ids[0] == "findings" and set(SECTIONS) <= set(ids)
+    nav = re.search(r"<nav.*?</nav>", html, re.S).group(0)
+    assert set(re.findall(r'href="#([a-z]+)"', nav)) == set(ids)
+    for text in ("classic-p3-greedy_first", "engine version", "Effective rules of every variant", "<details>"):
         assert text in html
-    assert (small_dataset / "analysis" / "win_rates.csv").exists()
+    assert (small_dataset / "analysis" / "effects.csv").exists()
+
+
+def test_report_of_identical_games_says_so(house_rule_dataset, tmp_path):  # noqa: F811
+    html = write_report(open_dataset(house_rule_dataset), tmp_path / "r.html").read_text()
+    findings = html[html.index('<section id="findings">'):html.index("</section>")]
+    assert "force_play_drawn (vs classic)</strong> never triggered under these policies" in findings
+    assert re.search(r"draw_until_playable \(vs classic\)</strong> at 4 players: rounds \d+% longer", findings)
+    assert findings.index("draw_until_playable") < findings.index("force_play_drawn")
 
 
 def test_report_of_a_match_study_shows_match_statistics(match_dataset, tmp_path):  # noqa: F811
     html = write_report(open_dataset(match_dataset), tmp_path / "m.html").read_text()
-    assert "Match vs round win rate" in html
+    assert 'id="matches"' in html and "Match win rate against round win rate" in html
+
+
+def test_analyze_writes_every_chart_as_png_and_svg(house_rule_dataset, tmp_path, capsys):  # noqa: F811
+    out = tmp_path / "analysis"
+    assert main(["analyze", str(house_rule_dataset), "--out", str(out)]) == 0
+    charts = study_charts(analysis.read_tables(out))
+    assert {"house_rule_effects", "length_differences", "turn_survival"} <= {c.name for c in charts}
+    for chart in charts:
+        assert (out / "charts" / f"{chart.name}.png").read_bytes().startswith(PNG)
+        assert b"<svg" in (out / "charts" / f"{chart.name}.svg").read_bytes()[:2000]
+    assert not list((out / "charts").glob(".*tmp")), "writes are atomic"
 
 
 @pytest.fixture(scope="module")
@@ -44,11 +71,28 @@ def tables(small_dataset):  # noqa: F811
     lambda t: plots.win_rate_by_position(t["win_rates"].filter(pl.col("lineup") == "random")),
     lambda t: plots.win_rate_by_position(t["win_rates_dealer"], "rel_dealer"),
     lambda t: plots.length_curves(t["length_distributions"], "n_draws", "survival"),
-    lambda t: plots.length_curves(t["length_distributions"], "n_turns", "pmf"),
-    lambda t: plots.card_values_vs_points(t["card_values"].filter(pl.col("players") == 3)),
+    lambda t: plots.survival_curves(t["survival"]),
+    lambda t: plots.card_balance_chart(t["card_balance"].filter(pl.col("players") == 3, pl.col("lineup") == "random")),
+    lambda t: plots.effect_forest(t["effects"]),
+    lambda t: plots.length_differences(t["effects"]),
+    lambda t: plots.skill_chart(t["skill"]),
     lambda t: plots.paired_deltas(t["compare_wins"]),
-], ids=["seat", "dealer", "survival", "pmf", "cards", "paired"])
+], ids=["seat", "dealer", "survival", "kaplan_meier", "cards", "forest", "lengths", "skill", "paired"])
 def test_plots_draw_analysis_tables(tables, draw):
     fig = draw(tables)
     assert isinstance(fig, Figure) and fig.axes
     assert plots.to_png(fig).startswith(PNG)
+    assert b"<svg" in plots.to_svg(fig)[:2000]
+
+
+def test_card_chart_labels_do_not_overlap(tables):
+    """Each card is labelled on its own row of the axis: the label boxes are disjoint."""
+    fig = plots.card_balance_chart(tables["card_balance"].filter(pl.col("players") == 3, pl.col("lineup") == "random"))
+    FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    for ax in fig.axes:
+        boxes = [t.get_window_extent(renderer) for t in ax.get_yticklabels() if t.get_text()]
+        assert len(boxes) >= 5
+        boxes.sort(key=lambda b: b.y0)
+        assert all(lower.y1 <= upper.y0 + 0.5 for lower, upper in zip(boxes, boxes[1:], strict=False))

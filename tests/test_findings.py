@@ -1,0 +1,107 @@
+"""Findings and effect tables on real studies: known effects, identical games, agreeing intervals and tests,
+and Kaplan-Meier lengths under a turn cap."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from study_fixtures import house_rule_dataset, small_dataset  # noqa: F401  (fixtures)
+
+from unosim import analysis
+from unosim.analysis.effects import BOOTSTRAP, finish_effects
+from unosim.analysis.findings import findings
+from unosim.dataset import open_dataset
+from unosim.simulate import simulate
+
+# Every p-value here comes from the test its interval inverts (t, Welch, score, z), so "CI excludes 0"
+# and "p < 0.05" agree exactly; the one exception is the percentile bootstrap of the seat spread, whose
+# p-value (a tail share of BOOTSTRAP draws) may sit within 2/BOOTSTRAP of 0.05 when they disagree.
+BOOTSTRAP_TOLERANCE = 2 / BOOTSTRAP
+
+
+def assert_intervals_agree_with_p_values(tables: dict[str, pl.DataFrame]) -> int:
+    checked = 0
+    for name, table in tables.items():
+        if not {"ci_low", "ci_high", "p_value"} <= set(table.columns):
+            continue
+        rows = table.filter(pl.col("ci_low").is_not_null() & pl.col("p_value").is_not_null())
+        for row in rows.iter_rows(named=True):
+            excludes = row["ci_low"] > 0 or row["ci_high"] < 0
+            if excludes != (row["p_value"] < 0.05):
+                exact = "bootstrap" not in str(row.get("test", ""))
+                assert not exact and abs(row["p_value"] - 0.05) <= BOOTSTRAP_TOLERANCE, (name, row)
+            checked += 1
+        if "rel_low" in table.columns:  # Fieller's relative interval agrees with the same test
+            for row in rows.filter(pl.col("rel_low").is_not_nan() & ~pl.col("test").str.contains("bootstrap")) \
+                    .iter_rows(named=True):
+                assert (row["rel_low"] > 0 or row["rel_high"] < 0) == (row["p_value"] < 0.05), (name, row)
+    return checked
+
+
+@pytest.fixture(scope="module")
+def house_tables(house_rule_dataset):  # noqa: F811
+    return analysis.standard_tables(open_dataset(house_rule_dataset))
+
+
+def test_every_interval_agrees_with_its_p_value(house_tables, small_dataset):  # noqa: F811
+    checked = assert_intervals_agree_with_p_values(house_tables)
+    checked += assert_intervals_agree_with_p_values(analysis.standard_tables(open_dataset(small_dataset)))
+    assert checked > 50
+
+
+def test_a_large_effect_is_found_and_a_rule_that_never_triggers_is_called_identical(house_tables):
+    effects = house_tables["effects"]
+    length = effects.filter(pl.col("b") == "draw_until_playable", pl.col("measure") == "length").row(0, named=True)
+    assert length["significant"] and length["rel_low"] > 0.2
+    assert effects.filter(pl.col("b") == "force_play_drawn")["identical"].all()
+    assert effects.filter(pl.col("b") == "force_play_drawn")["ci_low"].is_null().all()
+    found = {f.subject.split(" ")[0]: f for f in findings(house_tables)}
+    assert found["draw_until_playable"].kind == "effect" and "longer" in found["draw_until_playable"].text
+    assert found["force_play_drawn"].kind == "identical"
+    assert "never triggered" in found["force_play_drawn"].text
+    ranked = findings(house_tables)
+    assert ranked.index(found["draw_until_playable"]) < ranked.index(found["force_play_drawn"])
+
+
+def test_nothing_is_claimed_without_holm_support():
+    """A nominal p = 0.01 among ten tests is not an effect after Holm's adjustment (0.1)."""
+    base = {"axis": "variant", "a": "classic", "variant": None, "players": 4, "lineup": "random",
+            "paired": True, "identical": False, "mean_a": 40.0, "n": 1000, "test": "paired t"}
+    rows = [{**base, "b": "rule_x", "measure": "length", "mean_b": 41.0, "estimate": 1.0, "ci_low": 0.25,
+             "ci_high": 1.75, "p_value": 0.01, "rel_change": 0.025, "rel_low": 0.006, "rel_high": 0.044}]
+    rows += [{**base, "b": f"rule_{i}", "measure": "length", "mean_b": 40.2, "estimate": 0.2, "ci_low": -0.6,
+              "ci_high": 1.0, "p_value": 0.6, "rel_change": 0.005, "rel_low": -0.015, "rel_high": 0.025}
+             for i in range(9)]
+    table = finish_effects(rows)
+    assert table.filter(pl.col("b") == "rule_x")["p_holm"].item() == pytest.approx(0.1)
+    found = {f.subject.split(" ")[0]: f for f in findings({"effects": table})}
+    assert found["rule_x"].kind == "no_effect" and "no detectable effect" in found["rule_x"].text
+    rows[0]["p_value"] = 0.001  # Holm: 0.01, supported
+    found = {f.subject.split(" ")[0]: f for f in findings({"effects": finish_effects(rows)})}
+    assert found["rule_x"].kind == "effect" and "rounds 2% longer" in found["rule_x"].text
+
+
+@pytest.mark.slow
+def test_kaplan_meier_under_a_turn_cap_recovers_the_uncapped_tail():
+    """With max_turns_per_round=40 the rounds longer than 40 turns are censored: Kaplan-Meier's P(T > t)
+    for t ≤ 40 matches the empirical share of an uncapped run (independent seeds) within sampling error,
+    where counting truncated rounds as ended would give P(T > 40) = 0."""
+    games = 20_000
+    capped = simulate("classic", players=4, games=games, seed=11,
+                      rules={"match_mode": "single_round", "max_turns_per_round": 40}).rounds
+    free = simulate("classic", players=4, games=games, seed=12, rules={"match_mode": "single_round"}).rounds
+    assert (capped["end"].cast(pl.String) == "truncated").mean() > 0.2
+    km = analysis.turn_survival(capped.with_columns(variant=pl.lit("c"), lineup=pl.lit("r")))
+    for t in (30, 35, 40):
+        estimate = km.filter(pl.col("value") <= t).sort("value")["estimate"][-1]
+        truth = float((free["n_turns"] > t).mean())
+        se = np.sqrt(2 * truth * (1 - truth) / games)
+        assert abs(estimate - truth) < 4 * se, (t, estimate, truth)
+    means = analysis.restricted_means(capped.with_columns(variant=pl.lit("c"), lineup=pl.lit("r")))
+    row = means.row(0, named=True)
+    assert row["restricted_to"] == 40
+    assert row["truncated_share"] == pytest.approx((capped["end"].cast(pl.String) == "truncated").mean())
+    restricted_truth = float(np.minimum(free["n_turns"].to_numpy(), 40).mean())
+    assert abs(row["restricted_mean"] - restricted_truth) < 4 * np.sqrt(2) * free["n_turns"].clip(0, 40).std() \
+        / np.sqrt(games)
