@@ -87,7 +87,12 @@ def identical_games(frame_a: pl.DataFrame, frame_b: pl.DataFrame) -> bool:
     if frame_a.height != frame_b.height or not frame_a["game"].equals(frame_b["game"]):
         return False
     outcome = [c for c in frame_a.columns if c in frame_b.columns and c not in _KEYS]
-    return all(frame_a[c].cast(pl.String).equals(frame_b[c].cast(pl.String)) for c in outcome)
+    return all(_comparable(frame_a[c]).equals(_comparable(frame_b[c])) for c in outcome)
+
+
+def _comparable(column: pl.Series) -> pl.Series:
+    """Categorical columns by their text: two files may encode the same values differently."""
+    return column.cast(pl.String) if column.dtype in (pl.Categorical, pl.Enum) else column
 
 
 def compare_cells(frame_a: pl.DataFrame, frame_b: pl.DataFrame, players: int, *, paired: bool,
