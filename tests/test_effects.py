@@ -152,3 +152,28 @@ def test_card_balance_ranks_mismatches_and_suggests_monotone_points():
     assert suggested["n9"] <= suggested["n1"]
     # the mismatch is value minus the line through (points, value)
     assert out.filter(pl.col("card") == "n9")["estimate"].item() < 0
+
+
+def test_game_quality_per_cell_and_its_chart():
+    from unosim import plots
+    from unosim.analysis.quality import game_quality
+    rng = np.random.default_rng(8)
+    n = 2000
+    frames = []
+    for variant, share in (("calm", 0.05), ("wild", 0.25)):
+        deficit = np.where(rng.random(n) < share, 3, 1).astype(np.int16)
+        frames.append(pl.DataFrame({
+            "variant": variant, "players": 4, "lineup": "random", "lead_changes": rng.poisson(2, n),
+            "winner_max_deficit": pl.Series(deficit).set(pl.Series(rng.random(n) < 0.1), None),
+            "max_hand": rng.integers(7, 20, n)}))
+    table = game_quality(pl.concat(frames))
+    assert set(table["measure"]) == {"lead_changes", "comebacks", "max_hand"}
+    comebacks = table.filter(pl.col("measure") == "comebacks").sort("variant")
+    for frame, row in zip(frames, comebacks.iter_rows(named=True), strict=True):
+        # null deficit (no winner) is no comeback: the share is over all rounds
+        deficit = frame["winner_max_deficit"]
+        assert row["estimate"] == pytest.approx(((deficit >= 3) & deficit.is_not_null()).sum() / n)
+        assert row["n"] == n and row["ci_low"] < row["estimate"] < row["ci_high"]
+    assert comebacks["estimate"][0] < comebacks["estimate"][1]
+    assert plots.quality_by_cell(table).axes
+    assert game_quality(pl.DataFrame({"variant": ["x"], "players": [4], "lineup": ["r"]})).is_empty()
