@@ -223,7 +223,14 @@ def _plain(value) -> object:
 
 
 def _table(frame: pl.DataFrame, caption: str) -> Table:
-    rows = [[_cell(v) for v in row] for row in frame.iter_rows()]
+    p_columns = [i for i, c in enumerate(frame.columns) if c.startswith("p_") or c.endswith("_p")]
+    rows = []
+    for row in frame.iter_rows():
+        cells = [_cell(v) for v in row]
+        for i in p_columns:
+            if row[i] == 0.0:
+                cells[i] = {"value": "< 1e-300", "text": False}  # below floating point, not zero
+        rows.append(cells)
     return Table(caption, frame.columns, rows)
 
 
