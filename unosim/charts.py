@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 
 from . import plots
 from .atomic import write_bytes_atomic
+from .rules import variant_names
 
 CHART_DIR = "charts"
 
@@ -108,10 +109,12 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
         lineup = "random" if "random" in lineups else lineups[0]
         players = balance.filter(pl.col("lineup") == lineup)["players"].max()
         rows = balance.filter(pl.col("lineup") == lineup, pl.col("players") == players)
+        published = rows.filter(pl.col("variant").is_in(variant_names()))
+        rows = published if not published.is_empty() else rows  # house-rule variants repeat their base deck
         charts.append(Chart(
             f"card_balance_{players}p_{_slug(lineup)}", "cards",
             f"Cards ranked from most under-valued (top) to most over-valued by their printed points, "
-            f"{players} players, lineup {lineup} (every table size is in the table below); labels give "
+            f"{players} players, lineup {lineup} (every variant and table size is in the table below); labels give "
             "printed → suggested points. Blue: supported after Holm's adjustment.",
             f"Ranked card-value mismatch for {players} players with intervals.",
             lambda: plots.card_balance_chart(rows, f"{players} players, lineup {lineup}")))
