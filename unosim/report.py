@@ -148,7 +148,7 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict) -> li
                        _figures(figures, "fairness"))
     fairness.tables.append(_table(tables["fairness"].select(
         "variant", "players", "lineup", pl.col("estimate").alias("spread"), "ci_low", "ci_high", "chi2", "dof",
-        "chi2_p", "best", "worst", "n"), "Spread of win rates by position and the χ² test of equal positions"))
+        "chi2_p", "chi2_p_holm", "best", "worst", "n"), "Spread of win rates by position and the χ² test of equal positions"))
     sections.append(fairness)
 
     skill = Section("skill", "Skill",

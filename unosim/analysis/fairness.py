@@ -7,7 +7,7 @@ rounds of a cell (a round without a winner is a loss for every seat, §1.13):
   interval (multinomial resampling of the rounds' winner positions); a perfectly fair game has a
   spread near 0, but a finite sample always shows some, so read it with the test below;
 * an omnibus χ² goodness-of-fit test of "every position wins equally often" over the won rounds
-  (``chi2``, ``dof``, ``chi2_p``).
+  (``chi2``, ``dof``, ``chi2_p``, and ``chi2_p_holm`` adjusted over the cells of the study).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import polars as pl
 from scipy import stats
 
 from .effects import BOOTSTRAP, position_spread
+from .inference import holm
 from .win_rates import CELL
 
 
@@ -48,4 +49,5 @@ def seat_fairness(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
                      "chi2_p": float(test.pvalue) if test else None,
                      "best": int(np.argmax(rates)), "worst": int(np.argmin(rates)),
                      "n": n, "won_rounds": int(wins.sum())})
-    return pl.DataFrame(rows)
+    table = pl.DataFrame(rows)
+    return table.with_columns(chi2_p_holm=pl.Series(holm(table["chi2_p"].fill_null(np.nan).to_numpy())))

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 import polars as pl
 
 from .. import rules
-from .inference import holm
 
 ALPHA = 0.05
 _PHRASES = {  # measure → (word when larger, word when smaller, what)
@@ -175,8 +174,8 @@ def _skill_findings(skill: pl.DataFrame) -> list[Finding]:
 
 
 def _fairness_findings(fairness: pl.DataFrame) -> list[Finding]:
-    p_holm = holm(fairness["chi2_p"].fill_null(float("nan")).to_numpy())
-    unfair = [(row, p) for row, p in zip(fairness.iter_rows(named=True), p_holm, strict=True) if p < ALPHA]
+    unfair = [(row, row["chi2_p_holm"]) for row in fairness.iter_rows(named=True)
+              if row["chi2_p_holm"] is not None and row["chi2_p_holm"] < ALPHA]
     if not unfair:
         return [Finding("Seat fairness", f"no position after the dealer wins detectably more often in any of "
                         f"{fairness.height} cells (χ² tests, Holm-adjusted).", 0.0, "fairness", "no_effect")]
