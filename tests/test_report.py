@@ -96,3 +96,13 @@ def test_card_chart_labels_do_not_overlap(tables):
         assert len(boxes) >= 5
         boxes.sort(key=lambda b: b.y0)
         assert all(lower.y1 <= upper.y0 + 0.5 for lower, upper in zip(boxes, boxes[1:], strict=False))
+
+
+def test_report_recomputes_tables_of_another_format(house_rule_dataset, tmp_path):  # noqa: F811
+    """Tables left by an older unosim (other FORMAT) are not trusted: the report recomputes them."""
+    directory = house_rule_dataset / "analysis"
+    write_report(open_dataset(house_rule_dataset), tmp_path / "a.html")
+    (directory / "FORMAT").write_text("1\n")
+    (directory / "fairness.csv").write_text("variant,players\nx,1\n")  # an old table without the χ² column
+    html = write_report(open_dataset(house_rule_dataset), tmp_path / "b.html").read_text()
+    assert "chi2_p_holm" in html and (directory / "FORMAT").read_text().strip() != "1"

@@ -133,14 +133,14 @@ def cmd_study_status(args) -> None:
 
 
 def cmd_analyze(args) -> None:
-    from .analysis.standard import TABLE_DIR, standard_tables, write_tables
+    from .analysis.standard import TABLE_DIR, standard_tables, write_standard_tables
     from .charts import CHART_DIR, study_charts, write_charts
     from .dataset import open_dataset
     ds = open_dataset(args.dataset)
     start = time.perf_counter()
     tables = standard_tables(ds)
     out = Path(args.out or ds.path / TABLE_DIR)
-    paths = write_tables(tables, out)
+    paths = write_standard_tables(tables, out)
     charts = write_charts(study_charts(tables), out / CHART_DIR)
     print(f"{len(paths)} tables in {out} and {len(charts)} charts (PNG, SVG) in {out / CHART_DIR} "
           f"({time.perf_counter() - start:.1f} s): {', '.join(p.stem for p in paths)}")

@@ -8,7 +8,8 @@ table. Figures are inline SVG images (sharp at any zoom) with captions and alt t
 inside their own container, so the page never scrolls sideways; nothing is loaded from elsewhere.
 
 The report reads the tables and charts written by ``unosim analyze`` (``<dataset>/analysis/``) when
-they are there, and computes and writes them otherwise; it never estimates anything itself.
+they are there and of the current format, and computes and writes them otherwise; it never estimates
+anything itself.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import polars as pl
 
 from . import rules
 from .analysis.findings import Finding, findings
-from .analysis.standard import TABLE_DIR, read_tables, standard_tables, write_tables
+from .analysis.standard import TABLE_DIR, read_standard_tables, standard_tables, write_standard_tables
 from .atomic import write_text_atomic
 from .charts import CHART_DIR, study_charts, write_charts
 from .charts import read_charts as read_chart_files
@@ -62,11 +63,11 @@ class Section:
 def analysis_tables(ds: Dataset) -> dict[str, pl.DataFrame]:
     """The dataset's analysis tables: read from ``analysis/`` when complete, else computed and written."""
     directory = ds.path / TABLE_DIR
-    tables = read_tables(directory) if directory.is_dir() else {}
+    tables = read_standard_tables(directory) or {}
     wanted_effects = bool(ds.manifest["study"]["comparisons"])
     if not all(name in tables for name in _ALWAYS) or (wanted_effects and "effects" not in tables):
         tables = standard_tables(ds)
-        write_tables(tables, directory)
+        write_standard_tables(tables, directory)
         write_charts(study_charts(tables), directory / CHART_DIR)
     return tables
 

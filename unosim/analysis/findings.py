@@ -116,8 +116,21 @@ def _measure_phrase(measure: str, supported: list[dict], measured: int, axis: st
     phrases = [_phrase(measure, r) for r in supported]
     size = max(s for _, s in phrases)
     best = max(supported, key=lambda r: _phrase(measure, r)[1])
-    where = ", ".join(_setting(r, axis) for r in supported)
-    return (f"{_phrase(measure, best)[0]} at {_setting(best, axis)} (supported at {where})", size)
+    where = _join([_setting(r, axis) for r in supported], "and")
+    rels = [r["rel_change"] for r in supported]
+    same_sign = all(x is not None and math.isfinite(x) for x in rels) and len({x > 0 for x in rels}) == 1
+    if measure not in _PHRASES or not same_sign:
+        return f"{_phrase(measure, best)[0]} at {_setting(best, axis)} (supported at {where})", size
+    more, less, what = _PHRASES[measure]
+    word = more if rels[0] > 0 else less
+    low, high = sorted((round(abs(x) * 100) for x in rels))[::len(rels) - 1]
+    span = f"{low}%" if low == high else f"{low}–{high}%"
+    subject = "rounds" if measure == "length" else what
+    head = f"{subject} {span} {word}" if measure == "length" else f"{span} {word} {subject}"
+    unit = " turns" if measure == "length" else ""
+    detail = (f"{_setting(best, axis)}: [{best['rel_low']:+.0%}, {best['rel_high']:+.0%}], "
+              f"{_num(best['mean_a'], measure)} → {_num(best['mean_b'], measure)}{unit}")
+    return f"{head} at {where} ({detail})", size
 
 
 def _phrase(measure: str, row: dict) -> tuple[str, float]:
@@ -151,8 +164,8 @@ def _num(value: float, measure: str) -> str:
     return f"{value:.3g}"
 
 
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+def _join(items: list[str], word: str = "or") -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 def _skill_findings(skill: pl.DataFrame) -> list[Finding]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ..atomic import write_atomic
+from ..atomic import write_atomic, write_text_atomic
 from ..dataset import Dataset
 from .card_balance import card_balance
 from .card_values import card_values
@@ -22,6 +22,9 @@ from .survival import restricted_means, turn_survival
 from .win_rates import CELL, points_when_winning, win_rates, win_rates_by_dealer_position
 
 TABLE_DIR = "analysis"
+#: version of the set of standard tables and their columns; the report recomputes tables of another one
+ANALYSIS_FORMAT = 2
+_FORMAT_FILE = "FORMAT"
 
 
 def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
@@ -104,3 +107,18 @@ def write_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list
 def read_tables(directory: str | Path) -> dict[str, pl.DataFrame]:
     """The tables written by :func:`write_tables`."""
     return {p.stem: pl.read_csv(p, infer_schema_length=None) for p in sorted(Path(directory).glob("*.csv"))}
+
+
+def write_standard_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list[Path]:
+    """:func:`write_tables` plus a ``FORMAT`` file naming :data:`ANALYSIS_FORMAT`."""
+    paths = write_tables(tables, directory)
+    write_text_atomic(Path(directory) / _FORMAT_FILE, f"{ANALYSIS_FORMAT}\n")
+    return paths
+
+
+def read_standard_tables(directory: str | Path) -> dict[str, pl.DataFrame] | None:
+    """The tables of :func:`write_standard_tables`, or None when absent or of another format."""
+    marker = Path(directory) / _FORMAT_FILE
+    if not marker.exists() or marker.read_text().strip() != str(ANALYSIS_FORMAT):
+        return None
+    return read_tables(directory)
