@@ -177,3 +177,15 @@ def test_game_quality_per_cell_and_its_chart():
     assert comebacks["estimate"][0] < comebacks["estimate"][1]
     assert plots.quality_by_cell(table).axes
     assert game_quality(pl.DataFrame({"variant": ["x"], "players": [4], "lineup": ["r"]})).is_empty()
+
+
+def test_card_balance_keeps_the_printed_points_when_the_mismatches_are_noise():
+    rng = np.random.default_rng(9)
+    points = [0, 1, 2, 5, 9, 20, 20, 50, 50]
+    value = 0.001 * np.array(points) + rng.normal(0, 0.01, len(points))  # noise ten times the signal
+    values = pl.DataFrame({"variant": "v", "players": 3, "lineup": "random", "card": [f"c{i}" for i in range(9)],
+                           "points": points, "estimate": value, "std_error": 0.01, "ci_low": value - 0.02,
+                           "ci_high": value + 0.02, "mean_count": 0.5, "n": 100})
+    out = card_balance(values)
+    assert (out["p_holm"] >= 0.05).all()
+    assert (out["suggested_points"] == out["points"]).all()

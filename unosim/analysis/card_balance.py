@@ -12,7 +12,9 @@ estimated ``estimate`` = change in win probability from holding the card instead
 * ``suggested_points``: the printed points made monotone in the estimated value — the isotonic
   regression (:func:`scipy.optimize.isotonic_regression`, weighted by how often the card is held) of
   the printed points on the cards ordered by value, rounded to whole points. It changes the table as
-  little as possible (least squares) so that a more valuable card never scores fewer points.
+  little as possible (least squares) so that a more valuable card never scores fewer points. Only a
+  mismatch that Holm's adjustment supports moves a card: the others keep the place their printed
+  points give them (the value on the line), so sampling noise never rewrites the table.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from scipy.optimize import isotonic_regression
 
 from .inference import holm
 from .win_rates import CELL
+
+ALPHA = 0.05
 
 
 def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
@@ -38,23 +42,31 @@ def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
     for _, cell in values.group_by(by, maintain_order=True):
         points = cell["points"].to_numpy().astype(np.float64)
         value = cell["estimate"].to_numpy()
-        weight = cell["mean_count"].to_numpy()
-        expected = _weighted_line(points, value, weight)
+        expected = _weighted_line(points, value, cell["mean_count"].to_numpy())
         mismatch = value - expected
         se = cell["std_error"].to_numpy()
-        order = np.argsort(value, kind="stable")
-        suggested = np.empty_like(points)
-        suggested[order] = np.round(isotonic_regression(points[order], weights=weight[order]).x)
-        parts.append(cell.select(*by, "card", "points", "n").with_columns(
+        parts.append(cell.select(*by, "card", "points", "n", "mean_count").with_columns(
             value=pl.Series(value), value_low=cell["ci_low"], value_high=cell["ci_high"],
             expected=pl.Series(expected), estimate=pl.Series(mismatch),
             ci_low=pl.Series(mismatch - z * se), ci_high=pl.Series(mismatch + z * se),
-            p_value=pl.Series(2 * stats.norm.sf(np.abs(mismatch) / se)),
-            suggested_points=pl.Series(suggested.astype(np.int64)))
-            .with_columns(rank=pl.col("estimate").rank("ordinal", descending=True).cast(pl.Int64))
-            .sort("rank"))
+            p_value=pl.Series(2 * stats.norm.sf(np.abs(mismatch) / se))))
     table = pl.concat(parts)
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+    return pl.concat([_suggest(cell) for _, cell in table.group_by(by, maintain_order=True)]).drop("mean_count")
+
+
+def _suggest(cell: pl.DataFrame) -> pl.DataFrame:
+    """``suggested_points`` and ``rank`` of one cell (see the module docstring)."""
+    points = cell["points"].to_numpy().astype(np.float64)
+    weight = cell["mean_count"].to_numpy()
+    supported = cell["p_holm"].to_numpy() < ALPHA
+    key = cell["expected"].to_numpy() + np.where(supported, cell["estimate"].to_numpy(), 0.0)
+    order = np.lexsort((points, key))
+    suggested = np.empty_like(points)
+    suggested[order] = np.round(isotonic_regression(points[order], weights=weight[order]).x)
+    return (cell.with_columns(suggested_points=pl.Series(suggested.astype(np.int64)),
+                              rank=pl.col("estimate").rank("ordinal", descending=True).cast(pl.Int64))
+            .sort("rank"))
 
 
 def _weighted_line(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
