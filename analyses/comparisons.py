@@ -13,7 +13,7 @@ from unosim import analysis
 from unosim.dataset import open_dataset
 
 ds = open_dataset(sys.argv[1])
-wins = analysis.comparisons(ds)
+wins, _ = analysis.comparisons(ds)
 effects = analysis.effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"], ds.shares_decks)
 analysis.write_tables({"compare_wins": wins, "effects": effects}, Path(ds.path, "analysis"))
 with pl.Config(tbl_rows=-1, tbl_cols=-1):

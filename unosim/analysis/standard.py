@@ -15,7 +15,7 @@ from .fairness import seat_fairness
 from .inference import holm
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
-from .paired import compare_wins
+from .paired import compare_lengths, compare_wins
 from .quality import game_quality
 from .skill import skill_edges
 from .survival import restricted_means, turn_survival
@@ -56,7 +56,7 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
     if ds.manifest["study"]["comparisons"]:
         tables["effects"] = effects(ds.rounds, cells, ds.manifest["study"]["comparisons"], ds.shares_decks,
                                     confidence)
-        tables["compare_wins"] = comparisons(ds, confidence)
+        tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
     return tables
 
 
@@ -72,11 +72,12 @@ def lengths_with_censoring(rounds: pl.LazyFrame, confidence: float = 0.95) -> pl
                               for c in ("restricted_mean", "restricted_to"))
 
 
-def comparisons(ds: Dataset, confidence: float = 0.95) -> pl.DataFrame:
+def comparisons(ds: Dataset, confidence: float = 0.95) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Every ``[[comparisons]]`` entry of the spec at each shared value of the other axes: the win rate of
-    every seat, paired when the two cells share decks, with Holm's ``p_holm`` over the table."""
+    every seat and the length metrics, paired when the two cells share decks, each table with Holm's
+    ``p_holm`` over its rows. (The game-quality effects are :func:`unosim.analysis.effects`.)"""
     cells = ds.cells()
-    wins = []
+    wins, lengths = [], []
     for spec in ds.manifest["study"]["comparisons"]:
         axis, other = spec["axis"], [c for c in CELL if c != spec["axis"]]
         side_a = cells.filter(pl.col(axis) == spec["a"])
@@ -88,8 +89,12 @@ def comparisons(ds: Dataset, confidence: float = 0.95) -> pl.DataFrame:
             label = {"axis": axis, "a": spec["a"], "b": spec["b"], **shared, "paired": paired}
             wins.append(compare_wins(ds.seats, a, b, paired=paired, confidence=confidence)
                         .select(*[pl.lit(v).alias(k) for k, v in label.items()], pl.all()))
-    table = pl.concat(wins, how="diagonal_relaxed")
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+            for metric in ("n_turns", "n_plays", "n_draws"):
+                lengths.append({**label, **compare_lengths(ds.rounds, a, b, metric, paired=paired,
+                                                           confidence=confidence)})
+    wins_table, lengths_table = pl.concat(wins, how="diagonal_relaxed"), pl.DataFrame(lengths)
+    return tuple(t.with_columns(p_holm=pl.Series(holm(t["p_value"].to_numpy())))
+                 for t in (wins_table, lengths_table))
 
 
 def write_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list[Path]:
