@@ -3,15 +3,14 @@
     python analyses/comparisons.py data/house_rules   # writes .../analysis/compare_*.csv
 """
 
-import sys
 from pathlib import Path
 
 import polars as pl
 
 from unosim import analysis
-from unosim.dataset import open_dataset
+from unosim.script_args import dataset_from_argv
 
-ds = open_dataset(sys.argv[1])
+ds = dataset_from_argv(__doc__)
 wins, lengths = analysis.comparisons(ds)
 analysis.write_tables({"compare_wins": wins, "compare_lengths": lengths}, Path(ds.path, "analysis"))
 with pl.Config(tbl_rows=-1, tbl_cols=-1):

@@ -157,7 +157,7 @@ def open_dataset(path: str | Path) -> Dataset:
     if manifest.get("status") != "complete":
         done = sum(c["games_done"] for c in manifest["cells"].values())
         total = sum(c["games"] for c in manifest["cells"].values())
-        raise DatasetError(f"dataset {root} is incomplete ({done} of {total} games); resume it with "
+        raise DatasetError(f"dataset {root} is incomplete ({done:,} of {total:,} games); resume it with "
                            f"`unosim study run SPEC --out {root.parent}`")
     for table in TABLES:
         expected = expected_parts(root, manifest, table)
@@ -176,5 +176,5 @@ def open_dataset(path: str | Path) -> Dataset:
     for cell in manifest["study"]["cells"]:
         if games[cell["name"]] != cell["games"]:
             raise DatasetError(f"dataset {root} does not match its manifest: cell {cell['name']} has "
-                               f"{games[cell['name']]} matches on disk, the manifest says {cell['games']}")
+                               f"{games[cell['name']]:,} matches on disk, the manifest says {cell['games']:,}")
     return Dataset(root, manifest)

@@ -363,11 +363,17 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
 
 # ---- registry ---------------------------------------------------------------------------------------
 _REGISTRY: dict[str, tuple[str, dict[str, Any], str]] = {
-    "classic": ("classic", {}, "Classic UNO, 108 cards + 3 blank cards (swap_hands), seed 004"),
-    "minions": ("minions", {}, "UNO Minions: 112 cards with 4 Dumb Fu pose cards, seeds 000/001"),
-    "spin": ("spin", {}, "UNO Spin: spin cards and the nine-outcome wheel, seed 003"),
-    "no_mercy": ("no_mercy", {}, "UNO Show 'Em No Mercy: 168 cards, stacking, mercy knock-outs, seed 002"),
+    "classic": ("classic", {}, "UNO (2018 deck with Wild Customizable cards): 108 cards + 3 blanks"),
+    "minions": ("minions", {}, "UNO Minions (Dumb Fu): 112 cards with 4 Dumb Fu pose cards"),
+    "spin": ("spin", {}, "UNO Spin: spin cards and the nine-outcome wheel"),
+    "no_mercy": ("no_mercy", {}, "UNO Show 'em No Mercy: 168 cards, stacking by value, mercy knock-outs"),
 }
+
+
+def applies(key: str, family: str) -> bool:
+    """Whether rule ``key`` means anything in ``family`` (not n/a there, not another family's own)."""
+    owner = _FAMILY_ONLY.get(key)
+    return key not in _NOT_APPLICABLE.get(family, ()) and owner in (None, family)
 
 
 def variant_names() -> list[str]:
