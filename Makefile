@@ -7,7 +7,7 @@ STUDY  ?= demo
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND ?= Agg
 
-.PHONY: install demo test test-fast bench lint study report clean
+.PHONY: install demo test test-fast bench lint study report clean shell notebooks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,17 @@ study: install
 report: install
 	$(BIN)/python -m unosim analyze data/$(STUDY)
 	$(BIN)/python -m unosim report data/$(STUDY)
+
+# A bash shell with .venv active (`unosim`, `python`, `jupyter` on the PATH); `exit` leaves it. The
+# venv is activated after ~/.bashrc, so version managers (pyenv …) cannot shadow it.
+shell: install
+	@printf '[ -f ~/.bashrc ] && . ~/.bashrc\n. "%s/activate"\n' "$(CURDIR)/$(BIN)" > $(VENV)/shellrc
+	@echo "unosim's .venv is active in this shell; type 'exit' to leave it"
+	@bash --rcfile $(VENV)/shellrc -i
+
+# JupyterLab on the notebooks (jupytext .py files: open them with "Open With > Notebook").
+notebooks: install
+	$(BIN)/jupyter lab notebooks/
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

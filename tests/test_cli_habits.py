@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -139,3 +140,13 @@ def test_analyses_scripts_print_their_usage(script, args):
                          capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
     assert out.returncode == 2
     assert out.stderr.startswith(f"usage: {script}.py") and "Traceback" not in out.stderr
+
+
+@pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "activate").exists() or not shutil.which("make"),
+                    reason="needs the repository's .venv (make install) and make")
+def test_make_shell_puts_the_venv_first_on_the_path():
+    commands = "command -v unosim; command -v python; exit\n"
+    out = subprocess.run(["make", "-s", "-o", "install", "-o", ".venv/.installed", "shell"], input=commands,
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    found = [line for line in out.stdout.splitlines() if line.startswith("/")]
+    assert found == [str(ROOT / ".venv" / "bin" / "unosim"), str(ROOT / ".venv" / "bin" / "python")], out

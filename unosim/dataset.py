@@ -136,6 +136,14 @@ class Dataset:
     def matches(self) -> pl.LazyFrame:
         return self.scan("matches")
 
+    def to_pandas(self, table: str, columns: list[str] | None = None):
+        """Table ``table`` (optionally only ``columns``) read into pandas: pyarrow dtypes, categorical
+        labels (see :mod:`unosim.interop`). Filter large tables in polars first (``scan``) when memory
+        is short."""
+        from .interop import to_pandas
+        frame = self.scan(table)
+        return to_pandas((frame.select(columns) if columns else frame).collect())
+
     @property
     def name(self) -> str:
         return self.manifest["study"]["name"]

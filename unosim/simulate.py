@@ -103,6 +103,13 @@ class Results:
         return (f"Results({self.rules.name}, players={self.players}, matches={len(self.raw.matches)}, "
                 f"rounds={len(self.raw.rounds)})")
 
+    def to_pandas(self, table: str):
+        """Table ``rounds``, ``seats`` or ``matches`` as pandas: pyarrow dtypes, categorical labels."""
+        from .interop import to_pandas
+        if table not in ("rounds", "seats", "matches"):
+            raise ValueError(f"unknown table {table!r}: valid are ['rounds', 'seats', 'matches']")
+        return to_pandas(getattr(self, table))
+
     @property
     def rounds(self) -> pl.DataFrame:
         if "rounds" not in self._frames:
