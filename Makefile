@@ -52,7 +52,7 @@ shell: install
 	@echo "unosim's .venv is active in this shell; type 'exit' to leave it"
 	@bash --rcfile $(VENV)/shellrc -i
 
-# JupyterLab on the notebooks (jupytext .py files: open them with "Open With > Notebook").
+# JupyterLab on the notebooks (jupytext .py files: right-click, "Open With > Jupytext Notebook").
 notebooks: install
 	$(BIN)/jupyter lab notebooks/
 
