@@ -363,7 +363,7 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
 
 # ---- registry ---------------------------------------------------------------------------------------
 _REGISTRY: dict[str, tuple[str, dict[str, Any], str]] = {
-    "classic": ("classic", {}, "UNO (2018 deck with Wild Customizable cards): 108 cards + 3 blanks"),
+    "classic": ("classic", {}, "UNO (the classic deck with Wild Customizable cards): 108 cards + 3 blanks"),
     "minions": ("minions", {}, "UNO Minions (Dumb Fu): 112 cards with 4 Dumb Fu pose cards"),
     "spin": ("spin", {}, "UNO Spin: spin cards and the nine-outcome wheel"),
     "no_mercy": ("no_mercy", {}, "UNO Show 'em No Mercy: 168 cards, stacking by value, mercy knock-outs"),
