@@ -87,9 +87,9 @@ def describe(event) -> str:
 
 def replay_events(variant, *, players: int, seed: int, game: int = 0, lineup="random",
                   rules: dict | None = None) -> np.ndarray:
-    """The trace events (int32[E, 4], see ``engine.layout.EV_*``) of one game."""
+    """The trace events (int64[E, 4], see ``engine.layout.EV_*``) of one game."""
     rs, specs = resolve(variant, players, lineup, rules)
-    check_games(1, seed, game)
+    _, seed, game = check_games(1, seed, game)
     return run_compiled(rs, players, specs, seed, game, 1, trace=True).events
 
 

@@ -221,7 +221,7 @@ def roulette(g, p):
     colour = policy_colour(g, v)
     emit(g, L.EV_ROULETTE, v, colour, 0)
     st[ST_COLOUR] = colour
-    while draw_one(g, v):
+    while draw_one(g, v):   # terminates: each pass moves a card from the piles to v (none come back)
         if COLOUR[hands[v, hlen[v] - 1]] == colour:
             break
     return next_seat(g, v)
