@@ -18,7 +18,7 @@ Decisions where RULES.md is silent (written here and in the README):
   sum (a zero removes an outcome from the wheel); ``shout_weight`` entries are finite and > 0. The kernels
   get them scaled by a power of two so the largest lies in [0.5, 1) (:func:`unosim.checks.scaled`): the
   draw is exactly the normalised distribution and no sum can overflow, whatever the magnitudes.
-* Counts may be Python or numpy integers; they are stored as Python ints.
+* Counts may be Python or numpy integers; they are stored as Python ints. ``target`` is at most 10**9.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ _FAMILY_ONLY = {  # parameters meaningful for one family only
     "dumbfu_penalty": "minions", "spin_weights": "spin", "shout_weight": "spin",
     "spin_first_card_spins": "spin", "spin_continue_after_winner": "spin",
 }
+# A points/lowest target beyond any reachable total (100 000 rounds of at most a few thousand points)
+MAX_TARGET = 10**9
 # RULES §3 "valid configurations": cards that cannot stay as the first card.
 _FIRST_CARD_EXCLUDED = {"classic": 4, "minions": 4, "spin": 4, "no_mercy": 88}
 
@@ -305,7 +307,7 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
     v["blank_effects"] = tuple(effects) + ("swap_hands",) * (3 - len(effects))
     if v["match_mode"] not in MATCH_MODES:
         raise _bad("match_mode", v["match_mode"], f"one of {list(MATCH_MODES)}")
-    v["target"] = _check_int("target", v["target"], 1)
+    v["target"] = _check_int("target", v["target"], 1, MAX_TARGET)
     fd = v["first_dealer"]
     if fd != "random" and not (_is_int(fd) and 0 <= fd <= 9):
         raise _bad("first_dealer", fd, "'random' or a seat number 0..9")
@@ -384,11 +386,12 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
             raise ValueError(f"rule {k} is fixed to {_format(getattr(defaults, k))} in {family} "
                              f"(RULES §4); it cannot be set to {value!r}")
         if k in _NOT_APPLICABLE.get(family, ()) and value != getattr(defaults, k):
-            raise ValueError(f"rule {k} does not apply to {family} (RULES §4: n/a)")
+            raise ValueError(f"rule {k}={value!r} does not apply to {family} (RULES §4: n/a); leave it out")
         owner = _FAMILY_ONLY.get(k)
         if owner and owner != family and k not in _NOT_APPLICABLE.get(family, ()) \
                 and value != getattr(defaults, k):
-            raise ValueError(f"rule {k} applies only to the {owner} family, not to {family}")
+            raise ValueError(f"rule {k}={value!r} applies only to the {owner} family, not to {family}; "
+                             f"leave it out")
     values = {f.name: getattr(base, f.name) for f in fields(RuleSet) if f.name not in ("family", "_name")}
     values.update(overrides)
     values = _validate(family, values)
@@ -415,10 +418,14 @@ def variant_description(name: str) -> str:
 def get_variant(name: str, overrides: dict[str, Any] | None = None) -> RuleSet:
     """The registered variant ``name`` with optional rule overrides (``{"n_blank": 0}``)."""
     if isinstance(name, RuleSet):
+        if overrides is not None and not isinstance(overrides, dict):
+            make_rules(name.family, overrides)   # raises the error naming the bad value
         return name.replace(**(overrides or {})) if overrides else name
     if not isinstance(name, str) or name not in _REGISTRY:
         raise ValueError(f"unknown variant {name!r}: valid variants are {list(_REGISTRY)}")
     family, preset, _ = _REGISTRY[name]
+    if overrides is not None and not isinstance(overrides, dict):
+        make_rules(family, overrides)   # raises the error naming the bad value
     return make_rules(family, {**preset, **(overrides or {})}, name=name)
 
 

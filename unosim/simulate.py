@@ -25,7 +25,7 @@ DEFAULT_MEMORY_BUDGET = 4 * 2**30
 # The kernel hands control back to Python after about this many turns (≈ 0.1-0.3 s), so Ctrl-C is seen
 # between calls; a single match is never split, and the split never changes a result.
 TURN_BUDGET = 1_000_000
-GAMES_PER_CALL = 100_000
+GAMES_PER_CALL = 20_000
 
 
 def memory_budget() -> int:
@@ -70,7 +70,7 @@ def check_games(games: int, seed: int, first_game: int = 0, players: int | None 
         if need > budget:
             most = budget // (bytes_per_round(players) + L.MC_SIZE * 8)
             raise ValueError(
-                f"games={games:,} is too many for one call: its tables need at least {need / 2**30:,.1f} GiB, "
+                f"games={games} is too many for one call: its tables need at least {need / 2**30:,.1f} GiB, "
                 f"over the per-call memory budget of {budget / 2**30:,.1f} GiB (UNOSIM_MEMORY_BUDGET); valid "
                 f"is at most {most:,} games with {players} players — split the call with first_game, or run "
                 f"a study, which writes its results to disk in chunks")
@@ -128,7 +128,7 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         rows += n_rounds
         if rows * per_round > budget and done < games:
             raise ValueError(
-                f"games={games:,} is too many for one call: after {done:,} games the tables already hold "
+                f"games={games} is too many for one call: after {done:,} games the tables already hold "
                 f"{rows:,} rounds, over the per-call memory budget of {budget / 2**30:,.1f} GiB "
                 f"(UNOSIM_MEMORY_BUDGET); split the call with first_game, or run a study")
     return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)))
