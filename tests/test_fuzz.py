@@ -3,8 +3,9 @@ in-kernel audit in a subprocess under a watchdog (a hang fails the test instead 
 and random invalid calls, each of which must raise one ValueError naming the field and the value.
 
 Budget: ``UNOSIM_FUZZ_DRAWS`` valid draws (default 400, a few seconds once the engine is compiled) and
-``UNOSIM_FUZZ_INVALID`` invalid ones (default 400) from ``UNOSIM_FUZZ_SEED`` (default 12); ``make fuzz``
-runs a long session with a fresh seed. Every failure prints the seed and index that reproduce it.
+``UNOSIM_FUZZ_INVALID`` invalid ones (default 400) from ``UNOSIM_FUZZ_SEED`` (default 12), plus further
+batches of valid draws while ``UNOSIM_FUZZ_BUDGET`` seconds last (default 0); ``make fuzz`` runs a long
+session (10 minutes) with a fresh seed. Every failure prints the seed and index that reproduce it.
 
 The named regression cases below are the reproductions of issue 12 ("Why" items 1-4 and 9, engine and
 API side).
@@ -17,6 +18,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -35,6 +37,7 @@ from unosim.trace import replay, replay_events
 SEED = int(os.environ.get("UNOSIM_FUZZ_SEED", "12"))
 DRAWS = int(os.environ.get("UNOSIM_FUZZ_DRAWS", "400"))
 INVALID = int(os.environ.get("UNOSIM_FUZZ_INVALID", "400"))
+BUDGET = float(os.environ.get("UNOSIM_FUZZ_BUDGET", "0"))   # seconds of further valid batches (make fuzz)
 DRAW_SECONDS = 60.0      # one draw plays at most 4 matches of at most 5 short rounds: a hang, not slowness
 WORKER = Path(__file__).with_name("fuzz_draws.py")
 ROOT = Path(__file__).parents[1]
@@ -59,10 +62,15 @@ def _check(lines: list[dict], describe) -> None:
 
 
 def test_random_valid_rule_sets_play_with_the_audit():
-    lines = _run_worker([str(SEED), "0", str(DRAWS), str(DRAW_SECONDS)])
-    _check(lines, lambda i: f"UNOSIM_FUZZ_SEED={SEED}: {valid_draw(random.Random(f'{SEED}:{i}'))}")
-    done = [x for x in lines if "done" in x]
-    assert len(done) == DRAWS
+    start, deadline = 0, time.monotonic() + BUDGET
+    while True:   # one batch of DRAWS, then more batches while the optional time budget lasts
+        lines = _run_worker([str(SEED), str(start), str(DRAWS), str(DRAW_SECONDS)])
+        _check(lines, lambda i: f"UNOSIM_FUZZ_SEED={SEED}: {valid_draw(random.Random(f'{SEED}:{i}'))}")
+        done = [x for x in lines if "done" in x]
+        assert len(done) == DRAWS
+        start += DRAWS
+        if time.monotonic() >= deadline:
+            break
     # the draws really reach the extreme corners (not just defaults)
     draws = [valid_draw(random.Random(f"{SEED}:{i}")) for i in range(DRAWS)]
     assert {d["variant"] for d in draws} == {"classic", "minions", "spin", "no_mercy"}
