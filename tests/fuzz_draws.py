@@ -9,7 +9,8 @@ value its message must name.
 Run as a script (``python tests/fuzz_draws.py SEED START COUNT DRAW_SECONDS``, or ``- DRAW_SECONDS`` with
 a JSON list of draws on stdin), it plays valid draws ``START .. START+COUNT-1`` of ``SEED`` with the
 in-kernel audit, one JSON line per draw on stdout, under a faulthandler watchdog: a draw that runs longer than DRAW_SECONDS (a hang) kills the process with a
-traceback, and the parent test names the last draw started.
+traceback, and the parent test names the last draw started. Every other draw also replays its first game
+in the reference engine and requires identical traces and tables.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from unosim import rules as R
 
 FAMILIES = ("classic", "minions", "spin", "no_mercy")
 WEIGHTS = (0.0, 1e-300, 1e-9, 0.5, 1.0, 3.0, 1e9, 1e308)
+DIFFERENTIAL_EVERY = 2   # every other draw also compares its first game with the reference engine
 
 
 def _policy(rng: random.Random) -> str:
@@ -198,6 +200,22 @@ def play(draw: dict) -> dict:
     return {"rounds": len(raw.rounds), "loop_bound_hits": int(raw.rounds[:, L.RC_LOOP_BOUND_HITS].sum())}
 
 
+def compare_with_reference(draw: dict) -> None:
+    """The first game of the draw, traced, must be identical in the kernel and the reference engine."""
+    from unosim import reference
+    from unosim.simulate import resolve, run_compiled
+
+    rs, specs = resolve(draw["variant"], draw["players"], draw["lineup"], draw["rules"])
+    compiled = run_compiled(rs, draw["players"], specs, draw["seed"], draw["first_game"], 1, trace=True)
+    ref = reference.play(rs, draw["players"], specs, draw["seed"], draw["first_game"], 1, trace=True)
+    for name in ("events", "rounds", "seats", "opening", "matches"):
+        a, b = getattr(compiled, name), getattr(ref, name)
+        if a.shape != b.shape or not np.array_equal(a, b):
+            rows = np.flatnonzero((a[:min(len(a), len(b))] != b[:min(len(a), len(b))]).any(axis=1))
+            raise AssertionError(f"kernel and reference differ in {name} (first row {rows[:1].tolist()}, "
+                                 f"lengths {len(a)}, {len(b)})")
+
+
 def main(argv: list[str]) -> None:
     """``SEED START COUNT DRAW_SECONDS``: play those seeded draws; ``- DRAW_SECONDS``: a JSON list on stdin."""
     if argv[0] == "-":
@@ -213,6 +231,8 @@ def main(argv: list[str]) -> None:
         faulthandler.dump_traceback_later(draw_seconds, exit=True)
         try:
             summary = play(draw)
+            if index % DIFFERENTIAL_EVERY == 0:
+                compare_with_reference(draw)
         except Exception as error:   # reported to the parent with the draw that failed
             print(json.dumps({"fail": index, "error": f"{type(error).__name__}: {error}"}), flush=True)
             continue

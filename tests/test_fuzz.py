@@ -1,6 +1,6 @@
 """Fuzz harness: random valid rule sets, lineups and player counts for every variant, played with the
-in-kernel audit in a subprocess under a watchdog (a hang fails the test instead of hanging the suite),
-and random invalid calls, each of which must raise one ValueError naming the field and the value.
+in-kernel audit in a subprocess under a watchdog (a hang fails the test instead of hanging the suite;
+every other draw is also compared with the reference engine), and random invalid calls, each of which must raise one ValueError naming the field and the value.
 
 Budget: ``UNOSIM_FUZZ_DRAWS`` valid draws (default 400, a few seconds once the engine is compiled) and
 ``UNOSIM_FUZZ_INVALID`` invalid ones (default 400) from ``UNOSIM_FUZZ_SEED`` (default 12), plus further
@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import unosim
-from fuzz_draws import invalid_draw, valid_draw
+from fuzz_draws import compare_with_reference, invalid_draw, valid_draw
 from unosim import reference
 from unosim.engine import layout as L
 from unosim.policies import parse_policy
@@ -243,3 +243,22 @@ def test_regression_oversized_calls_name_the_memory_budget(games):
     """Why 8 (API side): a MemoryError traceback became a clear error naming the per-call budget."""
     with pytest.raises(ValueError, match="per-call memory budget"):
         unosim.simulate("classic", players=4, games=games, seed=1)
+
+
+def test_regression_shuffle_hands_deals_to_active_seats_only_in_both_engines():
+    """Found by this fuzz: the reference engine dealt a shuffle_hands redeal to knocked-out seats too
+    (protocol §3: active seats only, as the kernel does)."""
+    draw = {"variant": "classic", "players": 9, "lineup": ["keep_wilds(p_challenge=1)", "random(p_bluff=1)",
+            "keep_wilds(p_challenge=1)", "greedy_points(p_challenge=1)", "keep_wilds(p_challenge=0)",
+            "random(p_bluff=0,p_challenge=0.851)", "random(p_draw=0)", "random(p_challenge=1)", "greedy_points"],
+            "rules": {"hand_size": 11, "blank_effects": ["shuffle_hands", "shuffle_hands", "plain_wild"],
+                      "match_mode": "single_round", "first_dealer": 2,
+                      "p_forget_uno": [1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.4967], "p_catch": 0.0,
+                      "stacking": "same_kind", "force_play_drawn": True, "two_player_reverse_skip": False,
+                      "mercy_limit": 12},
+            "seed": 6530915526694911152, "first_game": 2147483646, "games": 1}
+    rs, specs = resolve(draw["variant"], draw["players"], draw["lineup"], draw["rules"])
+    events = run_compiled(rs, 9, specs, draw["seed"], draw["first_game"], 1, trace=True).events
+    codes = events[:, 0].tolist()
+    assert L.EV_KNOCKOUT in codes and L.EV_REDEAL in codes[codes.index(L.EV_KNOCKOUT):]
+    compare_with_reference(draw)

@@ -296,10 +296,11 @@ class Table:
         for s in range(self.players):
             self.hands[s] = []
             self._hand_changed(s)
-        receiver = (seat + 1) % self.players
-        while collected:    # terminates: each pass deals one card
-            self.hands[receiver].append(collected.pop())
+        receiver = seat
+        while collected:    # terminates: seat is active, so every `players` passes deal at least one card
             receiver = (receiver + 1) % self.players
+            if self.active[receiver]:           # knocked-out seats get nothing (protocol §3)
+                self.hands[receiver].append(collected.pop())
         self.moves += 1
         self.emit(L.EV_REDEAL, seat)
 
