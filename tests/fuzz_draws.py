@@ -46,18 +46,20 @@ def _prob(rng: random.Random) -> float:
 def valid_draw(rng: random.Random) -> dict:
     """One random valid call: {variant, players, lineup, rules, seed, first_game, games}."""
     family = rng.choice(FAMILIES)
-    base = R.get_variant(family)
+    rules: dict = {}
+    if family == "classic" and rng.random() < 0.5:
+        rules["n_blank"] = rng.randint(0, 3)
+    base = R.get_variant(family, rules)
     players = rng.randint(2, 10)
     spare = base.deck_size - R._FIRST_CARD_EXCLUDED[family] - 1
     hand_size = rng.randint(1, min(15, spare // players))
-    rules: dict = {"hand_size": hand_size}
+    rules["hand_size"] = hand_size
     fixed = R._FIXED.get(family, ()) + R._NOT_APPLICABLE.get(family, ())
 
     def maybe(key, value_fn, p=0.5):
         if key not in fixed and (R._FAMILY_ONLY.get(key) in (None, family)) and rng.random() < p:
             rules[key] = value_fn()
 
-    maybe("n_blank", lambda: rng.randint(0, 3))
     maybe("blank_effects", lambda: [rng.choice(R.BLANK_EFFECTS) for _ in range(3)], 0.7)
     rules["match_mode"] = rng.choice(R.MATCH_MODES)
     maybe("target", lambda: rng.choice((1, 50, 500, 2000)))

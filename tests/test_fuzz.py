@@ -262,3 +262,24 @@ def test_regression_shuffle_hands_deals_to_active_seats_only_in_both_engines():
     codes = events[:, 0].tolist()
     assert L.EV_KNOCKOUT in codes and L.EV_REDEAL in codes[codes.index(L.EV_KNOCKOUT):]
     compare_with_reference(draw)
+
+
+@pytest.mark.parametrize("variant, players, rules, seed, first_game", [
+    ("classic", 8, {"n_blank": 3, "hand_size": 1, "blank_effects": ["discard_colour", "draw_two_next", "swap_hands"],
+                    "match_mode": "single_round", "p_forget_uno": 1.0, "p_catch": 1.0, "uno_penalty": 1,
+                    "stacking": "escalating", "draw_until_playable": True, "mercy_limit": 2},
+     1099641489259734590, 4294967301),
+    ("no_mercy", 7, {"hand_size": 1, "match_mode": "single_round", "p_forget_uno": 1.0, "p_catch": 1.0,
+                     "uno_penalty": 2, "final_card_effects": True, "mercy_limit": 3},
+     2815716272630513298, 1592741112811555457)])
+def test_regression_round_over_at_the_first_checkpoint(variant, players, rules, seed, first_game):
+    """Found by this fuzz: UNO penalties at the first checkpoint knock out all but one seat. The round
+    is then over: the kernel went on checking (and knocking out) the winner, the reference played a
+    turn. Both now end the round with 0 turns, won by knock-out."""
+    draw = {"variant": variant, "players": players, "lineup": "greedy_points", "rules": rules, "seed": seed,
+            "first_game": first_game, "games": 1}
+    compare_with_reference(draw)
+    rs, specs = resolve(variant, players, "greedy_points", rules)
+    raw = run_compiled(rs, players, specs, seed, first_game, 1, audit=True)
+    assert raw.rounds[0, L.RC_END] == L.END_KNOCKOUT and raw.rounds[0, L.RC_TURNS] == 0
+    assert raw.rounds[0, L.RC_KNOCKOUTS] == players - 1

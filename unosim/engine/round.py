@@ -391,6 +391,8 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     st[ST_FIRST_SEAT] = cur
     emit(g, L.EV_FIRST_SEAT, cur, st[ST_DIR], 0)
     checkpoint(g, f)
+    if st[ST_ENDED]:
+        return   # UNO penalties at the first checkpoint knocked out all but one seat (tiny mercy_limit)
     idle = 0
     while True:   # terminates: every pass counts a turn, and the turn cap is checked first
         if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:

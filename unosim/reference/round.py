@@ -47,7 +47,8 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
         table.first_seat = first
         table.emit(L.EV_FIRST_SEAT, first, table.direction)
         checkpoint(table, table.left_of_dealer)
-        play_turns(table, first)
+        if not table.over:      # UNO penalties can knock out all but one seat (tiny mercy_limit)
+            play_turns(table, first)
     table.emit(L.EV_ROUND_END, table.winner, table.end, round_points(table))
     return table
 
