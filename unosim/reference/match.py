@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import cards
+from ..checks import as_int
 from ..engine import layout as L
 from ..engine.layout import RawResults
 from ..reference_rng import DECK_STREAM, PLAY_STREAM, Xoshiro
@@ -22,6 +23,9 @@ def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: 
               observer: Callable[[Table, Event], None] | None) -> RawResults:
     """:func:`unosim.reference.play` with an optional ``observer(table, event)`` called at every event."""
     rules.check_players(players)
+    players = int(players)
+    seed, first_game = as_int("seed", seed, 0, 2**63 - 1), as_int("first_game", first_game, 0, 2**63 - 1)
+    n_games = as_int("n_games", n_games, 0, 2**63 - 1 - first_game)
     seats = resolve_lineup(lineup, players)
     deck = [int(c) for c in cards.deck_ids(rules.deck_counts())]
     if deck_order is not None:
