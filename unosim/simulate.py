@@ -122,8 +122,8 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
             raise AssertionError(f"engine invariant violated {g['st'][L_ST_VIOLATIONS]} time(s) in "
                                  f"games {first_game + done}..{first_game + done + n_done - 1}")
         events = g["ev"][:n_events].copy() if trace else np.zeros((0, 4), np.int64)
-        chunks.append((rounds[:n_rounds].copy(), seats[:n_rounds * players].copy(),
-                       opening[:n_rounds * players].copy(), matches[:n_done].copy(), events))
+        chunks.append((_trim(rounds, n_rounds), _trim(seats, n_rounds * players),
+                       _trim(opening, n_rounds * players), _trim(matches, n_done), events))
         done += n_done
         rows += n_rounds
         if rows * per_round > budget and done < games:
@@ -131,7 +131,14 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
                 f"games={games} is too many for one call: after {done:,} games the tables already hold "
                 f"{rows:,} rounds, over the per-call memory budget of {budget / 2**30:,.1f} GiB "
                 f"(UNOSIM_MEMORY_BUDGET); split the call with first_game, or run a study")
+    if len(chunks) == 1:
+        return RawResults(*chunks[0])
     return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)))
+
+
+def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
+    """The first n rows; copied when they use less than half the buffer, so it can be freed."""
+    return buffer[:n] if 2 * n >= len(buffer) else buffer[:n].copy()
 
 
 _END = pl.Enum(list(L.END_NAMES))
@@ -233,7 +240,11 @@ def simulate(variant: str | RuleSet, *, players: int, games: int, seed: int, lin
     ``rules`` overrides fields of the variant (``{"n_blank": 0, "match_mode": "single_round"}``);
     ``lineup`` is one policy for every seat, one per seat, or ``"greedy_points,random*"``. Match ``g``
     (``first_game <= g < first_game + games``) depends only on ``(seed, g)``, so chunked runs
-    concatenate to exactly the rows of one large run.
+    concatenate to exactly the rows of one large run. Game numbers are int64 (up to 2**63 - 1).
+
+    The tables stay in memory: a call whose tables would exceed the per-call memory budget (4 GiB,
+    ``UNOSIM_MEMORY_BUDGET`` bytes) is refused with a ValueError before it starts; split it with
+    ``first_game`` or run a study. Ctrl-C interrupts a long call within a fraction of a second.
     """
     rs, specs = resolve(variant, players, lineup, rules)
     players = int(players)
