@@ -99,6 +99,8 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     chunks, done, rows = [], 0, 0
     batch = GAMES_PER_CALL
     block = new_game(ir, fr, pol, pp, trace)
+    # terminates: every kernel call completes at least one game (its buffers hold a full match and the
+    # turn budget is checked only after the first), and a traced batch too large is halved down to one
     while done < games:
         todo = min(batch, games - done)
         cap = todo if single else todo * 12 + rs.max_rounds_per_match
