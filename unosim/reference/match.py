@@ -25,7 +25,7 @@ def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: 
     rules.check_players(players)
     players = int(players)
     seed, first_game = as_int("seed", seed, 0, 2**63 - 1), as_int("first_game", first_game, 0, 2**63 - 1)
-    n_games = as_int("n_games", n_games, 0, 2**63 - 1 - first_game)
+    n_games = as_int("n_games", n_games, 0, 2**63 - first_game)   # the last game is at most 2**63 - 1
     seats = resolve_lineup(lineup, players)
     deck = [int(c) for c in cards.deck_ids(rules.deck_counts())]
     if deck_order is not None:
