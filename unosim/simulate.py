@@ -96,22 +96,24 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     single = rs.match_mode == "single_round"
     budget = memory_budget()
     per_round = bytes_per_round(players)
-    chunks, done, rows = [], 0, 0
+    # single_round: exactly one round per game, so the kernel writes straight into the final arrays;
+    # other modes grow a list of chunks, concatenated at the end
+    whole = _buffers(games, games, players) if single else None
+    chunks, events, done, rows = [], [], 0, 0
     batch = GAMES_PER_CALL
     block = new_game(ir, fr, pol, pp, trace)
     # terminates: every kernel call completes at least one game (its buffers hold a full match and the
     # turn budget is checked only after the first), and a traced batch too large is halved down to one
     while done < games:
         todo = min(batch, games - done)
-        cap = todo if single else todo * 12 + rs.max_rounds_per_match
         g = block[0]
         g["st"][L_ST_VIOLATIONS] = 0
-        # the kernel writes every cell of the rounds, seats and matches rows it reports; opening hands
-        # are counted up from zero
-        rounds = np.empty((cap, L.RC_SIZE), np.int64)
-        seats = np.empty((cap * players, L.SC_SIZE), np.int32)
-        opening = np.zeros((cap * players, cards.N_HAND_CLASSES), np.int8)
-        matches = np.empty((todo, L.MC_SIZE), np.int64)
+        if single:
+            rounds, seats, opening, matches = (a[done * k:(done + todo) * k]
+                                               for a, k in zip(whole, (1, players, players, 1), strict=True))
+            opening[:] = 0   # counted up from zero (a retried traced batch counts again)
+        else:
+            rounds, seats, opening, matches = _buffers(todo * 12 + rs.max_rounds_per_match, todo, players)
         n_done, n_rounds, n_events = run_games(
             g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, TURN_BUDGET)
         if trace and n_events > TRACE_CAPACITY:   # too many events: trace fewer games per call
@@ -123,9 +125,11 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         if audit and g["st"][L_ST_VIOLATIONS]:
             raise AssertionError(f"engine invariant violated {g['st'][L_ST_VIOLATIONS]} time(s) in "
                                  f"games {first_game + done}..{first_game + done + n_done - 1}")
-        events = g["ev"][:n_events].copy() if trace else np.zeros((0, 4), np.int64)
-        chunks.append((_trim(rounds, n_rounds), _trim(seats, n_rounds * players),
-                       _trim(opening, n_rounds * players), _trim(matches, n_done), events))
+        if trace:
+            events.append(g["ev"][:n_events].copy())
+        if not single:
+            chunks.append((_trim(rounds, n_rounds), _trim(seats, n_rounds * players),
+                           _trim(opening, n_rounds * players), _trim(matches, n_done)))
         done += n_done
         rows += n_rounds
         if rows * per_round > budget and done < games:
@@ -133,9 +137,21 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
                 f"games={games} is too many for one call: after {done:,} games the tables already hold "
                 f"{rows:,} rounds, over the per-call memory budget of {budget / 2**30:,.1f} GiB "
                 f"(UNOSIM_MEMORY_BUDGET); split the call with first_game, or run a study")
+    trace_rows = np.concatenate(events) if events else np.zeros((0, 4), np.int64)
+    if single:
+        return RawResults(*whole, trace_rows)
     if len(chunks) == 1:
-        return RawResults(*chunks[0])
-    return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)))
+        return RawResults(*chunks[0], trace_rows)
+    return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)), trace_rows)
+
+
+def _buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndarray, ...]:
+    """Output arrays for the kernel: rounds, seats, opening hands, matches. The kernel writes every cell
+    of the rounds, seats and matches rows it reports; opening hands are counted up from zero."""
+    return (np.empty((n_rounds, L.RC_SIZE), np.int64),
+            np.empty((n_rounds * players, L.SC_SIZE), np.int32),
+            np.zeros((n_rounds * players, cards.N_HAND_CLASSES), np.int8),
+            np.empty((n_matches, L.MC_SIZE), np.int64))
 
 
 def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
