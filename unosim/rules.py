@@ -248,9 +248,6 @@ _FIELD_TYPES = {f.name: f.type for f in fields(RuleSet) if f.name not in ("famil
 RULE_KEYS = tuple(_FIELD_TYPES)
 
 
-_is_int = is_int
-
-
 def _is_prob(v: Any) -> bool:
     return is_real(v) and 0 <= v <= 1
 
@@ -268,7 +265,7 @@ def _bad(name: str, value: Any, valid: str) -> ValueError:
 
 
 def _check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
-    if not _is_int(v) or v < lo or (hi is not None and v > hi):
+    if not is_int(v) or v < lo or (hi is not None and v > hi):
         raise _bad(name, v, f"an integer in {lo}..{hi if hi is not None else 'inf'}")
     return int(v)
 
@@ -309,7 +306,7 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
         raise _bad("match_mode", v["match_mode"], f"one of {list(MATCH_MODES)}")
     v["target"] = _check_int("target", v["target"], 1, MAX_TARGET)
     fd = v["first_dealer"]
-    if fd != "random" and not (_is_int(fd) and 0 <= fd <= 9):
+    if fd != "random" and not (is_int(fd) and 0 <= fd <= 9):
         raise _bad("first_dealer", fd, "'random' or a seat number 0..9")
     v["first_dealer"] = fd if fd == "random" else int(fd)
     v["max_turns_per_round"] = _check_int("max_turns_per_round", v["max_turns_per_round"], 1, 1_000_000)
