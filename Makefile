@@ -7,7 +7,7 @@ STUDY  ?= demo
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND ?= Agg
 
-.PHONY: install demo test test-fast bench lint study report clean shell notebooks
+.PHONY: install demo test test-fast fuzz bench lint study report clean shell notebooks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ test: install
 # Everything except tests marked slow (for local iteration).
 test-fast: install
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+
+# A long fuzz session (tests/test_fuzz.py) with a fresh seed; set UNOSIM_FUZZ_SEED to replay one.
+fuzz: install
+	UNOSIM_FUZZ_SEED=$${UNOSIM_FUZZ_SEED:-$$(date +%s)} UNOSIM_FUZZ_BUDGET=$${UNOSIM_FUZZ_BUDGET:-600} \
+	UNOSIM_FUZZ_INVALID=$${UNOSIM_FUZZ_INVALID:-20000} $(BIN)/python -m pytest -q tests/test_fuzz.py -k random
 
 bench: install
 	$(BIN)/python -m unosim.bench

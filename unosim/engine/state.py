@@ -96,7 +96,8 @@ ST_SPINNER = 31     # seat designated to spin at its next turn, -1 if none
 ST_SPINS = 32
 ST_FINAL_SPINS = 33
 ST_EV_CAP = 34      # rows of the trace buffer `ev` (kept as data: see new_game)
-ST_SIZE = 35
+ST_LOOP_BOUND_HITS = 35   # loops of this round cut short by an explicit bound (layout.RC_LOOP_BOUND_HITS)
+ST_SIZE = 36
 TRACE_CAPACITY = 1 << 20   # events one traced call can hold; larger runs are split by the caller
 
 DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
@@ -197,7 +198,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)),
-        ("ev", np.int32, (trace_capacity, 4)),
+        ("ev", np.int64, (trace_capacity, 4)),
     ])
 
 

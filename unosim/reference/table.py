@@ -86,7 +86,8 @@ class Table:
         self.spinner = -1
         self.shown: list[tuple[int, ...] | None] = [None] * n
         self.spins = self.final_spins = 0
-        self.outcome_counts = [0] * len(L.ROUND_COLUMNS[L.RC_OUTCOME:])
+        self.outcome_counts = [0] * 9                # one per wheel outcome (rules.SPIN_OUTCOMES)
+        self.loop_bound_hits = 0                     # loops cut short by an explicit bound (round.py)
         self.wheel_gained = [0] * n
         self.wheel_lost = [0] * n
         # Every card that changes place and every hand that changes owner bumps this counter; a turn
@@ -295,10 +296,11 @@ class Table:
         for s in range(self.players):
             self.hands[s] = []
             self._hand_changed(s)
-        receiver = (seat + 1) % self.players
-        while collected:
-            self.hands[receiver].append(collected.pop())
+        receiver = seat
+        while collected:    # terminates: seat is active, so every `players` passes deal at least one card
             receiver = (receiver + 1) % self.players
+            if self.active[receiver]:           # knocked-out seats get nothing (protocol §3)
+                self.hands[receiver].append(collected.pop())
         self.moves += 1
         self.emit(L.EV_REDEAL, seat)
 
