@@ -96,7 +96,10 @@ ST_SPINNER = 31     # seat designated to spin at its next turn, -1 if none
 ST_SPINS = 32
 ST_FINAL_SPINS = 33
 ST_EV_CAP = 34      # rows of the trace buffer `ev` (kept as data: see new_game)
-ST_SIZE = 35
+ST_LEADER = 35      # quality measures (engine.quality): last unique leader, -1 before the first one
+ST_LEAD_CHANGES = 36
+ST_MAX_HAND = 37    # largest hand held so far in the round
+ST_SIZE = 38
 TRACE_CAPACITY = 1 << 20   # events one traced call can hold; larger runs are split by the caller
 
 DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
@@ -108,7 +111,8 @@ SE_ACTIVE = 4
 SE_KO_TURN = 5      # 1-based turn of the knock-out, 0 if none
 SE_WHEEL_GAINED = 6
 SE_WHEEL_LOST = 7
-SEAT_SIZE = 8
+SE_MAX_DEFICIT = 8  # largest (own hand - smallest active hand) seen at a standings check (engine.quality)
+SEAT_SIZE = 9
 
 RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
 PP_DRAW, PP_BLUFF, PP_CHALLENGE = 0, 1, 2
