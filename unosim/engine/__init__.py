@@ -109,7 +109,7 @@ empty hand is seen); the turn cap adds no check. Knocked-out seats are not activ
   last check that had one); the first leader is not a change, and ties neither count nor reset it.
 * ``winner_max_deficit``: the winner's largest (own hand − smallest active hand) over the checks; 0
   when it was never behind; -1 in the raw table, null in ``simulate(...).rounds``, without a winner.
-  Tracked per seat (``SE_MAX_DEFICIT``) as the winner is known only at the end.
+  Tracked per seat (``g["deficit"]``) as the winner is known only at the end.
 * ``max_hand``: the largest hand any seat held at any moment of the round: ``hand_size`` from the deal,
   raised by every single draw as the card enters the hand (a knocked-out hand counts with the card
   that reached the mercy limit). No other move makes the largest hand larger.

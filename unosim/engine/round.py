@@ -35,7 +35,6 @@ from .state import (
     SE_ACTIVE,
     SE_DRAWN,
     SE_KO_TURN,
-    SE_MAX_DEFICIT,
     SE_PLAYED,
     SE_UNO_DONE,
     SE_WHEEL_GAINED,
@@ -324,6 +323,7 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     clear_stack(st)
     g["outcomes"][:] = 0
     g["shown"][:] = 0
+    g["deficit"][:] = 0
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1
@@ -338,7 +338,6 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         seat[s, SE_KO_TURN] = 0
         seat[s, SE_WHEEL_GAINED] = 0
         seat[s, SE_WHEEL_LOST] = 0
-        seat[s, SE_MAX_DEFICIT] = 0
     m = deck.shape[0]
     if order.shape[0] == m:
         pile[DRAW, :m] = order
@@ -480,7 +479,7 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
             for o in range(9):
                 row[L.RC_OUTCOME + o] = g["outcomes"][o]
             row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
-            row[L.RC_WINNER_MAX_DEFICIT] = seat[w, SE_MAX_DEFICIT] if w >= 0 else -1
+            row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
             row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
             for s in range(n):
                 srow = seats[r * n + s]

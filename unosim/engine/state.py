@@ -11,6 +11,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
 * ``seat`` int64[MAX_PLAYERS, SEAT_SIZE]: per-seat counters and flags (``SE_*``);
 * ``rng`` uint64[8]: the ``deck`` and ``play`` streams; ``ir``/``fr``: compiled rules
   (``layout.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat;
+* ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
+  standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
   trace buffer used when ``st[ST_TRACE]`` is set.
 
@@ -111,8 +113,7 @@ SE_ACTIVE = 4
 SE_KO_TURN = 5      # 1-based turn of the knock-out, 0 if none
 SE_WHEEL_GAINED = 6
 SE_WHEEL_LOST = 7
-SE_MAX_DEFICIT = 8  # largest (own hand - smallest active hand) seen at a standings check (engine.quality)
-SEAT_SIZE = 9
+SEAT_SIZE = 8
 
 RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
 PP_DRAW, PP_BLUFF, PP_CHALLENGE = 0, 1, 2
@@ -200,7 +201,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (9,)), ("shown", np.int64, (MAXP, 4)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
-        ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)),
+        ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
         ("ev", np.int32, (trace_capacity, 4)),
     ])
 
