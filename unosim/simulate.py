@@ -168,6 +168,19 @@ def _labels(names, dtype, codes: np.ndarray) -> pl.Series:
 _MATCH_END = pl.Enum(list(L.MATCH_END_NAMES))
 
 
+def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, pl.Series]:
+    """The game-quality measures (``unosim.engine.quality``) in compact dtypes: ``winner_max_deficit``
+    and ``max_hand`` never exceed the largest deck (168 cards); ``lead_changes`` is bounded by the turns
+    of the round, so it keeps the turn counter's width. No winner: ``winner_max_deficit`` is null."""
+    deficit = cols["winner_max_deficit"]
+    return {
+        "lead_changes": pl.Series("lead_changes", cols["lead_changes"].astype(np.int32)),
+        "winner_max_deficit": pl.Series("winner_max_deficit", deficit.astype(np.int16)).set(
+            pl.Series(deficit < 0), None),
+        "max_hand": pl.Series("max_hand", cols["max_hand"].astype(np.int16)),
+    }
+
+
 class Results:
     """Results of one ``simulate`` call: polars tables ``rounds``, ``seats``, ``matches``.
 
@@ -210,6 +223,7 @@ class Results:
                     "n_turns", "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties",
                     "knockouts", "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
                     *SPIN_OUTCOMES, "loop_bound_hits")},
+                **_quality_columns(cols),
             })
         return self._frames["rounds"]
 

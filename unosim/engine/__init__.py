@@ -100,6 +100,21 @@ concatenated, shuffled with ``deck``, and dealt from the end of that array one c
 
 End: ``ROUND_END(winner, end, points)``; then for a finished match ``MATCH_END(winner, mask, end)``.
 
+Quality measures (round columns; :mod:`.quality`). A *standings check* happens once when the setup is
+over (after ``checkpoint(F)``, or when the setup ended the round) and once after every counted turn,
+jump-ins included: after its checkpoint, or at once when the turn ended the round (so the winner's
+empty hand is seen); the turn cap adds no check. Knocked-out seats are not active. At a check the
+*leader* is the unique active seat with strictly the fewest cards (none while two or more tie).
+
+* ``lead_changes``: checks whose leader exists and differs from the previous leader of the round (the
+  last check that had one); the first leader is not a change, and ties neither count nor reset it.
+* ``winner_max_deficit``: the winner's largest (own hand − smallest active hand) over the checks; 0
+  when it was never behind; -1 in the raw table, null in ``simulate(...).rounds``, without a winner.
+  Tracked per seat (``g["deficit"]``) as the winner is known only at the end.
+* ``max_hand``: the largest hand any seat held at any moment of the round: ``hand_size`` from the deal,
+  raised by every single draw as the card enters the hand (a knocked-out hand counts with the card
+  that reached the mercy limit). No other move makes the largest hand larger.
+
 4. Decisions (built-in policies)
 --------------------------------
 ``random`` is RULES §5 with optional parameters ``p_draw``, ``p_bluff``, ``p_challenge`` (default 0,

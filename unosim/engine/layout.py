@@ -88,12 +88,16 @@ RC_SPINS = 16
 RC_FINAL_SPINS = 17
 RC_OUTCOME = 18          # 9 columns: one count per wheel outcome, in rules.SPIN_OUTCOMES order
 RC_LOOP_BOUND_HITS = 27  # loops cut short by an explicit bound (the round then ends truncated); see round.py
-RC_SIZE = 28
+RC_LEAD_CHANGES = 28     # game-quality measures: see engine.quality and protocol §3 "Quality measures"
+RC_WINNER_MAX_DEFICIT = 29   # -1 when the round has no winner (a null in the tables)
+RC_MAX_HAND = 30
+RC_SIZE = 31
 ROUND_COLUMNS = ("game", "round", "dealer_seat", "first_seat", "winner_seat", "end", "n_turns",
                  "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties", "knockouts",
                  "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
                  "almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
-                 "trade_hands", "show_hand", "war", "uno_spin", "loop_bound_hits")
+                 "trade_hands", "show_hand", "war", "uno_spin", "loop_bound_hits",
+                 "lead_changes", "winner_max_deficit", "max_hand")
 
 END_WON, END_KNOCKOUT, END_STALEMATE, END_TRUNCATED = 0, 1, 2, 3
 END_NAMES = ("won", "knockout", "stalemate", "truncated")

@@ -22,6 +22,7 @@ from .state import (
     ST_K,
     ST_KNOCKOUTS,
     ST_KO_SEAT,
+    ST_MAX_HAND,
     ST_MOVES,
     ST_N,
     ST_N_ACTIVE,
@@ -90,6 +91,8 @@ def draw_one(g, s):
     c = pile[DRAW, plen[DRAW]]
     hands[s, hlen[s]] = c
     hlen[s] += 1
+    if hlen[s] > st[ST_MAX_HAND]:   # quality measure max_hand (engine.quality): only draws grow a hand
+        st[ST_MAX_HAND] = hlen[s]
     st[ST_DRAWS] += 1
     st[ST_MOVES] += 1
     seat[s, SE_DRAWN] += 1

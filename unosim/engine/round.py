@@ -11,6 +11,7 @@ from . import layout as L
 from .decisions import can_stack, policy_colour, policy_play, policy_stack
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
 from .piles import clear_stack, draw_n, draw_one
+from .quality import check_standings
 from .rng import DECK_STREAM, below, seed_streams, shuffle
 from .state import (
     ASIDE,
@@ -55,6 +56,9 @@ from .state import (
     ST_LARGEST,
     ST_LAST_PLAYER,
     ST_LOOP_BOUND_HITS,
+    ST_LEAD_CHANGES,
+    ST_LEADER,
+    ST_MAX_HAND,
     ST_MOVES,
     ST_N,
     ST_N_ACTIVE,
@@ -322,8 +326,10 @@ def jump_ins(g, cur):
         st[ST_KO_SEAT] = -1
         cur = play_card(g, jumper, index)
         if st[ST_ENDED]:
+            check_standings(g)
             return cur
         checkpoint(g, jumper)
+        check_standings(g)
         if st[ST_ENDED]:
             return cur
         if st[ST_KO_SEAT] >= 0:
@@ -343,12 +349,16 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     ir = g["ir"]
     n = st[ST_N]
     for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
-                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS):
+                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS,
+                ST_LEAD_CHANGES):
         st[key] = 0
+    st[ST_LEADER] = -1
+    st[ST_MAX_HAND] = ir[L.IR_HAND_SIZE]   # the opening deal: every hand gets hand_size cards
     st[ST_SPINNER] = -1
     clear_stack(st)
     g["outcomes"][:] = 0
     g["shown"][:] = 0
+    g["deficit"][:] = 0
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1
@@ -387,10 +397,12 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     cur = first_card(g)
     if st[ST_ENDED]:
         st[ST_FIRST_SEAT] = f
+        check_standings(g)
         return
     st[ST_FIRST_SEAT] = cur
     emit(g, L.EV_FIRST_SEAT, cur, st[ST_DIR], 0)
     checkpoint(g, f)
+    check_standings(g)
     if st[ST_ENDED]:
         return   # UNO penalties at the first checkpoint knocked out all but one seat (tiny mercy_limit)
     idle = 0
@@ -409,8 +421,10 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         if ir[L.IR_AUDIT]:
             audit(g, deck_counts, st[ST_ENDED] != 0)
         if st[ST_ENDED]:
+            check_standings(g)
             return
         checkpoint(g, p)
+        check_standings(g)
         if st[ST_ENDED]:
             return
         if st[ST_KO_SEAT] >= 0:   # §2.4.6: play goes on from the knocked-out seat
@@ -507,6 +521,9 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
             turns += st[ST_TURNS]
             for o in range(9):
                 row[L.RC_OUTCOME + o] = g["outcomes"][o]
+            row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
+            row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
+            row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
             for s in range(n):
                 srow = seats[r * n + s]
                 left = 0

@@ -126,6 +126,9 @@ class _Collector:
         row[L.RC_FINAL_SPINS] = table.final_spins
         row[L.RC_OUTCOME:L.RC_OUTCOME + len(table.outcome_counts)] = table.outcome_counts
         row[L.RC_LOOP_BOUND_HITS] = table.loop_bound_hits
+        row[L.RC_LEAD_CHANGES] = table.quality.lead_changes
+        row[L.RC_WINNER_MAX_DEFICIT] = table.quality.winner_max_deficit(table.winner)
+        row[L.RC_MAX_HAND] = table.quality.max_hand
         self.rounds.append(row)
         for seat in range(self.players):
             seat_row = [0] * L.SC_SIZE

@@ -32,6 +32,7 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
         table.draw_pile = list(deck_order)
     deal(table)
     table.opening_hands = [list(hand) for hand in table.hands]
+    table.quality.hand_grew(max(len(hand) for hand in table.hands))
     if table.rules.family == "no_mercy":
         turn_up_number_card(table)
         first = table.left_of_dealer        # no first-card effect (RULES §2.4.2)
@@ -47,8 +48,11 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
         table.first_seat = first
         table.emit(L.EV_FIRST_SEAT, first, table.direction)
         checkpoint(table, table.left_of_dealer)
+        check_standings(table)
         if not table.over:      # UNO penalties can knock out all but one seat (tiny mercy_limit)
             play_turns(table, first)
+    else:
+        check_standings(table)     # the setup ended the round
     table.emit(L.EV_ROUND_END, table.winner, table.end, round_points(table))
     return table
 
@@ -147,8 +151,10 @@ def one_turn(table: Table, player: int, jump_in_index: int | None = None) -> int
         cancel_spinner(table)                   # a jump-in cancels a pending spin (RULES §4)
         next_player = play_card(table, player, jump_in_index)
     if table.over:
+        check_standings(table)
         return None
     checkpoint(table, player)
+    check_standings(table)
     if table.over:
         return None
     if table.last_knocked_out >= 0:
@@ -297,6 +303,12 @@ def checkpoint(table: Table, acting: int) -> None:
                 table.emit(L.EV_UNO, seat, 3)
             table.uno_done[seat] = True
         seat = (seat + table.direction) % table.players
+
+
+def check_standings(table: Table) -> None:
+    """The standings check of the quality measures (protocol §3): before the first turn and after every
+    counted turn, its checkpoint done or the round over."""
+    table.quality.check_standings(table.hands, table.active)
 
 
 def round_points(table: Table) -> int:
