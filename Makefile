@@ -7,7 +7,7 @@ STUDY  ?= demo
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND ?= Agg
 
-.PHONY: install demo test test-fast bench lint study report clean
+.PHONY: install demo test test-fast fuzz bench lint study report clean shell notebooks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ test: install
 test-fast: install
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
+# A long fuzz session (tests/test_fuzz.py) with a fresh seed; set UNOSIM_FUZZ_SEED to replay one.
+fuzz: install
+	UNOSIM_FUZZ_SEED=$${UNOSIM_FUZZ_SEED:-$$(date +%s)} UNOSIM_FUZZ_BUDGET=$${UNOSIM_FUZZ_BUDGET:-600} \
+	UNOSIM_FUZZ_INVALID=$${UNOSIM_FUZZ_INVALID:-20000} $(BIN)/python -m pytest -q tests/test_fuzz.py -k random
+
 bench: install
 	$(BIN)/python -m unosim.bench
 
@@ -44,6 +49,17 @@ study: install
 report: install
 	$(BIN)/python -m unosim analyze data/$(STUDY)
 	$(BIN)/python -m unosim report data/$(STUDY)
+
+# A bash shell with .venv active (`unosim`, `python`, `jupyter` on the PATH); `exit` leaves it. The
+# venv is activated after ~/.bashrc, so version managers (pyenv …) cannot shadow it.
+shell: install
+	@printf '[ -f ~/.bashrc ] && . ~/.bashrc\n. "%s/activate"\n' "$(CURDIR)/$(BIN)" > $(VENV)/shellrc
+	@echo "unosim's .venv is active in this shell; type 'exit' to leave it"
+	@bash --rcfile $(VENV)/shellrc -i
+
+# JupyterLab on the notebooks (jupytext .py files: right-click, "Open With > Jupytext Notebook").
+notebooks: install
+	$(BIN)/jupyter lab notebooks/
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

@@ -3,15 +3,14 @@
     python analyses/card_values.py data/demo      # writes data/demo/analysis/card_values.csv, card_balance.csv
 """
 
-import sys
 from pathlib import Path
 
 import polars as pl
 
 from unosim import analysis
-from unosim.dataset import open_dataset
+from unosim.script_args import dataset_from_argv
 
-ds = open_dataset(sys.argv[1])
+ds = dataset_from_argv(__doc__)
 table = analysis.card_values(ds.seats)
 balance = analysis.card_balance(table)
 analysis.write_tables({"card_values": table, "card_balance": balance}, Path(ds.path, "analysis"))

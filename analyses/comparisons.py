@@ -4,15 +4,14 @@ win-rate differences by seat, B − A, paired when the cells share decks, with H
     python analyses/comparisons.py data/house_rules   # writes .../analysis/effects.csv and compare_wins.csv
 """
 
-import sys
 from pathlib import Path
 
 import polars as pl
 
 from unosim import analysis
-from unosim.dataset import open_dataset
+from unosim.script_args import dataset_from_argv
 
-ds = open_dataset(sys.argv[1])
+ds = dataset_from_argv(__doc__)
 wins, _ = analysis.comparisons(ds)
 effects = analysis.effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"], ds.shares_decks)
 analysis.write_tables({"compare_wins": wins, "effects": effects}, Path(ds.path, "analysis"))

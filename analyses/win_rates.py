@@ -3,13 +3,12 @@
     python analyses/win_rates.py data/demo        # writes data/demo/analysis/win_rates*.csv
 """
 
-import sys
 from pathlib import Path
 
 from unosim import analysis
-from unosim.dataset import open_dataset
+from unosim.script_args import dataset_from_argv
 
-ds = open_dataset(sys.argv[1])
+ds = dataset_from_argv(__doc__)
 out = Path(ds.path, "analysis")
 by_seat = analysis.win_rates(ds.seats)
 by_dealer = analysis.win_rates_by_dealer_position(ds.seats)

@@ -16,18 +16,20 @@
 #
 # Loads the dataset of `analyses/studies/demo.toml` (run `make demo` first, or point `UNOSIM_DATASET` at
 # another study dataset), computes win rates by seat with Wilson intervals and draws the report's chart.
+# The dataset is found from the repository (`data/demo`, or `$UNOSIM_DATA/demo`), whatever the working
+# directory.
 
 # %%
 # %matplotlib inline
 import os
-from pathlib import Path
 
 import polars as pl
 
 from unosim import analysis, plots
 from unosim.dataset import open_dataset
+from unosim.paths import data_dir
 
-dataset = open_dataset(Path(os.environ.get("UNOSIM_DATASET", "../data/demo")))
+dataset = open_dataset(os.environ.get("UNOSIM_DATASET") or data_dir() / "demo")
 print(dataset.name, "-", len(dataset.manifest["study"]["cells"]), "cells")
 
 # %% [markdown]

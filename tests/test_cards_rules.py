@@ -101,7 +101,7 @@ def test_no_mercy_fixed_and_not_applicable_toggles(key, value, message):
 @pytest.mark.parametrize("variant,key,value", [("classic", "p_dumbfu_fail", 0.3), ("minions", "spin_weights", [1] * 9),
                                                ("classic", "spin_first_card_spins", True)])
 def test_family_specific_parameters_are_refused_elsewhere(variant, key, value):
-    with pytest.raises(ValueError, match=f"{key} applies only to"):
+    with pytest.raises(ValueError, match=f"{key}=.* applies only to"):
         get_variant(variant, {key: value})
 
 
@@ -129,5 +129,5 @@ def test_every_rule_key_is_documented_in_the_readme():
 def test_spin_weights_accept_a_table_of_outcomes():
     rs = get_variant("spin", {"spin_weights": {"war": 2, "uno_spin": 1}})
     assert rs.spin_weights[7] == 2 and rs.spin_weights[8] == 1 and sum(rs.spin_weights) == 3
-    with pytest.raises(ValueError, match="outcome names"):
+    with pytest.raises(ValueError, match="unknown outcome .jackpot."):
         get_variant("spin", {"spin_weights": {"jackpot": 1}})

@@ -89,8 +89,18 @@ def test_compiled_and_reference_traces_are_identical(case):
     events = np.asarray(slow.events)
     assert compiled.events.shape == events.shape and np.array_equal(compiled.events, events), \
         _first_difference(compiled.events, events)
-    for table in ("rounds", "seats", "opening", "matches"):
+    rounds = np.asarray(slow.rounds)
+    assert compiled.rounds.shape == rounds.shape
+    differ = [name for i, name in enumerate(L.ROUND_COLUMNS) if not np.array_equal(compiled.rounds[:, i],
+                                                                                     rounds[:, i])]
+    assert not differ, f"round columns differ: {differ}"
+    for table in ("seats", "opening", "matches"):
         assert np.array_equal(getattr(compiled, table), np.asarray(getattr(slow, table))), table
+    # the game-quality measures (engine.quality) are tracked, not constant, in every case of the grid
+    # (a winner's deficit once enough rounds have a winner)
+    won = (rounds[:, L.RC_WINNER] >= 0).sum()
+    for name in ("lead_changes", "max_hand", *(("winner_max_deficit",) if won >= 20 else ())):
+        assert len(np.unique(rounds[:, L.ROUND_COLUMNS.index(name)])) > 1, name
 
 
 @pytest.mark.parametrize("case", ["classic-4-random-single", "minions-4-random-match"])

@@ -22,11 +22,11 @@ def same_results(a, b):
 def test_output_tables_have_the_documented_shapes_and_types():
     r = play(CLASSIC, 4, "random", seed=1, n_games=2, trace=True)
     n_rounds = len(r.rounds)
-    assert r.rounds.shape == (n_rounds, L.RC_SIZE) and r.rounds.dtype == np.int32
+    assert r.rounds.shape == (n_rounds, L.RC_SIZE) and r.rounds.dtype == np.int64
     assert r.seats.shape == (n_rounds * 4, L.SC_SIZE) and r.seats.dtype == np.int32
     assert r.opening.shape == (n_rounds * 4, cards.N_HAND_CLASSES) and r.opening.dtype == np.int8
-    assert r.matches.shape == (2, L.MC_SIZE) and r.matches.dtype == np.int32
-    assert r.events.shape[1] == 4 and r.events.dtype == np.int32 and len(r.events) > 0
+    assert r.matches.shape == (2, L.MC_SIZE) and r.matches.dtype == np.int64
+    assert r.events.shape[1] == 4 and r.events.dtype == np.int64 and len(r.events) > 0
     assert (r.opening.sum(axis=1) == 7).all()
     assert list(r.rounds[:, L.RC_GAME]) == sorted(r.rounds[:, L.RC_GAME])
     assert len(play(CLASSIC, 4, "random", seed=1).events) == 0          # no trace unless asked

@@ -95,7 +95,7 @@ def test_replay_shows_the_same_game_as_simulate():
     (dict(lineup=["random", "random"]), "lineup has 2 policies but players=4"),
     (dict(lineup="smart"), "unknown policy 'smart'"),
     (dict(lineup="random(p_bluf=0.1)"), "unknown parameter 'p_bluf'"),
-    (dict(lineup="random(p_bluff=2)"), "must be a probability"),
+    (dict(lineup="random(p_bluff=2)"), "valid is a probability"),
     (dict(games=0), "games=0"),
     (dict(seed=-1), "seed=-1"),
     (dict(rules={"hand_size": 15}, players=8), "exceeds what the"),

@@ -9,11 +9,14 @@ import argparse
 import os
 import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from ._version import __version__
+from .cli_values import SET_HELP, format_value, parse_set, print_json
+
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 128 + 13   # what a shell reports for a tool stopped by SIGPIPE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,19 +26,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _parse_set(items: list[str] | None) -> dict[str, Any]:
-    """``--set key=value`` pairs; values are read as TOML (``true``, ``3``, ``0.5``, ``[1, 2]``) or text."""
-    out: dict[str, Any] = {}
-    for item in items or []:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--set {item!r}: expected key=value")
-        try:
-            value = tomllib.loads(f"v = {raw}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw
-        out[key.strip()] = value
-    return out
+_parse_set = parse_set   # --set KEY=VALUE: TOML, or values as rule keys print them (cli_values)
 
 
 def _print_table(rows: list[dict[str, Any]]) -> None:
@@ -55,14 +46,22 @@ def cmd_variants(args) -> None:
     rows = []
     for name in rules.variant_names():
         rs = rules.get_variant(name)
-        lo, _ = rs.player_range
-        rows.append({"variant": name, "players": f"{lo}-{rs.max_players()}",
+        rows.append({"variant": name, "family": rs.family, "min_players": rs.player_range[0],
+                     "max_players": rs.max_players(), "deck_size": rs.deck_size,
                      "description": rules.variant_description(name)})
-    _print_table(rows)
+    if args.json:
+        print_json(rows)
+        return
+    _print_table([{"variant": r["variant"], "players": f"{r['min_players']}-{r['max_players']}",
+                   "description": r["description"]} for r in rows])
 
 
 def cmd_policies(args) -> None:
     from . import policies
+    if args.json:
+        print_json([{"policy": p.name, "description": p.doc, "parameters": list(p.params)}
+                    for p in policies.POLICIES.values()])
+        return
     _print_table([{"policy": p.name, "description": p.doc} for p in policies.POLICIES.values()])
     print(f"\nparameters (probabilities): {', '.join(policies.POLICY_PARAMS)}, e.g. random(p_bluff=0.2)")
     print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")
@@ -71,11 +70,21 @@ def cmd_policies(args) -> None:
 def cmd_rules(args) -> None:
     from . import rules
     rs = rules.get_variant(args.variant, _parse_set(args.set))
+    shown = {k: v for k, v in rs.as_dict().items()
+             if k != "family" and (args.all or rules.applies(k, rs.family))}
+    if args.json:
+        print_json({"variant": rs.name, "family": rs.family, "key": rs.key,
+                    "min_players": rs.player_range[0], "max_players": rs.max_players(),
+                    "deck_size": rs.deck_size, "rules": shown})
+        return
     print(f"key: {rs.key}")
-    print(f"players: {rs.player_range[0]}-{rs.max_players()}   deck: {rs.deck_size} cards")
-    width = max(map(len, rs.as_dict()))
-    for key, value in rs.as_dict().items():
-        print(f"  {key.ljust(width)}  {value}")
+    print(f"players: {rs.player_range[0]}-{rs.max_players()}   deck: {rs.deck_size} cards   "
+          f"rules: docs/rules.md")
+    width = max(map(len, shown))
+    for key, value in shown.items():
+        print(f"  {key.ljust(width)}  {format_value(value)}")
+    if not args.all:
+        print(f"(only the rules that apply to {rs.family}; --all lists every field)")
 
 
 def cmd_simulate(args) -> None:
@@ -117,7 +126,7 @@ def cmd_study_status(args) -> None:
     root = Path(args.dataset)
     manifest = dataset.read_manifest(root)
     chunk = manifest["chunk_size"]
-    rows, done_total, games_total = [], 0, 0
+    rows, cells, done_total, games_total = [], [], 0, 0
     for cell in manifest["study"]["cells"]:
         jobs = dataset.job_ranges(cell["games"], chunk)
         done = [j for j, _ in enumerate(jobs)
@@ -128,6 +137,12 @@ def cmd_study_status(args) -> None:
         status = "complete" if len(done) == len(jobs) else "partial" if done else "pending"
         rows.append({"cell": cell["name"], "games": f"{games:,}/{cell['games']:,}",
                      "jobs": f"{len(done)}/{len(jobs)}", "status": status})
+        cells.append({"cell": cell["name"], "games_done": games, "games": cell["games"],
+                      "jobs_done": len(done), "jobs": len(jobs), "status": status})
+    if args.json:
+        print_json({"dataset": str(root), "status": manifest["status"], "games_done": done_total,
+                    "games": games_total, "cells": cells})
+        return
     _print_table(rows)
     print(f"{root}: {done_total:,} of {games_total:,} games on disk; manifest status {manifest['status']}")
 
@@ -160,24 +175,36 @@ def cmd_replay(args) -> None:
 
 
 # ---- parser -----------------------------------------------------------------------------------------
+def _json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table (for scripts)")
+
+
 def _cell_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("variant", help="a registered variant (see `unosim variants`)")
     p.add_argument("--players", "-n", type=int, required=True, help="number of players")
     p.add_argument("--seed", type=int, required=True, help="the seed (game g depends only on seed and g)")
     p.add_argument("--lineup", default="random", help="policies by seat, e.g. 'greedy_points,random*'")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a rule override (repeatable)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="unosim", description="Monte Carlo simulation and statistics for UNO-family games.")
+    parser = _Parser(prog="unosim", description="Monte Carlo simulation and statistics for UNO-family games. "
+                     "The rules: docs/rules.md.")
+    parser.add_argument("--version", action="version", version=f"unosim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
-    sub.add_parser("variants", help="list the registered variants").set_defaults(run=cmd_variants)
-    sub.add_parser("policies", help="list the built-in policies").set_defaults(run=cmd_policies)
+    p = sub.add_parser("variants", help="list the registered variants")
+    _json_flag(p)
+    p.set_defaults(run=cmd_variants)
+    p = sub.add_parser("policies", help="list the built-in policies")
+    _json_flag(p)
+    p.set_defaults(run=cmd_policies)
 
     p = sub.add_parser("rules", help="show a variant's effective rules")
-    p.add_argument("variant")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a rule override (repeatable)")
+    p.add_argument("variant", help="a registered variant (see `unosim variants`)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
+    p.add_argument("--all", action="store_true", help="list every rule field, also those that do not apply")
+    _json_flag(p)
     p.set_defaults(run=cmd_rules)
 
     p = sub.add_parser("simulate", help="simulate one cell; print win rates, optionally write parquet")
@@ -200,6 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_study_run)
     p = study_sub.add_parser("status", help="per-cell progress of a dataset (complete or interrupted)")
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    _json_flag(p)
     p.set_defaults(run=cmd_study_status)
     from .house_rules import add_cli as add_study_new
     add_study_new(study_sub)
@@ -228,11 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     from .study import SpecError
     try:
         args.run(args)
+        sys.stdout.flush()   # a closed pipe shows up here, while we can still handle it
+    except BrokenPipeError:  # the reader (e.g. `| head`) has gone: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # nothing left to flush at exit
+        return EXIT_BROKEN_PIPE
     except (SpecError, RunError, DatasetError, ValueError, OSError) as exc:
         print(f"unosim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:  # the reader (e.g. `| head`) has gone: not an error of ours
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (keeps Python's exit flush quiet)
     except KeyboardInterrupt:
         print("unosim: interrupted", file=sys.stderr)
         return 130

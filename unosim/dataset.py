@@ -136,6 +136,14 @@ class Dataset:
     def matches(self) -> pl.LazyFrame:
         return self.scan("matches")
 
+    def to_pandas(self, table: str, columns: list[str] | None = None):
+        """Table ``table`` (optionally only ``columns``) read into pandas: pyarrow dtypes, categorical
+        labels (see :mod:`unosim.interop`). Filter large tables in polars first (``scan``) when memory
+        is short."""
+        from .interop import to_pandas
+        frame = self.scan(table)
+        return to_pandas((frame.select(columns) if columns else frame).collect())
+
     @property
     def name(self) -> str:
         return self.manifest["study"]["name"]
@@ -157,7 +165,7 @@ def open_dataset(path: str | Path) -> Dataset:
     if manifest.get("status") != "complete":
         done = sum(c["games_done"] for c in manifest["cells"].values())
         total = sum(c["games"] for c in manifest["cells"].values())
-        raise DatasetError(f"dataset {root} is incomplete ({done} of {total} games); resume it with "
+        raise DatasetError(f"dataset {root} is incomplete ({done:,} of {total:,} games); resume it with "
                            f"`unosim study run SPEC --out {root.parent}`")
     for table in TABLES:
         expected = expected_parts(root, manifest, table)
@@ -176,5 +184,5 @@ def open_dataset(path: str | Path) -> Dataset:
     for cell in manifest["study"]["cells"]:
         if games[cell["name"]] != cell["games"]:
             raise DatasetError(f"dataset {root} does not match its manifest: cell {cell['name']} has "
-                               f"{games[cell['name']]} matches on disk, the manifest says {cell['games']}")
+                               f"{games[cell['name']]:,} matches on disk, the manifest says {cell['games']:,}")
     return Dataset(root, manifest)

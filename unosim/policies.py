@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import is_real
+
 POLICY_PARAMS = ("p_draw", "p_bluff", "p_challenge")
 N_POLICY_PARAMS = len(POLICY_PARAMS)
 PP_DRAW, PP_BLUFF, PP_CHALLENGE = 0, 1, 2
@@ -71,17 +73,17 @@ class PolicySpec:
         return out
 
 
-_SPEC_RE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$")
+_SPEC_RE = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*")
 
 
 def parse_policy(spec: str | PolicySpec) -> PolicySpec:
     """``"random"`` or ``"random(p_bluff=0.2)"`` → PolicySpec; unknown names/params are errors."""
     if isinstance(spec, PolicySpec):
-        return spec
+        return _checked(spec)
     if not isinstance(spec, str):
         raise ValueError(f"policy {spec!r} must be a name such as 'random'; valid policies are "
                          f"{list(POLICIES)} (Python policies run in unosim.reference)")
-    m = _SPEC_RE.match(spec)
+    m = _SPEC_RE.fullmatch(spec)
     if not m:
         raise ValueError(f"cannot parse policy {spec!r}: expected name or name(param=value,...)")
     name, body = m.group(1), m.group(2)
@@ -89,19 +91,39 @@ def parse_policy(spec: str | PolicySpec) -> PolicySpec:
         raise ValueError(f"unknown policy {name!r}: valid policies are {list(POLICIES)}")
     params = []
     for part in filter(None, (p.strip() for p in (body or "").split(","))):
-        key, _, raw = part.partition("=")
+        key, equals, raw = part.partition("=")
         key = key.strip()
         valid = POLICIES[name].params
         if key not in valid:
             raise ValueError(f"unknown parameter {key!r} of policy {name!r}: valid are {list(valid)}")
+        if any(key == k for k, _ in params):
+            raise ValueError(f"policy {spec!r} gives parameter {key} twice: give each of {list(valid)} "
+                             f"at most once")
         try:
-            value = float(raw)
+            value = float(raw) if equals else None
         except ValueError:
-            raise ValueError(f"policy parameter {key}={raw.strip()!r} is not a number") from None
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"policy parameter {key}={value} must be a probability in [0, 1]")
+            value = None
+        if value is None or not 0.0 <= value <= 1.0:
+            raise ValueError(f"policy parameter {key}={raw.strip()!r} of {name!r} is invalid: valid is a "
+                             f"probability in [0, 1]")
         params.append((key, value))
     return PolicySpec(name, tuple(sorted(params)))
+
+
+def _checked(spec: PolicySpec) -> PolicySpec:
+    """A PolicySpec built directly (not parsed) passes the same checks as a parsed one."""
+    if spec.name not in POLICIES:
+        raise ValueError(f"unknown policy {spec.name!r}: valid policies are {list(POLICIES)}")
+    valid = POLICIES[spec.name].params
+    keys = [k for k, _ in spec.params]
+    for key, value in spec.params:
+        if key not in valid or keys.count(key) > 1:
+            raise ValueError(f"policy {spec.name!r} parameter {key!r} is invalid: valid are each of "
+                             f"{list(valid)} at most once")
+        if not is_real(value) or not 0.0 <= value <= 1.0:
+            raise ValueError(f"policy parameter {key}={value!r} of {spec.name!r} is invalid: valid is a "
+                             f"probability in [0, 1]")
+    return spec
 
 
 def _split_top_level(text: str) -> list[str]:

@@ -14,10 +14,16 @@ Decisions where RULES.md is silent (written here and in the README):
 * ``max_rounds_per_match`` (default 1000): a points/lowest match that has not reached its target after
   this many rounds ends without a winner (``end = truncated`` in ``.matches``); RULES only caps turns.
 * ``p_forget_uno`` and ``shout_weight`` accept one number (every seat) or one number per seat.
+* Weights (docs/rules.md §2.3.3, §3): ``spin_weights`` are relative, each finite and ≥ 0 with a positive
+  sum (a zero removes an outcome from the wheel); ``shout_weight`` entries are finite and > 0. The kernels
+  get them scaled by a power of two so the largest lies in [0.5, 1) (:func:`unosim.checks.scaled`): the
+  draw is exactly the normalised distribution and no sum can overflow, whatever the magnitudes.
+* Counts may be Python or numpy integers; they are stored as Python ints. ``target`` is at most 10**9.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -25,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from . import cards
+from .checks import is_int, is_real, scaled
 from .engine import layout as L
 
 FAMILIES = ("classic", "minions", "spin", "no_mercy")
@@ -55,6 +62,8 @@ _FAMILY_ONLY = {  # parameters meaningful for one family only
     "dumbfu_penalty": "minions", "spin_weights": "spin", "shout_weight": "spin",
     "spin_first_card_spins": "spin", "spin_continue_after_winner": "spin",
 }
+# A points/lowest target beyond any reachable total (100 000 rounds of at most a few thousand points)
+MAX_TARGET = 10**9
 # RULES §3 "valid configurations": cards that cannot stay as the first card.
 _FIRST_CARD_EXCLUDED = {"classic": 4, "minions": 4, "spin": 4, "no_mercy": 88}
 
@@ -163,9 +172,10 @@ class RuleSet:
     # ---- compile to kernel data --------------------------------------------------------------------
     def check_players(self, players: int) -> None:
         lo, hi = self.player_range
-        if not isinstance(players, (int, np.integer)) or isinstance(players, bool) or not lo <= players <= hi:
+        if not is_int(players) or not lo <= players <= hi:
             raise ValueError(f"players={players!r} is out of range for variant {self.name!r}: "
-                             f"valid is {lo}..{hi}")
+                             f"valid is an integer {lo}..{hi}")
+        players = int(players)
         if self.first_dealer != "random" and self.first_dealer >= players:
             raise ValueError(f"first_dealer={self.first_dealer} is not a seat of a {players}-player table "
                              f"(valid: 'random' or 0..{players - 1})")
@@ -185,6 +195,7 @@ class RuleSet:
     def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.engine.layout`."""
         self.check_players(players)
+        players = int(players)
         ir = np.zeros(L.IR_SIZE, np.int64)
         fr = np.zeros(L.FR_SIZE, np.float64)
         ir[L.IR_FAMILY] = FAMILIES.index(self.family)
@@ -217,8 +228,8 @@ class RuleSet:
         forget = self.p_forget_uno if isinstance(self.p_forget_uno, tuple) else (self.p_forget_uno,) * players
         shout = self.shout_weight if isinstance(self.shout_weight, tuple) else (self.shout_weight,) * players
         fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + players] = forget
-        fr[L.FR_SHOUT_WEIGHT:L.FR_SHOUT_WEIGHT + players] = shout
-        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9] = self.spin_weights   # the draw normalises
+        fr[L.FR_SHOUT_WEIGHT:L.FR_SHOUT_WEIGHT + players] = scaled(shout)
+        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9] = scaled(self.spin_weights)   # the draw normalises
         return ir, fr, cards.deck_ids(self.deck_counts())
 
 
@@ -237,12 +248,16 @@ _FIELD_TYPES = {f.name: f.type for f in fields(RuleSet) if f.name not in ("famil
 RULE_KEYS = tuple(_FIELD_TYPES)
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-
-
 def _is_prob(v: Any) -> bool:
-    return isinstance(v, (int, float, np.floating, np.integer)) and not isinstance(v, bool) and 0 <= v <= 1
+    return is_real(v) and 0 <= v <= 1
+
+
+def _is_weight(v: Any) -> bool:
+    return is_real(v) and math.isfinite(v) and v >= 0
+
+
+def _is_positive_weight(v: Any) -> bool:
+    return _is_weight(v) and v > 0
 
 
 def _bad(name: str, value: Any, valid: str) -> ValueError:
@@ -250,7 +265,7 @@ def _bad(name: str, value: Any, valid: str) -> ValueError:
 
 
 def _check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
-    if not _is_int(v) or v < lo or (hi is not None and v > hi):
+    if not is_int(v) or v < lo or (hi is not None and v > hi):
         raise _bad(name, v, f"an integer in {lo}..{hi if hi is not None else 'inf'}")
     return int(v)
 
@@ -264,7 +279,9 @@ def _check_bool(name: str, v: Any) -> bool:
 def _check_per_seat(name: str, v: Any, check, valid: str) -> float | tuple[float, ...]:
     if isinstance(v, (list, tuple)):
         if not 2 <= len(v) <= 10 or not all(check(x) for x in v):
-            raise _bad(name, v, f"one number or a list of 2-10 numbers, each {valid}")
+            wrong = next((x for x in v if not check(x)), None) if 2 <= len(v) <= 10 else f"{len(v)} entries"
+            raise ValueError(f"rule {name}={v!r} is invalid ({wrong!r}): valid is one number or a list of "
+                             f"2-10 numbers, each {valid}")
         return tuple(float(x) for x in v)
     if not check(v):
         raise _bad(name, v, valid)
@@ -287,10 +304,11 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
     v["blank_effects"] = tuple(effects) + ("swap_hands",) * (3 - len(effects))
     if v["match_mode"] not in MATCH_MODES:
         raise _bad("match_mode", v["match_mode"], f"one of {list(MATCH_MODES)}")
-    v["target"] = _check_int("target", v["target"], 1)
+    v["target"] = _check_int("target", v["target"], 1, MAX_TARGET)
     fd = v["first_dealer"]
-    if fd != "random" and not (_is_int(fd) and 0 <= fd <= 9):
+    if fd != "random" and not (is_int(fd) and 0 <= fd <= 9):
         raise _bad("first_dealer", fd, "'random' or a seat number 0..9")
+    v["first_dealer"] = fd if fd == "random" else int(fd)
     v["max_turns_per_round"] = _check_int("max_turns_per_round", v["max_turns_per_round"], 1, 1_000_000)
     v["max_rounds_per_match"] = _check_int("max_rounds_per_match", v["max_rounds_per_match"], 1, 100_000)
     v["p_forget_uno"] = _check_per_seat("p_forget_uno", v["p_forget_uno"], _is_prob, "a probability in [0, 1]")
@@ -300,21 +318,9 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
         v[name] = float(v[name])
     v["uno_penalty"] = _check_int("uno_penalty", v["uno_penalty"], 0, 20)
     v["dumbfu_penalty"] = _check_int("dumbfu_penalty", v["dumbfu_penalty"], 0, 20)
-    w = v["spin_weights"]
-    if isinstance(w, dict):
-        unknown = set(w) - set(SPIN_OUTCOMES)
-        if unknown:
-            raise _bad("spin_weights", sorted(unknown)[0], f"outcome names {list(SPIN_OUTCOMES)}")
-        w = tuple(float(w.get(o, 0.0)) for o in SPIN_OUTCOMES)
-    if (not isinstance(w, (list, tuple)) or len(w) != 9
-            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in w)
-            or sum(w) <= 0):
-        raise _bad("spin_weights", w, f"9 non-negative weights (or a table keyed by {list(SPIN_OUTCOMES)}) "
-                   "with a positive sum")
-    v["spin_weights"] = tuple(float(x) for x in w)
-    v["shout_weight"] = _check_per_seat("shout_weight", v["shout_weight"],
-                                        lambda x: _is_prob(x) or (isinstance(x, (int, float)) and x > 0),
-                                        "a positive number")
+    v["spin_weights"] = _check_spin_weights(v["spin_weights"])
+    v["shout_weight"] = _check_per_seat("shout_weight", v["shout_weight"], _is_positive_weight,
+                                        "a finite number > 0")
     if v["stacking"] not in STACKING:
         raise _bad("stacking", v["stacking"], f"one of {list(STACKING)}")
     for name in ("jump_in", "seven_o", "draw_until_playable", "force_play_drawn", "voluntary_draw",
@@ -330,6 +336,30 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
     return v
 
 
+def _check_spin_weights(w: Any) -> tuple[float, ...]:
+    """9 relative weights, finite and ≥ 0 with a positive sum, as a list or a table keyed by outcome
+    (outcomes it leaves out weigh 0)."""
+    valid = (f"9 finite weights ≥ 0 with a positive sum, as a list in the order {list(SPIN_OUTCOMES)} or "
+             f"a table keyed by those names")
+    if isinstance(w, dict):
+        for key, x in w.items():
+            if key not in SPIN_OUTCOMES:
+                raise ValueError(f"rule spin_weights has an unknown outcome {key!r}: valid are "
+                                 f"{list(SPIN_OUTCOMES)}")
+            if not _is_weight(x):
+                raise ValueError(f"rule spin_weights {key}={x!r} is invalid: valid is a finite weight ≥ 0")
+        w = tuple(w.get(o, 0.0) for o in SPIN_OUTCOMES)
+    if not isinstance(w, (list, tuple)) or len(w) != 9:
+        raise _bad("spin_weights", w, valid)
+    for outcome, x in zip(SPIN_OUTCOMES, w, strict=True):
+        if not _is_weight(x):
+            raise ValueError(f"rule spin_weights {outcome}={x!r} is invalid: valid is a finite weight ≥ 0 "
+                             f"(all: {valid})")
+    if not any(x > 0 for x in w):
+        raise _bad("spin_weights", w, valid)
+    return tuple(float(x) for x in w)
+
+
 def _base_ruleset(family: str) -> RuleSet:
     return RuleSet(family=family, **_defaults(family))
 
@@ -340,6 +370,9 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
     if family not in FAMILIES:
         raise ValueError(f"unknown variant family {family!r}: valid are {list(FAMILIES)}")
     base = base or _base_ruleset(family)
+    if overrides is not None and not isinstance(overrides, dict):
+        raise ValueError(f"rules={overrides!r} is invalid: valid is a table of rule name → value "
+                         f"(such as {{'n_blank': 0}}), with names from {sorted(RULE_KEYS)}")
     overrides = dict(overrides or {})
     unknown = [k for k in overrides if k not in RULE_KEYS]
     if unknown:
@@ -350,11 +383,12 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
             raise ValueError(f"rule {k} is fixed to {_format(getattr(defaults, k))} in {family} "
                              f"(RULES §4); it cannot be set to {value!r}")
         if k in _NOT_APPLICABLE.get(family, ()) and value != getattr(defaults, k):
-            raise ValueError(f"rule {k} does not apply to {family} (RULES §4: n/a)")
+            raise ValueError(f"rule {k}={value!r} does not apply to {family} (RULES §4: n/a); leave it out")
         owner = _FAMILY_ONLY.get(k)
         if owner and owner != family and k not in _NOT_APPLICABLE.get(family, ()) \
                 and value != getattr(defaults, k):
-            raise ValueError(f"rule {k} applies only to the {owner} family, not to {family}")
+            raise ValueError(f"rule {k}={value!r} applies only to the {owner} family, not to {family}; "
+                             f"leave it out")
     values = {f.name: getattr(base, f.name) for f in fields(RuleSet) if f.name not in ("family", "_name")}
     values.update(overrides)
     values = _validate(family, values)
@@ -363,11 +397,17 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
 
 # ---- registry ---------------------------------------------------------------------------------------
 _REGISTRY: dict[str, tuple[str, dict[str, Any], str]] = {
-    "classic": ("classic", {}, "Classic UNO, 108 cards + 3 blank cards (swap_hands), seed 004"),
-    "minions": ("minions", {}, "UNO Minions: 112 cards with 4 Dumb Fu pose cards, seeds 000/001"),
-    "spin": ("spin", {}, "UNO Spin: spin cards and the nine-outcome wheel, seed 003"),
-    "no_mercy": ("no_mercy", {}, "UNO Show 'Em No Mercy: 168 cards, stacking, mercy knock-outs, seed 002"),
+    "classic": ("classic", {}, "UNO (the classic deck with Wild Customizable cards): 108 cards + 3 blanks"),
+    "minions": ("minions", {}, "UNO Minions (Dumb Fu): 112 cards with 4 Dumb Fu pose cards"),
+    "spin": ("spin", {}, "UNO Spin: spin cards and the nine-outcome wheel"),
+    "no_mercy": ("no_mercy", {}, "UNO Show 'em No Mercy: 168 cards, stacking by value, mercy knock-outs"),
 }
+
+
+def applies(key: str, family: str) -> bool:
+    """Whether rule ``key`` means anything in ``family`` (not n/a there, not another family's own)."""
+    owner = _FAMILY_ONLY.get(key)
+    return key not in _NOT_APPLICABLE.get(family, ()) and owner in (None, family)
 
 
 def variant_names() -> list[str]:
@@ -381,19 +421,23 @@ def variant_description(name: str) -> str:
 def get_variant(name: str, overrides: dict[str, Any] | None = None) -> RuleSet:
     """The registered variant ``name`` with optional rule overrides (``{"n_blank": 0}``)."""
     if isinstance(name, RuleSet):
+        if overrides is not None and not isinstance(overrides, dict):
+            make_rules(name.family, overrides)   # raises the error naming the bad value
         return name.replace(**(overrides or {})) if overrides else name
-    if name not in _REGISTRY:
+    if not isinstance(name, str) or name not in _REGISTRY:
         raise ValueError(f"unknown variant {name!r}: valid variants are {list(_REGISTRY)}")
     family, preset, _ = _REGISTRY[name]
+    if overrides is not None and not isinstance(overrides, dict):
+        make_rules(family, overrides)   # raises the error naming the bad value
     return make_rules(family, {**preset, **(overrides or {})}, name=name)
 
 
-_KEY_RE = re.compile(r"^\s*([a-z_]+)\s*(?:\((.*)\))?\s*$")
+_KEY_RE = re.compile(r"\s*([a-z_]+)\s*(?:\((.*)\))?\s*")
 
 
 def from_key(key: str) -> RuleSet:
     """Parse a canonical key such as ``classic(n_blank=0,match_mode=single_round)``."""
-    m = _KEY_RE.match(key)
+    m = _KEY_RE.fullmatch(key) if isinstance(key, str) else None
     if not m:
         raise ValueError(f"cannot parse rule key {key!r}: expected family(name=value,...)")
     family, body = m.group(1), m.group(2) or ""

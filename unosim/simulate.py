@@ -2,41 +2,91 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import polars as pl
 
 from . import cards
+from .checks import as_int
 from .engine import layout as L
 from .engine.layout import RawResults
 from .engine.round import run_games
-from .engine.state import ST_VIOLATIONS, TRACE_CAPACITY, new_game
+from .engine.state import ST_VIOLATIONS as L_ST_VIOLATIONS
+from .engine.state import TRACE_CAPACITY, new_game
 from .policies import PolicySpec, lineup_arrays, make_lineup
 from .rules import SPIN_OUTCOMES, RuleSet, get_variant
 
 MAX_SEED = 2**63 - 1
+# A simulate() call keeps every row in memory; it refuses work whose tables would outgrow this budget
+# (bytes, override with the UNOSIM_MEMORY_BUDGET environment variable). Larger runs go through a study,
+# which writes chunks to disk.
+DEFAULT_MEMORY_BUDGET = 4 * 2**30
+# The kernel hands control back to Python after about this many turns (≈ 0.1-0.3 s), so Ctrl-C is seen
+# between calls; a single match is never split, and the split never changes a result.
+TURN_BUDGET = 1_000_000
+GAMES_PER_CALL = 20_000
+
+
+def memory_budget() -> int:
+    raw = os.environ.get("UNOSIM_MEMORY_BUDGET")
+    if raw is None:
+        return DEFAULT_MEMORY_BUDGET
+    try:
+        return max(1, int(raw))
+    except ValueError:
+        raise ValueError(f"UNOSIM_MEMORY_BUDGET={raw!r} is invalid: valid is a number of bytes") from None
+
+
+def bytes_per_round(players: int) -> int:
+    """Memory one round takes in a call's result: the raw rows plus the tables built from them (about
+    twice the raw size; the factor 3 leaves room for the concatenation)."""
+    raw = L.RC_SIZE * 8 + players * (L.SC_SIZE * 4 + cards.N_HAND_CLASSES)
+    return 3 * raw
 
 
 def resolve(variant, players, lineup, rules) -> tuple[RuleSet, tuple[PolicySpec, ...]]:
     """Validated (RuleSet, lineup) for a call; raises ValueError naming any bad input."""
     rs = get_variant(variant, rules)
     rs.check_players(players)
-    return rs, make_lineup(lineup, players)
+    return rs, make_lineup(lineup, int(players))
 
 
-def check_games(games: int, seed: int, first_game: int = 0) -> None:
-    for name, value, lo in (("games", games, 1), ("first_game", first_game, 0), ("seed", seed, 0)):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < lo:
-            raise ValueError(f"{name}={value!r} must be an integer ≥ {lo}")
-    if seed > MAX_SEED or first_game + games > MAX_SEED:
-        raise ValueError(f"seed and game indices must stay below 2**63 (got seed={seed})")
+def check_games(games: int, seed: int, first_game: int = 0, players: int | None = None) -> tuple[int, int, int]:
+    """(games, seed, first_game) as Python ints, or a ValueError naming the bad one.
+
+    Game numbers are 0 .. 2**63 - 1 (int64 labels end to end); with ``players`` the call is also checked
+    against the per-call memory budget (at least one round per game).
+    """
+    seed = as_int("seed", seed, 0, MAX_SEED)
+    first_game = as_int("first_game", first_game, 0, MAX_SEED)
+    games = as_int("games", games, 1)
+    if games - 1 > MAX_SEED - first_game:
+        raise ValueError(f"games={games} from first_game={first_game} is invalid: game numbers must stay "
+                         f"≤ 2**63 - 1 = {MAX_SEED} (the last game would be {first_game + games - 1})")
+    if players is not None:
+        need = games * (bytes_per_round(players) + L.MC_SIZE * 8)
+        budget = memory_budget()
+        if need > budget:
+            most = budget // (bytes_per_round(players) + L.MC_SIZE * 8)
+            raise ValueError(
+                f"games={games} is too many for one call: its tables need at least {need / 2**30:,.1f} GiB, "
+                f"over the per-call memory budget of {budget / 2**30:,.1f} GiB (UNOSIM_MEMORY_BUDGET); valid "
+                f"is at most {most:,} games with {players} players — split the call with first_game, or run "
+                f"a study, which writes its results to disk in chunks")
+    return games, seed, first_game
 
 
 def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed: int, first_game: int,
                  games: int, *, deck_order=None, trace: bool = False, audit: bool = False) -> RawResults:
-    """Play games with the numba engine, growing the output buffers as matches need.
+    """Play games with the numba engine in bounded calls, growing the output as matches need.
 
-    ``audit`` (tests) makes the kernel check its invariants after every turn; a violation raises.
+    Each kernel call plays at most ``GAMES_PER_CALL`` games and returns after about ``TURN_BUDGET``
+    turns, so Python regains control (and a pending Ctrl-C raises KeyboardInterrupt) at short
+    intervals; match g depends only on (seed, g), so the split changes no result. ``audit`` (tests)
+    makes the kernel check its invariants after every turn; a violation raises.
     """
+    players, seed, first_game, games = int(players), int(seed), int(first_game), int(games)
     ir, fr, deck = rs.compile(players)
     ir[L.IR_AUDIT] = audit
     pol, pp = lineup_arrays(lineup)
@@ -44,35 +94,69 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     if deck_order is not None and sorted(order.tolist()) != sorted(deck.tolist()):
         raise ValueError("deck_order must be a permutation of the variant's deck")
     single = rs.match_mode == "single_round"
-    chunks, done = [], 0
-    batch = games
+    budget = memory_budget()
+    per_round = bytes_per_round(players)
+    # single_round: exactly one round per game, so the kernel writes straight into the final arrays;
+    # other modes grow a list of chunks, concatenated at the end
+    whole = _buffers(games, games, players) if single else None
+    chunks, events, done, rows = [], [], 0, 0
+    batch = GAMES_PER_CALL
+    block = new_game(ir, fr, pol, pp, trace)
+    # terminates: every kernel call completes at least one game (its buffers hold a full match and the
+    # turn budget is checked only after the first), and a traced batch too large is halved down to one
     while done < games:
         todo = min(batch, games - done)
-        cap = todo if single else todo * 12 + rs.max_rounds_per_match
-        block = new_game(ir, fr, pol, pp, trace)
         g = block[0]
-        # the kernel writes every cell of the rounds, seats and matches rows it reports; opening hands
-        # are counted up from zero
-        rounds = np.empty((cap, L.RC_SIZE), np.int32)
-        seats = np.empty((cap * players, L.SC_SIZE), np.int32)
-        opening = np.zeros((cap * players, cards.N_HAND_CLASSES), np.int8)
-        matches = np.empty((todo, L.MC_SIZE), np.int32)
+        g["st"][L_ST_VIOLATIONS] = 0
+        if single:
+            rounds, seats, opening, matches = (a[done * k:(done + todo) * k]
+                                               for a, k in zip(whole, (1, players, players, 1), strict=True))
+            opening[:] = 0   # counted up from zero (a retried traced batch counts again)
+        else:
+            rounds, seats, opening, matches = _buffers(todo * 12 + rs.max_rounds_per_match, todo, players)
         n_done, n_rounds, n_events = run_games(
-            g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches)
+            g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, TURN_BUDGET)
         if trace and n_events > TRACE_CAPACITY:   # too many events: trace fewer games per call
             if todo == 1:
                 raise ValueError(f"game {first_game + done} emits {n_events} trace events, more than "
                                  f"{TRACE_CAPACITY}; trace it with fewer rounds")
             batch = max(1, todo // 2)
             continue
-        if audit and g["st"][ST_VIOLATIONS]:
-            raise AssertionError(f"engine invariant violated {g['st'][ST_VIOLATIONS]} time(s) in "
-                                 f"games {first_game + done}..{first_game + done + todo - 1}")
-        events = g["ev"][:n_events].copy() if trace else np.zeros((0, 4), np.int32)
-        chunks.append((rounds[:n_rounds], seats[:n_rounds * players], opening[:n_rounds * players],
-                       matches[:n_done], events))
+        if audit and g["st"][L_ST_VIOLATIONS]:
+            raise AssertionError(f"engine invariant violated {g['st'][L_ST_VIOLATIONS]} time(s) in "
+                                 f"games {first_game + done}..{first_game + done + n_done - 1}")
+        if trace:
+            events.append(g["ev"][:n_events].copy())
+        if not single:
+            chunks.append((_trim(rounds, n_rounds), _trim(seats, n_rounds * players),
+                           _trim(opening, n_rounds * players), _trim(matches, n_done)))
         done += n_done
-    return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)))
+        rows += n_rounds
+        if rows * per_round > budget and done < games:
+            raise ValueError(
+                f"games={games} is too many for one call: after {done:,} games the tables already hold "
+                f"{rows:,} rounds, over the per-call memory budget of {budget / 2**30:,.1f} GiB "
+                f"(UNOSIM_MEMORY_BUDGET); split the call with first_game, or run a study")
+    trace_rows = np.concatenate(events) if events else np.zeros((0, 4), np.int64)
+    if single:
+        return RawResults(*whole, trace_rows)
+    if len(chunks) == 1:
+        return RawResults(*chunks[0], trace_rows)
+    return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)), trace_rows)
+
+
+def _buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndarray, ...]:
+    """Output arrays for the kernel: rounds, seats, opening hands, matches. The kernel writes every cell
+    of the rounds, seats and matches rows it reports; opening hands are counted up from zero."""
+    return (np.empty((n_rounds, L.RC_SIZE), np.int64),
+            np.empty((n_rounds * players, L.SC_SIZE), np.int32),
+            np.zeros((n_rounds * players, cards.N_HAND_CLASSES), np.int8),
+            np.empty((n_matches, L.MC_SIZE), np.int64))
+
+
+def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
+    """The first n rows; copied when they use less than half the buffer, so it can be freed."""
+    return buffer[:n] if 2 * n >= len(buffer) else buffer[:n].copy()
 
 
 _END = pl.Enum(list(L.END_NAMES))
@@ -82,6 +166,19 @@ def _labels(names, dtype, codes: np.ndarray) -> pl.Series:
     """names[codes] as a polars column, gathered in Rust (no Python string per row)."""
     return pl.Series(list(names), dtype=dtype).gather(codes.astype(np.int64))
 _MATCH_END = pl.Enum(list(L.MATCH_END_NAMES))
+
+
+def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, pl.Series]:
+    """The game-quality measures (``unosim.engine.quality``) in compact dtypes: ``winner_max_deficit``
+    and ``max_hand`` never exceed the largest deck (168 cards); ``lead_changes`` is bounded by the turns
+    of the round, so it keeps the turn counter's width. No winner: ``winner_max_deficit`` is null."""
+    deficit = cols["winner_max_deficit"]
+    return {
+        "lead_changes": pl.Series("lead_changes", cols["lead_changes"].astype(np.int32)),
+        "winner_max_deficit": pl.Series("winner_max_deficit", deficit.astype(np.int16)).set(
+            pl.Series(deficit < 0), None),
+        "max_hand": pl.Series("max_hand", cols["max_hand"].astype(np.int16)),
+    }
 
 
 class Results:
@@ -103,6 +200,13 @@ class Results:
         return (f"Results({self.rules.name}, players={self.players}, matches={len(self.raw.matches)}, "
                 f"rounds={len(self.raw.rounds)})")
 
+    def to_pandas(self, table: str):
+        """Table ``rounds``, ``seats`` or ``matches`` as pandas: pyarrow dtypes, categorical labels."""
+        from .interop import to_pandas
+        if table not in ("rounds", "seats", "matches"):
+            raise ValueError(f"unknown table {table!r}: valid are ['rounds', 'seats', 'matches']")
+        return to_pandas(getattr(self, table))
+
     @property
     def rounds(self) -> pl.DataFrame:
         if "rounds" not in self._frames:
@@ -110,14 +214,16 @@ class Results:
             cols = {name: r[:, i] for i, name in enumerate(L.ROUND_COLUMNS)}
             self._frames["rounds"] = pl.DataFrame({
                 "game": cols["game"].astype(np.int64),
-                "round": cols["round"].astype(np.int16),
+                "round": cols["round"].astype(np.int32),
                 "players": np.full(len(r), self.players, np.int8),
                 "variant": pl.repeat(self.rules.name, len(r), dtype=pl.String, eager=True),
                 **{k: cols[k].astype(np.int8) for k in ("dealer_seat", "first_seat", "winner_seat")},
                 "end": _labels(L.END_NAMES, _END, cols["end"]),
-                **{k: cols[k] for k in ("n_turns", "n_plays", "n_draws", "n_reshuffles", "points",
-                                        "dumbfu_penalties", "knockouts", "largest_stack", "swaps_7",
-                                        "passes_0", "spins", "final_spins", *SPIN_OUTCOMES)},
+                **{k: cols[k].astype(np.int32) for k in (
+                    "n_turns", "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties",
+                    "knockouts", "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
+                    *SPIN_OUTCOMES, "loop_bound_hits")},
+                **_quality_columns(cols),
             })
         return self._frames["rounds"]
 
@@ -131,7 +237,7 @@ class Results:
             labels = [p.label for p in self.lineup]
             frame = {
                 "game": np.repeat(r[:, L.RC_GAME].astype(np.int64), n),
-                "round": np.repeat(r[:, L.RC_ROUND].astype(np.int16), n),
+                "round": np.repeat(r[:, L.RC_ROUND].astype(np.int32), n),
                 "players": np.full(len(seat), n, np.int8),
                 "seat": seat,
                 "rel_dealer": ((seat - dealer) % n).astype(np.int8),
@@ -156,7 +262,7 @@ class Results:
             self._frames["matches"] = pl.DataFrame({
                 "game": m[:, L.MC_GAME].astype(np.int64),
                 "players": np.full(len(m), self.players, np.int8),
-                "n_rounds": m[:, L.MC_ROUNDS],
+                "n_rounds": m[:, L.MC_ROUNDS].astype(np.int32),
                 "first_dealer": m[:, L.MC_FIRST_DEALER].astype(np.int8),
                 "winner_seat": m[:, L.MC_WINNER].astype(np.int8),
                 "n_winners": m[:, L.MC_N_WINNERS].astype(np.int8),
@@ -173,9 +279,14 @@ def simulate(variant: str | RuleSet, *, players: int, games: int, seed: int, lin
     ``rules`` overrides fields of the variant (``{"n_blank": 0, "match_mode": "single_round"}``);
     ``lineup`` is one policy for every seat, one per seat, or ``"greedy_points,random*"``. Match ``g``
     (``first_game <= g < first_game + games``) depends only on ``(seed, g)``, so chunked runs
-    concatenate to exactly the rows of one large run.
+    concatenate to exactly the rows of one large run. Game numbers are int64 (up to 2**63 - 1).
+
+    The tables stay in memory: a call whose tables would exceed the per-call memory budget (4 GiB,
+    ``UNOSIM_MEMORY_BUDGET`` bytes) is refused with a ValueError before it starts; split it with
+    ``first_game`` or run a study. Ctrl-C interrupts a long call within a fraction of a second.
     """
     rs, specs = resolve(variant, players, lineup, rules)
-    check_games(games, seed, first_game)
+    players = int(players)
+    games, seed, first_game = check_games(games, seed, first_game, players)
     raw = run_compiled(rs, players, specs, seed, first_game, games)
     return Results(raw, rs, players, specs, seed)

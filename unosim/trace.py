@@ -7,7 +7,8 @@ import numpy as np
 from .cards import COLOUR_NAMES, card_name
 from .engine import layout as L
 from .rules import SPIN_OUTCOMES
-from .simulate import check_games, resolve, run_compiled
+from .checks import as_int
+from .simulate import MAX_SEED, check_games, resolve, run_compiled
 
 _UNO = {1: "calls UNO", 2: "forgot UNO and is caught", 3: "forgot UNO, not caught"}
 
@@ -87,9 +88,10 @@ def describe(event) -> str:
 
 def replay_events(variant, *, players: int, seed: int, game: int = 0, lineup="random",
                   rules: dict | None = None) -> np.ndarray:
-    """The trace events (int32[E, 4], see ``engine.layout.EV_*``) of one game."""
+    """The trace events (int64[E, 4], see ``engine.layout.EV_*``) of one game."""
     rs, specs = resolve(variant, players, lineup, rules)
-    check_games(1, seed, game)
+    game = as_int("game", game, 0, MAX_SEED)
+    _, seed, game = check_games(1, seed, game)
     return run_compiled(rs, players, specs, seed, game, 1, trace=True).events
 
 

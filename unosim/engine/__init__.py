@@ -50,7 +50,8 @@ reshuffle that would move no card does nothing (no event, not counted).
     emit ROUND_START(D, round, game); shuffle; deal hand_size rounds of one card to D+1, D+2, ...
     record opening hands; F = D+1; d = +1
     turn up: T = pop(); emit FIRST_CARD(F, T); a WD4 goes back at index j = deck.below(m+1) of the
-      m-card draw pile (index m = top): emit RETURN(T, j) and turn up again
+      m-card draw pile (index m = top): emit RETURN(T, j) and turn up again; after FIRST_CARD_MAX_RETURNS (1000) returns
+  the WD4 stays as T and the round ends truncated with no turn (loop_bound_hits = 1)
     first-card effect (RULES §1.9), acting player F, with these events:
       SKIP: SKIP(F), start next(F) | DRAW_TWO: F draws 2, SKIP(F), start next(F)
       REVERSE: d = -1, start D | WILD/DUMB_FU: COLOUR(F, c) | BLANK: COLOUR(F, c) then its effect
@@ -98,6 +99,21 @@ concatenated, shuffled with ``deck``, and dealt from the end of that array one c
 ``p+1, p+2, ...`` (active seats, clockwise) until none remain.
 
 End: ``ROUND_END(winner, end, points)``; then for a finished match ``MATCH_END(winner, mask, end)``.
+
+Quality measures (round columns; :mod:`.quality`). A *standings check* happens once when the setup is
+over (after ``checkpoint(F)``, or when the setup ended the round) and once after every counted turn,
+jump-ins included: after its checkpoint, or at once when the turn ended the round (so the winner's
+empty hand is seen); the turn cap adds no check. Knocked-out seats are not active. At a check the
+*leader* is the unique active seat with strictly the fewest cards (none while two or more tie).
+
+* ``lead_changes``: checks whose leader exists and differs from the previous leader of the round (the
+  last check that had one); the first leader is not a change, and ties neither count nor reset it.
+* ``winner_max_deficit``: the winner's largest (own hand − smallest active hand) over the checks; 0
+  when it was never behind; -1 in the raw table, null in ``simulate(...).rounds``, without a winner.
+  Tracked per seat (``g["deficit"]``) as the winner is known only at the end.
+* ``max_hand``: the largest hand any seat held at any moment of the round: ``hand_size`` from the deal,
+  raised by every single draw as the card enters the hand (a knocked-out hand counts with the card
+  that reached the mercy limit). No other move makes the largest hand larger.
 
 4. Decisions (built-in policies)
 --------------------------------
@@ -160,7 +176,8 @@ draw ``P`` including the card.
 
 Jump-in (``jump_in``): after the checkpoint of a turn whose last act was a play (or of a jump-in), with
 ``P = 0`` and ``T`` not wild, seats from ``next(last player)`` in direction ``d`` (active, not the last
-player) are asked in turn; the first holding a card with id ``== T`` (first such index in hand order)
+player; each other seat once, also when the last player was knocked out by its UNO penalty) are
+asked in turn; the first holding a card with id ``== T`` (first such index in hand order)
 whose policy agrees (built-ins: always) jumps in: the turn cap is checked, ``n_turns += 1``,
 ``TURN(s, n, 1)`` (``b = 1`` marks a jump-in), then the play and its effect, the checkpoint, and the
 jump-in check again (chains).
@@ -178,7 +195,9 @@ spin), then ``s`` spins instead of the turn: the designation is cleared and ``sp
 ``spin_first_card_spins``: a spin card turned up first designates ``F``.
 
 ``spin(s, final)``: ``o = weighted(play, spin_weights)`` — ``u = uniform() * sum(w)``, the first ``i``
-with ``u < w[0] + ... + w[i]`` (outcome order of ``rules.SPIN_OUTCOMES``) — then ``SPIN(s, o, final)``
+with ``u < w[0] + ... + w[i]`` (outcome order of ``rules.SPIN_OUTCOMES``; ``w`` and ``shout_weight`` scaled
+by the power of two that puts their largest entry in [0.5, 1), which changes no draw and keeps sums
+finite) — then ``SPIN(s, o, final)``
 and the outcome. ``E`` = the seats that take part: every active seat, except the round winner in a
 final spin. Discarding ``D`` (a list of hand indices, in the order the cards go down): each card is
 removed from the hand and put on the discard pile (``DISCARD(seat, c)``); the last one is the new
@@ -229,7 +248,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2   # 2: int64 game/round/match/event outputs, loop_bound_hits column
 
 _SOURCES = (*sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "cards.py")
 

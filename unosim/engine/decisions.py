@@ -16,9 +16,13 @@ from .state import (
     PP_BLUFF,
     PP_DRAW,
     RANDOM,
+    SE_ACTIVE,
+    ST_DIR,
     ST_K,
+    ST_N,
     ST_V,
     next_seat,
+    step,
 )
 
 
@@ -96,12 +100,15 @@ def policy_target(g, p):
     hlen = g["hlen"]
     pol = g["pol"]
     cand = g["cand"]
+    seat = g["seat"]
+    n = g["st"][ST_N]
     k = 0
-    s = next_seat(g, p)
-    while s != p:
-        cand[k] = s
-        k += 1
-        s = next_seat(g, s)
+    s = p
+    for _ in range(n - 1):   # each other seat once, from next(p)
+        s = step(s, g["st"][ST_DIR], n)
+        if seat[s, SE_ACTIVE]:
+            cand[k] = s
+            k += 1
     if pol[p] == RANDOM:
         return cand[below(g, PLAY_STREAM, k)]
     best = cand[0]

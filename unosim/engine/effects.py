@@ -44,6 +44,7 @@ from .state import (
     ST_COLOUR,
     ST_DIR,
     ST_DUMBFU,
+    ST_ENDED,
     ST_K,
     ST_LARGEST,
     ST_LAST_PLAYER,
@@ -110,6 +111,8 @@ def checkpoint(g, a):
     n = st[ST_N]
     s = a
     for _ in range(n):
+        if st[ST_ENDED]:
+            return   # an UNO penalty knocked out the last opponent: the round is over (tiny mercy_limit)
         if seat[s, SE_ACTIVE] and hlen[s] == 1 and not seat[s, SE_UNO_DONE]:
             if not bernoulli(g, PLAY_STREAM, fr[L.FR_P_FORGET_UNO + s]):
                 emit(g, L.EV_UNO, s, 1, 0)
@@ -221,7 +224,7 @@ def roulette(g, p):
     colour = policy_colour(g, v)
     emit(g, L.EV_ROULETTE, v, colour, 0)
     st[ST_COLOUR] = colour
-    while draw_one(g, v):
+    while draw_one(g, v):   # terminates: each pass moves a card from the piles to v (none come back)
         if COLOUR[hands[v, hlen[v] - 1]] == colour:
             break
     return next_seat(g, v)

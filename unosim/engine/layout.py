@@ -8,8 +8,9 @@ Compiled rules (``RuleSet.compile``)
 ------------------------------------
 ``irules`` int64[IR_SIZE] and ``frules`` float64[FR_SIZE], indexed by the ``IR_*`` / ``FR_*`` names.
 
-Round table columns (``RC_*``) and seat table columns (``SC_*``) are the raw int32 outputs of the
-kernels; :mod:`unosim.simulate` names them. Trace events (``EV_*``) are 4-int records
+Round and match table columns (``RC_*``, ``MC_*``) are the raw int64 outputs of the kernels (a game
+number is any integer below 2**63), seat table columns (``SC_*``) int32; :mod:`unosim.simulate` names
+them. Trace events (``EV_*``) are 4-int (int64) records
 ``(code, seat, a, b)`` emitted identically by both engines; see ``unosim/engine/__init__.py`` for
 the protocol that fixes their order. :class:`RawResults` is the container both engines return.
 """
@@ -62,8 +63,11 @@ FR_SIZE = 31
 
 MAX_PLAYERS = 10
 MAX_CARDS = 168          # largest deck: no hand or pile can exceed it
+# A turned-up first-card WD4 goes back at a random place (§1.9): almost surely a few tries, but not
+# bounded by construction; after this many returns the round ends truncated (RC_LOOP_BOUND_HITS = 1).
+FIRST_CARD_MAX_RETURNS = 1000
 
-# ---- round table (int32 columns) --------------------------------------------------------------------
+# ---- round table (int64 columns) --------------------------------------------------------------------
 RC_GAME = 0
 RC_ROUND = 1
 RC_DEALER = 2
@@ -83,12 +87,17 @@ RC_PASSES_0 = 15
 RC_SPINS = 16
 RC_FINAL_SPINS = 17
 RC_OUTCOME = 18          # 9 columns: one count per wheel outcome, in rules.SPIN_OUTCOMES order
-RC_SIZE = 27
+RC_LOOP_BOUND_HITS = 27  # loops cut short by an explicit bound (the round then ends truncated); see round.py
+RC_LEAD_CHANGES = 28     # game-quality measures: see engine.quality and protocol §3 "Quality measures"
+RC_WINNER_MAX_DEFICIT = 29   # -1 when the round has no winner (a null in the tables)
+RC_MAX_HAND = 30
+RC_SIZE = 31
 ROUND_COLUMNS = ("game", "round", "dealer_seat", "first_seat", "winner_seat", "end", "n_turns",
                  "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties", "knockouts",
                  "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
                  "almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
-                 "trade_hands", "show_hand", "war", "uno_spin")
+                 "trade_hands", "show_hand", "war", "uno_spin", "loop_bound_hits",
+                 "lead_changes", "winner_max_deficit", "max_hand")
 
 END_WON, END_KNOCKOUT, END_STALEMATE, END_TRUNCATED = 0, 1, 2, 3
 END_NAMES = ("won", "knockout", "stalemate", "truncated")
@@ -108,7 +117,7 @@ SEAT_COLUMNS = ("won", "cards_left", "points_left", "n_drawn", "n_played", "knoc
                 "knockout_turn", "wheel_gained", "wheel_lost")
 # opening hands are a separate int8 matrix [round*players + seat, cards.N_HAND_CLASSES]
 
-# ---- match table (int32 columns) --------------------------------------------------------------------
+# ---- match table (int64 columns) --------------------------------------------------------------------
 MC_GAME = 0
 MC_ROUNDS = 1
 MC_FIRST_DEALER = 2
@@ -165,8 +174,8 @@ EV_NAMES = {1: "round_start", 2: "first_card", 3: "return", 4: "first_seat", 5: 
 class RawResults:
     """Both engines' numeric output; rows in game order, then round order."""
 
-    rounds: np.ndarray    # int32[R, RC_SIZE]
+    rounds: np.ndarray    # int64[R, RC_SIZE]
     seats: np.ndarray     # int32[R * players, SC_SIZE], row = round_row * players + seat
     opening: np.ndarray   # int8[R * players, N_HAND_CLASSES], opening hand per seat
-    matches: np.ndarray   # int32[M, MC_SIZE]
-    events: np.ndarray    # int32[E, 4] (code, seat, a, b); empty unless traced
+    matches: np.ndarray   # int64[M, MC_SIZE]
+    events: np.ndarray    # int64[E, 4] (code, seat, a, b); empty unless traced

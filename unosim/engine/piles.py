@@ -15,12 +15,14 @@ from .state import (
     SE_KO_TURN,
     SE_UNO_DONE,
     SE_WINDOW,
+    ST_DIR,
     ST_DRAWS,
     ST_END,
     ST_ENDED,
     ST_K,
     ST_KNOCKOUTS,
     ST_KO_SEAT,
+    ST_MAX_HAND,
     ST_MOVES,
     ST_N,
     ST_N_ACTIVE,
@@ -32,7 +34,7 @@ from .state import (
     ST_V,
     ST_WINNER,
     emit,
-    next_seat,
+    step,
 )
 
 
@@ -89,6 +91,8 @@ def draw_one(g, s):
     c = pile[DRAW, plen[DRAW]]
     hands[s, hlen[s]] = c
     hlen[s] += 1
+    if hlen[s] > st[ST_MAX_HAND]:   # quality measure max_hand (engine.quality): only draws grow a hand
+        st[ST_MAX_HAND] = hlen[s]
     st[ST_DRAWS] += 1
     st[ST_MOVES] += 1
     seat[s, SE_DRAWN] += 1
@@ -184,7 +188,7 @@ def redeal(g, p):
             seat[s, SE_UNO_DONE] = 0
     shuffle(g, buf, m, DECK_STREAM)
     s = p
-    while m > 0:
+    while m > 0:   # terminates: p is active, so every n steps deal at least one card
         s = (s + 1) % n
         if seat[s, SE_ACTIVE]:
             m -= 1
@@ -204,7 +208,7 @@ def discard_colour(g, p, colour):
     plen = g["plen"]
     seat = g["seat"]
     i = 0
-    while i < hlen[p]:
+    while i < hlen[p]:   # terminates: each pass removes card i or moves past it
         c = hands[p, i]
         if COLOUR[c] == colour:
             remove_card(g, p, i)
@@ -221,10 +225,14 @@ def discard_colour(g, p, colour):
 
 @njit(cache=True)
 def others_draw_one(g, p):
-    s = next_seat(g, p)
-    while s != p:   # p is active, so a knock-out that ends the round also ends this loop
-        draw_one(g, s)
-        s = next_seat(g, s)
+    """Blank others_draw_1: every other active seat draws one, from next(p) in direction d."""
+    st = g["st"]
+    n = st[ST_N]
+    s = p
+    for _ in range(n - 1):   # each other seat once; a seat knocked out by its card is passed by
+        s = step(s, st[ST_DIR], n)
+        if g["seat"][s, SE_ACTIVE]:
+            draw_one(g, s)
 
 
 @njit(cache=True)
@@ -264,14 +272,15 @@ def rotate_hands(g, order, k):
 def pass_hands(g, p):
     """seven_o 0 (RULES §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
     order = g["cand"]
+    st = g["st"]
+    n = st[ST_N]
     k = 0
     s = p
-    while True:
-        order[k] = s
-        k += 1
-        s = next_seat(g, s)
-        if s == p:
-            break
+    for _ in range(n):   # the active seats from p (active: it just played) in direction d
+        if g["seat"][s, SE_ACTIVE]:
+            order[k] = s
+            k += 1
+        s = step(s, st[ST_DIR], n)
     rotate_hands(g, order, k)
     g["st"][ST_PASSES0] += 1
     emit(g, L.EV_PASS, p, 0, 0)

@@ -11,6 +11,7 @@ from . import layout as L
 from .decisions import can_stack, policy_colour, policy_play, policy_stack
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
 from .piles import clear_stack, draw_n, draw_one
+from .quality import check_standings
 from .rng import DECK_STREAM, below, seed_streams, shuffle
 from .state import (
     ASIDE,
@@ -54,6 +55,10 @@ from .state import (
     ST_KO_SEAT,
     ST_LARGEST,
     ST_LAST_PLAYER,
+    ST_LOOP_BOUND_HITS,
+    ST_LEAD_CHANGES,
+    ST_LEADER,
+    ST_MAX_HAND,
     ST_MOVES,
     ST_N,
     ST_N_ACTIVE,
@@ -135,7 +140,7 @@ def take_turn(g, p):
     choice = policy_play(g, p, nleg, bluff_index)
     if choice >= 0:
         return play_card(g, p, choice)
-    while draw_one(g, p):
+    while draw_one(g, p):   # terminates: each pass moves a card from the piles to p (none come back)
         last = hlen[p] - 1
         if playable(g, p, last):
             # the built-in policies always play a legal drawn card (force_play_drawn makes it a rule)
@@ -155,7 +160,8 @@ def first_card(g):
     n = st[ST_N]
     f = (st[ST_DEALER] + 1) % n
     if ir[L.IR_FAMILY] == L.FAMILY_NO_MERCY:
-        # §2.4.2: turn up until a NUMBER; the others stay under it, without effect
+        # §2.4.2: turn up until a NUMBER; the others stay under it, without effect. Terminates: the deal
+        # leaves more than 88 cards (rules: hand_size × n ≤ deck − 88 − 1) and only 88 are not NUMBERs
         while True:
             plen[DRAW] -= 1
             c = pile[DRAW, plen[DRAW]]
@@ -166,12 +172,24 @@ def first_card(g):
                 st[ST_TOP] = c
                 st[ST_COLOUR] = COLOUR[c]
                 return f
-    while True:
+    returns = 0
+    while True:   # bounded: at most FIRST_CARD_MAX_RETURNS WD4s go back
         plen[DRAW] -= 1
         c = pile[DRAW, plen[DRAW]]
         emit(g, L.EV_FIRST_CARD, f, c, 0)
         if KIND[c] != K_WD4:
             break
+        if returns == L.FIRST_CARD_MAX_RETURNS:
+            # never seen in practice; the WD4 stays as T and the round ends before its first turn
+            pile[DISC, 0] = c
+            plen[DISC] = 1
+            st[ST_TOP] = c
+            st[ST_COLOUR] = COLOUR[c]
+            st[ST_LOOP_BOUND_HITS] += 1
+            st[ST_ENDED] = 1
+            st[ST_END] = L.END_TRUNCATED
+            return f
+        returns += 1
         m = plen[DRAW]
         j = below(g, DECK_STREAM, m + 1)
         for i in range(m, j, -1):
@@ -257,24 +275,44 @@ def audit(g, deck_counts, round_over):
 
 
 @njit(cache=True)
-def jump_ins(g, cur):
-    """§4 jump_in: after a play, the first seat from next(last player) holding a card identical to T
-    plays it out of turn (built-in policies always do); chains. Returns the seat of the next turn."""
+def find_jumper(g, last):
+    """The first active seat other than ``last``, from next(last) in direction d, holding a card
+    identical to T: (seat, first such hand index), or (-1, -1).
+
+    Each seat is visited at most once (``n - 1`` steps from ``last``), whether or not ``last`` is still
+    active. The last player can have been knocked out after its play (an UNO penalty reaching the mercy
+    limit at the checkpoint): the play still happened and T is on the pile, so the remaining active seats
+    may jump in on it as on any play (docs/rules.md §4 jump_in, §2.4.6) — a knocked-out seat is never
+    asked, and the next turn is next(knocked-out seat) unless someone jumps in.
+    """
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
-    ir = g["ir"]
-    while st[ST_PLAYED] and st[ST_P] == 0 and COLOUR[st[ST_TOP]] != NO_COLOUR:
-        last = st[ST_LAST_PLAYER]
-        jumper = -1
-        index = -1
-        s = next_seat(g, last)
-        while s != last and jumper < 0:
+    seat = g["seat"]
+    n = st[ST_N]
+    d = st[ST_DIR]
+    s = last
+    for _ in range(n - 1):
+        s = step(s, d, n)
+        if seat[s, SE_ACTIVE]:
             for i in range(hlen[s]):
                 if hands[s, i] == st[ST_TOP]:
-                    jumper, index = s, i
-                    break
-            s = next_seat(g, s)
+                    return s, i
+    return -1, -1
+
+
+@njit(cache=True)
+def jump_ins(g, cur):
+    """§4 jump_in: after a play, the first seat from next(last player) holding a card identical to T
+    plays it out of turn (built-in policies always do); chains. Returns the seat of the next turn.
+
+    Terminates: every pass of the loop either returns or counts one more turn, and the turn cap
+    (max_turns_per_round) is checked before each jump-in.
+    """
+    st = g["st"]
+    ir = g["ir"]
+    while st[ST_PLAYED] and st[ST_P] == 0 and COLOUR[st[ST_TOP]] != NO_COLOUR:
+        jumper, index = find_jumper(g, st[ST_LAST_PLAYER])
         if jumper < 0:
             return cur
         if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:
@@ -288,8 +326,10 @@ def jump_ins(g, cur):
         st[ST_KO_SEAT] = -1
         cur = play_card(g, jumper, index)
         if st[ST_ENDED]:
+            check_standings(g)
             return cur
         checkpoint(g, jumper)
+        check_standings(g)
         if st[ST_ENDED]:
             return cur
         if st[ST_KO_SEAT] >= 0:
@@ -309,12 +349,16 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     ir = g["ir"]
     n = st[ST_N]
     for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
-                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS):
+                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS,
+                ST_LEAD_CHANGES):
         st[key] = 0
+    st[ST_LEADER] = -1
+    st[ST_MAX_HAND] = ir[L.IR_HAND_SIZE]   # the opening deal: every hand gets hand_size cards
     st[ST_SPINNER] = -1
     clear_stack(st)
     g["outcomes"][:] = 0
     g["shown"][:] = 0
+    g["deficit"][:] = 0
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1
@@ -353,12 +397,16 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     cur = first_card(g)
     if st[ST_ENDED]:
         st[ST_FIRST_SEAT] = f
+        check_standings(g)
         return
     st[ST_FIRST_SEAT] = cur
     emit(g, L.EV_FIRST_SEAT, cur, st[ST_DIR], 0)
     checkpoint(g, f)
+    check_standings(g)
+    if st[ST_ENDED]:
+        return   # UNO penalties at the first checkpoint knocked out all but one seat (tiny mercy_limit)
     idle = 0
-    while True:
+    while True:   # terminates: every pass counts a turn, and the turn cap is checked first
         if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:
             st[ST_ENDED] = 1
             st[ST_END] = L.END_TRUNCATED
@@ -373,8 +421,10 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         if ir[L.IR_AUDIT]:
             audit(g, deck_counts, st[ST_ENDED] != 0)
         if st[ST_ENDED]:
+            check_standings(g)
             return
         checkpoint(g, p)
+        check_standings(g)
         if st[ST_ENDED]:
             return
         if st[ST_KO_SEAT] >= 0:   # §2.4.6: play goes on from the knocked-out seat
@@ -396,11 +446,14 @@ def play_round(g, deck, order, opening, orow, deck_counts):
 
 
 @njit(cache=True)
-def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening, matches_out):
+def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening, matches_out, turn_budget):
     """Play matches first_game .. first_game+n_games-1 into the output buffers.
 
     Returns (matches completed, rounds written, events emitted). Stops early, before a match, when the
-    round buffer could not hold another full match; the caller then continues with fresh buffers.
+    round buffer could not hold another full match, or when the matches played so far took more than
+    ``turn_budget`` turns (so the caller regains control, and Ctrl-C is seen, at short intervals); the
+    caller then continues with fresh buffers. Match g depends only on (seed, g), so where the calls are
+    split never changes a result.
     """
     st = g["st"]
     hands = g["hands"]
@@ -416,8 +469,9 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
     for c in deck:
         deck_counts[c] += 1
     r = 0
+    turns = 0
     for gi in range(n_games):
-        if rounds.shape[0] - r < max_rounds:
+        if rounds.shape[0] - r < max_rounds or turns > turn_budget:
             return gi, r, st[ST_EV_LEN]
         game = first_game + gi
         seed_streams(g, seed, game)
@@ -463,8 +517,13 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
             row[L.RC_PASSES_0] = st[ST_PASSES0]
             row[L.RC_SPINS] = st[ST_SPINS]
             row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
+            row[L.RC_LOOP_BOUND_HITS] = st[ST_LOOP_BOUND_HITS]
+            turns += st[ST_TURNS]
             for o in range(9):
                 row[L.RC_OUTCOME + o] = g["outcomes"][o]
+            row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
+            row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
+            row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
             for s in range(n):
                 srow = seats[r * n + s]
                 left = 0

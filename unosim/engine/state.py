@@ -11,6 +11,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
 * ``seat`` int64[MAX_PLAYERS, SEAT_SIZE]: per-seat counters and flags (``SE_*``);
 * ``rng`` uint64[8]: the ``deck`` and ``play`` streams; ``ir``/``fr``: compiled rules
   (``layout.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat;
+* ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
+  standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
   trace buffer used when ``st[ST_TRACE]`` is set.
 
@@ -96,7 +98,11 @@ ST_SPINNER = 31     # seat designated to spin at its next turn, -1 if none
 ST_SPINS = 32
 ST_FINAL_SPINS = 33
 ST_EV_CAP = 34      # rows of the trace buffer `ev` (kept as data: see new_game)
-ST_SIZE = 35
+ST_LOOP_BOUND_HITS = 35   # loops of this round cut short by an explicit bound (layout.RC_LOOP_BOUND_HITS)
+ST_LEADER = 36      # quality measures (engine.quality): last unique leader, -1 before the first one
+ST_LEAD_CHANGES = 37
+ST_MAX_HAND = 38    # largest hand held so far in the round
+ST_SIZE = 39
 TRACE_CAPACITY = 1 << 20   # events one traced call can hold; larger runs are split by the caller
 
 DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
@@ -196,8 +202,8 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (9,)), ("shown", np.int64, (MAXP, 4)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
-        ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)),
-        ("ev", np.int32, (trace_capacity, 4)),
+        ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
+        ("ev", np.int64, (trace_capacity, 4)),
     ])
 
 

@@ -182,7 +182,7 @@ def draw_until_colour(g, s, colour):
     hands = g["hands"]
     hlen = g["hlen"]
     seat = g["seat"]
-    while True:
+    while True:   # terminates: each pass moves a card from the piles to s (none come back) or returns
         before = st[ST_DRAWS]
         drawn = draw_one(g, s)
         seat[s, SE_WHEEL_GAINED] += st[ST_DRAWS] - before   # a knock-out card was drawn too
@@ -255,6 +255,8 @@ def war(g, s, final):
                     break
         t = step(t, st[ST_DIR], n)
     winner = -1
+    # terminates: a level that does not end the war leaves >= 2 seats that each revealed one more of
+    # their finitely many NUMBER cards
     while True:
         m = 0
         for j in range(k):

@@ -82,7 +82,7 @@ def discard_all(table: Table, player: int, card: int) -> int | None:
     """Every other card of the Discard All's printed colour (RULES §6 N14) goes under it, in hand
     order, without effects; an emptied hand wins (§2.4.7)."""
     colour, hand, index = COLOUR[card], table.hands[player], 0
-    while index < len(hand):
+    while index < len(hand):    # terminates: each pass removes a card or moves past it
         if COLOUR[hand[index]] == colour:
             table.discard_under_top(player, index)
         else:
@@ -101,7 +101,7 @@ def roulette(table: Table, player: int) -> int:
     table.colour = table.ask_colour(victim)
     table.emit(L.EV_ROULETTE, victim, table.colour)
     colour = table.colour
-    while table.draw_one(victim):
+    while table.draw_one(victim):     # terminates: each pass moves a card from the piles to the hand
         if COLOUR[table.hands[victim][-1]] == colour:
             break
     return table.next_seat(victim)
@@ -144,7 +144,7 @@ def discard_named_colour(table: Table, player: int) -> None:
     """Blank ``discard_colour``: every card of the named colour goes under the blank, in hand order."""
     hand = table.hands[player]
     index = 0
-    while index < len(hand):
+    while index < len(hand):    # terminates: each pass removes a card or moves past it
         if COLOUR[hand[index]] == table.colour:
             table.discard_under_top(player, index)
         else:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import cards
+from ..checks import as_int
 from ..engine import layout as L
 from ..engine.layout import RawResults
 from ..reference_rng import DECK_STREAM, PLAY_STREAM, Xoshiro
@@ -22,6 +23,9 @@ def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: 
               observer: Callable[[Table, Event], None] | None) -> RawResults:
     """:func:`unosim.reference.play` with an optional ``observer(table, event)`` called at every event."""
     rules.check_players(players)
+    players = int(players)
+    seed, first_game = as_int("seed", seed, 0, 2**63 - 1), as_int("first_game", first_game, 0, 2**63 - 1)
+    n_games = as_int("n_games", n_games, 0, 2**63 - first_game)   # the last game is at most 2**63 - 1
     seats = resolve_lineup(lineup, players)
     deck = [int(c) for c in cards.deck_ids(rules.deck_counts())]
     if deck_order is not None:
@@ -44,7 +48,7 @@ def play_match(game: Game, deck_order: Sequence[int] | None, out: _Collector) ->
     rules, n = game.rules, game.players
     first_dealer = game.deck_rng.below(n) if rules.first_dealer == "random" else rules.first_dealer
     dealer, totals, round_index = first_dealer, [0] * n, 0
-    while True:
+    while True:     # terminates: at most max_rounds_per_match rounds
         # The testing hook replaces only the first shuffle of each game.
         table = play_round(game, dealer, round_index, deck_order if round_index == 0 else None)
         out.add_round(table)
@@ -121,6 +125,10 @@ class _Collector:
         row[L.RC_SPINS] = table.spins
         row[L.RC_FINAL_SPINS] = table.final_spins
         row[L.RC_OUTCOME:L.RC_OUTCOME + len(table.outcome_counts)] = table.outcome_counts
+        row[L.RC_LOOP_BOUND_HITS] = table.loop_bound_hits
+        row[L.RC_LEAD_CHANGES] = table.quality.lead_changes
+        row[L.RC_WINNER_MAX_DEFICIT] = table.quality.winner_max_deficit(table.winner)
+        row[L.RC_MAX_HAND] = table.quality.max_hand
         self.rounds.append(row)
         for seat in range(self.players):
             seat_row = [0] * L.SC_SIZE
@@ -147,9 +155,9 @@ class _Collector:
             return np.array(rows, dtype).reshape(len(rows), width)
 
         return RawResults(
-            rounds=as_array(self.rounds, L.RC_SIZE, np.int32),
+            rounds=as_array(self.rounds, L.RC_SIZE, np.int64),
             seats=as_array(self.seats, L.SC_SIZE, np.int32),
             opening=as_array(self.opening, cards.N_HAND_CLASSES, np.int8),
-            matches=as_array(self.matches, L.MC_SIZE, np.int32),
-            events=as_array(events or [], 4, np.int32),
+            matches=as_array(self.matches, L.MC_SIZE, np.int64),
+            events=as_array(events or [], 4, np.int64),
         )

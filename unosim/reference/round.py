@@ -32,11 +32,13 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
         table.draw_pile = list(deck_order)
     deal(table)
     table.opening_hands = [list(hand) for hand in table.hands]
+    table.quality.hand_grew(max(len(hand) for hand in table.hands))
     if table.rules.family == "no_mercy":
         turn_up_number_card(table)
         first = table.left_of_dealer        # no first-card effect (RULES §2.4.2)
+    elif not turn_up_first_card(table):
+        first = None                        # the return bound was hit: the round ended truncated
     else:
-        turn_up_first_card(table)
         first = apply_first_card(table)
         if table.last_knocked_out >= 0 and not table.over:
             first = table.next_seat(table.last_knocked_out)   # only with a tiny mercy_limit
@@ -46,7 +48,11 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
         table.first_seat = first
         table.emit(L.EV_FIRST_SEAT, first, table.direction)
         checkpoint(table, table.left_of_dealer)
-        play_turns(table, first)
+        check_standings(table)
+        if not table.over:      # UNO penalties can knock out all but one seat (tiny mercy_limit)
+            play_turns(table, first)
+    else:
+        check_standings(table)     # the setup ended the round
     table.emit(L.EV_ROUND_END, table.winner, table.end, round_points(table))
     return table
 
@@ -58,14 +64,25 @@ def deal(table: Table) -> None:
             table.hands[(table.dealer + offset) % table.players].append(table.draw_pile.pop())
 
 
-def turn_up_first_card(table: Table) -> None:
-    """RULES §1.9: a turned-up WD4 goes back at a uniformly random position of the draw pile."""
+def turn_up_first_card(table: Table) -> bool:
+    """RULES §1.9: a turned-up WD4 goes back at a uniformly random position of the draw pile.
+
+    Almost surely a few tries, but not bounded by construction: after ``FIRST_CARD_MAX_RETURNS``
+    returns the WD4 stays as ``T`` and the round ends ``truncated`` before its first turn, counted in
+    ``loop_bound_hits`` (returns False).
+    """
+    returns = 0
     while True:
         card = table.draw_pile.pop()
         table.discard_pile.append(card)
         table.emit(L.EV_FIRST_CARD, table.left_of_dealer, card)
         if KIND[card] != cards.WD4:
-            return
+            return True
+        if returns == L.FIRST_CARD_MAX_RETURNS:
+            table.loop_bound_hits += 1
+            table.end_without_winner(L.END_TRUNCATED)
+            return False
+        returns += 1
         table.discard_pile.pop()
         # Index m (= len of the pile) is the top, so the card may come straight back up.
         position = table.game.deck_rng.below(len(table.draw_pile) + 1)
@@ -75,7 +92,10 @@ def turn_up_first_card(table: Table) -> None:
 
 def turn_up_number_card(table: Table) -> None:
     """no_mercy (RULES §2.4.2, §6 N15): turn up cards until a NUMBER; the others stay in the discard
-    pile under it, without effect; ``A`` is the number card's colour."""
+    pile under it, without effect; ``A`` is the number card's colour.
+
+    Terminates: the deal leaves more than 88 cards (RULES §3: ``hand_size × n ≤ deck − 88 − 1``) and
+    only 88 cards are not NUMBERs."""
     while True:
         card = table.draw_pile.pop()
         table.discard_pile.append(card)
@@ -88,7 +108,7 @@ def turn_up_number_card(table: Table) -> None:
 def play_turns(table: Table, player: int) -> None:
     """The turn loop with the turn cap, the stalemate rule (RULES §1.6) and jump-ins (§4)."""
     idle_turns = 0
-    while True:
+    while True:     # terminates: every pass counts a turn, and the turn cap is checked first
         if cap_reached(table):
             return
         moves_before = table.moves
@@ -131,8 +151,10 @@ def one_turn(table: Table, player: int, jump_in_index: int | None = None) -> int
         cancel_spinner(table)                   # a jump-in cancels a pending spin (RULES §4)
         next_player = play_card(table, player, jump_in_index)
     if table.over:
+        check_standings(table)
         return None
     checkpoint(table, player)
+    check_standings(table)
     if table.over:
         return None
     if table.last_knocked_out >= 0:
@@ -146,6 +168,7 @@ def jump_ins(table: Table, last_player: int) -> int | None:
     card identical to ``T`` and wants to plays it out of turn; the players in between are bypassed
     (no pose event, decision). Jump-ins chain. Returns the player after the last jump-in, None if none."""
     next_player = None
+    # terminates: every pass returns or counts a jump-in turn, and the turn cap is checked first
     while table.rules.jump_in and table.played and table.pending == 0 and not is_wild(table.top):
         jumper = find_jumper(table, last_player)
         if jumper is None:
@@ -161,6 +184,14 @@ def jump_ins(table: Table, last_player: int) -> int | None:
 
 
 def find_jumper(table: Table, last_player: int) -> tuple[int, int] | None:
+    """The first active seat other than ``last_player``, from ``next(last_player)`` in direction ``d``,
+    holding a card identical to ``T`` and willing to jump in: (seat, first such hand index).
+
+    Each other seat is asked at most once. ``last_player`` may have been knocked out after its play (an
+    UNO penalty reaching the mercy limit at the checkpoint): its card is still ``T``, so the remaining
+    active seats may jump in on it as on any play (docs/rules.md §4 ``jump_in``, §2.4.6); the knocked-out
+    seat is never asked, and without a jump-in the next turn is ``next(knocked-out seat)``.
+    """
     for seat in table.others_from(last_player):
         hand = table.hands[seat]
         if table.top in hand and table.ask_jump_in(seat, hand.index(table.top)):
@@ -203,7 +234,7 @@ def draw_for_turn(table: Table, player: int) -> int | None:
     A drawer knocked out by the card it draws plays nothing, even a legal card (RULES §6 N19).
     """
     hand = table.hands[player]
-    while True:
+    while True:     # terminates: each pass moves a card from the piles to the hand (none come back)
         if not table.draw_one(player):
             return None
         if table.is_legal(player, len(hand) - 1):
@@ -272,6 +303,12 @@ def checkpoint(table: Table, acting: int) -> None:
                 table.emit(L.EV_UNO, seat, 3)
             table.uno_done[seat] = True
         seat = (seat + table.direction) % table.players
+
+
+def check_standings(table: Table) -> None:
+    """The standings check of the quality measures (protocol §3): before the first turn and after every
+    counted turn, its checkpoint done or the round over."""
+    table.quality.check_standings(table.hands, table.active)
 
 
 def round_points(table: Table) -> int:

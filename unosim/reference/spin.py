@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import cards
+from ..checks import scaled
 from ..engine import layout as L
 from ..reference_rng import Xoshiro
 from ..rules import SPIN_OUTCOMES
@@ -45,7 +46,8 @@ def is_spin_card(card: int) -> bool:
 
 
 def weighted(rng: Xoshiro, weights: Sequence[float]) -> int:
-    """Protocol §6: ``u = uniform() * sum(w)``, the first ``i`` with ``u < w[0] + ... + w[i]``."""
+    """Protocol §6: ``u = uniform() * sum(w)``, the first ``i`` with ``u < w[0] + ... + w[i]``; the weights
+    come scaled by a power of two (:func:`unosim.checks.scaled`), exactly as the kernel receives them."""
     u = rng.uniform() * sum(weights)
     total = 0.0
     for i, w in enumerate(weights):
@@ -91,7 +93,7 @@ def spin(table: Table, spinner: int, final: bool) -> int | None:
     Returns the next player (RULES §2.3.5): ``next(War winner)`` / ``next(shouter)`` when
     ``spin_continue_after_winner`` is on, else ``next(spinner)``; None if the round is over (always
     after a final spin)."""
-    outcome = weighted(table.game.play_rng, table.rules.spin_weights)
+    outcome = weighted(table.game.play_rng, scaled(table.rules.spin_weights))
     table.emit(L.EV_SPIN, spinner, outcome, int(final))
     table.spins += 1
     table.final_spins += int(final)
@@ -146,7 +148,7 @@ def draw_until(table: Table, seat: int, colour: int) -> None:
     """Draw Red / Draw Blue: draw until a card of ``colour`` **or any wild** is drawn (RULES §6 S7), or
     the obligation ends (failed draw, knock-out; §1.6). Every card drawn is a wheel gain."""
     drawn_before = table.n_drawn[seat]
-    while table.draw_one(seat):
+    while table.draw_one(seat):   # terminates: each pass moves a card from the piles to the hand
         card = table.hands[seat][-1]
         if COLOUR[card] == colour or is_wild(card):
             break
@@ -193,6 +195,8 @@ def war(table: Table, spinner: int, final: bool) -> int | None:
                  and any(KIND[c] == cards.NUMBER for c in table.hands[s])]
     revealed: dict[int, list[int]] = {s: [] for s in remaining}     # hand indices in reveal order
     winner = -1
+    # terminates: a level that goes on leaves >= 2 seats that each revealed one more of their finitely
+    # many NUMBER cards
     while remaining:
         level: dict[int, int] = {}                                  # seat -> number revealed
         for seat in remaining:
@@ -234,7 +238,7 @@ def uno_spin(table: Table, spinner: int, final: bool) -> int | None:
     if not eligible:
         return None
     weights = table.rules.shout_weight
-    per_seat = weights if isinstance(weights, tuple) else (weights,) * table.players
+    per_seat = scaled(weights if isinstance(weights, tuple) else (weights,) * table.players)
     shouter = eligible[weighted(table.game.play_rng, [per_seat[s] for s in eligible])]
     table.emit(L.EV_SHOUT, shouter)
     index = ask_uno_spin_discard(table, shouter)

@@ -17,9 +17,10 @@ import numpy as np
 from .. import cards
 from ..engine import layout as L
 from ..reference_rng import Xoshiro
-from ..rules import RuleSet
+from ..rules import SPIN_OUTCOMES, RuleSet
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS, is_wild
 from .policies import PolicyView, Seat
+from .quality import QualityCounters
 
 Event = tuple[int, int, int, int]
 
@@ -86,12 +87,14 @@ class Table:
         self.spinner = -1
         self.shown: list[tuple[int, ...] | None] = [None] * n
         self.spins = self.final_spins = 0
-        self.outcome_counts = [0] * len(L.ROUND_COLUMNS[L.RC_OUTCOME:])
+        self.outcome_counts = [0] * len(SPIN_OUTCOMES)
+        self.loop_bound_hits = 0                     # loops cut short by an explicit bound (round.py)
         self.wheel_gained = [0] * n
         self.wheel_lost = [0] * n
         # Every card that changes place and every hand that changes owner bumps this counter; a turn
         # that leaves it unchanged is idle (stalemate rule, RULES §1.6).
         self.moves = 0
+        self.quality = QualityCounters(n)          # lead changes, deficits, largest hand (protocol §3)
 
     # ---- trace ---------------------------------------------------------------------------------------
     def emit(self, code: int, seat: int = -1, a: int = 0, b: int = 0) -> None:
@@ -203,6 +206,7 @@ class Table:
             return False
         card = self.draw_pile.pop()
         self.hands[seat].append(card)
+        self.quality.hand_grew(len(self.hands[seat]))   # before the mercy check: the hand held it
         self._hand_changed(seat)
         self.n_draws += 1
         self.n_drawn[seat] += 1
@@ -295,10 +299,11 @@ class Table:
         for s in range(self.players):
             self.hands[s] = []
             self._hand_changed(s)
-        receiver = (seat + 1) % self.players
-        while collected:
-            self.hands[receiver].append(collected.pop())
+        receiver = seat
+        while collected:    # terminates: seat is active, so every `players` passes deal at least one card
             receiver = (receiver + 1) % self.players
+            if self.active[receiver]:           # knocked-out seats get nothing (protocol §3)
+                self.hands[receiver].append(collected.pop())
         self.moves += 1
         self.emit(L.EV_REDEAL, seat)
 

@@ -1,0 +1,64 @@
+"""Validation of user-given numbers: counts, probabilities and weights, with one error style.
+
+Every check returns the value as a plain Python ``int``/``float`` (a numpy integer such as
+``np.int16(10)`` is accepted and converted *before* any arithmetic, so no fixed-width overflow can reach
+a size computation), or raises ``ValueError`` naming the field, the bad value and what is valid.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+def is_int(value: Any) -> bool:
+    """A Python or numpy integer (bools are not counts)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def is_real(value: Any) -> bool:
+    """A Python or numpy real number (bools are not numbers here)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def bad_value(field: str, value: Any, valid: str) -> ValueError:
+    return ValueError(f"{field}={value!r} is invalid: valid is {valid}")
+
+
+def as_int(field: str, value: Any, lo: int, hi: int | None = None) -> int:
+    """``value`` as a Python int in ``lo..hi`` (``hi`` None: no upper limit)."""
+    if not is_int(value) or value < lo or (hi is not None and value > hi):
+        span = f"{lo}..{hi}" if hi is not None else f"≥ {lo}"
+        raise bad_value(field, value, f"an integer {span}")
+    return int(value)
+
+
+def as_probability(field: str, value: Any) -> float:
+    """``value`` as a float in [0, 1] (NaN is refused)."""
+    if not is_real(value) or not 0 <= value <= 1:
+        raise bad_value(field, value, "a probability in [0, 1]")
+    return float(value)
+
+
+def as_weight(field: str, value: Any) -> float:
+    """A relative weight: finite and > 0 (a zero weight would silently remove an option)."""
+    if not is_real(value) or not math.isfinite(value) or not value > 0:
+        raise bad_value(field, value, "a finite number > 0")
+    return float(value)
+
+
+def scaled(weights: Sequence[float]) -> tuple[float, ...]:
+    """Non-negative finite weights times the power of two that puts the largest in [0.5, 1).
+
+    Multiplying by a power of two is exact, so every draw ``u * sum(w)`` against the running sums picks
+    exactly what it picks with the weights as given, but the sum can no longer overflow (``[1e308] * 9``)
+    — the kernels and the reference engine both draw from these scaled weights.
+    """
+    top = max(weights)
+    if top <= 0:
+        return tuple(float(w) for w in weights)
+    exponent = math.frexp(top)[1]
+    return tuple(math.ldexp(float(w), -exponent) for w in weights)
