@@ -212,7 +212,7 @@ def effect_forest(effects: pl.DataFrame, title: str = "") -> Figure:
     for ax in list(axes.flat)[len(measures):]:
         ax.set_visible(False)
     for i, (ax, measure) in enumerate(zip(axes.flat, measures, strict=False)):
-        ax.tick_params(axis="y", labelleft=i % cols == 0)
+        ax.tick_params(axis="y", labelleft=i % cols == 0, labelsize="small")
         for r in effects.filter(pl.col("measure") == measure).iter_rows(named=True):
             y = y_of[effect_row_label(r)]
             if r["identical"]:

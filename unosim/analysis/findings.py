@@ -20,10 +20,11 @@ _PHRASES = {  # measure → (word when larger, word when smaller, what)
     "length": ("longer", "shorter", "rounds"),
     "lead_changes": ("more", "fewer", "lead changes"),
     "comebacks": ("more", "fewer", "comebacks (rounds won from ≥ 3 cards behind)"),
-    "max_hand": ("larger", "smaller", "largest hands"),
+    "max_hand": ("larger", "smaller", "the largest hand"),
     "penalty": ("larger", "smaller", "draw penalties"),
     "knockouts": ("more", "fewer", "knock-outs"),
 }
+_SUBJECT_FIRST = ("length", "max_hand", "penalty")  # "rounds 12% longer", not "12% longer rounds"
 _ORDER = ("length", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness", "skill_edge")
 _UNCHANGED = {"fairness": "seat fairness", "skill_edge": "skill edge", "length": "length",
               "lead_changes": "tension", "comebacks": "comebacks", "max_hand": "hand sizes",
@@ -125,8 +126,7 @@ def _measure_phrase(measure: str, supported: list[dict], measured: int, axis: st
     word = more if rels[0] > 0 else less
     low, high = sorted((round(abs(x) * 100) for x in rels))[::len(rels) - 1]
     span = f"{low}%" if low == high else f"{low}–{high}%"
-    subject = "rounds" if measure == "length" else what
-    head = f"{subject} {span} {word}" if measure == "length" else f"{span} {word} {subject}"
+    head = f"{what} {span} {word}" if measure in _SUBJECT_FIRST else f"{span} {word} {what}"
     unit = " turns" if measure == "length" else ""
     detail = (f"{_setting(best, axis)}: [{best['rel_low']:+.0%}, {best['rel_high']:+.0%}], "
               f"{_num(best['mean_a'], measure)} → {_num(best['mean_b'], measure)}{unit}")
@@ -140,10 +140,9 @@ def _phrase(measure: str, row: dict) -> tuple[str, float]:
         before, after = _num(row["mean_a"], measure), _num(row["mean_b"], measure)
         if rel is not None and math.isfinite(rel) and low is not None and math.isfinite(low):
             word = more if rel > 0 else less
-            if measure == "length":
-                return (f"rounds {abs(rel):.0%} {word} [{low:+.0%}, {high:+.0%}] ({before} → {after} turns)",
-                        abs(rel))
-            return f"{abs(rel):.0%} {word} {what} [{low:+.0%}, {high:+.0%}] ({before} → {after})", abs(rel)
+            unit = " turns" if measure == "length" else ""
+            head = f"{what} {abs(rel):.0%} {word}" if measure in _SUBJECT_FIRST else f"{abs(rel):.0%} {word} {what}"
+            return f"{head} [{low:+.0%}, {high:+.0%}] ({before} → {after}{unit})", abs(rel)
         word = more if row["estimate"] > 0 else less
         return (f"{word} {what}: {row['estimate']:+.2g} [{row['ci_low']:+.2g}, {row['ci_high']:+.2g}] "
                 f"({before} → {after})", abs(row["estimate"]))
