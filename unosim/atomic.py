@@ -41,3 +41,31 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     write_atomic(path, lambda tmp: Path(tmp).write_bytes(data))
+
+
+def append_line_durable(path: Path, line: str) -> None:
+    """Append one line to an append-only journal (the dataset's part ledger) and fsync it.
+
+    The one file kind that is not renamed into place: a journal grows by whole lines. The line goes out
+    in a single ``write`` on an ``O_APPEND`` descriptor, so a crash can at worst leave a torn *last*
+    line, which readers drop (:func:`read_journal`); every earlier line is durable.
+    """
+    if "\n" in line:
+        raise ValueError("a journal line must not contain a newline")
+    data = (line + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_journal(path: Path) -> list[str]:
+    """The complete lines of a journal written by :func:`append_line_durable` (a torn last line dropped)."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    lines = text.split("\n")
+    return lines[:-1]  # the text after the last newline is empty, or a torn line

@@ -38,12 +38,13 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import policies, rules
-from .dataset import job_ranges
+from .dataset import job_count, job_range
 
 MODES = rules.MATCH_MODES
 COMPARISON_AXES = ("variant", "lineup")
@@ -119,10 +120,12 @@ class Study:
     def total_games(self) -> int:
         return sum(c.games for c in self.cells)
 
-    def jobs(self, chunk_size: int) -> list[Job]:
-        """Every cell cut into jobs of at most ``chunk_size`` (≥ 1) games (the last one may be shorter)."""
-        return [Job(cell, i, first, games) for cell in self.cells
-                for i, (first, games) in enumerate(job_ranges(cell.games, chunk_size))]
+    def jobs(self, chunk_size: int) -> Iterator[Job]:
+        """Every cell cut into jobs of at most ``chunk_size`` (≥ 1) games (the last one may be shorter),
+        generated lazily: a trillion-game cell costs no memory."""
+        for cell in self.cells:
+            for i in range(job_count(cell.games, chunk_size)):
+                yield Job(cell, i, *job_range(cell.games, chunk_size, i))
 
     def resolved(self) -> dict[str, Any]:
         """The spec after resolution (JSON-friendly): what the dataset is a function of."""

@@ -1,0 +1,103 @@
+"""The ``unosim study`` commands: run (or resume), status, verify (and repair) a dataset."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def cmd_run(args) -> None:
+    from .runner import run_study
+    from .study import load_study
+    study = load_study(args.spec)
+    try:
+        summary = run_study(study, args.out, n_jobs=args.n_jobs, chunk_size=args.chunk_size,
+                            scheduler=args.scheduler, force=args.force, progress=False if args.quiet else None,
+                            accept_engine_change=args.accept_engine_change)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"the dataset is resumable: run `unosim study run {args.spec} --out "
+                                f"{args.out}` again") from None
+    rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
+    resumed = f" ({summary.jobs_skipped:,} jobs already done)" if summary.jobs_skipped else ""
+    print(f"{summary.path}: {summary.games_run:,} games in {summary.jobs_run:,} jobs, {summary.seconds:.1f} s "
+          f"({rate:,.0f} games/s){resumed}")
+
+
+def cmd_status(args) -> None:
+    from . import dataset
+    from .__main__ import _print_table
+    root = Path(args.dataset)
+    manifest = dataset.read_manifest(root)
+    dataset.record_progress(manifest, dataset.read_ledger(root, lenient=True))
+    rows = [{"cell": name, "games": f"{entry['games_done']:,}/{entry['games']:,}",
+             "jobs": f"{entry['jobs_done']:,}/{entry['jobs']:,}", "status": entry["status"]}
+            for name, entry in manifest["cells"].items()]
+    _print_table(rows)
+    done, total = dataset.games_on_disk(manifest)
+    print(f"{root}: {done:,} of {total:,} games on disk; manifest status {manifest['status']}")
+
+
+def cmd_verify(args) -> None:
+    from . import dataset, integrity
+    from .lock import DatasetLock
+    root = Path(args.dataset)
+    manifest = dataset.read_manifest(root)
+    complete = manifest["status"] == "complete"
+    verdict = integrity.verify(root, manifest, require_complete=complete)
+    for problem in verdict.problems:
+        print(f"bad: {problem}")
+    unfinished = "" if complete else (f"; unfinished dataset, {len(verdict.unrecorded):,} part(s) of jobs in "
+                                      f"flight (a resume adopts or recomputes them)")
+    print(f"{root}: {verdict.parts_checked:,} part(s), {verdict.bytes_checked:,} bytes checked, "
+          f"{len(verdict.problems):,} problem(s){unfinished}")
+    if not verdict.problems:
+        return
+    if not args.repair:
+        raise dataset.DatasetError(f"{root} has {len(verdict.problems):,} problem(s); `unosim study verify "
+                                   f"{root} --repair` deletes the bad jobs so that a resume recomputes them")
+    with DatasetLock(root):
+        deleted, jobs = repair(root, manifest, verdict)
+    print(f"repaired: deleted {deleted:,} file(s) of {jobs:,} job(s); run the same `unosim study run SPEC "
+          f"--out {root.parent}` to recompute them")
+
+
+def repair(root: Path, manifest: dict, verdict) -> tuple[int, int]:
+    """Delete every bad job's parts (all three) and stray parts; forget the jobs in the ledger."""
+    from . import dataset
+    cells = {c["name"]: c for c in manifest["study"]["cells"]}
+    deleted = 0
+    for name, job in sorted(verdict.bad_jobs):
+        cell = cells[name]
+        for table in dataset.TABLES:
+            path = dataset.part_path(root, table, cell["variant"], cell["players"], name, job)
+            if path.exists():
+                path.unlink()
+                deleted += 1
+    for problem in verdict.problems:
+        path = root / problem.where
+        if problem.job is None and path.suffix == ".parquet" and path.is_file():
+            path.unlink()
+            deleted += 1
+    kept = {key: record for key, record in dataset.read_ledger(root, lenient=True).items()
+            if key not in verdict.bad_jobs and key[0] in cells
+            and key[1] < dataset.job_count(cells[key[0]]["games"], manifest["chunk_size"])}
+    dataset.rewrite_ledger(root, kept)
+    dataset.record_progress(manifest, kept)
+    if any(entry["status"] != "complete" for entry in manifest["cells"].values()):
+        manifest["status"] = "repaired"
+    dataset.write_manifest(root, manifest)
+    return deleted, len(verdict.bad_jobs)
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--accept-engine-change", action="store_true",
+                   help="resume a dataset started by another engine version (the manifest records both)")
+
+
+def add_verify(study_sub) -> None:
+    p = study_sub.add_parser("verify", help="check every part of a dataset against its ledger (sha256, rows, "
+                                            "schema, cell); --repair deletes the bad jobs")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    p.add_argument("--repair", action="store_true",
+                   help="delete bad parts and their job's other parts, so a resume recomputes exactly those jobs")
+    p.set_defaults(run=cmd_verify)
