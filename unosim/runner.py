@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -141,7 +142,9 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
                     dataset.write_manifest(root, manifest)
                     last_manifest = time.perf_counter()
         finally:
-            outputs.close()  # on an error or an interrupt: joblib stops and terminates the workers
+            with warnings.catch_warnings():  # joblib counts the cancelled tasks: the resume reruns them
+                warnings.simplefilter("ignore", UserWarning)
+                outputs.close()  # on an error or an interrupt: joblib stops and terminates the workers
 
 
 def _pending_jobs(study: Study, chunk: int, done: dict) -> Iterator[Job]:
