@@ -93,3 +93,27 @@ def test_a_real_cluster_survives_a_killed_worker_and_writes_the_local_runs_parts
         {k: r["parts"] for k, r in read_ledger(local).items()}  # every part byte-identical (sha256)
     for name in TABLES:
         assert table(local, name).equals(table(root, name)), name
+
+
+class _Client:
+    """Stands for a dask client: ``run`` calls the function once per "worker", here in this process."""
+
+    def __init__(self, workers: int, elsewhere: Path | None = None):
+        self.workers, self.elsewhere = workers, elsewhere
+
+    def run(self, function, root):
+        return {f"tcp://w{i}": function(str(self.elsewhere or root)) for i in range(self.workers)}
+
+
+def test_workers_that_cannot_write_the_dataset_stop_the_run_before_the_first_job(tmp_path):
+    from unosim.runner import RunError, _probe_workers
+    root = tmp_path / "data" / "study"
+    root.mkdir(parents=True)
+    _probe_workers(_Client(2), root)  # the same directory: fine, and the probes are cleaned up
+    assert list(root.iterdir()) == []
+    other = tmp_path / "worker-local-disk"
+    other.mkdir()
+    with pytest.raises(RunError, match="writes .* on another filesystem than this process"):
+        _probe_workers(_Client(2, elsewhere=other), root)
+    with pytest.raises(RunError, match="cannot write the dataset directory: .* does not exist on worker"):
+        _probe_workers(_Client(1, elsewhere=tmp_path / "missing"), root)

@@ -32,8 +32,12 @@ class DatasetLock:
         self._fd: int | None = None
 
     def __enter__(self) -> DatasetLock:
-        self.root.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise OSError(f"cannot write the dataset directory {self.root}: {exc.strerror}; choose another "
+                          f"--out") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
