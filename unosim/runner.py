@@ -9,7 +9,7 @@ re-verified and skipped, the others are (re)written whole (:mod:`unosim.resume`)
 or duplicated.
 
 Resources stay bounded whatever the spec: jobs are generated lazily (a trillion-game cell is a count,
-not a list), a job holds at most ``MAX_CHUNK_SIZE`` games, and the number of workers is capped by the
+not a list), a job holds at most ``MAX_CHUNK_SIZE`` games (about 2.5 GB), and the number of workers is capped by the
 pending jobs and the cores (or dask worker threads). Ctrl-C or SIGTERM stops the workers and leaves a
 resumable dataset; workers also exit by themselves when the parent is killed.
 """
@@ -48,8 +48,9 @@ from .study import Job, Study
 from .worker import probe_dataset_dir, run_job
 
 DEFAULT_CHUNK_SIZE = 50_000
-#: per-job budget: a job's simulate call holds its rows in memory (about 1 kB per single-round game)
-MAX_CHUNK_SIZE = 1_000_000
+#: per-job memory budget, about 2.5 GB per worker: a job holds its rows in memory while it writes them,
+#: measured at about 2.2 kB per single-round game and 12 kB per match (about 10 rounds) of classic 4p
+MAX_CHUNK_SIZE = {"single_round": 1_000_000, "match": 200_000}
 MANIFEST_INTERVAL_S = 2.0
 
 
@@ -72,8 +73,9 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     """Run (or resume) ``study`` into ``<out>/<study.name>``.
 
     ``n_jobs``: joblib workers (-1 = all cores, or all dask worker threads; never more than those nor
-    than the pending jobs). ``chunk_size``: games per job (default 50 000, at most 1 000 000; a resumed
-    dataset keeps its own). ``scheduler``: None for local loky processes, ``"local"`` for a dask
+    than the pending jobs). ``chunk_size``: games per job (default 50 000; a resumed
+    dataset keeps its own; at most 1 000 000 single rounds or 200 000 matches, a stated per-job memory
+    budget). ``scheduler``: None for local loky processes, ``"local"`` for a dask
     LocalCluster, or a dask scheduler address ``tcp://host:8786`` (the dataset must then be on a
     filesystem every worker writes at the same path). ``force``: delete an existing dataset first.
     ``accept_engine_change``: resume a dataset started by another engine version (the manifest then
@@ -81,8 +83,10 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     """
     if not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
         raise RunError(f"n_jobs={n_jobs} is invalid: use a positive number of workers or -1 for all")
-    if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK_SIZE:
-        raise RunError(f"chunk_size={chunk_size:,} is invalid: use 1..{MAX_CHUNK_SIZE:,} games per job")
+    most = MAX_CHUNK_SIZE["single_round" if study.mode == "single_round" else "match"]
+    if chunk_size is not None and not 1 <= chunk_size <= most:
+        raise RunError(f"chunk_size={chunk_size:,} is invalid: use 1..{most:,} games per job (a job holds "
+                       f"its games in memory: about 2 kB per single round, 12 kB per match)")
     root = Path(out).absolute() / study.name
     _refuse_foreign_directory(root, force)
     schema = _engine_schema(study)  # also compiles the engine once, so workers load it from the cache
@@ -219,6 +223,7 @@ def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, acce
         "cells": {c.name: {"games": c.games, "games_done": 0, "jobs": dataset.job_count(c.games, chunk),
                            "jobs_done": 0, "status": "pending"} for c in study.cells},
     }
+    dataset.write_manifest(root, manifest)  # first: a directory with a manifest is a dataset
     dataset.rewrite_ledger(root, {})
     return manifest, {}
 
