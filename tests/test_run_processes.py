@@ -130,6 +130,22 @@ def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(t
 
 
 @pytest.mark.slow
+def test_ctrl_c_stops_the_run_and_its_workers_quietly(tmp_path):
+    spec = write_spec(tmp_path, "ctrlc", 150_000)
+    root = tmp_path / "out" / "ctrlc"
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    wait_for(lambda: parts(root) >= 2, proc, "the first parts")
+    kids = children(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole foreground group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.splitlines() == [f"unosim: interrupted; the dataset is resumable: run `unosim study run {spec} "
+                                f"--out {tmp_path / 'out'}` again"]
+    assert survivors(kids, timeout=10) == []
+    assert read_manifest(root)["status"] == "interrupted"
+
+
+@pytest.mark.slow
 def test_workers_exit_when_the_parent_is_killed(tmp_path):
     spec = write_spec(tmp_path, "orphans", 300_000)
     root = tmp_path / "out" / "orphans"
