@@ -28,13 +28,34 @@ def cmd_status(args) -> None:
     from .__main__ import _print_table
     root = Path(args.dataset)
     manifest = dataset.read_manifest(root)
-    dataset.record_progress(manifest, dataset.read_ledger(root, lenient=True))
+    recorded = dataset.read_ledger(root, lenient=True)
+    written = _written_unrecorded(root, manifest, recorded)
+    dataset.record_progress(manifest, {**recorded, **written})
     rows = [{"cell": name, "games": f"{entry['games_done']:,}/{entry['games']:,}",
              "jobs": f"{entry['jobs_done']:,}/{entry['jobs']:,}", "status": entry["status"]}
             for name, entry in manifest["cells"].items()]
     _print_table(rows)
     done, total = dataset.games_on_disk(manifest)
-    print(f"{root}: {done:,} of {total:,} games on disk; manifest status {manifest['status']}")
+    pending = f" ({len(written):,} job(s) written but not yet in the ledger: a resume checks and adopts them)"
+    print(f"{root}: {done:,} of {total:,} games on disk{pending if written else ''}; manifest status "
+          f"{manifest['status']}")
+
+
+def _written_unrecorded(root: Path, manifest: dict, recorded: dict) -> dict:
+    """Jobs whose three parts are on disk but not in the ledger (a kill came between), unverified."""
+    from . import dataset, resume
+    chunk = manifest["chunk_size"]
+    cells = {c["name"]: c for c in manifest["study"]["cells"]}
+    tables: dict[tuple[str, int], set[str]] = {}
+    for table in dataset.TABLES:
+        for path in (root / table).glob("variant=*/players=*/*.parquet"):
+            match = resume.PART_RE.fullmatch(path.name)
+            if match and match["cell"] in cells:
+                tables.setdefault((match["cell"], int(match["job"])), set()).add(table)
+    return {key: {"games": dataset.job_range(cells[key[0]]["games"], chunk, key[1])[1]}
+            for key, found in tables.items()
+            if key not in recorded and len(found) == len(dataset.TABLES)
+            and key[1] < dataset.job_count(cells[key[0]]["games"], chunk)}
 
 
 def cmd_verify(args) -> None:

@@ -7,7 +7,7 @@ the run started, so the check follows the engine). The matches part of a job hol
 games. Nothing else may lie among the tables.
 
 Hashing reads every byte once (about 1 GB/s per core, on a few threads); what was learned about a file
-is cached in memory by (path, size, mtime), so `analyze` then `report` in one process read each part
+is cached in memory by (path, size, mtime, ctime, inode), so `analyze` then `report` in one process read each part
 once.
 """
 
@@ -66,7 +66,8 @@ class _FileFacts:
     identity: dict[str, Any] | None
 
 
-_FACTS: dict[str, tuple[int, int, _FileFacts]] = {}
+#: path → ((size, mtime, ctime, inode), facts): a file replaced or rewritten is read again
+_FACTS: dict[str, tuple[tuple[int, int, int, int], _FileFacts]] = {}
 
 
 def file_facts(path: Path, *, full_read: bool = False) -> _FileFacts:
@@ -76,15 +77,15 @@ def file_facts(path: Path, *, full_read: bool = False) -> _FileFacts:
     the ledger does not record); it bypasses the cache.
     """
     st = path.stat()
-    key = str(path)
+    key, stamp = str(path), (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     cached = _FACTS.get(key)
-    if cached and cached[:2] == (st.st_size, st.st_mtime_ns) and not full_read:
-        return cached[2]
+    if cached and cached[0] == stamp and not full_read:
+        return cached[1]
     data = path.read_bytes()
     facts = _facts_of(data)
     if full_read:
         pq.read_table(pa.BufferReader(data), page_checksum_verification=True)
-    _FACTS[key] = (st.st_size, st.st_mtime_ns, facts)
+    _FACTS[key] = (stamp, facts)
     return facts
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from . import dataset, integrity
 from .dataset import TABLES, DatasetError
 
-_PART_RE = re.compile(r"part-(?P<cell>.+)-(?P<job>\d{5,})\.parquet")
+PART_RE = re.compile(r"part-(?P<cell>.+)-(?P<job>\d{5,})\.parquet")
 
 
 def recorded_jobs(root: Path, manifest: dict[str, Any], engine_version: int) -> dict[tuple[str, int], dict]:
@@ -50,7 +50,7 @@ def _unrecorded_by_job(root: Path, manifest: dict[str, Any], paths: list[Path]) 
     cells = {c["name"]: c for c in manifest["study"]["cells"]}
     out: dict[tuple[str, int], dict[str, Path]] = {}
     for path in paths:
-        match = _PART_RE.fullmatch(path.name)
+        match = PART_RE.fullmatch(path.name)
         cell = cells.get(match["cell"]) if match else None
         job = int(match["job"]) if match else -1
         table = path.relative_to(root).parts[0]

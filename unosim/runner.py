@@ -45,7 +45,7 @@ from .engine import ENGINE_VERSION
 from .lock import LOCK_FILES, DatasetLock
 from .simulate import simulate
 from .study import Job, Study
-from .worker import probe_dataset_dir, run_job
+from .worker import init_local_worker, probe_dataset_dir, run_job
 
 DEFAULT_CHUNK_SIZE = 50_000
 #: per-job memory budget, about 2.5 GB per worker: a job holds its rows in memory while it writes them,
@@ -103,8 +103,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
         games_before = sum(entry["games_done"] for entry in manifest["cells"].values())
         try:
             if pending:
-                _run_jobs(study, root, manifest, done, workers, os.getpid() if client is None else None,
-                          sys.stderr.isatty() if progress is None else progress)
+                _run_jobs(study, root, manifest, done, workers, sys.stderr.isatty() if progress is None else progress)
         except BaseException:
             manifest["status"] = "interrupted"
             _stamp(manifest)
@@ -119,7 +118,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
 
 
 def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, workers: int,
-              parent_pid: int | None, progress: bool) -> None:
+              progress: bool) -> None:
     """Run the pending jobs on the current joblib backend; record each job as its metadata arrives."""
     chunk = manifest["chunk_size"]
     done_games = sum(entry["games_done"] for entry in manifest["cells"].values())
@@ -128,7 +127,7 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
         last_manifest = time.perf_counter()
         outputs = Parallel(n_jobs=workers, return_as="generator_unordered", batch_size=1,
                            pre_dispatch="2*n_jobs")(
-            delayed(run_job)(job, str(root), parent_pid) for job in _pending_jobs(study, chunk, done))
+            delayed(run_job)(job, str(root)) for job in _pending_jobs(study, chunk, done))
         try:
             for output in outputs:
                 record = output["record"]
@@ -303,7 +302,7 @@ def _interrupt_on_sigterm():
 def _backend(scheduler: str | None):
     """joblib's loky backend, or its dask backend; yields (dask client or None, worker capacity)."""
     if scheduler is None:
-        with parallel_config(backend="loky"):
+        with parallel_config(backend="loky", initializer=init_local_worker, initargs=(os.getpid(),)):
             yield None, len(os.sched_getaffinity(0))
         return
     try:
@@ -320,7 +319,7 @@ def _backend(scheduler: str | None):
                 client = stack.enter_context(Client(scheduler, timeout=10))
             except (OSError, TimeoutError) as exc:
                 raise RunError(f"cannot reach the dask scheduler {scheduler!r}: {exc}") from None
-        threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+        threads = sum(client.nthreads().values())
         if threads == 0:
             raise RunError(f"the dask scheduler {scheduler!r} has no workers")
         with parallel_config(backend="dask", client=client):

@@ -8,6 +8,7 @@ parent: on a dask cluster the dataset must be on a filesystem every worker can w
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import threading
 import time
@@ -24,10 +25,8 @@ PARENT_POLL_S = 0.5
 _watched_parent: int | None = None
 
 
-def run_job(job: Job, root: str, parent_pid: int | None) -> dict[str, Any]:
+def run_job(job: Job, root: str) -> dict[str, Any]:
     """Simulate one job, write its parts, return its ledger record (plus the parts' schema)."""
-    if parent_pid is not None:
-        exit_with_parent(parent_pid)
     cell = job.cell
     results = simulate(cell.ruleset, players=cell.players, games=job.games, seed=cell.seed,
                        lineup=cell.lineup_spec, first_game=job.first_game)
@@ -43,16 +42,23 @@ def run_job(job: Job, root: str, parent_pid: int | None) -> dict[str, Any]:
     return {"record": record, "schema": dataset.table_schemas(tables)}
 
 
+def init_local_worker(parent_pid: int) -> None:
+    """Set up a loky worker process: the run's parent alone handles Ctrl-C and SIGTERM (it stops the
+    workers itself, with SIGKILL), and the worker follows the parent if the parent dies."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    exit_with_parent(parent_pid)
+
+
 def exit_with_parent(parent_pid: int) -> None:
     """End this worker process when the run's parent is gone.
 
     loky workers outlive a parent killed with SIGKILL (they wait for work that never comes, holding
     hundreds of MB each). A daemon thread polls the parent PID; ``os.getppid()`` changes when the parent
-    dies (the worker is re-parented). Not used in the parent itself (``n_jobs=1`` runs jobs in-process)
-    nor on dask, whose nanny owns the worker.
+    dies (the worker is re-parented). Not used on dask, whose nanny owns the worker.
     """
     global _watched_parent
-    if _watched_parent == parent_pid or os.getpid() == parent_pid:
+    if _watched_parent == parent_pid:
         return
     if os.getppid() != parent_pid:
         os._exit(1)  # already orphaned: do not start work for a parent that is gone
