@@ -90,7 +90,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     root = Path(out).absolute() / study.name
     _refuse_foreign_directory(root, force)
     schema = _engine_schema(study)  # also compiles the engine once, so workers load it from the cache
-    with _interrupt_on_sigterm(), _backend(scheduler) as (client, capacity), DatasetLock(root):
+    with _interrupt_on_sigterm(), _backend(scheduler, n_jobs) as (client, capacity), DatasetLock(root):
         manifest, done = _prepare(root, study, chunk_size, force, accept_engine_change, schema)
         chunk = manifest["chunk_size"]
         dataset.record_progress(manifest, done)
@@ -299,7 +299,7 @@ def _interrupt_on_sigterm():
 
 
 @contextlib.contextmanager
-def _backend(scheduler: str | None):
+def _backend(scheduler: str | None, n_jobs: int):
     """joblib's loky backend, or its dask backend; yields (dask client or None, worker capacity)."""
     if scheduler is None:
         with parallel_config(backend="loky", initializer=init_local_worker, initargs=(os.getpid(),)):
@@ -311,7 +311,9 @@ def _backend(scheduler: str | None):
         raise RunError("a dask scheduler needs the cluster extra: pip install 'unosim[cluster]'") from None
     with contextlib.ExitStack() as stack:
         if scheduler == "local":
-            cluster = stack.enter_context(LocalCluster(threads_per_worker=1, processes=True,
+            cores = len(os.sched_getaffinity(0))
+            cluster = stack.enter_context(LocalCluster(n_workers=cores if n_jobs == -1 else min(n_jobs, cores),
+                                                       threads_per_worker=1, processes=True,
                                                        dashboard_address=None))
             client = stack.enter_context(Client(cluster))
         else:
