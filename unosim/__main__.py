@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader (e.g. `| head`) has gone: not an error of ours
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (keeps Python's exit flush quiet)
     except MemoryError:
-        print("unosim: error: out of memory; ask for fewer games per call (e.g. a study with a smaller "
+        print("unosim: error: out of memory; ask for fewer games per call (simulate --games, or a study's "
               "--chunk-size)", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:
