@@ -189,3 +189,19 @@ def test_workers_are_capped_by_the_jobs_and_write_the_parts_themselves(tmp_path)
     writers = {r["writer"].split(":")[1] for r in read_ledger(path).values()}
     assert str(os.getpid()) not in writers  # the parent wrote no part: it only recorded them
     assert 1 <= len(writers) <= min(len(os.sched_getaffinity(0)), 8)
+
+
+def test_oversized_requests_end_in_one_line_not_a_memory_error_traceback(tmp_path):
+    import resource
+
+    def limit_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, 6 * 2**30))
+
+    spec = write_spec(tmp_path, "oversized", 1000)
+    for command in (["simulate", "classic", "-n", "4", "--seed", "1", "--games", "100000000"],
+                    ["study", "run", str(spec), "--out", str(tmp_path / "out"), "--chunk-size", "1000000000"]):
+        done = subprocess.run([sys.executable, "-m", "unosim", *command], capture_output=True, text=True,
+                              timeout=300, preexec_fn=limit_memory)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("unosim: error: "), done.stderr
+    assert not (tmp_path / "out").exists()

@@ -8,6 +8,7 @@ onto the final name, and the directory fsynced so the rename itself survives a c
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +20,9 @@ def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # unique per writer: a job rerun by another dask worker (same PID on another host, or another
+    # thread of the same worker) never shares a temporary file with the first attempt
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
     try:
         write(tmp)
         with open(tmp, "rb+") as fh:
