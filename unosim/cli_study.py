@@ -67,8 +67,9 @@ def cmd_verify(args) -> None:
     verdict = integrity.verify(root, manifest, require_complete=complete)
     for problem in verdict.problems:
         print(f"bad: {problem}")
-    unfinished = "" if complete else (f"; unfinished dataset, {len(verdict.unrecorded):,} part(s) of jobs in "
-                                      f"flight (a resume adopts or recomputes them)")
+    in_flight = (f", {len(verdict.unrecorded):,} part(s) of jobs in flight (a resume adopts or recomputes "
+                 f"them)" if verdict.unrecorded else "")
+    unfinished = "" if complete else f"; an unfinished dataset{in_flight}"
     print(f"{root}: {verdict.parts_checked:,} part(s), {verdict.bytes_checked:,} bytes checked, "
           f"{len(verdict.problems):,} problem(s){unfinished}")
     if not verdict.problems:
