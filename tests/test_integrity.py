@@ -215,3 +215,15 @@ def test_a_resume_by_another_engine_version_is_refused_unless_accepted(pair, tmp
     assert resumed["engine_version"] == manifest["engine_version"] + 1
     assert resumed["engine_history"][0]["engine_version"] == manifest["engine_version"]
     assert resumed["engine_history"][0]["jobs_done"] == sum(c["jobs"] for c in manifest["cells"].values())
+
+
+def test_a_damaged_ledger_is_named(copy_of):
+    lines = (copy_of / LEDGER).read_text().splitlines()
+    record = json.loads(lines[0])
+    record["parts"]["rounds"] = "x"
+    (copy_of / LEDGER).write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n")
+    with pytest.raises(DatasetError, match=f"ledger job {record['cell']}#{record['job']}: record is incomplete"):
+        open_dataset(copy_of)
+    (copy_of / LEDGER).write_text("\n".join(["not json", *lines]) + "\n")
+    with pytest.raises(DatasetError, match="parts.jsonl.*holds a line that is not a job record: 'not json'"):
+        open_dataset(copy_of)

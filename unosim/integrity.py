@@ -164,17 +164,19 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
             verdict.problems.append(Problem(f"ledger job {name}#{job}", "not a job of this study"))
             continue
         identity = expected_identity(cell, job, chunk)
-        parts = record.get("parts", {})
-        if sorted(parts) != sorted(TABLES):
+        parts = record.get("parts")
+        try:
+            infos = {table: PartInfo.from_list(parts[table]) for table in TABLES}
+        except (TypeError, ValueError, KeyError):
             verdict.problems.append(Problem(f"ledger job {name}#{job}", "record is incomplete", (name, job)))
             continue
-        if parts["matches"][0] != identity["games"]:
-            verdict.problems.append(Problem(f"ledger job {name}#{job}", f"{parts['matches'][0]:,} matches on "
+        if infos["matches"].rows != identity["games"]:
+            verdict.problems.append(Problem(f"ledger job {name}#{job}", f"{infos['matches'].rows:,} matches on "
                                             f"disk, the study's job has {identity['games']:,} games", (name, job)))
             continue
         for table in TABLES:
             path = part_path(root, table, cell["variant"], cell["players"], name, job)
-            checks.append(((name, job), path, PartInfo.from_list(parts[table]), identity, schema[table]))
+            checks.append(((name, job), path, infos[table], identity, schema[table]))
     with ThreadPoolExecutor(_THREADS) as pool:
         reasons = list(pool.map(lambda c: part_problem(c[1], c[2], c[3], c[4]), checks))
     for (key, path, info, _, _), reason in zip(checks, reasons, strict=True):
