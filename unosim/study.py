@@ -198,8 +198,9 @@ def parse_study(data: dict[str, Any], source: str = "spec") -> Study:
         raise fail("[study] description must be a string")
 
     variants = _parse_variants(data.get("variants", {}), fail)
-    for v, (base, overrides) in variants.items():  # every variant, used or not, must be valid
-        _resolve_variant(v, base, overrides, mode, fail)
+    for v, (base, overrides) in variants.items():  # every spec-defined variant, used or not, must be valid
+        if v not in rules.variant_names():
+            _resolve_variant(v, base, overrides, mode, fail)
     lineups = _parse_lineups(data.get("lineups", {}), fail)
     grids = data["grid"] if isinstance(data["grid"], list) else [data["grid"]]
     if not grids:
