@@ -275,10 +275,10 @@ def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
 
 
 def _resolve_variant(name: str, base: str, overrides: dict[str, Any], mode: str, fail) -> rules.RuleSet:
-    """Resolved only when a grid uses it."""
+    """The rule set of a spec variant (a variant not implemented yet is a spec error too)."""
     try:
         return rules.get_variant(base, {**overrides, "match_mode": mode})
-    except ValueError as exc:
+    except (ValueError, NotImplementedError) as exc:
         raise fail(f"variant {name!r}: {exc}") from None
 
 
