@@ -14,6 +14,7 @@ import jinja2
 import polars as pl
 
 from . import plots
+from .atomic import write_text_atomic
 from .analysis.standard import TABLE_DIR, read_tables, standard_tables, write_tables
 from .dataset import Dataset
 
@@ -63,7 +64,7 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
         study=ds.manifest["study"], manifest=ds.manifest, cells=_cells_table(ds),
         total_games=f"{sum(c['games'] for c in ds.manifest['study']['cells']):,}",
         sections=_sections(tables))
-    out.write_text(html)
+    write_text_atomic(out, html)
     return out
 
 
