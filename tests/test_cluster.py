@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import polars as pl
 import pytest
 from test_runner import small, table
 
-from unosim.dataset import TABLES
+from unosim.atomic import read_journal
+from unosim.dataset import TABLES, read_ledger
 from unosim.runner import run_study
 from unosim.study import parse_study
 
@@ -32,3 +39,81 @@ def test_scheduler_local_starts_its_own_cluster(tmp_path):
     loky = run_study(study, tmp_path / "loky", n_jobs=1, chunk_size=150, progress=False).path
     dask = run_study(study, tmp_path / "dask", n_jobs=2, chunk_size=150, scheduler="local", progress=False).path
     assert table(loky, "rounds").equals(table(dask, "rounds"))
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen:
+    return subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
+
+
+@pytest.mark.slow
+def test_a_real_cluster_survives_a_killed_worker_and_writes_the_local_runs_parts(tmp_path):
+    """A scheduler and two workers as separate processes; one worker is SIGKILLed mid-run."""
+    dask = Path(sys.executable).with_name("dask")
+    scheduler_file = tmp_path / "scheduler.json"
+    procs = [_start([str(dask), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                     "--scheduler-file", str(scheduler_file)], tmp_path / "scheduler.log")]
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists():
+            assert time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        workers = [_start([str(dask), "worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1",
+                           "--no-nanny", "--no-dashboard", "--name", f"w{i}"], tmp_path / f"worker{i}.log")
+                   for i in range(2)]
+        procs += workers
+        with distributed.Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=120)
+
+        spec = tmp_path / "cluster.toml"
+        spec.write_text("[study]\nname = 'cluster'\nseed = 4\ngames = 60000\nmode = 'single_round'\n"
+                        "[[grid]]\nvariants = ['classic', 'minions']\nplayers = [3]\nlineups = ['random']\n")
+        root = tmp_path / "out" / "cluster"
+        run = subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
+                                str(tmp_path / "out"), "--scheduler", address, "--chunk-size", "500", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 180
+        while len(read_journal(root / "parts.jsonl")) < 6:
+            assert run.poll() is None, run.stderr.read()
+            assert time.monotonic() < deadline, "the cluster wrote no parts"
+            time.sleep(0.02)
+        workers[0].kill()  # SIGKILL, mid-run: its jobs in flight are lost with it
+        out, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err
+        assert len(read_ledger(root)) == 240, "the run did not finish every job"
+        writers = {r["writer"].rsplit(":", 1)[1] for r in read_ledger(root).values()}
+        assert writers == {str(w.pid) for w in workers}  # every part came from a worker, both wrote
+    finally:
+        for proc in reversed(procs):
+            proc.kill()
+            proc.wait()
+    from unosim.study import load_study
+    local = run_study(load_study(spec), tmp_path / "local", n_jobs=2, chunk_size=500, progress=False).path
+    assert {k: r["parts"] for k, r in read_ledger(root).items()} == \
+        {k: r["parts"] for k, r in read_ledger(local).items()}  # every part byte-identical (sha256)
+    for name in TABLES:
+        assert table(local, name).equals(table(root, name)), name
+
+
+class _Client:
+    """Stands for a dask client: ``run`` calls the function once per "worker", here in this process."""
+
+    def __init__(self, workers: int, elsewhere: Path | None = None):
+        self.workers, self.elsewhere = workers, elsewhere
+
+    def run(self, function, root):
+        return {f"tcp://w{i}": function(str(self.elsewhere or root)) for i in range(self.workers)}
+
+
+def test_workers_that_cannot_write_the_dataset_stop_the_run_before_the_first_job(tmp_path):
+    from unosim.runner import RunError, _probe_workers
+    root = tmp_path / "data" / "study"
+    root.mkdir(parents=True)
+    _probe_workers(_Client(2), root)  # the same directory: fine, and the probes are cleaned up
+    assert list(root.iterdir()) == []
+    other = tmp_path / "worker-local-disk"
+    other.mkdir()
+    with pytest.raises(RunError, match="writes .* on another filesystem than this process"):
+        _probe_workers(_Client(2, elsewhere=other), root)
+    with pytest.raises(RunError, match="cannot write the dataset directory: .* does not exist on worker"):
+        _probe_workers(_Client(1, elsewhere=tmp_path / "missing"), root)

@@ -104,6 +104,21 @@ BAD_SPECS = {
     "empty axis": (("grid", 0, "players"), [], "non-empty list"),
     "unknown comparison axis": (("comparisons", 0, "axis"), "seat", "unknown axis 'seat'"),
     "comparison of absent cell": (("comparisons", 1, "b"), "no_mercy", "not a variant of the grid"),
+    # issue 12, item 9: each gap of the fuzz, one line naming the thing at fault
+    "no grid": (("grid",), [], "[[grid]] is empty"),
+    "table as a variant name": (("grid", 0, "variants"), [{"a": 1}], "variants: {'a': 1} is not a variant name"),
+    "list as a lineup name": (("grid", 0, "lineups"), [["random"]], "lineups: ['random'] is not a lineup name"),
+    "list-valued comparison": (("comparisons", 0, "a"), ["random"], "a=['random'] must be a lineup name"),
+    "huge target": (("variants", "no_blank", "rules"), {"target": 10**30}, "rule target=10000"),
+    "250-character name": (("study", "name"), "a" * 250, "at most 64 characters"),
+    "name with a final newline": (("study", "name"), "evil\n", "name='evil\\n' must be a lowercase"),
+    "unused variant with an error": (("variants", "unused"), {"base": "classic", "rules": {"n_blank": 99}},
+                                     "variant 'unused'"),
+    "unused lineup with an error": (("lineups", "unused"), "nonsense*", "[lineups] unused: unknown policy"),
+    "built-in variant redefined": (("variants", "classic"), {"base": "classic", "rules": {"n_blank": 0}},
+                                   "[variants] classic would redefine the built-in"),
+    "policy redefined as a lineup": (("lineups", "random"), "greedy_points*", "would redefine the policy"),
+    "rules not a table": (("variants", "no_blank", "rules"), [1], "no_blank rules=[1] must be a table"),
 }
 
 
@@ -125,6 +140,13 @@ def test_spec_files_that_are_not_specs(tmp_path, text, expected):
     path = tmp_path / "bad.toml"
     path.write_text(text)
     with pytest.raises(SpecError, match=expected):
+        load_study(path)
+
+
+def test_a_spec_that_is_not_utf8_is_named(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes("[study]\nname = 'caf\u00e9'\n".encode("latin-1"))
+    with pytest.raises(SpecError, match=r"latin1.toml: not UTF-8 text \(byte 0xe9 at offset 19\)"):
         load_study(path)
 
 

@@ -109,42 +109,8 @@ def cmd_simulate(args) -> None:
 
 
 def cmd_study_run(args) -> None:
-    from .runner import run_study
-    from .study import load_study
-    study = load_study(args.spec)
-    summary = run_study(study, args.out, n_jobs=args.n_jobs, chunk_size=args.chunk_size,
-                        scheduler=args.scheduler, force=args.force,
-                        progress=False if args.quiet else None)
-    rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
-    resumed = f" ({summary.jobs_skipped} jobs already done)" if summary.jobs_skipped else ""
-    print(f"{summary.path}: {summary.games_run:,} games in {summary.jobs_run} jobs, {summary.seconds:.1f} s "
-          f"({rate:,.0f} games/s){resumed}")
-
-
-def cmd_study_status(args) -> None:
-    from . import dataset
-    root = Path(args.dataset)
-    manifest = dataset.read_manifest(root)
-    chunk = manifest["chunk_size"]
-    rows, cells, done_total, games_total = [], [], 0, 0
-    for cell in manifest["study"]["cells"]:
-        jobs = dataset.job_ranges(cell["games"], chunk)
-        done = [j for j, _ in enumerate(jobs)
-                if dataset.job_is_complete(root, cell["variant"], cell["players"], cell["name"], j)]
-        games = sum(jobs[j][1] for j in done)
-        done_total += games
-        games_total += cell["games"]
-        status = "complete" if len(done) == len(jobs) else "partial" if done else "pending"
-        rows.append({"cell": cell["name"], "games": f"{games:,}/{cell['games']:,}",
-                     "jobs": f"{len(done)}/{len(jobs)}", "status": status})
-        cells.append({"cell": cell["name"], "games_done": games, "games": cell["games"],
-                      "jobs_done": len(done), "jobs": len(jobs), "status": status})
-    if args.json:
-        print_json({"dataset": str(root), "status": manifest["status"], "games_done": done_total,
-                    "games": games_total, "cells": cells})
-        return
-    _print_table(rows)
-    print(f"{root}: {done_total:,} of {games_total:,} games on disk; manifest status {manifest['status']}")
+    from .cli_study import cmd_run
+    cmd_run(args)
 
 
 def cmd_analyze(args) -> None:
@@ -188,6 +154,7 @@ def _cell_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import cli_study
     parser = _Parser(prog="unosim", description="Monte Carlo simulation and statistics for UNO-family games. "
                      "The rules: docs/rules.md.")
     parser.add_argument("--version", action="version", version=f"unosim {__version__}")
@@ -224,11 +191,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", help="run on dask: 'local' (a LocalCluster) or an address tcp://host:8786")
     p.add_argument("--force", action="store_true", help="delete an existing dataset of this study first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    cli_study.add_run_options(p)
     p.set_defaults(run=cmd_study_run)
     p = study_sub.add_parser("status", help="per-cell progress of a dataset (complete or interrupted)")
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
     _json_flag(p)
-    p.set_defaults(run=cmd_study_status)
+    p.set_defaults(run=cli_study.cmd_status)
+    cli_study.add_verify(study_sub)
     from .house_rules import add_cli as add_study_new
     add_study_new(study_sub)
 
@@ -263,8 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     except (SpecError, RunError, DatasetError, ValueError, OSError) as exc:
         print(f"unosim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("unosim: interrupted", file=sys.stderr)
+    except MemoryError:
+        print("unosim: error: out of memory; ask for fewer games per call (simulate --games, or a study's "
+              "--chunk-size)", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt as exc:
+        print(f"unosim: interrupted{'; ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 130
     return 0
 

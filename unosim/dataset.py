@@ -1,25 +1,29 @@
-"""A study's dataset on disk: hive-partitioned parquet parts plus ``manifest.json``.
+"""A study's dataset on disk: hive-partitioned parquet parts, a part ledger and ``manifest.json``.
 
 Layout of ``<out>/<study>/``::
 
-    manifest.json                         resolved spec, versions, per-cell progress (written atomically)
+    manifest.json      resolved spec, versions, column schema, per-cell progress (written atomically)
+    parts.jsonl        the ledger: one line per finished job with each part's rows, bytes and sha256
     rounds/variant=V/players=N/part-<cell>-<job>.parquet
     seats/variant=V/players=N/part-<cell>-<job>.parquet
     matches/variant=V/players=N/part-<cell>-<job>.parquet
+    .lock, .lock.owner the run's lock (see :mod:`unosim.lock`)
 
 ``variant`` is the study's variant name (a registry name or a ``[variants]`` entry) and ``players`` the
 player count; both live in the path only. Every table gains a ``lineup`` column (the study's lineup
 name). The other columns are those of :func:`unosim.simulate.simulate`'s ``Results`` frames, with
-compact types (small ints, dictionary-encoded strings, zstd). A job's three parts are written one after
-the other, each atomically (temp name not ending in ``.parquet``, fsync, rename); a job is complete when
-all three exist, so a killed run loses at most the jobs in flight and never leaves a half-written file.
+compact types (small ints, dictionary-encoded strings, zstd, page checksums).
 
-:func:`open_dataset` returns lazy polars frames and refuses a dataset whose manifest does not match
-its files.
+Workers write their job's three parts themselves, each atomically (temp name not ending in
+``.parquet``, fsync, rename), and stamp each part's footer with the job's identity (cell, job, seed,
+games, engine version). They return only the parts' metadata; the run's parent appends it to the
+ledger. A job is done when the ledger records it; :mod:`unosim.integrity` checks every part against
+its record, so a copied-in, truncated or bit-flipped part is refused by name.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,14 +33,18 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .atomic import write_atomic, write_text_atomic
+from .atomic import append_line_durable, read_journal, write_bytes_atomic, write_text_atomic
 
 TABLES = ("rounds", "seats", "matches")
 MANIFEST = "manifest.json"
-FORMAT_VERSION = 1
+LEDGER = "parts.jsonl"
+#: 2: workers write the parts; the ledger records each part's rows, bytes and sha256
+FORMAT_VERSION = 2
 PARTITION_SCHEMA = {"variant": pl.String, "players": pl.Int8}
 #: columns stored in the path, not in the files
 PARTITION_COLUMNS = tuple(PARTITION_SCHEMA)
+#: the footer key holding a part's identity (JSON)
+IDENTITY_KEY = b"unosim.job"
 _DELTA_COLUMNS = ("game",)  # monotone within a part: delta encoding stores them in ~0 bytes
 
 
@@ -44,12 +52,40 @@ class DatasetError(ValueError):
     """A dataset that cannot be used as it is (missing, incomplete, or not matching its manifest)."""
 
 
-# ---- paths ------------------------------------------------------------------------------------------
+# ---- paths and jobs ---------------------------------------------------------------------------------
 def part_path(root: Path, table: str, variant: str, players: int, cell_name: str, job: int) -> Path:
     return root / table / f"variant={variant}" / f"players={players}" / f"part-{cell_name}-{job:05d}.parquet"
 
 
+def job_count(games: int, chunk_size: int) -> int:
+    """Number of jobs of a cell of ``games`` games (arithmetic: a trillion-game cell costs nothing)."""
+    return -(-games // chunk_size)
+
+
+def job_range(games: int, chunk_size: int, job: int) -> tuple[int, int]:
+    """(first_game, games) of job ``job`` of a cell."""
+    first = job * chunk_size
+    return first, min(chunk_size, games - first)
+
+
 # ---- writing ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PartInfo:
+    """What the ledger records of a part: rows, file size and the sha256 of the file."""
+
+    rows: int
+    bytes: int
+    sha256: str
+
+    def as_list(self) -> list:
+        return [self.rows, self.bytes, self.sha256]
+
+    @classmethod
+    def from_list(cls, value: list) -> PartInfo:
+        rows, size, sha = value
+        return cls(int(rows), int(size), str(sha))
+
+
 def compact_table(frame: pl.DataFrame, lineup: str) -> pa.Table:
     """A Results frame as a compact arrow table: partition columns dropped, ``lineup`` added, strings
     dictionary-encoded. Columns keep the engine's (already small) integer types."""
@@ -63,51 +99,104 @@ def compact_table(frame: pl.DataFrame, lineup: str) -> pa.Table:
     return table
 
 
-def write_part(path: Path, table: pa.Table) -> None:
+def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> bytes:
+    """The parquet bytes of a part: zstd, delta-coded game numbers, page checksums, identity in the footer."""
+    if identity is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                               IDENTITY_KEY: json.dumps(identity, sort_keys=True).encode()})
     delta = [c for c in _DELTA_COLUMNS if c in table.column_names]
     dictionary = [c for c in table.column_names if c not in delta]
-    write_atomic(path, lambda tmp: pq.write_table(
-        table, tmp, compression="zstd", compression_level=3, use_dictionary=dictionary,
-        column_encoding=dict.fromkeys(delta, "DELTA_BINARY_PACKED"), write_statistics=False))
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", compression_level=3, use_dictionary=dictionary,
+                   column_encoding=dict.fromkeys(delta, "DELTA_BINARY_PACKED"), write_statistics=False,
+                   write_page_checksum=True)
+    return sink.getvalue().to_pybytes()
 
 
+def write_part(path: Path, table: pa.Table, identity: dict[str, Any] | None = None) -> PartInfo:
+    """Write a part atomically; returns its ledger record (hashed from the bytes written, not re-read)."""
+    data = encode_part(table, identity)
+    write_bytes_atomic(path, data)
+    return PartInfo(table.num_rows, len(data), hashlib.sha256(data).hexdigest())
+
+
+def schema_fingerprint(schema: pa.Schema) -> list[list[str]]:
+    """Column names and types of a part as JSON-friendly pairs (what the manifest records)."""
+    return [[f.name, str(f.type)] for f in schema]
+
+
+def table_schemas(tables: dict[str, pa.Table]) -> dict[str, list[list[str]]]:
+    """The schema fingerprint of each table as a part file stores it (read back from encoded bytes)."""
+    return {name: schema_fingerprint(pq.ParquetFile(pa.BufferReader(encode_part(t.slice(0, 0)))).schema_arrow)
+            for name, t in tables.items()}
+
+
+# ---- manifest and ledger ----------------------------------------------------------------------------
 def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
     text = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
     write_text_atomic(root / MANIFEST, text)
 
 
-def read_manifest(root: Path) -> dict[str, Any]:
-    path = Path(root) / MANIFEST
+def read_manifest(root: str | Path) -> dict[str, Any]:
+    root = Path(root)
+    path = root / MANIFEST
+    if not root.is_dir():
+        what = "a file" if root.exists() else "missing"
+        raise DatasetError(f"{root} is not a unosim dataset ({what}): give the dataset directory a study "
+                           f"run wrote, e.g. data/demo")
     try:
-        manifest = json.loads(path.read_text())
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DatasetError(f"{root} is not a unosim dataset: no {MANIFEST}") from None
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise DatasetError(f"{path} is not valid JSON: {exc}") from None
-    if manifest.get("format") != FORMAT_VERSION:
-        raise DatasetError(f"{path} has format {manifest.get('format')!r}; this unosim reads format "
-                           f"{FORMAT_VERSION}")
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:
+        found = manifest.get("format") if isinstance(manifest, dict) else None
+        raise DatasetError(f"{root} is a dataset of format {found!r} (written by another unosim version, "
+                           f"without part checksums); this unosim reads format {FORMAT_VERSION}: run the "
+                           f"study again with --force")
     return manifest
 
 
-# ---- expected contents ------------------------------------------------------------------------------
-def job_ranges(games: int, chunk_size: int) -> list[tuple[int, int]]:
-    """(first_game, games) of each job of a cell."""
-    return [(first, min(chunk_size, games - first)) for first in range(0, games, chunk_size)]
+def read_ledger(root: Path, *, lenient: bool = False) -> dict[tuple[str, int], dict[str, Any]]:
+    """(cell, job) → the ledger record of each finished job (a later line for the same job wins).
 
-
-def expected_parts(root: Path, manifest: dict[str, Any], table: str) -> dict[Path, str]:
-    """Every part file the manifest's study consists of, mapped to its cell name."""
-    chunk = manifest["chunk_size"]
+    A line that is not a record raises :class:`DatasetError`, or is skipped when ``lenient`` (repair).
+    """
     out = {}
-    for cell in manifest["study"]["cells"]:
-        for job in range(len(job_ranges(cell["games"], chunk))):
-            out[part_path(root, table, cell["variant"], cell["players"], cell["name"], job)] = cell["name"]
+    for line in read_journal(Path(root) / LEDGER):
+        try:
+            record = json.loads(line)
+            key = (str(record["cell"]), int(record["job"]))
+        except (ValueError, KeyError, TypeError):
+            if lenient:
+                continue
+            raise DatasetError(f"{Path(root) / LEDGER} holds a line that is not a job record: "
+                               f"{line[:80]!r}") from None
+        out[key] = record
     return out
 
 
-def job_is_complete(root: Path, variant: str, players: int, cell_name: str, job: int) -> bool:
-    return all(part_path(root, t, variant, players, cell_name, job).exists() for t in TABLES)
+def append_ledger(root: Path, record: dict[str, Any]) -> None:
+    append_line_durable(Path(root) / LEDGER, json.dumps(record, sort_keys=True, separators=(",", ":")))
+
+
+def rewrite_ledger(root: Path, records: dict[tuple[str, int], dict[str, Any]]) -> None:
+    """Replace the ledger atomically (drops a torn last line, forgets repaired jobs)."""
+    lines = [json.dumps(r, sort_keys=True, separators=(",", ":")) for r in records.values()]
+    write_text_atomic(Path(root) / LEDGER, "".join(line + "\n" for line in lines))
+
+
+def record_progress(manifest: dict[str, Any], done: dict[tuple[str, int], dict[str, Any]]) -> None:
+    """Set each cell's progress in the manifest from the finished jobs' ledger records."""
+    for entry in manifest["cells"].values():
+        entry["jobs_done"] = entry["games_done"] = 0
+    for (cell, _), record in done.items():
+        manifest["cells"][cell]["jobs_done"] += 1
+        manifest["cells"][cell]["games_done"] += record["games"]
+    for entry in manifest["cells"].values():
+        entry["status"] = ("complete" if entry["jobs_done"] == entry["jobs"]
+                           else "partial" if entry["jobs_done"] else "pending")
 
 
 # ---- reading ----------------------------------------------------------------------------------------
@@ -158,31 +247,30 @@ class Dataset:
         return seeds[cell_a] == seeds[cell_b]
 
 
+def games_on_disk(manifest: dict[str, Any]) -> tuple[int, int]:
+    """(games done, games planned) as the manifest counts them."""
+    done = sum(c["games_done"] for c in manifest["cells"].values())
+    return done, sum(c["games"] for c in manifest["cells"].values())
+
+
 def open_dataset(path: str | Path) -> Dataset:
-    """Open a complete dataset, checking that its files are exactly those its manifest describes."""
+    """Open a complete dataset after checking every part against the ledger and the manifest.
+
+    Checked: every job is recorded, every part exists with its recorded size, sha256 and row count,
+    its footer names this cell and job, its columns are the manifest's schema, and no other part lies
+    in the tables. The first problem raises :class:`DatasetError` naming the part (``unosim study
+    verify`` lists them all). Verdicts are cached in memory by file size and mtime, so opening the same
+    dataset again in one process does not re-read it.
+    """
+    from .integrity import verify  # integrity builds on this module
     root = Path(path)
     manifest = read_manifest(root)
     if manifest.get("status") != "complete":
-        done = sum(c["games_done"] for c in manifest["cells"].values())
-        total = sum(c["games"] for c in manifest["cells"].values())
+        done, total = games_on_disk(manifest)
         raise DatasetError(f"dataset {root} is incomplete ({done:,} of {total:,} games); resume it with "
                            f"`unosim study run SPEC --out {root.parent}`")
-    for table in TABLES:
-        expected = expected_parts(root, manifest, table)
-        present = set((root / table).glob("variant=*/players=*/*.parquet"))
-        missing = sorted(set(expected) - present)
-        extra = sorted(present - set(expected))
-        if missing:
-            raise DatasetError(f"dataset {root} does not match its manifest: {len(missing)} part(s) missing, "
-                               f"e.g. {missing[0].relative_to(root)}")
-        if extra:
-            raise DatasetError(f"dataset {root} does not match its manifest: {len(extra)} unexpected "
-                               f"part(s), e.g. {extra[0].relative_to(root)}")
-    games = dict.fromkeys((c["name"] for c in manifest["study"]["cells"]), 0)
-    for part, cell in expected_parts(root, manifest, "matches").items():
-        games[cell] += pq.read_metadata(part).num_rows
-    for cell in manifest["study"]["cells"]:
-        if games[cell["name"]] != cell["games"]:
-            raise DatasetError(f"dataset {root} does not match its manifest: cell {cell['name']} has "
-                               f"{games[cell['name']]:,} matches on disk, the manifest says {cell['games']:,}")
+    problems = verify(root, manifest, stop_at_first=True).problems
+    if problems:
+        raise DatasetError(f"dataset {root} failed verification: {problems[0]} (see `unosim study verify "
+                           f"{root}`)")
     return Dataset(root, manifest)

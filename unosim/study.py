@@ -38,16 +38,19 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import policies, rules
-from .dataset import job_ranges
+from .dataset import job_count, job_range
 
 MODES = rules.MATCH_MODES
 COMPARISON_AXES = ("variant", "lineup")
-_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+#: names become directory and file names: a lowercase identifier of at most 64 characters
+_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_NAME_RULE = "a lowercase identifier (letters, digits, _; at most 64 characters)"
 _SPEC_KEYS = {"study", "variants", "lineups", "grid", "comparisons"}
 _STUDY_KEYS = {"name", "seed", "games", "mode", "common_random_numbers", "description"}
 _VARIANT_KEYS = {"base", "rules"}
@@ -119,10 +122,12 @@ class Study:
     def total_games(self) -> int:
         return sum(c.games for c in self.cells)
 
-    def jobs(self, chunk_size: int) -> list[Job]:
-        """Every cell cut into jobs of at most ``chunk_size`` (≥ 1) games (the last one may be shorter)."""
-        return [Job(cell, i, first, games) for cell in self.cells
-                for i, (first, games) in enumerate(job_ranges(cell.games, chunk_size))]
+    def jobs(self, chunk_size: int) -> Iterator[Job]:
+        """Every cell cut into jobs of at most ``chunk_size`` (≥ 1) games (the last one may be shorter),
+        generated lazily: a trillion-game cell costs no memory."""
+        for cell in self.cells:
+            for i in range(job_count(cell.games, chunk_size)):
+                yield Job(cell, i, *job_range(cell.games, chunk_size, i))
 
     def resolved(self) -> dict[str, Any]:
         """The spec after resolution (JSON-friendly): what the dataset is a function of."""
@@ -157,9 +162,12 @@ def load_study(path: str | Path) -> Study:
     """Read and validate a spec file."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_bytes().decode("utf-8")
     except OSError as exc:
         raise SpecError(f"cannot read study spec {str(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                        f"save the spec as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -176,9 +184,7 @@ def parse_study(data: dict[str, Any], source: str = "spec") -> Study:
     head = data["study"]
     _check_table(head, "[study]", fail)
     _check_keys(head, _STUDY_KEYS, "[study]", fail, required={"name", "seed", "games", "mode"})
-    name = head["name"]
-    if not isinstance(name, str) or not _NAME_RE.match(name):
-        raise fail(f"[study] name={name!r} must be a lowercase identifier (letters, digits, _)")
+    name = _identifier(head["name"], "[study] name", fail)
     seed = _int(head["seed"], "[study] seed", 0, 2**63 - 1, fail)
     default_games = _int(head["games"], "[study] games", 1, 10**12, fail)
     mode = head["mode"]
@@ -192,8 +198,13 @@ def parse_study(data: dict[str, Any], source: str = "spec") -> Study:
         raise fail("[study] description must be a string")
 
     variants = _parse_variants(data.get("variants", {}), fail)
+    for v, (base, overrides) in variants.items():  # every spec-defined variant, used or not, must be valid
+        if v not in rules.variant_names():
+            _resolve_variant(v, base, overrides, mode, fail)
     lineups = _parse_lineups(data.get("lineups", {}), fail)
     grids = data["grid"] if isinstance(data["grid"], list) else [data["grid"]]
+    if not grids:
+        raise fail("[[grid]] is empty: give at least one [[grid]] table with variants and players")
     cells: dict[str, Cell] = {}
     for i, grid in enumerate(grids):
         where = f"[[grid]] #{i + 1}"
@@ -227,6 +238,12 @@ def _check_keys(table: dict[str, Any], allowed: set[str], where: str, fail,
         raise fail(f"{where} is missing the required key {missing[0]!r}")
 
 
+def _identifier(value: Any, where: str, fail) -> str:
+    if not isinstance(value, str) or not _NAME_RE.fullmatch(value):
+        raise fail(f"{where}={value!r} must be {_NAME_RULE}")
+    return value
+
+
 def _int(value: Any, where: str, lo: int, hi: int, fail) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise fail(f"{where}={value!r} must be an integer in {lo}..{hi}")
@@ -239,14 +256,18 @@ def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
     out = {name: (name, {}) for name in rules.variant_names()}
     for name, entry in sorted(table.items()):
         where = f"[variants] {name}"
-        if not _NAME_RE.match(name):
-            raise fail(f"{where}: a variant name must be a lowercase identifier (letters, digits, _)")
+        _identifier(name, "[variants] name", fail)
+        if name in out:
+            raise fail(f"{where} would redefine the built-in variant {name!r}; give your variant another "
+                       f"name (built-in: {rules.variant_names()})")
         _check_table(entry, where, fail)
         _check_keys(entry, _VARIANT_KEYS, where, fail, required={"base"})
         base, extra = entry["base"], entry.get("rules", {})
         if base not in rules.variant_names():
             raise fail(f"{where}: unknown base variant {base!r}: valid are {rules.variant_names()}")
-        _check_table(extra, f"{where} rules", fail)
+        if not isinstance(extra, dict):
+            raise fail(f"{where} rules={extra!r} must be a table of rule overrides such as "
+                       f"{{ n_blank = 0 }}")
         if "match_mode" in extra:
             raise fail(f"{where}: match_mode is set once for the study, by [study] mode")
         out[name] = (base, dict(extra))
@@ -254,10 +275,10 @@ def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
 
 
 def _resolve_variant(name: str, base: str, overrides: dict[str, Any], mode: str, fail) -> rules.RuleSet:
-    """Resolved only when a grid uses it."""
+    """The rule set of a spec variant (a variant not implemented yet is a spec error too)."""
     try:
         return rules.get_variant(base, {**overrides, "match_mode": mode})
-    except ValueError as exc:
+    except (ValueError, NotImplementedError) as exc:
         raise fail(f"variant {name!r}: {exc}") from None
 
 
@@ -265,15 +286,37 @@ def _parse_lineups(table: Any, fail) -> dict[str, str]:
     _check_table(table, "[lineups]", fail)
     out = {p: f"{p}*" for p in policies.POLICIES}
     for name, spec in table.items():
-        if not _NAME_RE.match(name):
-            raise fail(f"[lineups] {name}: a lineup name must be a lowercase identifier (letters, digits, _)")
+        _identifier(name, "[lineups] name", fail)
+        if name in out:
+            raise fail(f"[lineups] {name} would redefine the policy {name!r} (which as a lineup means "
+                       f"'{name}' at every seat); give your lineup another name")
         if isinstance(spec, list):
             spec = ",".join(map(str, spec))
         if not isinstance(spec, str):
             raise fail(f"[lineups] {name}={spec!r} must be a string such as 'greedy_points,random*' or a "
                        f"list of policies")
+        _check_lineup(name, spec, fail)
         out[name] = spec
     return out
+
+
+def _too_large(ruleset: rules.RuleSet) -> str:
+    """Name the rule values the kernel's 64-bit data cannot hold."""
+    big = [f"{k}={v}" for k, v in vars(ruleset).items()
+           if isinstance(v, int) and not isinstance(v, bool) and not -2**63 <= v < 2**63]
+    return f"rule {', '.join(big) or 'value'} is too large for the engine (at most {2**63 - 1})"
+
+
+def _check_lineup(name: str, spec: str, fail) -> None:
+    """Every lineup, used or not, must name existing policies and parameters (for some table size)."""
+    error = None
+    for players in range(1, 11):
+        try:
+            policies.make_lineup(spec, players)
+            return
+        except ValueError as exc:
+            error = exc
+    raise fail(f"[lineups] {name}: {error}")
 
 
 def _grid_cells(grid, where, variants, lineups, mode, default_games, seed, crn, fail):
@@ -285,6 +328,11 @@ def _grid_cells(grid, where, variants, lineups, mode, default_games, seed, crn, 
         values = grid.get(axis, ["random"])
         if not isinstance(values, list) or not values:
             raise fail(f"{where} {axis} must be a non-empty list")
+        kind = int if axis == "players" else str
+        for value in values:
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise fail(f"{where} {axis}: {value!r} is not " + ("an integer player count (must be integers)"
+                           if axis == "players" else f"a {axis[:-1]} name (a string)"))
         if len(set(map(str, values))) != len(values):
             raise fail(f"{where} {axis} lists a value twice: {values}")
         axes[axis] = values
@@ -300,7 +348,9 @@ def _grid_cells(grid, where, variants, lineups, mode, default_games, seed, crn, 
             if not isinstance(n, int) or isinstance(n, bool):
                 raise fail(f"{where} players={n!r} must be integers")
             try:
-                ruleset.check_players(n)
+                ruleset.compile(n)  # the kernel's data: checks the player count and that every value fits
+            except OverflowError:
+                raise fail(f"variant {v!r}: {_too_large(ruleset)}") from None
             except ValueError as exc:
                 raise fail(str(exc)) from None
             for lu in axes["lineups"]:
@@ -326,6 +376,9 @@ def _parse_comparisons(entries: Any, used_variants: set[str], used_lineups: set[
             raise fail(f"{where}: unknown axis {axis!r}: valid are {list(COMPARISON_AXES)}")
         valid = used_variants if axis == "variant" else used_lineups
         for side in ("a", "b"):
+            if not isinstance(entry[side], str):
+                raise fail(f"{where}: {side}={entry[side]!r} must be a {axis} name (a string): valid are "
+                           f"{sorted(valid)}")
             if entry[side] not in valid:
                 raise fail(f"{where}: {side}={entry[side]!r} is not a {axis} of the grid: valid are "
                            f"{sorted(valid)}")

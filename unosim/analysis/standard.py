@@ -6,7 +6,8 @@ from pathlib import Path
 
 import polars as pl
 
-from ..atomic import write_atomic, write_text_atomic
+from .. import table_store
+from ..atomic import write_text_atomic
 from ..dataset import Dataset
 from .card_balance import card_balance
 from .card_values import card_values
@@ -98,20 +99,13 @@ def comparisons(ds: Dataset, confidence: float = 0.95) -> tuple[pl.DataFrame, pl
 
 
 def write_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list[Path]:
-    """Each table as ``<directory>/<name>.csv``; returns the paths."""
-    directory = Path(directory)
-    paths = []
-    for name, table in tables.items():
-        path = directory / f"{name}.csv"
-        frame = table.with_columns(pl.col(pl.Categorical).cast(pl.String))
-        write_atomic(path, frame.write_csv)
-        paths.append(path)
-    return paths
+    """Each table as ``<directory>/<name>.csv`` (atomically, with a checksummed index); returns the paths."""
+    return table_store.write_tables(tables, directory)
 
 
 def read_tables(directory: str | Path) -> dict[str, pl.DataFrame]:
-    """The tables written by :func:`write_tables`."""
-    return {p.stem: pl.read_csv(p, infer_schema_length=None) for p in sorted(Path(directory).glob("*.csv"))}
+    """The tables written by :func:`write_tables` that its index vouches for (stale ones left out)."""
+    return table_store.read_tables(directory)
 
 
 def write_standard_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list[Path]:

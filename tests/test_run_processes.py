@@ -1,0 +1,207 @@
+"""`study run` as real processes: one writer per dataset, clean SIGTERM, workers that follow their parent,
+bounded resources (issue 12 items 7-8, issue 11 item 7)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_runner import small
+
+from unosim.dataset import read_ledger, read_manifest
+from unosim.runner import run_study
+from unosim.study import parse_study
+
+psutil = pytest.importorskip("psutil")
+
+SPEC = """[study]
+name = '{name}'
+seed = 5
+games = {games}
+mode = 'single_round'
+[[grid]]
+variants = ['classic', 'minions']
+players = [4]
+lineups = ['random']
+"""
+
+
+def write_spec(tmp_path: Path, name: str, games: int) -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(SPEC.format(name=name, games=games))
+    return path
+
+
+def start_run(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(out),
+                             "--quiet", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def wait_for(condition, proc: subprocess.Popen, what: str, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if proc.poll() is not None:
+            pytest.fail(f"the run ended before {what}: {proc.stderr.read()}")
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def parts(root: Path) -> int:
+    return len(list(root.glob("matches/*/*/*.parquet")))
+
+
+def children(pid: int) -> list:
+    return psutil.Process(pid).children(recursive=True)
+
+
+def survivors(procs: list, timeout: float) -> list:
+    """The processes still alive (zombies count as gone) after up to ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = []
+        for p in procs:
+            try:
+                if p.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(p)
+            except psutil.NoSuchProcess:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_a_second_run_on_the_same_dataset_is_refused_with_the_holders_pid(tmp_path):
+    spec = write_spec(tmp_path, "busy", 400_000)
+    first = start_run(spec, tmp_path / "out", "--n-jobs", "1", "--chunk-size", "2000")
+    try:
+        wait_for(lambda: (tmp_path / "out" / "busy" / ".lock.owner").exists(), first, "the lock")
+        second = subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
+                                 str(tmp_path / "out"), "--quiet"], capture_output=True, text=True, timeout=120)
+        assert second.returncode == 2
+        assert second.stderr.count("\n") == 1
+        assert f"is in use by another unosim run (PID {first.pid})" in second.stderr
+        assert first.poll() is None, "the refused run disturbed the first"
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+
+
+@pytest.mark.slow
+def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(tmp_path):
+    spec = write_spec(tmp_path, "term", 150_000)
+    root = tmp_path / "out" / "term"
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    wait_for(lambda: parts(root) >= 4, proc, "the first parts")
+    kids = children(proc.pid)
+    assert len([k for k in kids if "LokyProcess" in " ".join(k.cmdline())]) == 2, [k.cmdline() for k in kids]
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted; the dataset is resumable" in err
+    assert "Traceback" not in err and "leaked" not in err, err
+    assert survivors(kids, timeout=10) == []
+    assert read_manifest(root)["status"] == "interrupted"
+    done = len(read_ledger(root))
+    assert 0 < done < 150
+
+    resumed = subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
+                              str(tmp_path / "out"), "--quiet", "--n-jobs", "2"],
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    skipped = int(re.search(r"\(([\d,]+) jobs already done\)", resumed.stdout)[1].replace(",", ""))
+    assert done <= skipped <= done + 4  # + jobs a worker finished but the parent had not recorded: adopted
+    from unosim.study import load_study
+    reference = run_study(load_study(spec), tmp_path / "reference", n_jobs=1, chunk_size=2000, progress=False)
+
+    def content(path):
+        return {key: record["parts"] for key, record in read_ledger(path).items()}
+    assert content(root) == content(reference.path)  # every part byte-identical (sha256)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_run_and_its_workers_quietly(tmp_path):
+    spec = write_spec(tmp_path, "ctrlc", 150_000)
+    root = tmp_path / "out" / "ctrlc"
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    wait_for(lambda: parts(root) >= 2, proc, "the first parts")
+    kids = children(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole foreground group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.splitlines() == [f"unosim: interrupted; the dataset is resumable: run `unosim study run {spec} "
+                                f"--out {tmp_path / 'out'}` again"]
+    assert survivors(kids, timeout=10) == []
+    assert read_manifest(root)["status"] == "interrupted"
+
+
+@pytest.mark.slow
+def test_workers_exit_when_the_parent_is_killed(tmp_path):
+    spec = write_spec(tmp_path, "orphans", 300_000)
+    root = tmp_path / "out" / "orphans"
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    wait_for(lambda: parts(root) >= 2, proc, "the first parts")
+    kids = children(proc.pid)
+    assert kids
+    proc.kill()  # the parent only, as an OOM killer would
+    proc.wait()
+    assert survivors(kids, timeout=10) == []
+
+
+@pytest.mark.slow
+def test_a_trillion_game_spec_starts_at_once_in_bounded_memory(tmp_path):
+    spec = write_spec(tmp_path, "trillion", 10**12)
+    root = tmp_path / "out" / "trillion"
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2")
+    try:
+        wait_for(lambda: parts(root) >= 1, proc, "the first part")
+        assert psutil.Process(proc.pid).memory_info().rss < 1_000_000_000
+        manifest = json.loads((root / "manifest.json").read_text())
+        assert manifest["cells"]["classic-p4-random"]["jobs"] == 20_000_000
+        assert (root / "manifest.json").stat().st_size < 20_000
+        status = subprocess.run([sys.executable, "-m", "unosim", "study", "status", str(root)],
+                                capture_output=True, text=True, timeout=60, check=True).stdout
+        assert "of 2,000,000,000,000 games on disk" in status
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+    assert proc.returncode == 130
+
+
+def test_workers_are_capped_by_the_jobs_and_write_the_parts_themselves(tmp_path):
+    study = parse_study(small())
+    one_job = {**small(), "grid": [{"variants": ["classic"], "players": [2], "lineups": ["random"]}],
+               "comparisons": []}
+    # a 1-job study asked for 100 000 workers runs that job here, without starting a pool
+    path = run_study(parse_study(one_job), tmp_path / "one", n_jobs=100_000, progress=False).path
+    assert {r["writer"].split(":")[1] for r in read_ledger(path).values()} == {str(os.getpid())}
+    path = run_study(study, tmp_path / "pool", n_jobs=100_000, chunk_size=100, progress=False).path
+    writers = {r["writer"].split(":")[1] for r in read_ledger(path).values()}
+    assert str(os.getpid()) not in writers  # the parent wrote no part: it only recorded them
+    assert 1 <= len(writers) <= min(len(os.sched_getaffinity(0)), 8)
+
+
+def test_oversized_requests_end_in_one_line_not_a_memory_error_traceback(tmp_path):
+    import resource
+
+    def limit_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, 6 * 2**30))
+
+    spec = write_spec(tmp_path, "oversized", 1000)
+    for command in (["simulate", "classic", "-n", "4", "--seed", "1", "--games", "100000000"],
+                    ["study", "run", str(spec), "--out", str(tmp_path / "out"), "--chunk-size", "1000000000"]):
+        done = subprocess.run([sys.executable, "-m", "unosim", *command], capture_output=True, text=True,
+                              timeout=300, preexec_fn=limit_memory)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("unosim: error: "), done.stderr
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,36 @@
+"""Analysis tables are written atomically and reused only when their index vouches for them (issue 12, item 6)."""
+
+from __future__ import annotations
+
+import shutil
+
+import polars as pl
+from study_fixtures import small_dataset  # noqa: F401  (fixture)
+
+from unosim.__main__ import main
+from unosim.table_store import INDEX, read_tables, write_tables
+
+
+def test_a_table_truncated_or_edited_after_writing_is_not_read_back(tmp_path):
+    tables = {"a": pl.DataFrame({"x": list(range(3000)), "y": ["s"] * 3000}), "b": pl.DataFrame({"z": [1.5]})}
+    write_tables(tables, tmp_path)
+    assert read_tables(tmp_path).keys() == {"a", "b"} and read_tables(tmp_path)["a"].equals(tables["a"])
+    data = (tmp_path / "a.csv").read_bytes()
+    (tmp_path / "a.csv").write_bytes(data[:8192])  # as a full disk left it
+    assert read_tables(tmp_path).keys() == {"b"}
+    (tmp_path / "a.csv").write_bytes(data.replace(b"2999,s", b"2999,t"))
+    assert read_tables(tmp_path).keys() == {"b"}
+    (tmp_path / INDEX).unlink()  # tables from a run that died before its index
+    assert read_tables(tmp_path) == {}
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_report_recomputes_a_truncated_cached_table(small_dataset, tmp_path, capsys):  # noqa: F811
+    root = shutil.copytree(small_dataset, tmp_path / "copy")
+    assert main(["analyze", str(root)]) == 0
+    card_values = root / "analysis" / "card_values.csv"
+    whole = card_values.read_bytes()
+    card_values.write_bytes(whole[: len(whole) // 3])
+    assert main(["report", str(root)]) == 0
+    assert card_values.read_bytes() == whole
+    assert (root / "report.html").read_text().rstrip().endswith("</html>")
