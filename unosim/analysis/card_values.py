@@ -17,15 +17,16 @@ Card kinds absent from the deck are left out; their printed points come from
 The fit streams each group in batches of whole games and never holds the group or a float64 design
 matrix in memory (a 10M-game cell has 40M seat rows):
 
-1. The normal equations are exact integer sums. ``[H | won]'[H | won]`` (``H`` the opening counts) is
-   a float32 matrix product over slices small enough that every partial sum is an integer below 2**24,
-   hence exact; the dummy blocks are per-(seat, dealer position) sums. So ``X'X`` and ``X'y`` equal the
-   textbook float64 products bit for bit, and so do the coefficients.
-2. A second pass computes each game's score ``Σ_i x_i (y_i − x_i·b)`` in one compiled loop over the int8
-   columns, and the cluster-robust meat is the product of those per-game scores.
+1. The normal equations are exact integer sums: ``A'A`` for ``A = [opening counts | won | one-hot
+   rel_dealer | one-hot seat]`` holds every entry of ``X'X`` and ``X'y``. It is a float32 matrix
+   product over slices small enough that every partial sum is an integer below 2**24, hence exact. So
+   ``X'X`` and ``X'y`` equal the textbook float64 products bit for bit, and so do the coefficients.
+2. A second pass computes each game's score ``Σ_i x_i (y_i − x_i·b)`` in compiled loops over the int8
+   columns, and the cluster-robust meat is the product of those per-game scores (summed in another
+   order than the textbook product, so it agrees to rounding).
 
-Games must arrive contiguous; a frame whose game ids do not increase from one game to the next (an
-unsorted in-memory frame) is sorted by game first, which holds it in memory.
+Games must arrive contiguous. A frame whose game ids decrease somewhere (an unsorted in-memory frame)
+is sorted by game first, which holds it in memory; a dataset's parts hold increasing game ids.
 """
 
 from __future__ import annotations
@@ -78,73 +79,66 @@ def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFra
     meat = np.zeros((model.k, model.k))
     for batch in _game_batches(group):
         scores = _game_scores(*_columns(batch), model.cards, model.beta, model.players, model.seat_dummies)
-        meat += scores.T @ scores
+        meat += scores @ scores.T
     return model.table(meat, confidence)
 
 
 # ---- pass 1: exact integer sums ---------------------------------------------------------------------
+_C = len(HAND_CLASSES)
+_Y, _REL, _SEAT = _C, _C + 1, _C + 1 + MAX_PLAYERS  # positions in _Sums.gram after the hand classes
+
+
 @dataclass
 class _Sums:
-    """Exact sufficient statistics of the normal equations of one group."""
+    """Exact sufficient statistics of the normal equations of one group: ``gram`` is A'A for the rows
+    A = [opening counts of every hand class | won | one-hot rel_dealer | one-hot seat]."""
 
-    #: [H | won]'[H | won] over all rows (H: the opening counts of every hand class)
-    gram: np.ndarray = field(default_factory=lambda: np.zeros((len(HAND_CLASSES) + 1,) * 2, np.int64))
-    #: per (seat, rel_dealer): Σ H (one column per hand class), Σ won, row count
-    position: np.ndarray = field(
-        default_factory=lambda: np.zeros((MAX_PLAYERS * MAX_PLAYERS, len(HAND_CLASSES) + 2), np.int64))
+    gram: np.ndarray = field(default_factory=lambda: np.zeros((_SEAT + MAX_PLAYERS,) * 2, np.int64))
     games: int = 0
 
     @classmethod
     def of(cls, group: pl.LazyFrame) -> _Sums:
         sums = cls()
         for batch in _game_batches(group):
-            sums.add(batch)
+            sums.add(*_columns(batch))
         return sums
 
-    def add(self, batch: pl.DataFrame) -> None:
-        games, seat, rel_dealer, won, counts = _columns(batch)
-        n, c = counts.shape
-        a = np.empty((n, c + 1), np.float32, order="F")
-        a[:, :c] = counts
-        a[:, c] = won
+    def add(self, games, seat, rel_dealer, won, counts) -> None:
+        held = np.flatnonzero(counts.max(axis=0) > 0)
+        positions = range(int(max(seat.max(), rel_dealer.max())) + 1)
+        columns = [*held, _Y, *(_REL + r for r in positions), *(_SEAT + s for s in positions)]
+        a = np.empty((len(seat), len(columns)), np.float32, order="F")
+        for j, card in enumerate(held):
+            a[:, j] = counts[:, card]
+        a[:, len(held)] = won
+        for r in positions:
+            a[:, len(held) + 1 + r] = rel_dealer == r
+            a[:, len(held) + 1 + len(positions) + r] = seat == r
         largest = max(int(counts.max(initial=0)), 1)
         step = max(_FLOAT32_EXACT // (largest * largest) - 1, 1)
-        for lo in range(0, n, step):
+        at = np.ix_(columns, columns)
+        for lo in range(0, len(seat), step):
             part = a[lo:lo + step]
-            self.gram += np.rint(part.T @ part).astype(np.int64)
-        key = seat.astype(np.int64) * MAX_PLAYERS + rel_dealer
-        size = MAX_PLAYERS * MAX_PLAYERS
-        for j in range(c + 1):
-            self.position[:, j] += np.rint(np.bincount(key, weights=a[:, j], minlength=size)).astype(np.int64)
-        self.position[:, c + 1] += np.bincount(key, minlength=size)
-        self.games += int(np.count_nonzero(games[1:] != games[:-1])) + 1 if n else 0
+            self.gram[at] += np.rint(part.T @ part).astype(np.int64)
+        self.games += int(np.count_nonzero(games[1:] != games[:-1])) + 1
 
     def model(self) -> _Model:
         """The design (present cards, dummies), X'X and X'y, and the least-squares coefficients."""
-        c_all = len(HAND_CLASSES)
-        counts = self.position[:, c_all + 1].reshape(MAX_PLAYERS, MAX_PLAYERS)  # [seat, rel_dealer]
-        col_sums = self.position[:, :c_all].sum(axis=0)
-        cards = np.flatnonzero(col_sums > 0)
-        players = int(np.flatnonzero(counts.sum(axis=1))[-1]) + 1
-        seat_dummies = np.count_nonzero(counts) > players
-        h = self.position[:, :c_all].reshape(MAX_PLAYERS, MAX_PLAYERS, c_all)[:, :, cards]
-        y = self.position[:, c_all].reshape(MAX_PLAYERS, MAX_PLAYERS)
+        gram = self.gram
+        pairs = gram[_SEAT:, _REL:_SEAT]                                  # [seat, rel_dealer]: rows
+        card_sums = gram[:_C, _REL:_SEAT].sum(axis=1)
+        cards = np.flatnonzero(card_sums > 0)
+        players = int(np.flatnonzero(pairs.sum(axis=1))[-1]) + 1
+        seat_dummies = np.count_nonzero(pairs) > players
         # the columns of X: counts of the present cards, [rel_dealer = r] for r ≥ 1, [seat = s] for s ≥ 1
-        blocks_h = [h.sum(axis=0)[1:players].T]                       # Σ counts over rows with rel_dealer = r
-        blocks_n = [np.diag(counts.sum(axis=0)[1:players])]
-        blocks_y = [y.sum(axis=0)[1:players]]
+        columns = [*cards, *(_REL + r for r in range(1, players))]
         if seat_dummies:
-            blocks_h.append(h.sum(axis=1)[1:players].T)
-            blocks_y.append(y.sum(axis=1)[1:players])
-            cross = counts[1:players, 1:players].T                  # [rel r, seat s]: rows with both
-            blocks_n = [np.block([[blocks_n[0], cross], [cross.T, np.diag(counts.sum(axis=1)[1:players])]])]
-        hh = self.gram[np.ix_(cards, cards)]
-        hd = np.hstack(blocks_h)
-        xtx = np.block([[hh, hd], [hd.T, blocks_n[0]]]).astype(np.float64)
-        xty = np.concatenate([self.gram[cards, c_all], *blocks_y]).astype(np.float64)
-        n = int(counts.sum())
+            columns += [_SEAT + s for s in range(1, players)]
+        xtx = gram[np.ix_(columns, columns)].astype(np.float64)
+        xty = gram[columns, _Y].astype(np.float64)
+        n = int(pairs.sum())
         return _Model(cards=cards, players=players, seat_dummies=bool(seat_dummies), xtx=xtx,
-                      beta=np.linalg.solve(xtx, xty), n=n, games=self.games, mean_count=col_sums[cards] / n)
+                      beta=np.linalg.solve(xtx, xty), n=n, games=self.games, mean_count=card_sums[cards] / n)
 
 
 @dataclass
@@ -183,43 +177,47 @@ class _Model:
 # ---- pass 2: per-game scores ------------------------------------------------------------------------
 @njit(cache=True)
 def _game_scores(games, seat, rel_dealer, won, counts, cards, beta, players, seat_dummies):
-    """Row g: Σ over the rows i of the batch's g-th game of x_i (y_i − x_i·beta), x_i as in ``_Model``."""
-    n, c = counts.shape[0], len(cards)
-    n_games = 0
-    for i in range(n):
-        if i == 0 or games[i] != games[i - 1]:
-            n_games += 1
-    out = np.zeros((n_games, len(beta)))
+    """Column g: Σ over the rows i of the batch's g-th game of x_i (y_i − x_i·beta), x_i as in ``_Model``.
+
+    Column by column over the (column-major) counts, which keeps every inner loop sequential."""
+    n, c, k = counts.shape[0], len(cards), len(beta)
+    game = np.empty(n, np.int64)
     g = -1
     for i in range(n):
         if i == 0 or games[i] != games[i - 1]:
             g += 1
+        game[i] = g
+    rel_term, seat_term = np.zeros(MAX_PLAYERS), np.zeros(MAX_PLAYERS)
+    for r in range(1, players):
+        rel_term[r] = beta[c + r - 1]
+        if seat_dummies:
+            seat_term[r] = beta[c + players - 2 + r]
+    residual = np.empty(n)
+    for i in range(n):
+        residual[i] = won[i] - rel_term[rel_dealer[i]] - seat_term[seat[i]]
+    for j in range(c):
+        column, b = counts[:, cards[j]], beta[j]
+        for i in range(n):
+            residual[i] -= column[i] * b
+    out = np.zeros((k, g + 1))
+    for j in range(c):
+        column, row = counts[:, cards[j]], out[j]
+        for i in range(n):
+            row[game[i]] += column[i] * residual[i]
+    for i in range(n):
         r, s = rel_dealer[i], seat[i]
-        fitted = 0.0
-        for j in range(c):
-            fitted += counts[i, cards[j]] * beta[j]
         if r > 0:
-            fitted += beta[c + r - 1]
+            out[c + r - 1, game[i]] += residual[i]
         if seat_dummies and s > 0:
-            fitted += beta[c + players - 1 + s - 1]
-        residual = won[i] - fitted
-        for j in range(c):
-            out[g, j] += counts[i, cards[j]] * residual
-        if r > 0:
-            out[g, c + r - 1] += residual
-        if seat_dummies and s > 0:
-            out[g, c + players - 1 + s - 1] += residual
+            out[c + players - 2 + s, game[i]] += residual[i]
     return out
 
 
 # ---- streaming ------------------------------------------------------------------------------------
 def _columns(batch: pl.DataFrame) -> tuple[np.ndarray, ...]:
-    """(game, seat, rel_dealer, won as int8, counts as a C-ordered int8 matrix over all hand classes)."""
-    counts = np.empty((batch.height, len(OPEN_COLUMNS)), np.int8)
-    for j, column in enumerate(OPEN_COLUMNS):
-        counts[:, j] = batch[column].to_numpy()
+    """(game, seat, rel_dealer, won as int8, counts: an int8 matrix of every hand class, column-major)."""
     return (batch["game"].to_numpy(), batch["seat"].to_numpy(), batch["rel_dealer"].to_numpy(),
-            batch["won"].cast(pl.Int8).to_numpy(), counts)
+            batch["won"].cast(pl.Int8).to_numpy(), batch.select(OPEN_COLUMNS).to_numpy(order="fortran"))
 
 
 class _GamesOutOfOrder(Exception):
