@@ -7,7 +7,7 @@ STUDY  ?= demo
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND ?= Agg
 
-.PHONY: install demo test test-fast bench lint study report clean
+.PHONY: install demo test test-fast bench bench-full lint study report clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,13 @@ test: install
 test-fast: install
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
+# Throughput and memory as ratios to baselines of the same run (< 3 min); results in data/bench-results.json.
 bench: install
 	$(BIN)/python -m unosim.bench
+
+# The same plus the long runs: 1M-round simulate, 10M-game study and its analyses, no_mercy endings.
+bench-full: install
+	$(BIN)/python -m unosim.bench --full
 
 lint: install
 	$(BIN)/ruff check unosim analyses tests
