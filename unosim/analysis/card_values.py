@@ -77,8 +77,9 @@ def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFra
         sums = _Sums.of(group)
     model = sums.model()
     meat = np.zeros((model.k, model.k))
-    for batch in _game_batches(group):
-        scores = _game_scores(*_columns(batch), model.cards, model.beta, model.players, model.seat_dummies)
+    held = [OPEN_COLUMNS[i] for i in model.cards]
+    for batch in _game_batches(group.select(*FIT_COLUMNS[:4], *held)):
+        scores = _game_scores(*_columns(batch, held), model.beta, model.players, model.seat_dummies)
         meat += scores @ scores.T
     return model.table(meat, confidence)
 
@@ -176,11 +177,12 @@ class _Model:
 
 # ---- pass 2: per-game scores ------------------------------------------------------------------------
 @njit(cache=True)
-def _game_scores(games, seat, rel_dealer, won, counts, cards, beta, players, seat_dummies):
-    """Column g: Σ over the rows i of the batch's g-th game of x_i (y_i − x_i·beta), x_i as in ``_Model``.
+def _game_scores(games, seat, rel_dealer, won, counts, beta, players, seat_dummies):
+    """Column g: Σ over the rows i of the batch's g-th game of x_i (y_i − x_i·beta), x_i as in ``_Model``
+    (``counts``: the present cards' columns only).
 
     Column by column over the (column-major) counts, which keeps every inner loop sequential."""
-    n, c, k = counts.shape[0], len(cards), len(beta)
+    n, c, k = counts.shape[0], counts.shape[1], len(beta)
     game = np.empty(n, np.int64)
     g = -1
     for i in range(n):
@@ -196,12 +198,12 @@ def _game_scores(games, seat, rel_dealer, won, counts, cards, beta, players, sea
     for i in range(n):
         residual[i] = won[i] - rel_term[rel_dealer[i]] - seat_term[seat[i]]
     for j in range(c):
-        column, b = counts[:, cards[j]], beta[j]
+        column, b = counts[:, j], beta[j]
         for i in range(n):
             residual[i] -= column[i] * b
     out = np.zeros((k, g + 1))
     for j in range(c):
-        column, row = counts[:, cards[j]], out[j]
+        column, row = counts[:, j], out[j]
         for i in range(n):
             row[game[i]] += column[i] * residual[i]
     for i in range(n):
@@ -214,10 +216,10 @@ def _game_scores(games, seat, rel_dealer, won, counts, cards, beta, players, sea
 
 
 # ---- streaming ------------------------------------------------------------------------------------
-def _columns(batch: pl.DataFrame) -> tuple[np.ndarray, ...]:
-    """(game, seat, rel_dealer, won as int8, counts: an int8 matrix of every hand class, column-major)."""
+def _columns(batch: pl.DataFrame, counts: Sequence[str] = OPEN_COLUMNS) -> tuple[np.ndarray, ...]:
+    """(game, seat, rel_dealer, won as int8, the ``counts`` columns as a column-major int8 matrix)."""
     return (batch["game"].to_numpy(), batch["seat"].to_numpy(), batch["rel_dealer"].to_numpy(),
-            batch["won"].cast(pl.Int8).to_numpy(), batch.select(OPEN_COLUMNS).to_numpy(order="fortran"))
+            batch["won"].cast(pl.Int8).to_numpy(), batch.select(counts).to_numpy(order="fortran"))
 
 
 class _GamesOutOfOrder(Exception):
