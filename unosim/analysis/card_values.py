@@ -31,8 +31,11 @@ is sorted by game first, which holds it in memory; a dataset's parts hold increa
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 import polars as pl
@@ -49,6 +52,8 @@ FIT_COLUMNS = ("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS)
 #: rows per streamed batch; a batch grows by the rows of the one game carried over from the previous one
 BATCH_ROWS = 1 << 19
 _FLOAT32_EXACT = 1 << 24  # float32 holds every integer up to 2**24 exactly
+THREADS = 2  # batches worked on at once
+T = TypeVar("T")
 
 
 def card_values(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
@@ -76,11 +81,15 @@ def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFra
         group = group.sort("game", maintain_order=True)
         sums = _Sums.of(group)
     model = sums.model()
-    meat = np.zeros((model.k, model.k))
     held = [OPEN_COLUMNS[i] for i in model.cards]
-    for batch in _game_batches(group.select(*FIT_COLUMNS[:4], *held)):
+
+    def batch_meat(batch: pl.DataFrame) -> np.ndarray:
         scores = _game_scores(*_columns(batch, held), model.beta, model.players, model.seat_dummies)
-        meat += scores @ scores.T
+        return scores @ scores.T
+
+    meat = np.zeros((model.k, model.k))
+    for part in _in_threads(batch_meat, _game_batches(group.select(*FIT_COLUMNS[:4], *held))):
+        meat += part
     return model.table(meat, confidence)
 
 
@@ -100,11 +109,15 @@ class _Sums:
     @classmethod
     def of(cls, group: pl.LazyFrame) -> _Sums:
         sums = cls()
-        for batch in _game_batches(group):
-            sums.add(*_columns(batch))
+        for gram, games in _in_threads(lambda batch: cls.of_batch(*_columns(batch)), _game_batches(group)):
+            sums.gram += gram
+            sums.games += games
         return sums
 
-    def add(self, games, seat, rel_dealer, won, counts) -> None:
+    @staticmethod
+    def of_batch(games, seat, rel_dealer, won, counts) -> tuple[np.ndarray, int]:
+        """(the batch's part of ``gram``, its number of games)."""
+        gram = np.zeros((_SEAT + MAX_PLAYERS,) * 2, np.int64)
         held = np.flatnonzero(counts.max(axis=0) > 0)
         positions = range(int(max(seat.max(), rel_dealer.max())) + 1)
         columns = [*held, _Y, *(_REL + r for r in positions), *(_SEAT + s for s in positions)]
@@ -120,8 +133,8 @@ class _Sums:
         at = np.ix_(columns, columns)
         for lo in range(0, len(seat), step):
             part = a[lo:lo + step]
-            self.gram[at] += np.rint(part.T @ part).astype(np.int64)
-        self.games += int(np.count_nonzero(games[1:] != games[:-1])) + 1
+            gram[at] += np.rint(part.T @ part).astype(np.int64)
+        return gram, int(np.count_nonzero(games[1:] != games[:-1])) + 1
 
     def model(self) -> _Model:
         """The design (present cards, dummies), X'X and X'y, and the least-squares coefficients."""
@@ -176,7 +189,7 @@ class _Model:
 
 
 # ---- pass 2: per-game scores ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _game_scores(games, seat, rel_dealer, won, counts, beta, players, seat_dummies):
     """Column g: Σ over the rows i of the batch's g-th game of x_i (y_i − x_i·beta), x_i as in ``_Model``
     (``counts``: the present cards' columns only).
@@ -220,6 +233,19 @@ def _columns(batch: pl.DataFrame, counts: Sequence[str] = OPEN_COLUMNS) -> tuple
     """(game, seat, rel_dealer, won as int8, the ``counts`` columns as a column-major int8 matrix)."""
     return (batch["game"].to_numpy(), batch["seat"].to_numpy(), batch["rel_dealer"].to_numpy(),
             batch["won"].cast(pl.Int8).to_numpy(), batch.select(counts).to_numpy(order="fortran"))
+
+
+def _in_threads(work: Callable[[pl.DataFrame], T], batches: Iterable[pl.DataFrame]) -> Iterator[T]:
+    """``work(batch)`` for every batch on THREADS threads (the matrix products and the compiled loops
+    release the GIL), results in the order of the batches; at most THREADS + 1 batches in memory."""
+    with ThreadPoolExecutor(THREADS) as pool:
+        pending: deque[Future[T]] = deque()
+        for batch in batches:
+            pending.append(pool.submit(work, batch))
+            if len(pending) > THREADS:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 class _GamesOutOfOrder(Exception):
