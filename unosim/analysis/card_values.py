@@ -50,7 +50,7 @@ from .win_rates import CELL
 OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)
 FIT_COLUMNS = ("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS)
 #: rows per streamed batch; a batch grows by the rows of the one game carried over from the previous one
-BATCH_ROWS = 1 << 19
+BATCH_ROWS = 1 << 17
 _FLOAT32_EXACT = 1 << 24  # float32 holds every integer up to 2**24 exactly
 THREADS = 2  # batches worked on at once
 T = TypeVar("T")
@@ -75,11 +75,13 @@ def card_values(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
 
 def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFrame:
     """The card-value table of one group of seat rows (columns :data:`FIT_COLUMNS`), streamed twice."""
-    try:
-        sums = _Sums.of(group)
-    except _GamesOutOfOrder:
-        group = group.sort("game", maintain_order=True)
-        sums = _Sums.of(group)
+    with ThreadPoolExecutor(1) as loader:
+        loader.submit(_load_game_scores)  # numba's first load takes a second or two: overlap it with pass 1
+        try:
+            sums = _Sums.of(group)
+        except _GamesOutOfOrder:
+            group = group.sort("game", maintain_order=True)
+            sums = _Sums.of(group)
     model = sums.model()
     held = [OPEN_COLUMNS[i] for i in model.cards]
 
@@ -226,6 +228,13 @@ def _game_scores(games, seat, rel_dealer, won, counts, beta, players, seat_dummi
         if seat_dummies and s > 0:
             out[c + players - 2 + s, game[i]] += residual[i]
     return out
+
+
+def _load_game_scores() -> None:
+    """Call :func:`_game_scores` once with the argument types of a dataset, so that it is loaded."""
+    small = np.zeros(1, np.int8)
+    _game_scores(np.zeros(1, np.int64), small, small, small, np.zeros((1, 1), np.int8, order="F"),
+                 np.zeros(1), 1, False)
 
 
 # ---- streaming ------------------------------------------------------------------------------------
