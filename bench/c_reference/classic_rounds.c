@@ -11,6 +11,10 @@
  * drawing and reshuffles 1.6 (a failed draw ends the obligation); stalemate after n turns without a
  * card moving and the 10,000-turn cap (1.6); final-card effects and the winner's points 1.11, 1.12.
  *
+ * Tight: a hand is a 108-bit set of card ids (each of the 108 cards is a distinct instance), the legal
+ * cards are the hand ANDed with a precomputed mask per (top card, colour in play), and a uniform legal
+ * instance is the k-th set bit for a uniform k.
+ *
  * Usage: classic_rounds ROUNDS SEED  -> one JSON line: rounds, seconds (CPU time of the rounds),
  * mean_turns, stalemates, truncated, wins per seat relative to the dealer. The statistics let the
  * bench check that the two programs play the same game (tests/test_bench.py compares them).
@@ -64,8 +68,51 @@ static void build_deck(void) {
         for (int k = 0; k < 4; k++) { kind_of[id] = kind; colour_of[id] = NONE; number_of[id] = 0; points_of[id++] = 50; }
 }
 
+typedef struct { uint64_t lo, hi; } Set;  /* card ids 0..63 in lo, 64..107 in hi */
+
+static inline Set set_and(Set a, Set b) { return (Set){a.lo & b.lo, a.hi & b.hi}; }
+static inline int set_any(Set a) { return (a.lo | a.hi) != 0; }
+static inline int set_count(Set a) { return __builtin_popcountll(a.lo) + __builtin_popcountll(a.hi); }
+static inline int set_has(Set a, int id) { return id < 64 ? (int)(a.lo >> id & 1) : (int)(a.hi >> (id - 64) & 1); }
+static inline void set_add(Set *a, int id) { if (id < 64) a->lo |= 1ULL << id; else a->hi |= 1ULL << (id - 64); }
+static inline void set_remove(Set *a, int id) { if (id < 64) a->lo &= ~(1ULL << id); else a->hi &= ~(1ULL << (id - 64)); }
+static inline int set_nth(Set a, int k) {  /* the id of the k-th (0-based) member */
+    int in_lo = __builtin_popcountll(a.lo), base = 0;
+    uint64_t x = a.lo;
+    if (k >= in_lo) { x = a.hi; base = 64; k -= in_lo; }
+    while (k--) x &= x - 1;
+    return base + __builtin_ctzll(x);
+}
+static inline int set_points(Set a) {
+    int points = 0;
+    for (uint64_t x = a.lo; x; x &= x - 1) points += points_of[__builtin_ctzll(x)];
+    for (uint64_t x = a.hi; x; x &= x - 1) points += points_of[64 + __builtin_ctzll(x)];
+    return points;
+}
+
+static Set matching[DECK][4], of_colour[4], wd4s;
+
+static int card_matches(int card, int top, int colour) {  /* 1.4, WD4 legality apart */
+    if (colour_of[card] == NONE || colour_of[card] == colour) return 1;
+    if (colour_of[top] == NONE) return 0;
+    if (kind_of[card] == NUMBER) return kind_of[top] == NUMBER && number_of[card] == number_of[top];
+    return kind_of[card] == kind_of[top];
+}
+
+static void build_masks(void) {
+    for (int top = 0; top < DECK; top++)
+        for (int colour = 0; colour < 4; colour++)
+            for (int card = 0; card < DECK; card++)
+                if (card_matches(card, top, colour)) set_add(&matching[top][colour], card);
+    for (int card = 0; card < DECK; card++) {
+        if (colour_of[card] != NONE) set_add(&of_colour[colour_of[card]], card);
+        if (kind_of[card] == WD4) set_add(&wd4s, card);
+    }
+}
+
 typedef struct {
-    uint8_t draw[DECK], discard[DECK], hand[PLAYERS][DECK];
+    uint8_t draw[DECK], discard[DECK];
+    Set hand[PLAYERS];
     int n_draw, n_discard, n_hand[PLAYERS];
     int top, colour, direction;
 } Table;
@@ -75,48 +122,31 @@ static void shuffle(uint8_t *a, int n) {
 }
 
 /* One card from the draw pile into p's hand (reshuffling the discard pile under the top card when the
- * pile is empty); 0 when nothing can be drawn. */
+ * pile is empty); the card's id, or -1 when nothing can be drawn. */
 static int draw_one(Table *t, int p) {
     if (t->n_draw == 0) {
-        if (t->n_discard <= 1) return 0;
+        if (t->n_discard <= 1) return -1;
         for (int i = 0; i < t->n_discard - 1; i++) t->draw[i] = t->discard[i];
         t->n_draw = t->n_discard - 1;
         t->discard[0] = t->discard[t->n_discard - 1];
         t->n_discard = 1;
         shuffle(t->draw, t->n_draw);
     }
-    t->hand[p][t->n_hand[p]++] = t->draw[--t->n_draw];
-    return 1;
+    int card = t->draw[--t->n_draw];
+    set_add(&t->hand[p], card);
+    t->n_hand[p]++;
+    return card;
 }
 
-static int draw_n(Table *t, int p, int n) {
-    int drawn = 0;
-    while (drawn < n && draw_one(t, p)) drawn++;
-    return drawn;
+static void draw_n(Table *t, int p, int n) {
+    while (n-- > 0 && draw_one(t, p) >= 0) {}
 }
 
-static inline int matches(const Table *t, int card) {
-    int top = t->top;
-    if (colour_of[card] == NONE || colour_of[card] == t->colour) return 1;
-    if (colour_of[top] == NONE) return 0;
-    if (kind_of[card] == NUMBER) return kind_of[top] == NUMBER && number_of[card] == number_of[top];
-    return kind_of[card] == kind_of[top];
-}
-
-/* Positions of p's legal cards in `legal`; their count. A WD4 is legal only without a card of the colour
- * in play. */
-static int legal_cards(const Table *t, int p, int *legal) {
-    int n = 0, wd4 = 0, holds_colour = 0;
-    int wd4_at[4];
-    for (int i = 0; i < t->n_hand[p]; i++) {
-        int card = t->hand[p][i];
-        if (kind_of[card] == WD4) { wd4_at[wd4++] = i; continue; }
-        if (colour_of[card] == t->colour) holds_colour = 1;
-        if (matches(t, card)) legal[n++] = i;
-    }
-    if (!holds_colour)
-        for (int k = 0; k < wd4; k++) legal[n++] = wd4_at[k];
-    return n;
+/* p's legal cards: matching ones, a WD4 only without a card of the colour in play (1.8). */
+static inline Set legal_cards(const Table *t, Set hand) {
+    Set legal = set_and(hand, matching[t->top][t->colour]);
+    if (set_any(set_and(hand, of_colour[t->colour]))) { legal.lo &= ~wd4s.lo; legal.hi &= ~wd4s.hi; }
+    return legal;
 }
 
 static inline int next_seat(const Table *t, int p) { return (p + t->direction + PLAYERS) % PLAYERS; }
@@ -124,16 +154,15 @@ static inline int next_seat(const Table *t, int p) { return (p + t->direction + 
 typedef struct { int winner, dealer, turns, points, stalemate, truncated; } Round;
 
 static void play_round(Table *t, Round *r) {
-    uint8_t deck[DECK];
-    for (int i = 0; i < DECK; i++) deck[i] = (uint8_t)i;
-    shuffle(deck, DECK);
-    for (int i = 0; i < DECK; i++) t->draw[i] = deck[DECK - 1 - i];  /* the top of the pile is draw[n-1] */
+    for (int i = 0; i < DECK; i++) t->draw[i] = (uint8_t)i;
+    shuffle(t->draw, DECK);  /* the top of the pile is draw[n_draw - 1] */
     t->n_draw = DECK; t->n_discard = 0; t->direction = 1;
     int dealer = below(PLAYERS);
-    for (int p = 0; p < PLAYERS; p++) t->n_hand[p] = 0;
+    for (int p = 0; p < PLAYERS; p++) { t->hand[p] = (Set){0, 0}; t->n_hand[p] = 0; }
     for (int k = 0; k < HAND_SIZE * PLAYERS; k++) {
         int p = (dealer + 1 + k) % PLAYERS;
-        t->hand[p][t->n_hand[p]++] = t->draw[--t->n_draw];
+        set_add(&t->hand[p], t->draw[--t->n_draw]);
+        t->n_hand[p]++;
     }
     int current = (dealer + 1) % PLAYERS, first;
     for (;;) {  /* first card */
@@ -150,30 +179,31 @@ static void play_round(Table *t, Round *r) {
     else if (kind_of[first] == SKIP) current = next_seat(t, current);
     else if (kind_of[first] == REVERSE) { t->direction = -1; current = dealer; }
 
-    int legal[DECK], idle = 0;
+    int idle = 0;
     r->dealer = dealer; r->winner = -1; r->turns = 0; r->points = 0; r->stalemate = 0; r->truncated = 0;
     for (;;) {
         if (r->turns == MAX_TURNS) { r->truncated = 1; return; }
         r->turns++;
-        int p = current, n_legal = legal_cards(t, p, legal), at = -1, drew = 0;
-        if (n_legal) at = legal[below(n_legal)];
-        else if ((drew = draw_one(t, p))) {
-            int drawn = t->n_hand[p] - 1, card = t->hand[p][drawn];
-            if (kind_of[card] == WD4) {
-                int holds_colour = 0;
-                for (int i = 0; i < drawn; i++) holds_colour |= colour_of[t->hand[p][i]] == t->colour;
-                if (!holds_colour) at = drawn;
-            } else if (matches(t, card)) at = drawn;
+        int p = current, card = -1, drew = 0;
+        Set legal = legal_cards(t, t->hand[p]);
+        int n_legal = set_count(legal);
+        if (n_legal) card = set_nth(legal, below(n_legal));
+        else {
+            Set before = t->hand[p];
+            int drawn = draw_one(t, p);
+            drew = drawn >= 0;
+            if (drew && set_has(matching[t->top][t->colour], drawn)
+                && !(kind_of[drawn] == WD4 && set_any(set_and(before, of_colour[t->colour])))) card = drawn;
         }
-        if (at < 0) {  /* no play: a turn without progress unless a card was drawn */
+        if (card < 0) {  /* no play: a turn without progress unless a card was drawn */
             idle = drew ? 0 : idle + 1;
             if (idle == PLAYERS) { r->stalemate = 1; return; }
             current = next_seat(t, p);
             continue;
         }
         idle = 0;
-        int card = t->hand[p][at];
-        t->hand[p][at] = t->hand[p][--t->n_hand[p]];
+        set_remove(&t->hand[p], card);
+        t->n_hand[p]--;
         t->discard[t->n_discard++] = (uint8_t)card; t->top = card;
         t->colour = colour_of[card] == NONE ? (int)below(4) : colour_of[card];
         int victim = next_seat(t, p);
@@ -181,8 +211,7 @@ static void play_round(Table *t, Round *r) {
             if (kind_of[card] == DRAW_TWO) draw_n(t, victim, 2);
             else if (kind_of[card] == WD4) draw_n(t, victim, 4);
             r->winner = p;
-            for (int q = 0; q < PLAYERS; q++)
-                for (int i = 0; i < t->n_hand[q]; i++) r->points += points_of[t->hand[q][i]];
+            for (int q = 0; q < PLAYERS; q++) r->points += set_points(t->hand[q]);
             return;
         }
         switch (kind_of[card]) {
@@ -200,6 +229,7 @@ int main(int argc, char **argv) {
     long rounds = atol(argv[1]);
     seed_rng(strtoull(argv[2], NULL, 10));
     build_deck();
+    build_masks();
     static Table table;
     Round r;
     long turns = 0, stalemates = 0, truncated = 0, points = 0, wins_rel[PLAYERS] = {0};
