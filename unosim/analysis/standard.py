@@ -9,6 +9,7 @@ import polars as pl
 from .. import table_store
 from ..dataset import Dataset
 from .card_values import card_values
+from .cells import CellScan, streaming, tables_by_cell
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
 from .paired import compare_lengths, compare_wins
@@ -18,7 +19,18 @@ TABLE_DIR = "analysis"
 
 
 def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
-    """Win rates, lengths, card values, match statistics and the spec's comparisons, as tidy tables."""
+    """Win rates, lengths, card values, match statistics and the spec's comparisons, as tidy tables.
+
+    The per-cell tables are computed one cell at a time (:mod:`unosim.analysis.cells`)."""
+    tables = tables_by_cell(ds, lambda cell: cell_tables(cell, confidence))
+    if ds.manifest["study"]["comparisons"]:
+        with streaming():
+            tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
+    return tables
+
+
+def cell_tables(ds: Dataset | CellScan, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
+    """The tables grouped by cell, of the rows of ``ds`` (a whole dataset or one cell)."""
     tables = {
         "win_rates": win_rates(ds.seats, confidence=confidence),
         "win_rates_dealer": win_rates_by_dealer_position(ds.seats, confidence=confidence),
@@ -31,8 +43,6 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
         tables["rounds_per_match"] = rounds_per_match(ds.matches, confidence=confidence)
         tables["match_ends"] = match_ends(ds.matches, confidence=confidence)
         tables["match_wins"] = match_vs_round_wins(ds.seats, ds.matches, confidence=confidence)
-    if ds.manifest["study"]["comparisons"]:
-        tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
     return tables
 
 
