@@ -7,7 +7,7 @@ STUDY  ?= demo
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND ?= Agg
 
-.PHONY: install demo test test-fast fuzz bench lint study report clean shell notebooks
+.PHONY: install demo test test-fast fuzz bench bench-full lint study report clean shell notebooks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +37,13 @@ fuzz: install
 	UNOSIM_FUZZ_SEED=$${UNOSIM_FUZZ_SEED:-$$(date +%s)} UNOSIM_FUZZ_BUDGET=$${UNOSIM_FUZZ_BUDGET:-600} \
 	UNOSIM_FUZZ_INVALID=$${UNOSIM_FUZZ_INVALID:-20000} $(BIN)/python -m pytest -q tests/test_fuzz.py -k random
 
+# Throughput and memory as ratios to baselines of the same run (< 3 min); results in data/bench-results.json.
 bench: install
 	$(BIN)/python -m unosim.bench
+
+# The same plus the long runs: 1M-round simulate, 10M-game study and its analyses, no_mercy endings.
+bench-full: install
+	$(BIN)/python -m unosim.bench --full
 
 lint: install
 	$(BIN)/ruff check unosim analyses tests

@@ -126,7 +126,9 @@ def test_variant_descriptions_name_the_published_games():
 
 
 def test_numbers_in_messages_have_thousands_separators(tmp_path):
-    manifest = {"format": 1, "status": "running", "cells": {"a": {"games_done": 1500, "games": 240000}}}
+    from unosim.dataset import FORMAT_VERSION
+    manifest = {"format": FORMAT_VERSION, "status": "running",
+                "cells": {"a": {"games_done": 1500, "games": 240000}}}
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     out = run("analyze", str(tmp_path), check=False)
     assert out.returncode == 2

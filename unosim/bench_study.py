@@ -1,12 +1,9 @@
-"""Benchmarks of the study path (issue targets), called by ``make bench``.
+"""Benchmarks of the study path, called by ``make bench`` (:mod:`unosim.bench`).
 
-* :func:`bench_study_run` — a 10,000,000-game study (classic, 4 players, ``random``, ``single_round``) on
-  2 workers, end to end to parquet: target under 60 s and at most 8 bytes per round row on disk.
-* :func:`bench_analyses` — win rates, lengths and card values of that dataset in a fresh process:
-  target under 30 s and under 4 GB of memory.
-
-Wall times on shared machines are noisy; the figures include CPU seconds beside them. :func:`main`
-prints both against their targets (``make bench`` calls it).
+* :func:`bench_study_run` — a study (classic, 4 players, ``random``, ``single_round``; 10,000,000 games in
+  ``make bench-full``) on 2 workers, end to end to parquet, and its bytes per round row on disk.
+* :func:`bench_analyses` — the standard analyses of that dataset (``unosim analyze``) in a fresh process:
+  time and peak memory.
 """
 
 from __future__ import annotations
@@ -14,7 +11,6 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import resource
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -22,7 +18,7 @@ from typing import Any
 from joblib.externals.loky import get_reusable_executor
 
 BENCH_GAMES = 10_000_000
-QUICK_GAMES = 1_000_000
+QUICK_GAMES = 2_000_000
 
 
 def bench_spec(games: int = BENCH_GAMES) -> dict[str, Any]:
@@ -53,30 +49,20 @@ def bench_study_run(out: str | Path, games: int = BENCH_GAMES, n_jobs: int = 2,
 
 
 def bench_analyses(dataset_path: str | Path) -> dict[str, Any]:
-    """Time each analysis of the dataset in a fresh process; its peak resident memory too."""
+    """Time :func:`unosim.analysis.standard_tables` (what ``unosim analyze`` computes) in a fresh process;
+    its peak resident memory too."""
     ctx = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
         return pool.submit(_time_analyses, str(dataset_path)).result()
 
 
 def _time_analyses(dataset_path: str) -> dict[str, Any]:
-    from . import analysis
+    from .analysis import standard_tables
     from .dataset import open_dataset
-    ds = open_dataset(dataset_path)
-    steps = {"win_rates": lambda: analysis.win_rates(ds.seats),
-             "win_rates_dealer": lambda: analysis.win_rates_by_dealer_position(ds.seats),
-             "lengths": lambda: analysis.length_summary(ds.rounds),
-             "length_distributions": lambda: analysis.length_distributions(ds.rounds),
-             "card_values": lambda: analysis.card_values(ds.seats)}
-    out: dict[str, Any] = {}
-    start = time.perf_counter()
-    for name, step in steps.items():
-        t = time.perf_counter()
-        step()
-        out[f"{name}_s"] = round(time.perf_counter() - t, 2)
-    out["total_s"] = round(time.perf_counter() - start, 2)
-    out["peak_rss_gb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2)
-    return out
+    start, cpu = time.perf_counter(), time.process_time()
+    standard_tables(open_dataset(dataset_path))
+    return {"seconds": round(time.perf_counter() - start, 2), "cpu_s": round(time.process_time() - cpu, 2),
+            "peak_rss_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2)}
 
 
 def _rows(root: Path, table: str) -> int:
@@ -89,20 +75,3 @@ def _cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def main(quick: bool = False) -> None:
-    """Run both benchmarks in a temporary directory and print the figures beside the targets."""
-    games = QUICK_GAMES if quick else BENCH_GAMES
-    with tempfile.TemporaryDirectory(prefix="unosim-bench-") as tmp:
-        run = bench_study_run(tmp, games)
-        print(f"\nstudy of {games:,} games (classic, 4 players, random, single_round, {run['n_jobs']} workers, "
-              f"chunks of {run['chunk_size']:,}) to parquet: {run['wall_s']:.1f} s wall, {run['cpu_s']:.1f} CPU-s, "
-              f"{run['games_per_s']:,} games/s (target for 10M: < 60 s)")
-        print(f"parquet: {run['rounds_bytes_per_row']:.2f} bytes per round row (target <= 8); all three tables "
-              f"{run['all_tables_bytes_per_round']:.1f} bytes per round")
-        timing = bench_analyses(run["path"])
-        steps = ", ".join(f"{k.removesuffix('_s')} {v:.1f} s" for k, v in timing.items()
-                          if k.endswith("_s") and k != "total_s")
-        print(f"analyses of that dataset: {timing['total_s']:.1f} s (target < 30 s), peak memory "
-              f"{timing['peak_rss_gb']:.2f} GB (target < 4 GB); {steps}")

@@ -12,6 +12,7 @@ rounds of a cell (a round without a winner is a loss for every seat, §1.13):
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,9 +33,11 @@ def seat_fairness(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
                             .then((pl.col("winner_seat").cast(pl.Int32) - pl.col("dealer_seat").cast(pl.Int32))
                                   % pl.col("players").cast(pl.Int32)).otherwise(-1))
               .group_by([*by, "position"]).agg(count=pl.len()).sort([*by, "position"]).collect())
-    rng = np.random.default_rng(seed)
     rows = []
     for key, group in counts.group_by(list(by), maintain_order=True):
+        # one stream per cell, from the cell itself: the same interval whether the cell is analysed
+        # alone or with the others
+        rng = np.random.default_rng([seed, *hashlib.blake2b(repr(key).encode(), digest_size=8).digest()])
         players = int(dict(zip(by, key, strict=True)).get("players", group["position"].max() + 1))
         full = np.zeros(players + 1, np.int64)
         full[group["position"].to_numpy() + 1] = group["count"].to_numpy()

@@ -11,6 +11,7 @@ from ..atomic import write_text_atomic
 from ..dataset import Dataset
 from .card_balance import card_balance
 from .card_values import card_values
+from .cells import CellScan, streaming, tables_by_cell
 from .effects import effects
 from .fairness import seat_fairness
 from .inference import holm
@@ -29,10 +30,30 @@ _FORMAT_FILE = "FORMAT"
 
 
 def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
-    """Win rates, fairness, lengths (censoring-aware), skill, card values and balance, match statistics,
-    and the effects of the spec's comparisons, as tidy tables."""
-    cells = ds.cells()
-    values = card_values(ds.seats, confidence=confidence)
+    """Win rates, fairness, lengths (censoring-aware), game quality, skill, card values and balance,
+    match statistics, and the effects of the spec's comparisons, as tidy tables.
+
+    The per-cell tables are computed one cell at a time (:mod:`unosim.analysis.cells`); what spans
+    cells (Holm's adjustments, card balance, skill, comparisons) is computed on the stacked tables."""
+    tables = tables_by_cell(ds, lambda cell: cell_tables(cell, confidence))
+    fairness = tables["fairness"]
+    tables["fairness"] = fairness.with_columns(chi2_p_holm=pl.Series(holm(fairness["chi2_p"].to_numpy())))
+    tables["card_balance"] = card_balance(tables["card_values"], confidence)
+    if tables["quality"].is_empty():
+        del tables["quality"]  # a dataset from before the game-quality counters
+    with streaming():
+        skill = skill_edges(ds.rounds, ds.cells(), confidence)
+        if not skill.is_empty():
+            tables["skill"] = skill
+        if ds.manifest["study"]["comparisons"]:
+            tables["effects"] = effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"],
+                                        ds.shares_decks, confidence)
+            tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
+    return tables
+
+
+def cell_tables(ds: Dataset | CellScan, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
+    """The tables grouped by cell, of the rows of ``ds`` (a whole dataset or one cell)."""
     tables = {
         "win_rates": win_rates(ds.seats, confidence=confidence),
         "win_rates_dealer": win_rates_by_dealer_position(ds.seats, confidence=confidence),
@@ -42,22 +63,12 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
         "length_distributions": length_distributions(ds.rounds, confidence=confidence),
         "survival": turn_survival(ds.rounds, confidence=confidence),
         "quality": game_quality(ds.rounds, confidence=confidence),
-        "card_values": values,
-        "card_balance": card_balance(values, confidence),
+        "card_values": card_values(ds.seats, confidence=confidence),
     }
-    if tables["quality"].is_empty():
-        del tables["quality"]  # a dataset from before the game-quality counters
-    skill = skill_edges(ds.rounds, cells, confidence)
-    if not skill.is_empty():
-        tables["skill"] = skill
     if ds.manifest["study"]["mode"] != "single_round":
         tables["rounds_per_match"] = rounds_per_match(ds.matches, confidence=confidence)
         tables["match_ends"] = match_ends(ds.matches, confidence=confidence)
         tables["match_wins"] = match_vs_round_wins(ds.seats, ds.matches, confidence=confidence)
-    if ds.manifest["study"]["comparisons"]:
-        tables["effects"] = effects(ds.rounds, cells, ds.manifest["study"]["comparisons"], ds.shares_decks,
-                                    confidence)
-        tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
     return tables
 
 

@@ -23,7 +23,7 @@ def win_rates(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = (*CELL, "s
     """
     aggs = [pl.col("won").sum().alias("wins"), pl.len().alias("n")]
     if "seat" in by:
-        aggs.insert(0, pl.col("policy").cast(pl.String).first().alias("policy"))
+        aggs.insert(0, pl.col("policy").first().cast(pl.String).alias("policy"))
     table = seats.lazy().group_by(list(by)).agg(aggs).sort(list(by)).collect()
     return with_wilson(table, "wins", "n", confidence)
 
