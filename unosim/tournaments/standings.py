@@ -65,24 +65,35 @@ def seat_results(seats: pl.LazyFrame | pl.DataFrame, rounds: pl.LazyFrame | pl.D
             .collect())
 
 
-def _clustered(column: str, prefix: str, deals: int) -> list[pl.Expr]:
-    """Mean, CI bounds of a per-deal column (already averaged within each deal)."""
-    t = float(stats.t.ppf(0.5 + CONFIDENCE / 2, max(deals - 1, 1)))
-    half = t * pl.col(column).std(ddof=1).fill_null(0.0) / math.sqrt(deals)
-    mean = pl.col(column).mean()
-    return [mean.alias(prefix), (mean - half).alias(f"{prefix}_ci_low"), (mean + half).alias(f"{prefix}_ci_high")]
+def _clustered(per_deal: pl.DataFrame, keys: list[str], columns: dict[str, str]) -> pl.DataFrame:
+    """Mean and CI bounds over deals of per-deal columns (``column -> output prefix``), one row per key.
+
+    Computed in numpy over rows sorted by deal, so the sums run in a fixed order and the figures are the
+    same to the last bit on every run (polars' threaded group-by would sum in varying order).
+    """
+    frame = per_deal.sort([*keys, "game"])
+    rows = []
+    for key, group in frame.group_by(keys, maintain_order=True):
+        deals = group.height
+        t = float(stats.t.ppf(0.5 + CONFIDENCE / 2, max(deals - 1, 1)))
+        row = dict(zip(keys, key, strict=True))
+        for column, prefix in columns.items():
+            values = group[column].to_numpy()
+            mean = float(values.mean())
+            half = t * float(values.std(ddof=1)) / math.sqrt(deals) if deals > 1 else 0.0
+            row.update({prefix: mean, f"{prefix}_ci_low": mean - half, f"{prefix}_ci_high": mean + half})
+        row["deals"] = deals
+        rows.append(row)
+    return pl.DataFrame(rows)
 
 
 def per_entrant(results: pl.DataFrame, entrants: tuple[Entrant, ...]) -> pl.DataFrame:
     """Win rate, points scored and points left per entrant, with deal-clustered intervals."""
-    deals = results["game"].n_unique()
-    per_deal = results.group_by("entrant", "game").agg(
-        pl.col("won").cast(pl.Float64).mean().alias("w"), pl.col("points").cast(pl.Float64).mean().alias("p"),
-        pl.col("points_left").cast(pl.Float64).mean().alias("l"), pl.len().alias("seats"))
-    table = per_deal.group_by("entrant").agg(
-        *_clustered("w", "win_rate", deals), *_clustered("p", "mean_points", deals),
-        *_clustered("l", "mean_points_left", deals), pl.col("seats").sum().alias("seats"),
-        pl.len().alias("deals"))
+    per_deal = results.group_by("entrant", "game").agg(  # integer sums: exact whatever the order
+        (pl.col("won").cast(pl.Int64).sum() / pl.len()).alias("w"), (pl.col("points").sum() / pl.len()).alias("p"),
+        (pl.col("points_left").sum() / pl.len()).alias("l"), pl.len().alias("seats"))
+    table = _clustered(per_deal, ["entrant"], {"w": "win_rate", "p": "mean_points", "l": "mean_points_left"})
+    table = table.join(per_deal.group_by("entrant").agg(pl.col("seats").sum()), on="entrant")
     order = pl.DataFrame({"entrant": [e.name for e in entrants], "policy_spec": [e.spec for e in entrants]})
     return (order.join(table, on="entrant", how="left")
             .rename({"win_rate_ci_low": "ci_low", "win_rate_ci_high": "ci_high"}))
@@ -96,14 +107,15 @@ def pairwise(results: pl.DataFrame) -> pl.DataFrame:
              .select(pl.col("entrant").alias("a"), pl.col("entrant_b").alias("b"), "game",
                      ((pl.col("finish") > pl.col("finish_b")).cast(pl.Float64)
                       + 0.5 * (pl.col("finish") == pl.col("finish_b")).cast(pl.Float64)).alias("ahead")))
-    return pairs.group_by("a", "b", "game").agg(pl.col("ahead").mean(), pl.len().alias("comparisons"))
+    # sums of halves are exact in floating point, so the per-deal shares do not depend on the order
+    return pairs.group_by("a", "b", "game").agg(pl.col("ahead").mean(), pl.col("ahead").sum().alias("ahead_total"),
+                                                 pl.len().alias("comparisons"))
 
 
 def head_to_head(per_deal_pairs: pl.DataFrame, entrants: tuple[Entrant, ...]) -> pl.DataFrame:
     """One row per ordered pair: share of comparisons A finished ahead of B, deal-clustered CI."""
-    deals = per_deal_pairs["game"].n_unique()
-    table = per_deal_pairs.group_by("a", "b").agg(*_clustered("ahead", "estimate", deals),
-                                                  pl.col("comparisons").sum(), pl.len().alias("deals"))
+    table = _clustered(per_deal_pairs, ["a", "b"], {"ahead": "estimate"}).join(
+        per_deal_pairs.group_by("a", "b").agg(pl.col("comparisons").sum()), on=["a", "b"])
     names = [e.name for e in entrants]
     order = pl.DataFrame([(a, b) for a in names for b in names if a != b], schema=["a", "b"], orient="row")
     return (order.join(table, on=["a", "b"], how="left")
@@ -116,13 +128,12 @@ def ratings(per_deal_pairs: pl.DataFrame, entrants: tuple[Entrant, ...], seed: i
     index = {n: i for i, n in enumerate(names)}
     k = len(names)
     frame = per_deal_pairs.with_columns(
-        (pl.col("ahead") * pl.col("comparisons")).alias("wins"),
         pl.col("a").replace_strict(index, return_dtype=pl.Int64).alias("i"),
         pl.col("b").replace_strict(index, return_dtype=pl.Int64).alias("j"))
     games = np.sort(frame["game"].unique().to_numpy())
     row = np.searchsorted(games, frame["game"].to_numpy())
     counts = np.zeros((len(games), k * k))  # per deal: times i finished ahead of j (ties ½)
-    np.add.at(counts, (row, frame["i"].to_numpy() * k + frame["j"].to_numpy()), frame["wins"].to_numpy())
+    np.add.at(counts, (row, frame["i"].to_numpy() * k + frame["j"].to_numpy()), frame["ahead_total"].to_numpy())
     point = _bradley_terry(counts.sum(axis=0).reshape(k, k))
     rng = np.random.default_rng(seed)
     weights = rng.multinomial(len(games), np.full(len(games), 1 / len(games)), size=RATING_BOOTSTRAP)
