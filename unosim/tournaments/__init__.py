@@ -167,12 +167,12 @@ def load_tournament(path: str | Path) -> TournamentResult:
                            f"`unosim tournament` writes one") from None
     entrant_list = tuple(Entrant(e["name"], e["spec"]) for e in desc["entrants"])
     arrangement_map = {k: tuple(v) for k, v in desc["arrangements"].items()}
-    results = st.seat_results(ds.seats, ds.rounds, st.seat_entrants(arrangement_map, entrant_list))
-    pairs = st.pairwise(results)
+    games = st.games_from_tables(ds.seats, ds.rounds, arrangement_map)
+    ahead, comparisons = st.pairwise(games, len(entrant_list))
     return TournamentResult(variant=desc["variant"], players=desc["players"], games=desc["games"],
                             seed=desc["seed"], entrants=entrant_list, arrangements=arrangement_map,
-                            standings=st.standings(results, pairs, entrant_list, desc["seed"]),
-                            head_to_head=st.head_to_head(pairs, entrant_list), path=ds.path)
+                            standings=st.standings(games, ahead, entrant_list, desc["seed"]),
+                            head_to_head=st.head_to_head(ahead, comparisons, entrant_list), path=ds.path)
 
 
 def write_tables(result: TournamentResult) -> list[Path]:
