@@ -117,6 +117,19 @@ def test_reloading_the_dataset_gives_the_same_standings(trio):
                                                                         "tournament.png"}
 
 
+def test_running_it_again_resumes_the_finished_dataset(trio):
+    parts = sorted(trio.path.rglob("*.parquet"))
+    stamps = [p.stat().st_mtime_ns for p in parts]
+    again = unosim.tournament("classic", players=4, policies=TRIO, games=400, seed=3, out=trio.path.parent)
+    assert [p.stat().st_mtime_ns for p in parts] == stamps   # nothing recomputed
+    assert again.standings.equals(trio.standings)
+
+
+def test_another_tournament_under_the_same_name_is_refused(trio):
+    with pytest.raises(ValueError, match="different spec; use --force"):
+        unosim.tournament("classic", players=4, policies=TRIO[:2], games=400, seed=3, out=trio.path.parent)
+
+
 def test_clustered_interval_is_the_standard_error_of_per_deal_means():
     """Known answer on hand-made games: 2 arrangements × 3 deals × 2 seats."""
     entrants = seating.entrants(["random", "keep_wilds"], 2)
