@@ -13,7 +13,7 @@ def add_parser(sub) -> None:
     p.add_argument("--variant", required=True, help="a registered variant (see `unosim variants`)")
     p.add_argument("--players", "-n", type=int, required=True, help="number of seats")
     p.add_argument("--policies", required=True,
-                   help="2..PLAYERS policy specs, comma-separated, e.g. 'random,greedy_points,keep_wilds' "
+                   help="2 or more policy specs, comma-separated, e.g. 'random,greedy_points,keep_wilds' "
                         "(a policy twice plays against a copy of itself)")
     p.add_argument("--games", type=int, required=True, help="number of deals (each played under every arrangement)")
     p.add_argument("--seed", type=int, default=1, help="the seed (default 1; deal g depends only on seed and g)")

@@ -19,8 +19,10 @@ Decisions:
 
 * Single rounds only: a deal is one round (a match would be a sequence of deals whose length
   depends on the play). ``rules`` may not set ``match_mode`` to anything else.
-* ``2 <= k <= N`` policies at ``N`` seats; each takes ``N // k`` seats, ``N % k`` of them one more
-  (every choice of which, see :mod:`.seating`). A policy given twice plays against a copy of itself.
+* ``k >= 2`` policies at ``N`` seats. ``k <= N``: each takes ``N // k`` seats, ``N % k`` of them one
+  more (every choice of which); ``k > N``: every ``N``-subset of them takes the table in turn (see
+  :mod:`.seating`; at most ``seating.MAX_ARRANGEMENTS`` arrangements). A policy given twice plays
+  against a copy of itself.
 * Without ``out`` the dataset lives in a temporary directory that is deleted once the standings are
   computed (``result.path`` is then None).
 """
