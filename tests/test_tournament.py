@@ -213,6 +213,7 @@ def test_strategies_beat_random_with_intervals_excluding_parity(variant, stronge
     ({"variant": "clasic"}, "'clasic'", "valid variants are"),
     ({"rules": {"match_mode": "points"}}, "match_mode='points'", "'single_round'"),
     ({"rules": {"stacking": "sometimes"}}, "sometimes", "valid"),
+    ({"rules": ["stacking"]}, "rules=['stacking']", "a dict of rule overrides"),
 ])
 def test_bad_input_is_one_clear_error(tmp_path, kwargs, named, valid):
     call = {"variant": "classic", "players": 4, "policies": TRIO, "games": 10, "seed": 1, **kwargs}

@@ -94,8 +94,9 @@ def tournament(variant: str, *, players: int, policies, games: int, seed: int, r
     one comma-separated string. ``games``: the number of deals (each played under every arrangement).
     ``rules``: rule overrides of ``variant``. ``out``: parent directory of the dataset
     ``<out>/<name>`` (default name ``tournament_<variant>_p<players>``); None plays in a temporary
-    directory. ``n_jobs``, ``chunk_size``, ``scheduler``, ``force``, ``progress``: as
-    :func:`unosim.runner.run_study`. Bad input raises ValueError naming the value and what is valid.
+    directory. ``n_jobs`` (default 1: in this process), ``chunk_size``, ``scheduler``, ``force``,
+    ``progress``: as :func:`unosim.runner.run_study`; a dataset of the same name holding another
+    tournament is refused unless ``force``, the same tournament is resumed (or reused when complete). Bad input raises ValueError naming the value and what is valid.
     """
     from ..runner import run_study
     study, entrant_list, arrangement_map = build_study(variant, players, policies, games, seed, rules,
@@ -127,6 +128,9 @@ def build_study(variant: str, players: int, policies, games: int, seed: int, rul
     players = as_int("players", players, 2)
     games = as_int("games", games, 1, 10**12)
     seed = as_int("seed", seed, 0, 2**63 - 1)
+    if rules is not None and not isinstance(rules, dict):
+        raise ValueError(f"rules={rules!r} is invalid: valid is None or a dict of rule overrides such as "
+                         f"{{'stacking': 'any_draw'}} (see `unosim rules {variant}`)")
     overrides = dict(rules or {})
     mode = overrides.pop("match_mode", MODE)
     if mode != MODE:
