@@ -162,6 +162,7 @@ def test_two_entrant_rating_is_the_log_odds_of_the_head_to_head(trio):
 
 
 # ---- exchangeability and strength ------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "players", "policies"), [
     ("classic", 4, ["random"] * 4),
     ("no_mercy", 3, ["keep_wilds", "keep_wilds"]),   # 2 copies at 3 seats: one copy takes two seats
@@ -183,6 +184,7 @@ def open_rounds_won(result) -> float:
     return float(per_seat.mean() * result.players)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "stronger"), [
     ("classic", ["greedy_points", "keep_wilds"]),
     ("no_mercy", ["keep_wilds"]),   # greedy_points' edge there is ~1 point of win rate: needs far more deals
@@ -265,6 +267,40 @@ def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
     result = load_tournament(tmp_path / "tournament_classic_p4")
     assert result.standings["policy"].to_list() == ranked
     assert run.stderr == ""   # no progress bar when stderr is not a terminal
+
+
+def test_cli_on_a_terminal_shows_progress_then_the_table(tmp_path):
+    """Under a pseudo-terminal (as a user sees it): a progress bar on stderr, then the standings."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))   # a 120-column terminal
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", "tournament", "--variant", "classic", "--players", "2",
+                             "--policies", "random,keep_wilds", "--games", "300", "--n-jobs", "1", "--out",
+                             str(tmp_path)], stdout=slave, stderr=slave, stdin=subprocess.DEVNULL, cwd=tmp_path,
+                            env={**os.environ, "COLUMNS": "120"})
+    os.close(slave)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([master], [], [], 120)
+        if not ready:
+            break
+        try:
+            data = os.read(master, 4096)
+        except OSError:   # the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(timeout=60) == 0
+    screen = b"".join(chunks).decode()
+    assert "tournament_classic_p2" in screen and "600/600" in screen   # the bar: 300 deals × 2 arrangements
+    table = screen[screen.index("rank"):]
+    assert "keep_wilds" in table and "random" in table and "head-to-head" in table
 
 
 def test_cli_bad_input_is_one_line(tmp_path):
