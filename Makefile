@@ -23,6 +23,8 @@ demo: install
 	$(BIN)/python -m unosim study run analyses/studies/demo.toml --out data --force
 	$(BIN)/python -m unosim analyze data/demo
 	$(BIN)/python -m unosim report data/demo
+	$(BIN)/python -m unosim tournament --variant classic --players 4 --policies random,greedy_points,keep_wilds \
+		--games 2000 --seed 1 --out data --force --quiet
 
 # The whole suite, slow statistical tests included, on both cores.
 test: install

@@ -215,6 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     _cell_arguments(p)
     p.add_argument("--game", type=int, default=0, help="the game index (default 0)")
     p.set_defaults(run=cmd_replay)
+
+    from . import cli_tournament
+    cli_tournament.add_parser(sub)
     return parser
 
 

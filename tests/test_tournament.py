@@ -1,0 +1,334 @@
+"""Duplicate tournaments: rotation balance, shared deals, exchangeability, a known strength ordering,
+the statistics' known answers, bad input, and the CLI as a terminal shows it."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import unosim
+from unosim.dataset import open_dataset
+from unosim.tournaments import TOURNAMENT_FILE, build_study, load_tournament, seating, standings
+
+ROOT = Path(__file__).parents[1]
+TRIO = ["random", "greedy_points", "keep_wilds"]
+COMBOS = [(k, n) for n in range(2, 11) for k in range(2, n + 1)] + [(3, 2), (5, 2), (5, 3), (5, 4), (6, 4), (6, 5), (8, 6)]
+
+
+@pytest.fixture(scope="module")
+def trio(tmp_path_factory):
+    """A small classic 4-player tournament of the three built-in policies, kept on disk."""
+    out = tmp_path_factory.mktemp("tournament")
+    return unosim.tournament("classic", players=4, policies=TRIO, games=400, seed=3, out=out)
+
+
+# ---- rotation balance ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(("k", "players"), COMBOS)
+def test_every_entrant_sits_in_every_seat_equally_often(k, players):
+    arrangements = seating.arrangements(k, players)
+    counts = Counter((e, seat) for a in arrangements for seat, e in enumerate(a))
+    assert len(set(counts.values())) == 1 and len(counts) == k * players
+    for a in arrangements:   # seat counts as even as they can be within each arrangement
+        per = Counter(a)
+        assert len(per) == min(k, players) and max(per.values()) - min(per.values()) <= 1
+    assert len(arrangements) == seating.arrangement_count(k, players) or players > 4
+
+
+@pytest.mark.parametrize(("k", "players"), [(k, n) for n in range(2, 5) for k in range(2, 7)])
+def test_small_tables_play_every_permutation_so_neighbours_balance_too(k, players):
+    arrangements = seating.arrangements(k, players)
+    assert len(arrangements) == len(set(arrangements))
+    after = Counter((a[s], a[(s + 1) % players]) for a in arrangements for s in range(players))
+    pairs = [(x, y) for x in range(k) for y in range(k) if x != y]
+    assert len({after[p] for p in pairs}) == 1   # everyone follows everyone equally often
+
+
+def test_large_tables_use_rotations_and_their_reverse():
+    arrangements = seating.arrangements(6, 6)
+    assert len(arrangements) == 12
+    forward = arrangements[0]
+    assert set(arrangements) == ({forward[i:] + forward[:i] for i in range(6)}
+                                 | {forward[::-1][i:] + forward[::-1][:i] for i in range(6)})
+
+
+def test_every_deal_is_played_balanced_in_the_dataset(trio):
+    """Read back from the dataset: in every deal each policy held each seat equally often."""
+    ds = open_dataset(trio.path)
+    seating_frame = pl.DataFrame([(name, seat, trio.entrants[e].name) for name, arrangement in
+                                  trio.arrangements.items() for seat, e in enumerate(arrangement)],
+                                 schema={"lineup": pl.String, "seat": pl.Int8, "entrant": pl.String}, orient="row")
+    seats = ds.seats.select(pl.col("lineup").cast(pl.String), "game", "seat").collect().join(
+        seating_frame, on=["lineup", "seat"])
+    counts = seats.group_by("game", "entrant", "seat").len()
+    assert counts["len"].n_unique() == 1
+    assert counts.height == 400 * 3 * 4   # every (deal, policy, seat) present
+    assert seats.group_by("game").len()["len"].unique().to_list() == [36 * 4]
+
+
+def test_every_arrangement_replays_the_same_deal(trio):
+    """Common random numbers: same dealer and same opening hands by seat under every arrangement."""
+    ds = open_dataset(trio.path)
+    rounds = ds.rounds.select("lineup", "game", "dealer_seat").collect()
+    assert rounds.group_by("game").agg(pl.col("dealer_seat").n_unique())["dealer_seat"].max() == 1
+    hands = ds.seats.select("lineup", "game", "seat", pl.col("^open_.*$")).collect()
+    opening = [c for c in hands.columns if c.startswith("open_")]
+    distinct = hands.group_by("game", "seat").agg(pl.struct(opening).n_unique().alias("hands"))
+    assert distinct["hands"].max() == 1
+    assert rounds["lineup"].n_unique() == 36
+
+
+# ---- statistics ---------------------------------------------------------------------------------------
+def test_standings_columns_and_win_rates_sum_to_the_rounds_won(trio):
+    table = trio.standings
+    for column in ("policy", "win_rate", "ci_low", "ci_high", "mean_points", "mean_points_ci_low",
+                   "mean_points_ci_high", "rating", "rating_ci_low", "rating_ci_high"):
+        assert column in table.columns
+    assert sorted(table["policy"]) == sorted(TRIO)
+    assert (table["ci_low"] < table["win_rate"]).all() and (table["win_rate"] < table["ci_high"]).all()
+    rounds = open_dataset(trio.path).rounds.select("winner_seat").collect()
+    won = (rounds["winner_seat"] >= 0).mean()
+    # every policy holds the same number of seats, so the mean of the per-seat rates is won / players
+    assert table["win_rate"].mean() == pytest.approx(won / 4, rel=1e-12)
+    assert table["rating"].sum() == pytest.approx(0, abs=1e-9)
+
+
+def test_head_to_head_is_complementary(trio):
+    h2h = trio.head_to_head
+    assert h2h.height == 6
+    back = h2h.join(h2h, left_on=["a", "b"], right_on=["b", "a"], suffix="_r")
+    assert np.allclose(back["estimate"] + back["estimate_r"], 1.0)
+    matrix = trio.head_to_head_matrix()
+    assert matrix.columns == ["a", *[e.name for e in trio.entrants]]
+
+
+def test_reloading_the_dataset_gives_the_same_standings(trio):
+    again = load_tournament(trio.path)
+    assert again.standings.equals(trio.standings) and again.head_to_head.equals(trio.head_to_head)
+    assert (trio.path / TOURNAMENT_FILE).exists()
+    assert {p.name for p in (trio.path / "tournament").iterdir()} == {"standings.csv", "head_to_head.csv",
+                                                                        "tournament.png"}
+
+
+def test_running_it_again_resumes_the_finished_dataset(trio):
+    parts = sorted(trio.path.rglob("*.parquet"))
+    stamps = [p.stat().st_mtime_ns for p in parts]
+    again = unosim.tournament("classic", players=4, policies=TRIO, games=400, seed=3, out=trio.path.parent)
+    assert [p.stat().st_mtime_ns for p in parts] == stamps   # nothing recomputed
+    assert again.standings.equals(trio.standings)
+
+
+def test_another_tournament_under_the_same_name_is_refused(trio):
+    with pytest.raises(ValueError, match="different spec; use --force"):
+        unosim.tournament("classic", players=4, policies=TRIO[:2], games=400, seed=3, out=trio.path.parent)
+
+
+def test_clustered_interval_is_the_standard_error_of_per_deal_means():
+    """Known answer on hand-made games: 2 arrangements × 3 deals × 2 seats."""
+    entrants = seating.entrants(["random", "keep_wilds"], 2)
+    won_a = np.array([[1, 0, 0], [1, 1, 0]], bool)          # entrant 0's result per (arrangement, deal)
+    won = np.zeros((2, 3, 2), bool)
+    won[0, :, 0], won[0, :, 1] = won_a[0], ~won_a[0]        # arrangement 0: entrant 0 in seat 0
+    won[1, :, 1], won[1, :, 0] = won_a[1], ~won_a[1]        # arrangement 1: entrant 0 in seat 1
+    zeros = np.zeros((2, 3, 2), np.int64)
+    games = standings.Games(deals=np.arange(3), won=won, points=zeros, points_left=zeros,
+                            finish=won.astype(np.int64), entrant_of=np.array([[0, 1], [1, 0]]))
+    row = standings.per_entrant(games, entrants).row(0, named=True)
+    per_deal = np.array([1.0, 0.5, 0.0])
+    from scipy import stats
+    half = stats.t.ppf(0.975, 2) * per_deal.std(ddof=1) / math.sqrt(3)
+    assert row["win_rate"] == pytest.approx(0.5)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((0.5 - half, 0.5 + half))
+    ahead, comparisons = standings.pairwise(games, 2)
+    assert comparisons.tolist() == [[0, 2], [2, 0]]
+    assert ahead[0, 1].tolist() == [2.0, 1.0, 0.0]
+
+
+def test_two_entrant_rating_is_the_log_odds_of_the_head_to_head(trio):
+    """Bradley–Terry with two items has a closed form: the rating gap is the log-odds of finishing ahead."""
+    result = unosim.tournament("classic", players=2, policies=["random", "greedy_points"], games=300, seed=5)
+    share = result.head_to_head.filter(pl.col("a") == "greedy_points")["estimate"][0]
+    rating = dict(zip(result.standings["policy"], result.standings["rating"], strict=True))
+    gap = rating["greedy_points"] - rating["random"]
+    assert gap == pytest.approx(standings.ELO_SCALE * math.log(share / (1 - share)), rel=1e-4)
+
+
+# ---- exchangeability and strength ------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "players", "policies"), [
+    ("classic", 4, ["random"] * 4),
+    ("no_mercy", 3, ["keep_wilds", "keep_wilds"]),   # 2 copies at 3 seats: one copy takes two seats
+    ("classic", 5, ["greedy_points"] * 5),           # rotations and their reverse
+])
+def test_copies_of_one_policy_win_their_fair_share(variant, players, policies):
+    result = unosim.tournament(variant, players=players, policies=policies, games=300, seed=11)
+    table = result.standings
+    assert table.height == len(policies) and table["policy"].n_unique() == len(policies)
+    won = open_rounds_won(result)
+    for row in table.iter_rows(named=True):
+        # a round without a winner is lost by all: the fair share is (rounds won) / players
+        assert row["ci_low"] - 1e-12 <= won / players <= row["ci_high"] + 1e-12, row
+        assert abs(row["win_rate"] - 1 / players) < 0.02
+
+
+def open_rounds_won(result) -> float:
+    per_seat = result.standings["win_rate"].to_numpy()
+    return float(per_seat.mean() * result.players)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "stronger"), [
+    ("classic", ["greedy_points", "keep_wilds"]),
+    ("no_mercy", ["keep_wilds"]),   # greedy_points' edge there is ~1 point of win rate: needs far more deals
+])
+def test_strategies_beat_random_with_intervals_excluding_parity(variant, stronger):
+    """Measured at 20,000 deals (README): the gaps are 5-10 standard errors at the 600 deals used here."""
+    result = unosim.tournament(variant, players=4, policies=TRIO, games=600, seed=2)
+    table = {r["policy"]: r for r in result.standings.iter_rows(named=True)}
+    for policy in stronger:
+        assert table["random"]["ci_high"] < table[policy]["ci_low"]
+        assert table["random"]["rating_ci_high"] < table[policy]["rating_ci_low"]
+        h2h = result.head_to_head.filter((pl.col("a") == policy) & (pl.col("b") == "random")).row(0, named=True)
+        assert h2h["ci_low"] > 0.5
+
+
+# ---- bad input -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("kwargs", "named", "valid"), [
+    ({"policies": ["random", "bogus"]}, "'bogus'", "valid policies are"),
+    ({"policies": ["random"]}, "['random']", "needs at least 2"),
+    ({"policies": []}, "[]", "needs at least 2"),
+    ({"policies": ["random"] * 8}, "8 policies at 4 seats", "at most 1,000 arrangements"),
+    ({"policies": "random(p_draw=2),greedy_points"}, "p_draw='2'", "probability in [0, 1]"),
+    ({"policies": [1, 2]}, "[1, 2]", "list of policy specs"),
+    ({"games": 0}, "games=0", "1..1000000000000"),
+    ({"games": 2.5}, "games=2.5", "an integer"),
+    ({"seed": -1}, "seed=-1", "an integer 0.."),
+    ({"players": 1}, "players=1", "an integer ≥ 2"),
+    ({"variant": "clasic"}, "'clasic'", "valid variants are"),
+    ({"rules": {"match_mode": "points"}}, "match_mode='points'", "'single_round'"),
+    ({"rules": {"stacking": "sometimes"}}, "sometimes", "valid"),
+    ({"rules": ["stacking"]}, "rules=['stacking']", "a dict of rule overrides"),
+])
+def test_bad_input_is_one_clear_error(tmp_path, kwargs, named, valid):
+    call = {"variant": "classic", "players": 4, "policies": TRIO, "games": 10, "seed": 1, **kwargs}
+    with pytest.raises(ValueError) as err:
+        unosim.tournament(call.pop("variant"), out=tmp_path / "out", **call)
+    message = str(err.value)
+    assert named in message and valid in message and "\n" not in message
+    assert not (tmp_path / "out").exists()   # nothing written
+
+
+def test_the_generated_study_has_one_cell_per_arrangement_on_shared_decks():
+    study, entrants, arrangements = build_study("classic", 4, TRIO, 10, 7, {"n_blank": 0}, "t")
+    assert len(study.cells) == len(arrangements) == 36
+    assert study.common_random_numbers and study.mode == "single_round"
+    assert len({c.seed for c in study.cells}) == 1
+    assert {c.variant for c in study.cells} == {"classic_rules"}
+    labels = {c.lineup: c.lineup_label for c in study.cells}
+    for name, arrangement in arrangements.items():
+        assert labels[name] == ",".join(entrants[e].spec for e in arrangement)
+
+
+def test_parameterised_specs_are_entrants_and_copies_are_numbered():
+    entrants = seating.entrants("random(p_draw=0.3, p_bluff=0.1),random,random", 3)
+    assert [e.name for e in entrants] == ["random(p_bluff=0.1,p_draw=0.3)", "random#1", "random#2"]
+    assert entrants[1].spec == entrants[2].spec == "random"
+
+
+# ---- the CLI ---------------------------------------------------------------------------------------------
+def _cli(*args, cwd: Path):
+    env = {**os.environ, "COLUMNS": "120"}
+    return subprocess.run([sys.executable, "-m", "unosim", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
+    run = _cli("tournament", "--variant", "classic", "--players", "4", "--policies",
+               "random,greedy_points,keep_wilds", "--games", "200", "--seed", "4", "--n-jobs", "1",
+               "--out", str(tmp_path), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("classic, 4 players: 200 deals × 36 arrangements (seed 4)")
+    header = lines[1].split()
+    assert header[:4] == ["rank", "policy", "win", "rate"]
+    ranked = [line.split()[1] for line in lines[2:5]]
+    assert sorted(ranked) == sorted(TRIO) and ranked[-1] == "random"
+    assert all(line.count("[") == 4 for line in lines[2:5])   # every figure with its interval
+    assert any(line.startswith("head-to-head") for line in lines)
+    assert "tournament_classic_p4" in lines[-1]
+    result = load_tournament(tmp_path / "tournament_classic_p4")
+    assert result.standings["policy"].to_list() == ranked
+    assert run.stderr == ""   # no progress bar when stderr is not a terminal
+
+
+def test_cli_on_a_terminal_shows_progress_then_the_table(tmp_path):
+    """Under a pseudo-terminal (as a user sees it): a progress bar on stderr, then the standings."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))   # a 120-column terminal
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", "tournament", "--variant", "classic", "--players", "2",
+                             "--policies", "random,keep_wilds", "--games", "300", "--n-jobs", "1", "--out",
+                             str(tmp_path)], stdout=slave, stderr=slave, stdin=subprocess.DEVNULL, cwd=tmp_path,
+                            env={**os.environ, "COLUMNS": "120"})
+    os.close(slave)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([master], [], [], 120)
+        if not ready:
+            break
+        try:
+            data = os.read(master, 4096)
+        except OSError:   # the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(timeout=60) == 0
+    screen = b"".join(chunks).decode()
+    assert "tournament_classic_p2" in screen and "600/600" in screen   # the bar: 300 deals × 2 arrangements
+    table = screen[screen.index("rank"):]
+    assert "keep_wilds" in table and "random" in table and "head-to-head" in table
+
+
+def test_cli_bad_input_is_one_line(tmp_path):
+    run = _cli("tournament", "--variant", "classic", "--players", "4", "--policies", "random",
+               "--games", "10", "--out", str(tmp_path), cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and "needs at least 2" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_analyses_apply_to_a_tournament_dataset(trio):
+    from unosim.analysis.standard import standard_tables
+    tables = standard_tables(open_dataset(trio.path))
+    assert tables
+
+
+def test_the_report_fragment_embeds_standings_and_chart(trio):
+    from unosim.tournaments.report import html_fragment
+    text = html_fragment(trio)
+    assert text.count("<tr>") == 4 and "data:image/png;base64," in text
+    for policy in TRIO:
+        assert policy in text
+
+
+def test_more_policies_than_seats_meet_at_every_table():
+    """Four policies at a two-player table: every pair plays, both ways round, in every deal."""
+    result = unosim.tournament("classic", players=2, policies=["random", *TRIO[1:], "random(p_draw=0.2)"],
+                               games=200, seed=9)
+    assert len(result.arrangements) == 12
+    assert sorted(result.arrangements.values()) == sorted(itertools.permutations(range(4), 2))
+    assert result.head_to_head.height == 12 and result.head_to_head["estimate"].is_not_null().all()
+    assert result.standings["win_rate"].mean() == pytest.approx(0.5, abs=0.01)
