@@ -229,5 +229,7 @@ def _card_findings(balance: pl.DataFrame) -> list[Finding]:
 
 
 def _cards(rows: pl.DataFrame) -> str:
-    return ", ".join(f"{r['card']} (printed {r['points']}, suggested {r['suggested_points']})"
-                     for r in rows.head(3).iter_rows(named=True))
+    return ", ".join(f"{r['card']} (printed {r['points']}, " + (
+        f"suggested {r['suggested_points']})" if r["suggested_points"] != r["points"]
+        else "kept: the printed points already rank it in value order)")
+        for r in rows.head(3).iter_rows(named=True))
