@@ -188,7 +188,7 @@ def _token(value) -> str:
 
 def play(draw: dict) -> dict:
     """Play one valid draw with the audit; returns a summary, raises on any broken invariant."""
-    from unosim.engine import layout as L
+    from unosim import protocol as L
     from unosim.simulate import resolve, run_compiled
 
     rs, specs = resolve(draw["variant"], draw["players"], draw["lineup"], draw["rules"])

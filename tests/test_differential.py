@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from unosim import reference
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.simulate import resolve, run_compiled
 
 CASES = {

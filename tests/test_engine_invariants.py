@@ -12,7 +12,7 @@ import pytest
 
 from unosim.engine import round as kernel_round
 from unosim.engine import state as kernel_state
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.simulate import resolve, run_compiled
 
 POLICIES = ["random", "greedy_points", "keep_wilds"]

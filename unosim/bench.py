@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 import unosim
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.rules import FAMILIES
 from unosim.simulate import resolve, run_compiled
 

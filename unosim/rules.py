@@ -32,15 +32,9 @@ import numpy as np
 
 from . import cards
 from .checks import is_int, is_real, scaled
-from .engine import layout as L
+from . import protocol as L
+from .protocol import BLANK_EFFECTS, FAMILIES, MATCH_MODES, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES, STACKING
 
-FAMILIES = ("classic", "minions", "spin", "no_mercy")
-MATCH_MODES = ("points", "lowest", "single_round")
-STACKING = ("none", "same_kind", "any_draw", "escalating")
-BLANK_EFFECTS = ("plain_wild", "swap_hands", "shuffle_hands", "others_draw_1", "discard_colour",
-                 "draw_two_next")
-SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
-                 "trade_hands", "show_hand", "war", "uno_spin")
 PLAYER_RANGE = {"classic": (2, 10), "minions": (2, 10), "spin": (2, 10), "no_mercy": (2, 10)}
 
 # Per-family defaults of RULES §4; a family listed in FIXED may not change that toggle.
@@ -96,7 +90,7 @@ class RuleSet:
     uno_penalty: int = 2
     p_dumbfu_fail: float = 0.10
     dumbfu_penalty: int = 4
-    spin_weights: tuple[float, ...] = (1.0,) * 9
+    spin_weights: tuple[float, ...] = (1.0,) * N_SPIN_OUTCOMES
     shout_weight: float | tuple[float, ...] = 1.0
     # house-rule toggles (RULES §4)
     stacking: str = "none"
@@ -193,7 +187,7 @@ class RuleSet:
                                  f"number or exactly one per seat")
 
     def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.engine.layout`."""
+        """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.protocol`."""
         self.check_players(players)
         players = int(players)
         ir = np.zeros(L.IR_SIZE, np.int64)
@@ -229,7 +223,7 @@ class RuleSet:
         shout = self.shout_weight if isinstance(self.shout_weight, tuple) else (self.shout_weight,) * players
         fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + players] = forget
         fr[L.FR_SHOUT_WEIGHT:L.FR_SHOUT_WEIGHT + players] = scaled(shout)
-        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9] = scaled(self.spin_weights)   # the draw normalises
+        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + N_SPIN_OUTCOMES] = scaled(self.spin_weights)   # the draw normalises
         return ir, fr, cards.deck_ids(self.deck_counts())
 
 
@@ -292,16 +286,16 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
     """Check and normalise every field; returns the normalised values."""
     v = dict(values)
     v["hand_size"] = _check_int("hand_size", v["hand_size"], 1, 15)
-    v["n_blank"] = _check_int("n_blank", v["n_blank"], 0, 3)
+    v["n_blank"] = _check_int("n_blank", v["n_blank"], 0, N_BLANK_SLOTS)
     effects = v["blank_effects"]
     if isinstance(effects, str):
-        effects = (effects,) * 3
-    if not isinstance(effects, (list, tuple)) or not 1 <= len(effects) <= 3:
-        raise _bad("blank_effects", effects, f"one effect or a list of up to 3 of {list(BLANK_EFFECTS)}")
+        effects = (effects,) * N_BLANK_SLOTS
+    if not isinstance(effects, (list, tuple)) or not 1 <= len(effects) <= N_BLANK_SLOTS:
+        raise _bad("blank_effects", effects, f"one effect or a list of up to {N_BLANK_SLOTS} of {list(BLANK_EFFECTS)}")
     for e in effects:
         if e not in BLANK_EFFECTS:
             raise _bad("blank_effects", e, f"one of {list(BLANK_EFFECTS)}")
-    v["blank_effects"] = tuple(effects) + ("swap_hands",) * (3 - len(effects))
+    v["blank_effects"] = tuple(effects) + ("swap_hands",) * (N_BLANK_SLOTS - len(effects))
     if v["match_mode"] not in MATCH_MODES:
         raise _bad("match_mode", v["match_mode"], f"one of {list(MATCH_MODES)}")
     v["target"] = _check_int("target", v["target"], 1, MAX_TARGET)
@@ -337,9 +331,9 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_spin_weights(w: Any) -> tuple[float, ...]:
-    """9 relative weights, finite and ≥ 0 with a positive sum, as a list or a table keyed by outcome
+    """N_SPIN_OUTCOMES relative weights, finite and ≥ 0 with a positive sum, as a list or a table keyed by outcome
     (outcomes it leaves out weigh 0)."""
-    valid = (f"9 finite weights ≥ 0 with a positive sum, as a list in the order {list(SPIN_OUTCOMES)} or "
+    valid = (f"{N_SPIN_OUTCOMES} finite weights ≥ 0 with a positive sum, as a list in the order {list(SPIN_OUTCOMES)} or "
              f"a table keyed by those names")
     if isinstance(w, dict):
         for key, x in w.items():
@@ -349,7 +343,7 @@ def _check_spin_weights(w: Any) -> tuple[float, ...]:
             if not _is_weight(x):
                 raise ValueError(f"rule spin_weights {key}={x!r} is invalid: valid is a finite weight ≥ 0")
         w = tuple(w.get(o, 0.0) for o in SPIN_OUTCOMES)
-    if not isinstance(w, (list, tuple)) or len(w) != 9:
+    if not isinstance(w, (list, tuple)) or len(w) != N_SPIN_OUTCOMES:
         raise _bad("spin_weights", w, valid)
     for outcome, x in zip(SPIN_OUTCOMES, w, strict=True):
         if not _is_weight(x):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import cards
-from ..engine import layout as L
+from .. import protocol as L
 from .card_tables import COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card, pose_event
 from .penalties import accept
