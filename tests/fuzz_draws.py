@@ -51,7 +51,7 @@ def valid_draw(rng: random.Random) -> dict:
         rules["n_blank"] = rng.randint(0, 3)
     base = R.get_variant(family, rules)
     players = rng.randint(2, 10)
-    spare = base.deck_size - R._FIRST_CARD_EXCLUDED[family] - 1
+    spare = base.deck_size - base.first_card_excluded() - 1
     hand_size = rng.randint(1, min(15, spare // players))
     rules["hand_size"] = hand_size
     fixed = R._FIXED.get(family, ()) + R._NOT_APPLICABLE.get(family, ())

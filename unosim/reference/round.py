@@ -33,7 +33,7 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
     deal(table)
     table.opening_hands = [list(hand) for hand in table.hands]
     table.quality.hand_grew(max(len(hand) for hand in table.hands))
-    if table.rules.family == "no_mercy":
+    if table.rules.mechanics == "no_mercy":
         turn_up_number_card(table)
         first = table.left_of_dealer        # no first-card effect (RULES §2.4.2)
     elif not turn_up_first_card(table):
