@@ -1,10 +1,12 @@
 """Rule sets: one frozen, strictly validated description of a variant (RULES.md §1-§4).
 
 A :class:`RuleSet` holds the variant family, the deck options, every common rule and human-behaviour
-parameter of RULES §3, and every house-rule toggle of RULES §4, each as a typed field. Named variants
-live in :data:`VARIANTS`; ``RuleSet.key`` is a canonical string (``classic(n_blank=0)``) that
+parameter of RULES §3, and every house-rule toggle of RULES §4, each as a typed field. The variants are
+the families of :data:`unosim.families.REGISTRY` (one ``FamilySpec`` each: deck, defaults, fixed and
+family-only rules); a field left out takes its family's default. ``RuleSet.key`` is a canonical string (``classic(n_blank=0)``) that
 :func:`from_key` parses back. Invalid values raise ``ValueError`` naming the field, the bad value and
-the valid choices; nothing is silently ignored or corrected.
+the valid choices — at construction (``RuleSet.__post_init__``), however the rule set is built; nothing
+is silently ignored or corrected.
 
 :meth:`RuleSet.compile` turns a rule set plus a player count into plain numeric arrays for the kernels
 (rule switches are data, never module globals).
