@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 import pytest
 from scenario_tools import E, Scripted, run, stacked_deck
-from test_differential import CASES
+from differential_cases import CASES
 
 import unosim
 from unosim import protocol as L

@@ -8,7 +8,6 @@ import re
 import polars as pl
 import pytest
 from matplotlib.figure import Figure
-from study_fixtures import match_dataset, small_dataset  # noqa: F401  (fixtures)
 
 from unosim import analysis, plots
 from unosim.dataset import open_dataset
