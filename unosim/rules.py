@@ -53,7 +53,7 @@ class _FamilyDefault:
 
 FAMILY_DEFAULT: Any = _FamilyDefault()
 
-# Every rule's default in the classic game; a FamilySpec's `defaults` change some of them (RULES §3, §4).
+# Every rule's default in the classic game; a FamilySpec's `defaults` change some of them (docs/rules.md §3, §4).
 COMMON_DEFAULTS: dict[str, Any] = dict(
     hand_size=7, n_blank=3, blank_effects=("swap_hands",) * N_BLANK_SLOTS, match_mode="points",
     target=500, first_dealer="random", max_turns_per_round=10_000, max_rounds_per_match=1_000,
@@ -146,7 +146,7 @@ class RuleSet:
         return self.spec.deck_counts(self.n_blank)
 
     def first_card_excluded(self) -> int:
-        """``k`` of RULES §3: the cards of the deck that cannot stay as the first card."""
+        """``k`` of docs/rules.md §3: the cards of the deck that cannot stay as the first card."""
         return self.spec.first_card_excluded(self.deck_counts())
 
     @property
