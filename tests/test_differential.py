@@ -73,7 +73,7 @@ def test_rng_streams_match_the_reference_implementation():
     from unosim.reference_rng import Xoshiro
 
     ir, fr, _ = resolve("classic", 4, "random", None)[0].compile(4)
-    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, 3)))
+    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
     g = block[0]
     kernel_rng.seed_streams(g, 123456789, 42)
     for stream in (0, 1):

@@ -101,7 +101,7 @@ def test_audited_games_with_house_rules_and_blank_effects(rules, players):
 def test_audit_detects_a_corrupted_state():
     rs, specs = resolve("classic", 4, "random", {"match_mode": "single_round"})
     ir, fr, deck = rs.compile(4)
-    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, 3)))
+    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
     g = block[0]
     counts = np.bincount(deck, minlength=len(kernel_state.KIND))
     g["pile"][kernel_state.DRAW, :len(deck)] = deck

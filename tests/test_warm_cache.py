@@ -85,3 +85,14 @@ def test_numba_cache_dir_overrides_the_user_cache(tmp_path):
     env = _env(tmp_path / "user")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert out.stdout.strip().startswith(str(tmp_path / "user" / "unosim" / "unosim-engine-"))
+
+
+def test_disabled_jit_neither_announces_nor_marks_a_compile(tmp_path):
+    """NUMBA_DISABLE_JIT=1 compiles nothing: a marker then would hide the real first compile later."""
+    env = {**_env(tmp_path / "cache"), "NUMBA_DISABLE_JIT": "1"}
+    code = ("import unosim\nfrom unosim.engine import CACHE_DIR\n"
+            "unosim.simulate('classic', players=3, games=2, seed=1)\nprint(CACHE_DIR)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert COMPILE_MESSAGE not in out.stderr
+    assert not list((tmp_path / "cache").rglob("compiled-*"))

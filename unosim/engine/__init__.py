@@ -326,8 +326,10 @@ def first_compile_notice(kind: str) -> Iterator[None]:
     warm cache from a cold one; a cold cache prints :data:`COMPILE_MESSAGE` once per process and kind,
     a warm one prints nothing.
     """
+    from numba.core import config
+
     marker = CACHE_DIR / f"compiled-{kind}"
-    if kind in _warm:
+    if kind in _warm or config.DISABLE_JIT:   # NUMBA_DISABLE_JIT=1 compiles nothing: no message, no marker
         yield
         return
     if not marker.exists():
