@@ -316,11 +316,6 @@ GENERATED = _generated()
 globals().update(GENERATED)
 
 
-def describe() -> str:
-    """Every generated constant with its value, one per line (for ``python -m unosim.protocol``)."""
-    return "\n".join(f"{name} = {value}" for name, value in GENERATED.items())
-
-
 @dataclass(frozen=True)
 class RawResults:
     """Both engines' numeric output; rows in game order, then round order."""
@@ -338,6 +333,3 @@ __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS
            "POLICY_PARAMS", "N_POLICY_PARAMS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",
            "MATCH_TABLE", "STATE", "SEAT_STATE", "EVENTS", "EV_NAMES", "EVENT_WIDTH", "ROUND_COLUMNS",
            "SEAT_COLUMNS", "MATCH_COLUMNS", *GENERATED]
-
-if __name__ == "__main__":
-    print(describe())
