@@ -1,10 +1,11 @@
 # Two commands from a fresh clone: `make demo` and `make test`. Both create .venv and install as needed.
+# The compiled engine is cached once per user (~/.cache/unosim; NUMBA_CACHE_DIR overrides it), shared by
+# make, the CLI, Python, notebooks and the tests.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 STUDY  ?= demo
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND ?= Agg
 
 .PHONY: install demo test test-fast fuzz bench bench-full lint study report clean shell notebooks
@@ -69,4 +70,4 @@ notebooks: install
 	$(BIN)/jupyter lab notebooks/
 
 clean:
-	rm -rf $(VENV) .numba_cache .pytest_cache
+	rm -rf $(VENV) .pytest_cache

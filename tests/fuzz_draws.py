@@ -23,16 +23,18 @@ import sys
 
 import numpy as np
 
+from unosim import families
 from unosim import rules as R
+from unosim.policies import POLICIES
 
-FAMILIES = ("classic", "minions", "spin", "no_mercy")
+FAMILIES = tuple(R.variant_names())   # derived from the registry: a new variant is fuzzed too
 WEIGHTS = (0.0, 1e-300, 1e-9, 0.5, 1.0, 3.0, 1e9, 1e308)
 DIFFERENTIAL_EVERY = 2   # every other draw also compares its first game with the reference engine
 
 
 def _policy(rng: random.Random) -> str:
-    name = rng.choice(("random", "greedy_points", "keep_wilds"))
-    params = ("p_draw", "p_bluff", "p_challenge") if name == "random" else ("p_challenge",)
+    name = rng.choice(tuple(POLICIES))
+    params = POLICIES[name].params
     chosen = [p for p in params if rng.random() < 0.5]
     if not chosen:
         return name
@@ -51,13 +53,13 @@ def valid_draw(rng: random.Random) -> dict:
         rules["n_blank"] = rng.randint(0, 3)
     base = R.get_variant(family, rules)
     players = rng.randint(2, 10)
-    spare = base.deck_size - R._FIRST_CARD_EXCLUDED[family] - 1
+    spare = base.deck_size - base.first_card_excluded() - 1
     hand_size = rng.randint(1, min(15, spare // players))
     rules["hand_size"] = hand_size
-    fixed = R._FIXED.get(family, ()) + R._NOT_APPLICABLE.get(family, ())
+    fixed = families.get(family).fixed
 
     def maybe(key, value_fn, p=0.5):
-        if key not in fixed and (R._FAMILY_ONLY.get(key) in (None, family)) and rng.random() < p:
+        if key not in fixed and R.applies(key, family) and rng.random() < p:
             rules[key] = value_fn()
 
     maybe("blank_effects", lambda: [rng.choice(R.BLANK_EFFECTS) for _ in range(3)], 0.7)
@@ -188,7 +190,7 @@ def _token(value) -> str:
 
 def play(draw: dict) -> dict:
     """Play one valid draw with the audit; returns a summary, raises on any broken invariant."""
-    from unosim.engine import layout as L
+    from unosim import protocol as L
     from unosim.simulate import resolve, run_compiled
 
     rs, specs = resolve(draw["variant"], draw["players"], draw["lineup"], draw["rules"])

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from unosim import cards
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.reference import PythonPolicy, RawResults, run_games
 from unosim.rules import get_variant
 

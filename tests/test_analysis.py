@@ -6,7 +6,6 @@ import numpy as np
 import polars as pl
 import pytest
 from scipy import stats
-from study_fixtures import match_dataset, small_dataset  # noqa: F401  (fixtures)
 
 from unosim import analysis
 from unosim.cards import HAND_CLASSES

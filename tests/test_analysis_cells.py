@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import polars as pl
 from polars.testing import assert_frame_equal
-from study_fixtures import match_dataset, small_dataset  # noqa: F401  (fixtures)
 
 from unosim.analysis import cells, standard
 from unosim.dataset import open_dataset

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from study_fixtures import small_dataset  # noqa: F401  (fixture)
 
 SCRIPTS = {"win_rates": "win_rates.csv", "card_values": "card_values.csv", "comparisons": "compare_wins.csv"}
 

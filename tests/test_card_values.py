@@ -13,7 +13,6 @@ import polars as pl
 import pytest
 from card_values_twin import card_values_twin
 from polars.testing import assert_frame_equal
-from study_fixtures import match_dataset, small_dataset  # noqa: F401  (fixtures)
 
 from unosim.cards import HAND_CLASSES
 from unosim.dataset import open_dataset

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-from study_fixtures import small_dataset  # noqa: F401  (fixture)
 
 from unosim.__main__ import main
 

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from study_fixtures import small_dataset  # noqa: F401  (fixture)
 
 import unosim
 from unosim import rules

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from test_runner import small, table
+from study_specs import small, table
 
 from unosim.atomic import read_journal
 from unosim.dataset import TABLES, read_ledger

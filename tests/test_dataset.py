@@ -7,7 +7,6 @@ import shutil
 
 import polars as pl
 import pytest
-from study_fixtures import small_dataset  # noqa: F401  (fixture)
 
 from unosim.dataset import TABLES, DatasetError, open_dataset
 

@@ -12,23 +12,24 @@ import pytest
 
 from unosim.engine import round as kernel_round
 from unosim.engine import state as kernel_state
-from unosim.engine import layout as L
+from unosim import protocol as L
+from unosim.policies import POLICIES
+from unosim.rules import variant_names
 from unosim.simulate import resolve, run_compiled
 
-POLICIES = ["random", "greedy_points", "keep_wilds"]
 GAMES = 10_000
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["classic", "minions", "spin", "no_mercy"])
-@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("variant", variant_names())
+@pytest.mark.parametrize("policy", list(POLICIES))
 def test_audited_games_for_every_player_count(variant, policy):
     for players in range(2, 11):
         rs, specs = resolve(variant, players, policy, {"match_mode": "single_round"})
         raw = run_compiled(rs, players, specs, 99, 0, GAMES, audit=True)
         rounds, seats = raw.rounds, raw.seats.reshape(GAMES, players, L.SC_SIZE)
         ends = rounds[:, L.RC_END]
-        allowed = (L.END_WON, L.END_KNOCKOUT) if variant == "no_mercy" else (L.END_WON,)
+        allowed = (L.END_WON, L.END_KNOCKOUT) if rs.mechanics == "no_mercy" else (L.END_WON,)
         assert np.isin(ends, allowed).all(), f"{players} players: rounds without a winner at defaults"
         won = seats[:, :, L.SC_WON]
         assert (won.sum(axis=1) == 1).all()
@@ -43,15 +44,15 @@ def test_audited_games_for_every_player_count(variant, policy):
         # a knock-out win: everybody else is out, worth exactly 250·(n−1) (RULES §1.13)
         assert (rounds[by_knockout, L.RC_KNOCKOUTS] == players - 1).all()
         assert (rounds[by_knockout, L.RC_POINTS] == 250 * (players - 1)).all()
-        if variant != "spin":   # a final-card spin may empty a loser's hand (RULES §2.3.6)
+        if rs.mechanics != "spin":   # a final-card spin may empty a loser's hand (RULES §2.3.6)
             assert (seats[:, :, L.SC_CARDS_LEFT][(won == 0) & ~knocked] > 0).all()
-        if variant == "spin":
-            outcomes = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + 9]
+        if rs.mechanics == "spin":
+            outcomes = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + L.N_SPIN_OUTCOMES]
             assert (outcomes.sum(axis=1) == rounds[:, L.RC_SPINS]).all()
             assert (rounds[:, L.RC_FINAL_SPINS] <= 1).all()
         else:
             assert (rounds[:, L.RC_SPINS] == 0).all()
-        if variant == "no_mercy":
+        if rs.mechanics == "no_mercy":
             # a stack is at least the value of the draw card that started it; some take effect
             assert rounds[:, L.RC_LARGEST_STACK].max() >= 10
             assert (rounds[:, L.RC_SWAPS_7] > 0).any() and (rounds[:, L.RC_PASSES_0] > 0).any()
@@ -72,7 +73,7 @@ def test_audited_games_for_every_player_count(variant, policy):
         left = seats[:, :, L.SC_CARDS_LEFT].sum(axis=1)
         assert (left <= dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
         assert (raw.opening.reshape(GAMES, players, -1).sum(axis=2) == rs.hand_size).all()
-        if variant == "classic" and rs.blank_effects == ("swap_hands",) * 3:
+        if rs.mechanics == "classic" and rs.blank_effects == ("swap_hands",) * L.N_BLANK_SLOTS:
             # without discard effects every card that left a hand was played
             assert (left == dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
 
@@ -100,7 +101,7 @@ def test_audited_games_with_house_rules_and_blank_effects(rules, players):
 def test_audit_detects_a_corrupted_state():
     rs, specs = resolve("classic", 4, "random", {"match_mode": "single_round"})
     ir, fr, deck = rs.compile(4)
-    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, 3)))
+    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
     g = block[0]
     counts = np.bincount(deck, minlength=len(kernel_state.KIND))
     g["pile"][kernel_state.DRAW, :len(deck)] = deck

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from study_fixtures import house_rule_dataset, small_dataset  # noqa: F401  (fixtures)
 
 from unosim import analysis
 from unosim.analysis.effects import BOOTSTRAP, finish_effects

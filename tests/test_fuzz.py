@@ -28,7 +28,7 @@ import pytest
 import unosim
 from fuzz_draws import compare_with_reference, invalid_draw, valid_draw
 from unosim import reference
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.policies import parse_policy
 from unosim.rules import get_variant
 from unosim.simulate import resolve, run_compiled

@@ -39,7 +39,7 @@ GAMES = {
 
 
 def test_every_trace_event_has_a_description():
-    from unosim.engine import layout as L
+    from unosim import protocol as L
     for code in L.EV_NAMES:
         assert describe((code, 0, 1, 0))
 

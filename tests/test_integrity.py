@@ -11,8 +11,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from study_fixtures import small_dataset  # noqa: F401  (fixture)
-from test_runner import small, table
+from study_specs import small, table
 
 from unosim import integrity
 from unosim.__main__ import main

@@ -10,7 +10,6 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
-from study_fixtures import small_dataset  # noqa: F401  (fixture)
 
 import unosim
 from unosim.dataset import open_dataset

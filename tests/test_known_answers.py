@@ -12,7 +12,7 @@ from scipy import stats
 
 import unosim
 from unosim import cards
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.simulate import resolve, run_compiled
 
 Z = 4.5

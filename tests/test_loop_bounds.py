@@ -18,7 +18,7 @@ SCRIPT = textwrap.dedent("""
     import numpy as np
     warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)  # xoshiro wraps by design
     from unosim import cards, reference
-    from unosim.engine import layout as L
+    from unosim import protocol as L
     from unosim.simulate import resolve, run_compiled
     L.FIRST_CARD_MAX_RETURNS = 2
     rs, specs = resolve("classic", 3, "random", {"match_mode": "single_round", "hand_size": 5})

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from study_fixtures import small_dataset  # noqa: F401  (fixture)
 
 pytest.importorskip("jupytext")
 pytest.importorskip("nbclient")

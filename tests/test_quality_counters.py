@@ -14,10 +14,10 @@ import numpy as np
 import polars as pl
 import pytest
 from scenario_tools import E, Scripted, run, stacked_deck
-from test_differential import CASES
+from differential_cases import CASES
 
 import unosim
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.simulate import resolve, run_compiled
 
 QUALITY = ("lead_changes", "winner_max_deficit", "max_hand")

@@ -5,7 +5,7 @@ import pytest
 from scenario_tools import E, Scripted, run
 
 from unosim import cards
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.reference import GreedyPointsPolicy, KeepWildsPolicy, PolicyView, PythonPolicy, RandomPolicy, play
 from unosim.reference_rng import Xoshiro
 from unosim.rules import RuleSet, get_variant

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from unosim import cards
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.reference import PythonPolicy, run_games
 from unosim.rules import BLANK_EFFECTS, get_variant
 

@@ -9,7 +9,6 @@ import polars as pl
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from study_fixtures import house_rule_dataset, match_dataset, small_dataset  # noqa: F401  (fixtures)
 
 from unosim import analysis, plots
 from unosim.__main__ import main

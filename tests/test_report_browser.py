@@ -16,7 +16,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from study_fixtures import demo_dataset  # noqa: F401  (fixture)
 
 from unosim.dataset import open_dataset
 from unosim.report import write_report

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_runner import small
+from study_specs import small
 
 from unosim.dataset import read_ledger, read_manifest
 from unosim.runner import run_study

@@ -8,32 +8,15 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import polars as pl
 import pytest
-from study_fixtures import small_dataset, small_spec  # noqa: F401  (fixture)
+from study_specs import small, table
 
 from unosim.dataset import TABLES, DatasetError, open_dataset, read_manifest
 from unosim.runner import RunError, run_study
 from unosim.simulate import simulate
 from unosim.study import parse_study
-
-SORT = {"rounds": ["variant", "players", "lineup", "game", "round"],
-        "seats": ["variant", "players", "lineup", "game", "round", "seat"],
-        "matches": ["variant", "players", "lineup", "game"]}
-
-
-def table(path: Path, name: str) -> pl.DataFrame:
-    """A whole table, in a canonical order, with categorical columns as plain strings."""
-    frame = open_dataset(path).scan(name).collect()
-    return frame.with_columns(pl.col(pl.Categorical, pl.Enum).cast(pl.String)).sort(SORT[name])
-
-
-def small(**study) -> dict:
-    spec = small_spec(games=300, **study)
-    return {**spec, "grid": [spec["grid"][0] | {"variants": ["classic"]}], "comparisons": []}
-
 
 def test_data_do_not_depend_on_n_jobs_or_chunk_size(tmp_path):
     study = parse_study(small())

@@ -15,7 +15,7 @@ from scenario_tools import C, E, Scripted, names, run, stacked_deck
 
 from unosim import cards
 from unosim.cards import POINTS
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.reference import run_games
 from unosim.reference_rng import PLAY_STREAM, Xoshiro
 from unosim.rules import SPIN_OUTCOMES, get_variant

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from unosim.engine import layout as L
+from unosim import protocol as L
 from unosim.reference import run_games
 from unosim.rules import SPIN_OUTCOMES, get_variant
 

@@ -6,7 +6,7 @@ import copy
 from pathlib import Path
 
 import pytest
-from study_fixtures import small_spec
+from study_specs import small_spec
 
 from unosim import rules
 from unosim.__main__ import main

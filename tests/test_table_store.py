@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 
 import polars as pl
-from study_fixtures import small_dataset  # noqa: F401  (fixture)
 
 from unosim.__main__ import main
 from unosim.table_store import INDEX, read_tables, write_tables

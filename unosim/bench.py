@@ -35,9 +35,8 @@ from typing import Any
 import numpy as np
 
 import unosim
-from unosim import bench_study
+from unosim import bench_study, protocol as L
 from unosim.atomic import write_text_atomic
-from unosim.engine import layout as L
 from unosim.rules import FAMILIES
 from unosim.simulate import resolve, run_compiled
 

@@ -24,10 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .checks import is_real
+from .protocol import N_POLICY_PARAMS, POLICY_NAMES, POLICY_PARAMS
 
-POLICY_PARAMS = ("p_draw", "p_bluff", "p_challenge")
-N_POLICY_PARAMS = len(POLICY_PARAMS)
-PP_DRAW, PP_BLUFF, PP_CHALLENGE = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -38,15 +36,14 @@ class PolicyInfo:
     params: tuple[str, ...]   # the parameters it honours (others are refused, never ignored)
 
 
-POLICIES = {
-    "random": PolicyInfo("random", 0, "RULES §5 reference policy: uniform over legal card instances",
-                         POLICY_PARAMS),
-    "greedy_points": PolicyInfo("greedy_points", 1, "shed the highest-point legal card first",
-                                ("p_challenge",)),
-    "keep_wilds": PolicyInfo("keep_wilds", 2, "play coloured cards of the longest colour; wilds last",
-                             ("p_challenge",)),
+# What each built-in policy does and which parameters it honours; its id (the kernel's dispatch key)
+# is its position in protocol.POLICY_NAMES.
+_POLICY_FACTS = {
+    "random": ("RULES §5 reference policy: uniform over legal card instances", POLICY_PARAMS),
+    "greedy_points": ("shed the highest-point legal card first", ("p_challenge",)),
+    "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge",)),
 }
-RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
+POLICIES = {name: PolicyInfo(name, POLICY_NAMES.index(name), *_POLICY_FACTS[name]) for name in POLICY_NAMES}
 
 
 @dataclass(frozen=True)

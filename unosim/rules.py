@@ -1,10 +1,12 @@
 """Rule sets: one frozen, strictly validated description of a variant (RULES.md §1-§4).
 
 A :class:`RuleSet` holds the variant family, the deck options, every common rule and human-behaviour
-parameter of RULES §3, and every house-rule toggle of RULES §4, each as a typed field. Named variants
-live in :data:`VARIANTS`; ``RuleSet.key`` is a canonical string (``classic(n_blank=0)``) that
+parameter of RULES §3, and every house-rule toggle of RULES §4, each as a typed field. The variants are
+the families of :data:`unosim.families.REGISTRY` (one ``FamilySpec`` each: deck, defaults, fixed and
+family-only rules); a field left out takes its family's default. ``RuleSet.key`` is a canonical string (``classic(n_blank=0)``) that
 :func:`from_key` parses back. Invalid values raise ``ValueError`` naming the field, the bad value and
-the valid choices; nothing is silently ignored or corrected.
+the valid choices — at construction (``RuleSet.__post_init__``), however the rule set is built; nothing
+is silently ignored or corrected.
 
 :meth:`RuleSet.compile` turns a rule set plus a player count into plain numeric arrays for the kernels
 (rule switches are data, never module globals).
@@ -30,93 +32,93 @@ from typing import Any
 
 import numpy as np
 
-from . import cards
+from . import cards, families
 from .checks import is_int, is_real, scaled
-from .engine import layout as L
+from . import protocol as L
+from .protocol import BLANK_EFFECTS, FAMILIES, MATCH_MODES, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES, STACKING
 
-FAMILIES = ("classic", "minions", "spin", "no_mercy")
-MATCH_MODES = ("points", "lowest", "single_round")
-STACKING = ("none", "same_kind", "any_draw", "escalating")
-BLANK_EFFECTS = ("plain_wild", "swap_hands", "shuffle_hands", "others_draw_1", "discard_colour",
-                 "draw_two_next")
-SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
-                 "trade_hands", "show_hand", "war", "uno_spin")
-PLAYER_RANGE = {"classic": (2, 10), "minions": (2, 10), "spin": (2, 10), "no_mercy": (2, 10)}
-
-# Per-family defaults of RULES §4; a family listed in FIXED may not change that toggle.
-_TOGGLE_DEFAULTS = {
-    "classic": dict(stacking="none", seven_o=False, draw_until_playable=False, force_play_drawn=False,
-                    final_card_effects=True, mercy_limit=None, target=500),
-    "no_mercy": dict(stacking="escalating", seven_o=True, draw_until_playable=True,
-                     force_play_drawn=True, final_card_effects=False, mercy_limit=25, target=1000),
-}
-_FIXED = {"no_mercy": ("stacking", "seven_o", "draw_until_playable", "force_play_drawn",
-                       "two_player_reverse_skip")}
-_NOT_APPLICABLE = {
-    "no_mercy": ("wd4_challenge", "no_bluffing", "n_blank", "blank_effects", "p_dumbfu_fail",
-                 "dumbfu_penalty", "spin_weights", "shout_weight", "spin_first_card_spins",
-                 "spin_continue_after_winner"),
-}
-_FAMILY_ONLY = {  # parameters meaningful for one family only
-    "n_blank": "classic", "blank_effects": "classic", "p_dumbfu_fail": "minions",
-    "dumbfu_penalty": "minions", "spin_weights": "spin", "shout_weight": "spin",
-    "spin_first_card_spins": "spin", "spin_continue_after_winner": "spin",
-}
 # A points/lowest target beyond any reachable total (100 000 rounds of at most a few thousand points)
 MAX_TARGET = 10**9
-# RULES §3 "valid configurations": cards that cannot stay as the first card.
-_FIRST_CARD_EXCLUDED = {"classic": 4, "minions": 4, "spin": 4, "no_mercy": 88}
+# The snapshot of the registered family names (families.names() reads the live registry).
+FAMILY_NAMES = families.names()
+
+
+class _FamilyDefault:
+    """The default of a RuleSet field: the value its family gives it (families.FamilySpec.defaults,
+    else COMMON_DEFAULTS)."""
+
+    def __repr__(self) -> str:
+        return "<family default>"
+
+
+FAMILY_DEFAULT: Any = _FamilyDefault()
+
+# Every rule's default in the classic game; a FamilySpec's `defaults` change some of them (docs/rules.md §3, §4).
+COMMON_DEFAULTS: dict[str, Any] = dict(
+    hand_size=7, n_blank=3, blank_effects=("swap_hands",) * N_BLANK_SLOTS, match_mode="points",
+    target=500, first_dealer="random", max_turns_per_round=10_000, max_rounds_per_match=1_000,
+    p_forget_uno=0.0, p_catch=0.5, uno_penalty=2, p_dumbfu_fail=0.10, dumbfu_penalty=4,
+    spin_weights=(1.0,) * N_SPIN_OUTCOMES, shout_weight=1.0, stacking="none", jump_in=False,
+    seven_o=False, draw_until_playable=False, force_play_drawn=False, voluntary_draw=True,
+    wd4_challenge=True, no_bluffing=False, two_player_reverse_skip=True, final_card_effects=True,
+    mercy_limit=None, spin_first_card_spins=False, spin_continue_after_winner=True)
 
 
 def _defaults(family: str) -> dict[str, Any]:
-    base = dict(_TOGGLE_DEFAULTS["classic"])
-    base.update(_TOGGLE_DEFAULTS.get(family, {}))
-    base["n_blank"] = 3 if family == "classic" else 0
-    return base
+    return {**COMMON_DEFAULTS, **families.get(family).defaults}
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every rule of one variant. Construct through :func:`get_variant` / :func:`make_rules`."""
+    """Every rule of one variant, validated at construction.
+
+    ``RuleSet(family="no_mercy", jump_in=True)`` is the family's defaults with the given fields; any bad
+    value raises a ValueError naming the field and its valid values, exactly as :func:`get_variant`.
+    """
 
     family: str = "classic"
     # deck and deal
-    hand_size: int = 7
-    n_blank: int = 3
-    blank_effects: tuple[str, ...] = ("swap_hands", "swap_hands", "swap_hands")
+    hand_size: int = FAMILY_DEFAULT
+    n_blank: int = FAMILY_DEFAULT
+    blank_effects: tuple[str, ...] = FAMILY_DEFAULT
     # match
-    match_mode: str = "points"
-    target: int = 500
-    first_dealer: int | str = "random"
-    max_turns_per_round: int = 10_000
-    max_rounds_per_match: int = 1_000
+    match_mode: str = FAMILY_DEFAULT
+    target: int = FAMILY_DEFAULT
+    first_dealer: int | str = FAMILY_DEFAULT
+    max_turns_per_round: int = FAMILY_DEFAULT
+    max_rounds_per_match: int = FAMILY_DEFAULT
     # people (RULES §3)
-    p_forget_uno: float | tuple[float, ...] = 0.0
-    p_catch: float = 0.5
-    uno_penalty: int = 2
-    p_dumbfu_fail: float = 0.10
-    dumbfu_penalty: int = 4
-    spin_weights: tuple[float, ...] = (1.0,) * 9
-    shout_weight: float | tuple[float, ...] = 1.0
+    p_forget_uno: float | tuple[float, ...] = FAMILY_DEFAULT
+    p_catch: float = FAMILY_DEFAULT
+    uno_penalty: int = FAMILY_DEFAULT
+    p_dumbfu_fail: float = FAMILY_DEFAULT
+    dumbfu_penalty: int = FAMILY_DEFAULT
+    spin_weights: tuple[float, ...] = FAMILY_DEFAULT
+    shout_weight: float | tuple[float, ...] = FAMILY_DEFAULT
     # house-rule toggles (RULES §4)
-    stacking: str = "none"
-    jump_in: bool = False
-    seven_o: bool = False
-    draw_until_playable: bool = False
-    force_play_drawn: bool = False
-    voluntary_draw: bool = True
-    wd4_challenge: bool = True
-    no_bluffing: bool = False
-    two_player_reverse_skip: bool = True
-    final_card_effects: bool = True
-    mercy_limit: int | None = None
-    spin_first_card_spins: bool = False
-    spin_continue_after_winner: bool = True
+    stacking: str = FAMILY_DEFAULT
+    jump_in: bool = FAMILY_DEFAULT
+    seven_o: bool = FAMILY_DEFAULT
+    draw_until_playable: bool = FAMILY_DEFAULT
+    force_play_drawn: bool = FAMILY_DEFAULT
+    voluntary_draw: bool = FAMILY_DEFAULT
+    wd4_challenge: bool = FAMILY_DEFAULT
+    no_bluffing: bool = FAMILY_DEFAULT
+    two_player_reverse_skip: bool = FAMILY_DEFAULT
+    final_card_effects: bool = FAMILY_DEFAULT
+    mercy_limit: int | None = FAMILY_DEFAULT
+    spin_first_card_spins: bool = FAMILY_DEFAULT
+    spin_continue_after_winner: bool = FAMILY_DEFAULT
     _name: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self):
-        if self.family not in FAMILIES:
-            raise ValueError(f"unknown variant family {self.family!r}: valid are {list(FAMILIES)}")
+        if not isinstance(self.family, str) or self.family not in families.names():
+            raise ValueError(f"unknown variant family {self.family!r}: valid are {list(families.names())}")
+        defaults = _defaults(self.family)
+        given = {k: getattr(self, k) for k in RULE_KEYS if getattr(self, k) is not FAMILY_DEFAULT}
+        _check_family(self.family, given, defaults)
+        for k, v in _validate(self.family, {**defaults, **given}).items():
+            object.__setattr__(self, k, v)
 
     # ---- derived -----------------------------------------------------------------------------------
     @property
@@ -125,18 +127,27 @@ class RuleSet:
         return self._name or self.family
 
     @property
+    def spec(self) -> families.FamilySpec:
+        """The family's record (deck, player range, defaults …)."""
+        return families.get(self.family)
+
+    @property
+    def mechanics(self) -> str:
+        """The rule mechanism the engines apply (``protocol.FAMILIES``); the family itself unless it is a
+        variant family without a mechanism of its own."""
+        return self.spec.mechanics
+
+    @property
     def player_range(self) -> tuple[int, int]:
-        return PLAYER_RANGE[self.family]
+        return self.spec.players
 
     def deck_counts(self) -> np.ndarray:
         """The deck as a count vector over card ids."""
-        if self.family == "classic":
-            return cards.classic_deck(self.n_blank)
-        if self.family == "minions":
-            return cards.minions_deck()
-        if self.family == "spin":
-            return cards.spin_deck()
-        return cards.no_mercy_deck()
+        return self.spec.deck_counts(self.n_blank)
+
+    def first_card_excluded(self) -> int:
+        """``k`` of docs/rules.md §3: the cards of the deck that cannot stay as the first card."""
+        return self.spec.first_card_excluded(self.deck_counts())
 
     @property
     def deck_size(self) -> int:
@@ -144,7 +155,7 @@ class RuleSet:
 
     def max_players(self) -> int:
         """Most players the deck can deal to (RULES §3: hand_size × n ≤ deck − k − 1)."""
-        spare = self.deck_size - _FIRST_CARD_EXCLUDED[self.family] - 1
+        spare = self.deck_size - self.first_card_excluded() - 1
         return min(self.player_range[1], spare // self.hand_size)
 
     @property
@@ -180,7 +191,7 @@ class RuleSet:
             raise ValueError(f"first_dealer={self.first_dealer} is not a seat of a {players}-player table "
                              f"(valid: 'random' or 0..{players - 1})")
         need = self.hand_size * players
-        spare = self.deck_size - _FIRST_CARD_EXCLUDED[self.family] - 1
+        spare = self.deck_size - self.first_card_excluded() - 1
         if need > spare:
             raise ValueError(
                 f"hand_size={self.hand_size} × players={players} = {need} cards exceeds what the "
@@ -193,12 +204,12 @@ class RuleSet:
                                  f"number or exactly one per seat")
 
     def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.engine.layout`."""
+        """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.protocol`."""
         self.check_players(players)
         players = int(players)
         ir = np.zeros(L.IR_SIZE, np.int64)
         fr = np.zeros(L.FR_SIZE, np.float64)
-        ir[L.IR_FAMILY] = FAMILIES.index(self.family)
+        ir[L.IR_FAMILY] = FAMILIES.index(self.mechanics)
         ir[L.IR_PLAYERS] = players
         ir[L.IR_HAND_SIZE] = self.hand_size
         ir[L.IR_MATCH_MODE] = MATCH_MODES.index(self.match_mode)
@@ -229,7 +240,7 @@ class RuleSet:
         shout = self.shout_weight if isinstance(self.shout_weight, tuple) else (self.shout_weight,) * players
         fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + players] = forget
         fr[L.FR_SHOUT_WEIGHT:L.FR_SHOUT_WEIGHT + players] = scaled(shout)
-        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9] = scaled(self.spin_weights)   # the draw normalises
+        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + N_SPIN_OUTCOMES] = scaled(self.spin_weights)   # the draw normalises
         return ir, fr, cards.deck_ids(self.deck_counts())
 
 
@@ -243,9 +254,10 @@ def _format(value: Any) -> str:
     return str(value)
 
 
+RULE_KEYS = tuple(f.name for f in fields(RuleSet) if f.name not in ("family", "_name"))
+
+
 # ---- validation -------------------------------------------------------------------------------------
-_FIELD_TYPES = {f.name: f.type for f in fields(RuleSet) if f.name not in ("family", "_name")}
-RULE_KEYS = tuple(_FIELD_TYPES)
 
 
 def _is_prob(v: Any) -> bool:
@@ -292,16 +304,16 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
     """Check and normalise every field; returns the normalised values."""
     v = dict(values)
     v["hand_size"] = _check_int("hand_size", v["hand_size"], 1, 15)
-    v["n_blank"] = _check_int("n_blank", v["n_blank"], 0, 3)
+    v["n_blank"] = _check_int("n_blank", v["n_blank"], 0, N_BLANK_SLOTS)
     effects = v["blank_effects"]
     if isinstance(effects, str):
-        effects = (effects,) * 3
-    if not isinstance(effects, (list, tuple)) or not 1 <= len(effects) <= 3:
-        raise _bad("blank_effects", effects, f"one effect or a list of up to 3 of {list(BLANK_EFFECTS)}")
+        effects = (effects,) * N_BLANK_SLOTS
+    if not isinstance(effects, (list, tuple)) or not 1 <= len(effects) <= N_BLANK_SLOTS:
+        raise _bad("blank_effects", effects, f"one effect or a list of up to {N_BLANK_SLOTS} of {list(BLANK_EFFECTS)}")
     for e in effects:
         if e not in BLANK_EFFECTS:
             raise _bad("blank_effects", e, f"one of {list(BLANK_EFFECTS)}")
-    v["blank_effects"] = tuple(effects) + ("swap_hands",) * (3 - len(effects))
+    v["blank_effects"] = tuple(effects) + ("swap_hands",) * (N_BLANK_SLOTS - len(effects))
     if v["match_mode"] not in MATCH_MODES:
         raise _bad("match_mode", v["match_mode"], f"one of {list(MATCH_MODES)}")
     v["target"] = _check_int("target", v["target"], 1, MAX_TARGET)
@@ -337,9 +349,9 @@ def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_spin_weights(w: Any) -> tuple[float, ...]:
-    """9 relative weights, finite and ≥ 0 with a positive sum, as a list or a table keyed by outcome
+    """N_SPIN_OUTCOMES relative weights, finite and ≥ 0 with a positive sum, as a list or a table keyed by outcome
     (outcomes it leaves out weigh 0)."""
-    valid = (f"9 finite weights ≥ 0 with a positive sum, as a list in the order {list(SPIN_OUTCOMES)} or "
+    valid = (f"{N_SPIN_OUTCOMES} finite weights ≥ 0 with a positive sum, as a list in the order {list(SPIN_OUTCOMES)} or "
              f"a table keyed by those names")
     if isinstance(w, dict):
         for key, x in w.items():
@@ -349,7 +361,7 @@ def _check_spin_weights(w: Any) -> tuple[float, ...]:
             if not _is_weight(x):
                 raise ValueError(f"rule spin_weights {key}={x!r} is invalid: valid is a finite weight ≥ 0")
         w = tuple(w.get(o, 0.0) for o in SPIN_OUTCOMES)
-    if not isinstance(w, (list, tuple)) or len(w) != 9:
+    if not isinstance(w, (list, tuple)) or len(w) != N_SPIN_OUTCOMES:
         raise _bad("spin_weights", w, valid)
     for outcome, x in zip(SPIN_OUTCOMES, w, strict=True):
         if not _is_weight(x):
@@ -361,15 +373,15 @@ def _check_spin_weights(w: Any) -> tuple[float, ...]:
 
 
 def _base_ruleset(family: str) -> RuleSet:
-    return RuleSet(family=family, **_defaults(family))
+    return RuleSet(family=family)
 
 
 def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: RuleSet | None = None,
                name: str = "") -> RuleSet:
-    """A validated RuleSet of ``family`` with ``overrides`` (a dict of field → value)."""
-    if family not in FAMILIES:
-        raise ValueError(f"unknown variant family {family!r}: valid are {list(FAMILIES)}")
-    base = base or _base_ruleset(family)
+    """A validated RuleSet of ``family`` with ``overrides`` (a dict of field → value) on top of ``base``
+    (default: the family's defaults). Validation itself is :meth:`RuleSet.__post_init__`'s."""
+    if not isinstance(family, str) or family not in families.names():
+        raise ValueError(f"unknown variant family {family!r}: valid are {list(families.names())}")
     if overrides is not None and not isinstance(overrides, dict):
         raise ValueError(f"rules={overrides!r} is invalid: valid is a table of rule name → value "
                          f"(such as {{'n_blank': 0}}), with names from {sorted(RULE_KEYS)}")
@@ -377,45 +389,48 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
     unknown = [k for k in overrides if k not in RULE_KEYS]
     if unknown:
         raise ValueError(f"unknown rule key {unknown[0]!r}: valid keys are {sorted(RULE_KEYS)}")
-    defaults = _base_ruleset(family)
-    for k, value in overrides.items():
-        if k in _FIXED.get(family, ()) and value != getattr(defaults, k):
-            raise ValueError(f"rule {k} is fixed to {_format(getattr(defaults, k))} in {family} "
-                             f"(RULES §4); it cannot be set to {value!r}")
-        if k in _NOT_APPLICABLE.get(family, ()) and value != getattr(defaults, k):
-            raise ValueError(f"rule {k}={value!r} does not apply to {family} (RULES §4: n/a); leave it out")
-        owner = _FAMILY_ONLY.get(k)
-        if owner and owner != family and k not in _NOT_APPLICABLE.get(family, ()) \
-                and value != getattr(defaults, k):
-            raise ValueError(f"rule {k}={value!r} applies only to the {owner} family, not to {family}; "
-                             f"leave it out")
-    values = {f.name: getattr(base, f.name) for f in fields(RuleSet) if f.name not in ("family", "_name")}
+    values = {k: getattr(base, k) for k in RULE_KEYS} if base is not None else {}
     values.update(overrides)
-    values = _validate(family, values)
-    return RuleSet(family=family, _name=name or base._name, **values)
+    return RuleSet(family=family, _name=name or (base._name if base is not None else ""), **values)
+
+
+def _check_family(family: str, given: dict[str, Any], defaults: dict[str, Any]) -> None:
+    """The family's own constraints (RULES §4): fixed rules, rules it does not have, other families'
+    rules. A value equal to the family default is always accepted."""
+    spec = families.get(family)
+    for k, value in given.items():
+        if value == defaults[k]:
+            continue
+        if k in spec.fixed:
+            raise ValueError(f"rule {k} is fixed to {_format(defaults[k])} in {family} "
+                             f"(RULES §4); it cannot be set to {value!r}")
+        if k in spec.not_applicable:
+            raise ValueError(f"rule {k}={value!r} does not apply to {family} (RULES §4: n/a); leave it out")
+        owners = _owners(k)
+        if owners and family not in owners:
+            raise ValueError(f"rule {k}={value!r} applies only to the {' / '.join(owners)} family, not to "
+                             f"{family}; leave it out")
+
+
+def _owners(key: str) -> tuple[str, ...]:
+    """The families that own a family-only rule (empty for a rule every family has)."""
+    return tuple(spec.name for spec in families.REGISTRY if key in spec.own_rules)
 
 
 # ---- registry ---------------------------------------------------------------------------------------
-_REGISTRY: dict[str, tuple[str, dict[str, Any], str]] = {
-    "classic": ("classic", {}, "UNO (the classic deck with Wild Customizable cards): 108 cards + 3 blanks"),
-    "minions": ("minions", {}, "UNO Minions (Dumb Fu): 112 cards with 4 Dumb Fu pose cards"),
-    "spin": ("spin", {}, "UNO Spin: spin cards and the nine-outcome wheel"),
-    "no_mercy": ("no_mercy", {}, "UNO Show 'em No Mercy: 168 cards, stacking by value, mercy knock-outs"),
-}
-
-
 def applies(key: str, family: str) -> bool:
     """Whether rule ``key`` means anything in ``family`` (not n/a there, not another family's own)."""
-    owner = _FAMILY_ONLY.get(key)
-    return key not in _NOT_APPLICABLE.get(family, ()) and owner in (None, family)
+    owners = _owners(key)
+    return key not in families.get(family).not_applicable and (not owners or family in owners)
 
 
 def variant_names() -> list[str]:
-    return list(_REGISTRY)
+    """Every registered variant: one per family of :data:`unosim.families.REGISTRY`."""
+    return list(families.names())
 
 
 def variant_description(name: str) -> str:
-    return _REGISTRY[name][2]
+    return families.get(name).description
 
 
 def get_variant(name: str, overrides: dict[str, Any] | None = None) -> RuleSet:
@@ -424,12 +439,9 @@ def get_variant(name: str, overrides: dict[str, Any] | None = None) -> RuleSet:
         if overrides is not None and not isinstance(overrides, dict):
             make_rules(name.family, overrides)   # raises the error naming the bad value
         return name.replace(**(overrides or {})) if overrides else name
-    if not isinstance(name, str) or name not in _REGISTRY:
-        raise ValueError(f"unknown variant {name!r}: valid variants are {list(_REGISTRY)}")
-    family, preset, _ = _REGISTRY[name]
-    if overrides is not None and not isinstance(overrides, dict):
-        make_rules(family, overrides)   # raises the error naming the bad value
-    return make_rules(family, {**preset, **(overrides or {})}, name=name)
+    if not isinstance(name, str) or name not in variant_names():
+        raise ValueError(f"unknown variant {name!r}: valid variants are {variant_names()}")
+    return make_rules(name, overrides, name=name)
 
 
 _KEY_RE = re.compile(r"\s*([a-z_]+)\s*(?:\((.*)\))?\s*")
@@ -466,4 +478,4 @@ def _parse_value(raw: str) -> Any:
 
 
 __all__ = ["RuleSet", "get_variant", "make_rules", "from_key", "variant_names", "RULE_KEYS",
-           "FAMILIES", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "SPIN_OUTCOMES"]
+           "FAMILY_NAMES", "FAMILIES", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "SPIN_OUTCOMES"]

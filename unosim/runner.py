@@ -41,7 +41,7 @@ from tqdm import tqdm
 
 from . import dataset, resume
 from ._version import __version__
-from .engine import ENGINE_VERSION
+from .protocol import ENGINE_VERSION
 from .lock import LOCK_FILES, DatasetLock
 from .simulate import simulate
 from .study import Job, Study

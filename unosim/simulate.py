@@ -9,11 +9,8 @@ import polars as pl
 
 from . import cards
 from .checks import as_int
-from .engine import layout as L
-from .engine.layout import RawResults
-from .engine.round import run_games
-from .engine.state import ST_VIOLATIONS as L_ST_VIOLATIONS
-from .engine.state import TRACE_CAPACITY, new_game
+from . import protocol as L
+from .protocol import RawResults
 from .policies import PolicySpec, lineup_arrays, make_lineup
 from .rules import SPIN_OUTCOMES, RuleSet, get_variant
 
@@ -101,29 +98,34 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     whole = _buffers(games, games, players) if single else None
     chunks, events, done, rows = [], [], 0, 0
     batch = GAMES_PER_CALL
+    from . import engine   # the compiled engine loads (and sets up its cache) on first use
+    from .engine.round import run_games
+    from .engine.state import TRACE_CAPACITY, new_game
+
     block = new_game(ir, fr, pol, pp, trace)
     # terminates: every kernel call completes at least one game (its buffers hold a full match and the
     # turn budget is checked only after the first), and a traced batch too large is halved down to one
     while done < games:
         todo = min(batch, games - done)
         g = block[0]
-        g["st"][L_ST_VIOLATIONS] = 0
+        g["st"][L.ST_VIOLATIONS] = 0
         if single:
             rounds, seats, opening, matches = (a[done * k:(done + todo) * k]
                                                for a, k in zip(whole, (1, players, players, 1), strict=True))
             opening[:] = 0   # counted up from zero (a retried traced batch counts again)
         else:
             rounds, seats, opening, matches = _buffers(todo * 12 + rs.max_rounds_per_match, todo, players)
-        n_done, n_rounds, n_events = run_games(
-            g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, TURN_BUDGET)
+        with engine.first_compile_notice("traced" if trace else "plain"):
+            n_done, n_rounds, n_events = run_games(
+                g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, TURN_BUDGET)
         if trace and n_events > TRACE_CAPACITY:   # too many events: trace fewer games per call
             if todo == 1:
                 raise ValueError(f"game {first_game + done} emits {n_events} trace events, more than "
                                  f"{TRACE_CAPACITY}; trace it with fewer rounds")
             batch = max(1, todo // 2)
             continue
-        if audit and g["st"][L_ST_VIOLATIONS]:
-            raise AssertionError(f"engine invariant violated {g['st'][L_ST_VIOLATIONS]} time(s) in "
+        if audit and g["st"][L.ST_VIOLATIONS]:
+            raise AssertionError(f"engine invariant violated {g['st'][L.ST_VIOLATIONS]} time(s) in "
                                  f"games {first_game + done}..{first_game + done + n_done - 1}")
         if trace:
             events.append(g["ev"][:n_events].copy())

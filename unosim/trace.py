@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import COLOUR_NAMES, card_name
-from .engine import layout as L
+from . import protocol as L
 from .rules import SPIN_OUTCOMES
 from .checks import as_int
 from .simulate import MAX_SEED, check_games, resolve, run_compiled
@@ -88,7 +88,7 @@ def describe(event) -> str:
 
 def replay_events(variant, *, players: int, seed: int, game: int = 0, lineup="random",
                   rules: dict | None = None) -> np.ndarray:
-    """The trace events (int64[E, 4], see ``engine.layout.EV_*``) of one game."""
+    """The trace events (int64[E, 4], see ``protocol.EV_*``) of one game."""
     rs, specs = resolve(variant, players, lineup, rules)
     game = as_int("game", game, 0, MAX_SEED)
     _, seed, game = check_games(1, seed, game)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import dataset
-from .engine import ENGINE_VERSION
+from .protocol import ENGINE_VERSION
 from .simulate import simulate
 from .study import Job
 

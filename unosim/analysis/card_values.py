@@ -44,7 +44,7 @@ from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from ..cards import HAND_CLASS_POINTS, HAND_CLASSES
-from ..engine.layout import MAX_PLAYERS
+from ..protocol import MAX_PLAYERS
 from .win_rates import CELL
 
 OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)

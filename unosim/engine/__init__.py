@@ -1,11 +1,13 @@
 """The compiled game engine and its protocol.
 
-Modules, in dependency order: :mod:`.layout` (numeric layouts shared with the reference engine and the
-API), :mod:`.rng` (random streams), :mod:`.state` (the game record and read-only verbs),
-:mod:`.decisions` (built-in policies), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel` (spin),
-:mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn, round, match; the entry
-point ``run_games``). Only these modules hold numba code; their disk cache is keyed on a hash of their
-sources (see ``_cache_keyed_on_source`` below).
+The numeric layouts (rule arrays, output tables, game record, event codes, policy ids) are declared
+once in :mod:`unosim.protocol` (pure Python, shared with the reference engine and the API). Modules
+here, in dependency order: :mod:`.rng` (random streams), :mod:`.state` (the game record and read-only
+verbs), :mod:`.decisions` (built-in policies), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel`
+(spin), :mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn, round, match; the
+entry point ``run_games``). Only these modules hold numba code, and nothing imports them until the
+engine is first used (``import unosim``, ``unosim.rules`` or ``unosim.reference`` never do). Their
+disk cache is keyed on a hash of their sources (see ``_cache_keyed_on_source`` below).
 
 Both engines — the numba kernels in :mod:`unosim.engine.kernel` and the readable pure-Python twin in
 :mod:`unosim.reference` — follow RULES.md **and** the protocol below, which fixes everything RULES.md
@@ -244,13 +246,19 @@ and ``wheel_lost`` (cards discarded by the wheel and given away by TRADE_HANDS).
 
 import hashlib
 import os
+import sys
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-ENGINE_VERSION = 2   # 2: int64 game/round/match/event outputs, loop_bound_hits column
+from ..atomic import write_text_atomic
+from ..protocol import ENGINE_VERSION
 
-_SOURCES = (*sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "cards.py")
+_PACKAGE = Path(__file__).parents[1]
+# Everything frozen into the compiled code: the kernels, the card tables and the protocol's constants.
+_SOURCES = (*sorted(Path(__file__).parent.glob("*.py")), _PACKAGE / "cards.py", _PACKAGE / "protocol.py")
+COMPILE_MESSAGE = "unosim: compiling the engine (first run only, ~30 s)…"
 
 
 def _writable(directory: Path) -> bool:
@@ -262,36 +270,81 @@ def _writable(directory: Path) -> bool:
         return False
 
 
-@contextmanager
-def _cache_keyed_on_source():
-    """Put numba's disk cache of the engine in a directory named after a hash of the engine's sources.
-
-    numba checks only the timestamp of a jitted function's own file before reusing machine code, so an
-    edit to a helper in another module (or to the card tables frozen into the code) would otherwise
-    leave stale code in the cache. The base directory is ``NUMBA_CACHE_DIR`` when set, else the
-    package's ``__pycache__``, else the user cache, else the temporary directory. numba reads the
-    setting when each ``@njit(cache=True)`` function is decorated; it is restored afterwards so other
-    numba code in the process is unaffected.
-    """
+def cache_base() -> Path:
+    """Where compiled engines are cached: ``NUMBA_CACHE_DIR`` when set, else the per-user cache
+    directory (``platformdirs.user_cache_dir("unosim")``: ``~/.cache/unosim`` on Linux, honouring
+    ``XDG_CACHE_HOME``), else a per-user temporary directory. One cache serves ``make``, the CLI,
+    Python sessions, notebooks, tests and joblib/dask workers alike."""
     from numba.core import config
+    from platformdirs import user_cache_dir
 
+    candidates = [Path(config.CACHE_DIR)] if config.CACHE_DIR else []
+    candidates += [Path(user_cache_dir("unosim")),
+                   Path(tempfile.gettempdir()) / f"unosim-{os.getuid() if hasattr(os, 'getuid') else 0}"]
+    return next((c for c in candidates if _writable(c)), candidates[-1])
+
+
+def _source_digest() -> str:
     digest = hashlib.sha256()
     for path in _SOURCES:
         digest.update(path.name.encode() + path.read_bytes())
-    name = f"unosim-engine-{digest.hexdigest()[:16]}"
-    candidates = [Path(config.CACHE_DIR)] if config.CACHE_DIR else []
-    candidates += [Path(__file__).parent / "__pycache__",
-                   Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "unosim",
-                   Path(tempfile.gettempdir()) / f"unosim-{os.getuid() if hasattr(os, 'getuid') else 0}"]
-    base = next((c for c in candidates if _writable(c)), candidates[-1])
+    return digest.hexdigest()[:16]
+
+
+CACHE_DIR = cache_base() / f"unosim-engine-{_source_digest()}"
+
+
+@contextmanager
+def _cache_keyed_on_source() -> Iterator[None]:
+    """Put numba's disk cache of the engine in :data:`CACHE_DIR`, named after a hash of the sources.
+
+    numba checks only the timestamp of a jitted function's own file before reusing machine code, so an
+    edit to a helper in another module (or to the card tables or protocol constants frozen into the
+    code) would otherwise leave stale code in the cache. numba reads the setting when each
+    ``@njit(cache=True)`` function is decorated; it is restored afterwards so other numba code in the
+    process is unaffected.
+    """
+    from numba.core import config
+
     previous = config.CACHE_DIR
-    config.CACHE_DIR = str(base / name)
+    config.CACHE_DIR = str(CACHE_DIR)
     try:
         yield
     finally:
         config.CACHE_DIR = previous
 
 
+_warm: set[str] = set()
+
+
+@contextmanager
+def first_compile_notice(kind: str) -> Iterator[None]:
+    """Around a kernel call: say on stderr, once, when this build of the engine is being compiled.
+
+    ``kind`` names the specialisation (``plain`` or ``traced``: numba compiles each record layout
+    separately). A marker file in :data:`CACHE_DIR`, written after the first successful call, tells a
+    warm cache from a cold one; a cold cache prints :data:`COMPILE_MESSAGE` once per process and kind,
+    a warm one prints nothing.
+    """
+    from numba.core import config
+
+    marker = CACHE_DIR / f"compiled-{kind}"
+    if kind in _warm or config.DISABLE_JIT:   # NUMBA_DISABLE_JIT=1 compiles nothing: no message, no marker
+        yield
+        return
+    if not marker.exists():
+        print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
+    yield
+    _warm.add(kind)
+    if not marker.exists():
+        try:
+            write_text_atomic(marker, f"unosim engine {ENGINE_VERSION}\n")
+        except OSError:
+            pass   # a read-only cache still works; the message then repeats next time
+
+
 with _cache_keyed_on_source():
     # decorating every jitted function now, under the source-keyed cache directory
     from . import round as _round  # noqa: E402, F401
+
+__all__ = ["CACHE_DIR", "COMPILE_MESSAGE", "ENGINE_VERSION", "cache_base", "first_compile_notice"]

@@ -3,7 +3,7 @@ integer policy id of the seat (``random``, ``greedy_points``, ``keep_wilds``).""
 
 from numba import njit
 
-from . import layout as L
+from .. import protocol as L
 from .rng import PLAY_STREAM, below, bernoulli
 from .state import (
     COLOUR,

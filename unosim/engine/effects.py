@@ -3,7 +3,7 @@ the Dumb Fu pose windows, skips and the UNO checkpoint."""
 
 from numba import njit
 
-from . import layout as L
+from .. import protocol as L
 from .decisions import policy_colour, policy_target
 from .piles import (
     discard_colour,

@@ -3,7 +3,7 @@ under the top card, the 0-pass, and the end of a round by a win (RULES §1.6, §
 
 from numba import njit
 
-from . import layout as L
+from .. import protocol as L
 from .rng import DECK_STREAM, shuffle
 from .state import (
     ASIDE,

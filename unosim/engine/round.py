@@ -7,7 +7,7 @@ cap, scoring and the output rows (RULES §1.2-§1.6, §1.9, §1.12, §2.4.2-§2.
 import numpy as np
 from numba import njit
 
-from . import layout as L
+from .. import protocol as L
 from .decisions import can_stack, policy_colour, policy_play, policy_stack
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
 from .piles import clear_stack, draw_n, draw_one
@@ -519,7 +519,7 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
             row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
             row[L.RC_LOOP_BOUND_HITS] = st[ST_LOOP_BOUND_HITS]
             turns += st[ST_TURNS]
-            for o in range(9):
+            for o in range(L.N_SPIN_OUTCOMES):
                 row[L.RC_OUTCOME + o] = g["outcomes"][o]
             row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
             row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1

@@ -4,13 +4,13 @@ One numpy structured record ``g`` per game holds every array the verbs share (no
 refcounting in numba); fields are read with item syntax (``g["st"]``), which also runs under
 ``NUMBA_DISABLE_JIT=1``:
 
-* ``st`` int64[ST_SIZE]: scalar state, indexed by the ``ST_*`` names below;
+* ``st`` int64[ST_SIZE]: scalar state, indexed by the ``ST_*`` names (``protocol.STATE``);
 * ``hands`` int64[MAX_PLAYERS, MAX_CARDS], ``hlen``: ordered hands;
 * ``pile`` int64[3, MAX_CARDS], ``plen``: rows ``DRAW`` (last = top), ``DISC`` (last = ``T``) and
   ``ASIDE`` (knocked-out hands);
-* ``seat`` int64[MAX_PLAYERS, SEAT_SIZE]: per-seat counters and flags (``SE_*``);
+* ``seat`` int64[MAX_PLAYERS, SE_SIZE]: per-seat counters and flags (``SE_*``);
 * ``rng`` uint64[8]: the ``deck`` and ``play`` streams; ``ir``/``fr``: compiled rules
-  (``layout.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat;
+  (``protocol.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat;
 * ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
@@ -23,7 +23,66 @@ import numpy as np
 from numba import njit
 
 from .. import cards as C
-from . import layout as L
+from .. import protocol as L
+from ..protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
+    GREEDY_POINTS,
+    KEEP_WILDS,
+    N_POLICY_PARAMS,
+    N_SPIN_OUTCOMES,
+    PP_BLUFF,
+    PP_CHALLENGE,
+    PP_DRAW,
+    RANDOM,
+    SE_ACTIVE,
+    SE_DRAWN,
+    SE_KO_TURN,
+    SE_PLAYED,
+    SE_SIZE,
+    SE_UNO_DONE,
+    SE_WHEEL_GAINED,
+    SE_WHEEL_LOST,
+    SE_WINDOW,
+    ST_COLOUR,
+    ST_DEALER,
+    ST_DIR,
+    ST_DRAWS,
+    ST_DUMBFU,
+    ST_END,
+    ST_ENDED,
+    ST_EV_CAP,
+    ST_EV_LEN,
+    ST_FINAL_SPINS,
+    ST_FIRST_SEAT,
+    ST_K,
+    ST_KNOCKOUTS,
+    ST_KO_SEAT,
+    ST_LARGEST,
+    ST_LAST_PLAYER,
+    ST_LEADER,
+    ST_LEAD_CHANGES,
+    ST_LOOP_BOUND_HITS,
+    ST_MAX_HAND,
+    ST_MOVES,
+    ST_N,
+    ST_N_ACTIVE,
+    ST_P,
+    ST_PASSES0,
+    ST_PLAYED,
+    ST_PLAYS,
+    ST_RESHUFFLES,
+    ST_RESPONDER,
+    ST_SIZE,
+    ST_SPINNER,
+    ST_SPINS,
+    ST_SWAPS7,
+    ST_TOP,
+    ST_TRACE,
+    ST_TURNS,
+    ST_UNO_CHECKS,
+    ST_V,
+    ST_VIOLATIONS,
+    ST_WINNER,
+)
 
 # ---- card tables (constants, frozen into the compiled code) -----------------------------------------
 COLOUR = np.asarray(C.COLOUR)
@@ -62,62 +121,10 @@ MAXP = L.MAX_PLAYERS
 MAXC = L.MAX_CARDS
 
 
-# ---- state layout -----------------------------------------------------------------------------------
-ST_N = 0            # players
-ST_DEALER = 1
-ST_DIR = 2          # +1 / -1
-ST_TOP = 3          # card id of T
-ST_COLOUR = 4       # colour in play A
-ST_TURNS = 5
-ST_PLAYS = 6
-ST_DRAWS = 7
-ST_RESHUFFLES = 8
-ST_MOVES = 9        # cards moved or hands exchanged so far (progress detector, §1.6)
-ST_ENDED = 10
-ST_WINNER = 11
-ST_END = 12
-ST_DUMBFU = 13      # dumbfu_penalties
-ST_N_ACTIVE = 14
-ST_TRACE = 15
-ST_EV_LEN = 16
-ST_FIRST_SEAT = 17
-ST_VIOLATIONS = 18  # audit mode: failed invariant checks (see `audit`)
-ST_P = 19           # pending penalty P (stacking)
-ST_V = 20           # draw value of the last draw card in the stack
-ST_K = 21           # kind of the last draw card in the stack (same_kind stacking)
-ST_RESPONDER = 22   # seat that must respond to P
-ST_LARGEST = 23     # largest_stack
-ST_SWAPS7 = 24
-ST_PASSES0 = 25
-ST_KNOCKOUTS = 26
-ST_KO_SEAT = 27     # last seat knocked out during the current turn, -1 if none
-ST_PLAYED = 28      # 1 if the current turn (or jump-in) played a card
-ST_LAST_PLAYER = 29
-ST_UNO_CHECKS = 30  # 0 when checkpoints cannot change anything: no trace and nobody forgets UNO
-ST_SPINNER = 31     # seat designated to spin at its next turn, -1 if none
-ST_SPINS = 32
-ST_FINAL_SPINS = 33
-ST_EV_CAP = 34      # rows of the trace buffer `ev` (kept as data: see new_game)
-ST_LOOP_BOUND_HITS = 35   # loops of this round cut short by an explicit bound (layout.RC_LOOP_BOUND_HITS)
-ST_LEADER = 36      # quality measures (engine.quality): last unique leader, -1 before the first one
-ST_LEAD_CHANGES = 37
-ST_MAX_HAND = 38    # largest hand held so far in the round
-ST_SIZE = 39
+# ---- state layout (declared in unosim.protocol: STATE, SEAT_STATE; re-exported for the kernels) ----
 TRACE_CAPACITY = 1 << 20   # events one traced call can hold; larger runs are split by the caller
 
 DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
-SE_DRAWN = 0
-SE_PLAYED = 1
-SE_UNO_DONE = 2
-SE_WINDOW = 3       # Dumb Fu pose window: -1 closed, else events counted so far
-SE_ACTIVE = 4
-SE_KO_TURN = 5      # 1-based turn of the knock-out, 0 if none
-SE_WHEEL_GAINED = 6
-SE_WHEEL_LOST = 7
-SEAT_SIZE = 8
-
-RANDOM, GREEDY_POINTS, KEEP_WILDS = 0, 1, 2
-PP_DRAW, PP_BLUFF, PP_CHALLENGE = 0, 1, 2
 
 
 # ---- tracing ----------------------------------------------------------------------------------------
@@ -195,11 +202,11 @@ def game_dtype(trace_capacity: int) -> np.dtype:
     """The game record: every array the verbs share, in one block (no per-call refcounting)."""
     return np.dtype([
         ("st", np.int64, (ST_SIZE,)), ("hands", np.int64, (MAXP, MAXC)), ("hlen", np.int64, (MAXP,)),
-        ("pile", np.int64, (3, MAXC)), ("plen", np.int64, (3,)), ("seat", np.int64, (MAXP, SEAT_SIZE)),
+        ("pile", np.int64, (3, MAXC)), ("plen", np.int64, (3,)), ("seat", np.int64, (MAXP, SE_SIZE)),
         ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
-        ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, 3)), ("legal", np.int64, (MAXC,)),
+        ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, N_POLICY_PARAMS)), ("legal", np.int64, (MAXC,)),
         ("buf", np.int64, (MAXC,)), ("count", np.int64, (5,)), ("cand", np.int64, (MAXP,)),
-        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (9,)), ("shown", np.int64, (MAXP, 4)),
+        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (N_SPIN_OUTCOMES,)), ("shown", np.int64, (MAXP, 4)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),

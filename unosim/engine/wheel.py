@@ -3,7 +3,17 @@
 from numba import njit
 
 from .. import cards as C
-from . import layout as L
+from .. import protocol as L
+from ..protocol import (
+    ALMOST_UNO,
+    DISCARD_COLOUR,
+    DISCARD_NUMBER,
+    DRAW_BLUE,
+    DRAW_RED,
+    SHOW_HAND,
+    TRADE_HANDS,
+    WAR,
+)
 from .decisions import keep_score, policy_colour
 from .piles import draw_one, rotate_hands, win
 from .rng import PLAY_STREAM, below, shuffle, weighted
@@ -37,8 +47,6 @@ from .state import (
     step,
 )
 
-ALMOST_UNO, DISCARD_NUMBER, DISCARD_COLOUR, DRAW_RED, DRAW_BLUE = 0, 1, 2, 3, 4
-TRADE_HANDS, SHOW_HAND, WAR, UNO_SPIN = 5, 6, 7, 8
 
 
 @njit(cache=True)
@@ -365,7 +373,7 @@ def spin(g, s, final):
     st[ST_SPINS] += 1
     if final:
         st[ST_FINAL_SPINS] += 1
-    outcome = weighted(g, fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + 9], 9)
+    outcome = weighted(g, fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + L.N_SPIN_OUTCOMES], L.N_SPIN_OUTCOMES)
     g["outcomes"][outcome] += 1
     emit(g, L.EV_SPIN, s, outcome, 1 if final else 0)
     after = s

@@ -9,7 +9,7 @@ the round. A knock-out that ends the round stops everything at once (RULES §2.4
 from __future__ import annotations
 
 from .. import cards
-from ..engine import layout as L
+from .. import protocol as L
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF
 from .penalties import (
     draw_card_played,

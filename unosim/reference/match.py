@@ -9,8 +9,8 @@ import numpy as np
 
 from .. import cards
 from ..checks import as_int
-from ..engine import layout as L
-from ..engine.layout import RawResults
+from .. import protocol as L
+from ..protocol import RawResults
 from ..reference_rng import DECK_STREAM, PLAY_STREAM, Xoshiro
 from ..rules import RuleSet
 from .card_tables import HAND_CLASS

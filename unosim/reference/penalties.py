@@ -7,7 +7,7 @@ State on the table: ``pending`` (P), ``pending_value`` (V), ``pending_kind`` (K)
 from __future__ import annotations
 
 from .. import cards
-from ..engine import layout as L
+from .. import protocol as L
 from .card_tables import DRAW_VALUE, KIND
 from .table import Table
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import cards
-from ..engine import layout as L
+from .. import protocol as L
 from .card_tables import COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card, pose_event
 from .penalties import accept
@@ -33,7 +33,7 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
     deal(table)
     table.opening_hands = [list(hand) for hand in table.hands]
     table.quality.hand_grew(max(len(hand) for hand in table.hands))
-    if table.rules.family == "no_mercy":
+    if table.rules.mechanics == "no_mercy":
         turn_up_number_card(table)
         first = table.left_of_dealer        # no first-card effect (RULES §2.4.2)
     elif not turn_up_first_card(table):

@@ -17,7 +17,7 @@ won (§6 S13). The decisions (what to discard, which card to reveal in War …) 
 policy through the ``ask_*`` functions below; see :mod:`.policies` for their API.
 
 Per round the table counts ``spins``, ``final_spins``, one count per outcome (``outcome_counts``,
-in ``rules.SPIN_OUTCOMES`` order) and per seat ``wheel_gained`` / ``wheel_lost`` (RULES §1.13).
+in ``protocol.SPIN_OUTCOMES`` order) and per seat ``wheel_gained`` / ``wheel_lost`` (RULES §1.13).
 """
 
 from __future__ import annotations
@@ -27,14 +27,11 @@ from typing import Any
 
 from .. import cards
 from ..checks import scaled
-from ..engine import layout as L
+from .. import protocol as L
 from ..reference_rng import Xoshiro
-from ..rules import SPIN_OUTCOMES
 from .card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from .table import Table, _is_int
 
-(ALMOST_UNO, DISCARD_NUMBER, DISCARD_COLOUR, DRAW_RED, DRAW_BLUE, TRADE_HANDS, SHOW_HAND, WAR,
- UNO_SPIN) = range(len(SPIN_OUTCOMES))
 RED, BLUE = 0, 3          # RULES §6 S15: red = colour 0 (R), blue = colour 3 (B)
 
 SPIN_FLAG = tuple(int(x) for x in cards.SPIN)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import cards
-from ..engine import layout as L
+from .. import protocol as L
 from ..reference_rng import Xoshiro
 from ..rules import SPIN_OUTCOMES, RuleSet
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS, is_wild

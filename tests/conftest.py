@@ -1,0 +1,43 @@
+"""Shared session fixtures. Helpers live in plain helper modules (``study_specs``, ``scenario_tools``,
+``differential_cases``, ``fuzz_draws``); no test module imports another."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+from study_specs import DEMO_SPEC, HOUSE_RULE_SPEC, MATCH_SPEC, small_spec
+
+from unosim.runner import run_study
+from unosim.study import parse_study
+
+
+@pytest.fixture(scope="session")
+def small_dataset(tmp_path_factory):
+    """The path of a complete small single-round study (5 cells × 600 games… see SMALL_SPEC)."""
+    out = tmp_path_factory.mktemp("datasets")
+    return run_study(parse_study(small_spec()), out, n_jobs=1, chunk_size=250, progress=False).path
+
+
+@pytest.fixture(scope="session")
+def match_dataset(tmp_path_factory):
+    """The path of a complete small points-mode study."""
+    out = tmp_path_factory.mktemp("datasets")
+    return run_study(parse_study(MATCH_SPEC), out, n_jobs=1, progress=False).path
+
+
+@pytest.fixture(scope="session")
+def demo_dataset(tmp_path_factory):
+    """The demo study (analyses/studies/demo.toml) with 1,000 games per cell instead of 4,000."""
+    spec = tomllib.loads(DEMO_SPEC.read_text())
+    spec["study"]["games"] = 1000
+    out = tmp_path_factory.mktemp("datasets")
+    return run_study(parse_study(spec, source=str(DEMO_SPEC)), out, n_jobs=1, progress=False).path
+
+
+@pytest.fixture(scope="session")
+def house_rule_dataset(tmp_path_factory):
+    """A rule with a large known effect (draw_until_playable: longer rounds) and one that never triggers
+    under the built-in policies (force_play_drawn: they always play a drawn playable card)."""
+    out = tmp_path_factory.mktemp("datasets")
+    return run_study(parse_study(HOUSE_RULE_SPEC), out, n_jobs=1, progress=False).path

@@ -1,0 +1,98 @@
+"""One warm engine cache per user (issue 11 item 3): the first compile says so once, later runs are warm.
+
+Runs the real CLI in fresh processes against an empty per-user cache (a temporary XDG_CACHE_HOME, which
+platformdirs honours, with NUMBA_CACHE_DIR unset). Asserts on the message and on the cache files; the
+one timing is a coarse sanity bound on a warm call (a cold compile takes 30-90 s).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from unosim.engine import COMPILE_MESSAGE
+
+SPEC = """
+[study]
+name = "warm"
+seed = 3
+games = 40
+mode = "single_round"
+
+[[grid]]
+variants = ["classic"]
+players = [3]
+lineups = ["random"]
+"""
+
+WARM_CALL = """
+import time, unosim
+t = time.perf_counter()
+unosim.simulate("classic", players=3, games=10, seed=1)
+print(time.perf_counter() - t)
+"""
+
+
+def _env(cache_home) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(cache_home)
+    return env
+
+
+def _study_run(tmp_path, env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(tmp_path / "warm.toml"),
+                           "--out", str(tmp_path / "data"), "--n-jobs", "1", "--force", "--quiet"],
+                          capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.mark.slow
+def test_first_run_compiles_with_one_message_then_runs_warm(tmp_path):
+    (tmp_path / "warm.toml").write_text(SPEC)
+    env = _env(tmp_path / "cache")
+
+    first = _study_run(tmp_path, env)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.count(COMPILE_MESSAGE) == 1, first.stderr
+
+    engines = list((tmp_path / "cache" / "unosim").glob("unosim-engine-*"))
+    assert len(engines) == 1, engines
+    assert (engines[0] / "compiled-plain").is_file()
+    assert any(engines[0].rglob("*.nbi")), "numba wrote no cache index into the per-user cache"
+
+    second = _study_run(tmp_path, env)
+    assert second.returncode == 0, second.stderr
+    assert COMPILE_MESSAGE not in second.stderr
+
+    t = time.perf_counter()
+    call = subprocess.run([sys.executable, "-c", WARM_CALL], capture_output=True, text=True, env=env, timeout=600)
+    process_seconds = time.perf_counter() - t
+    assert call.returncode == 0, call.stderr
+    assert COMPILE_MESSAGE not in call.stderr
+    # coarse: a warm first call loads machine code in ~1-2 s; a compile would take 30 s or more
+    assert float(call.stdout.strip()) < 10, (call.stdout, process_seconds)
+
+
+def test_numba_cache_dir_overrides_the_user_cache(tmp_path):
+    code = "from unosim.engine import CACHE_DIR; print(CACHE_DIR)"
+    env = {**_env(tmp_path / "user"), "NUMBA_CACHE_DIR": str(tmp_path / "explicit")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith(str(tmp_path / "explicit" / "unosim-engine-"))
+    env = _env(tmp_path / "user")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert out.stdout.strip().startswith(str(tmp_path / "user" / "unosim" / "unosim-engine-"))
+
+
+def test_disabled_jit_neither_announces_nor_marks_a_compile(tmp_path):
+    """NUMBA_DISABLE_JIT=1 compiles nothing: a marker then would hide the real first compile later."""
+    env = {**_env(tmp_path / "cache"), "NUMBA_DISABLE_JIT": "1"}
+    code = ("import unosim\nfrom unosim.engine import CACHE_DIR\n"
+            "unosim.simulate('classic', players=3, games=2, seed=1)\nprint(CACHE_DIR)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert COMPILE_MESSAGE not in out.stderr
+    assert not list((tmp_path / "cache").rglob("compiled-*"))
