@@ -58,8 +58,9 @@ FR_P_CATCH = 0
 FR_P_DUMBFU_FAIL = 1
 FR_P_FORGET_UNO = 2      # 10 entries, one per seat
 FR_SHOUT_WEIGHT = 12     # 10 entries, one per seat
-FR_SPIN_WEIGHT = 22      # 9 entries, as given (the wheel draw normalises)
+FR_SPIN_WEIGHT = 22      # N_SPIN_OUTCOMES entries, as given (the wheel draw normalises)
 FR_SIZE = 31
+N_SPIN_OUTCOMES = 9      # the wheel's outcomes, in rules.SPIN_OUTCOMES order
 
 MAX_PLAYERS = 10
 MAX_CARDS = 168          # largest deck: no hand or pile can exceed it

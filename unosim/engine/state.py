@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from .. import cards as C
+from ..policies import N_POLICY_PARAMS
 from . import layout as L
 
 # ---- card tables (constants, frozen into the compiled code) -----------------------------------------
@@ -32,6 +33,8 @@ NUMBER_OF = np.asarray(C.NUMBER_OF)
 POINTS = np.asarray(C.POINTS)
 HAND_CLASS = np.asarray(C.HAND_CLASS)
 NO_COLOUR = C.NO_COLOUR
+N_COLOURS = C.NO_COLOUR   # the colours are 0 .. N_COLOURS-1; NO_COLOUR (a wild) comes right after
+N_NUMBERS = 10            # NUMBER cards show 0 .. 9
 K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TWO
 K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
 K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
@@ -197,12 +200,13 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("st", np.int64, (ST_SIZE,)), ("hands", np.int64, (MAXP, MAXC)), ("hlen", np.int64, (MAXP,)),
         ("pile", np.int64, (3, MAXC)), ("plen", np.int64, (3,)), ("seat", np.int64, (MAXP, SEAT_SIZE)),
         ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
-        ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, 3)), ("legal", np.int64, (MAXC,)),
-        ("buf", np.int64, (MAXC,)), ("count", np.int64, (5,)), ("cand", np.int64, (MAXP,)),
-        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (9,)), ("shown", np.int64, (MAXP, 4)),
+        ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, N_POLICY_PARAMS)), ("legal", np.int64, (MAXC,)),
+        ("buf", np.int64, (MAXC,)), ("count", np.int64, (N_COLOURS + 1,)), ("cand", np.int64, (MAXP,)),
+        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (L.N_SPIN_OUTCOMES,)),
+        ("shown", np.int64, (MAXP, N_COLOURS)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
-        ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
+        ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
         ("ev", np.int64, (trace_capacity, 4)),
     ])
 
