@@ -2,7 +2,8 @@
 
 Modules, in dependency order: :mod:`.layout` (numeric layouts shared with the reference engine and the
 API), :mod:`.rng` (random streams), :mod:`.state` (the game record and read-only verbs),
-:mod:`.decisions` (built-in policies), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel` (spin),
+:mod:`.policy` (the one dispatch of every policy decision, over :mod:`.policy_random` and
+:mod:`.policy_heuristic`), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel` (spin),
 :mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn, round, match; the entry
 point ``run_games``). Only these modules hold numba code; their disk cache is keyed on a hash of their
 sources (see ``_cache_keyed_on_source`` below).
@@ -117,6 +118,9 @@ empty hand is seen); the turn cap adds no check. Knocked-out seats are not activ
 
 4. Decisions (built-in policies)
 --------------------------------
+Every decision is asked of the seat's policy id through :mod:`.policy`; an id that is no built-in
+policy raises ``ValueError`` (``run_games`` checks the lineup before the first game).
+
 ``random`` is RULES §5 with optional parameters ``p_draw``, ``p_bluff``, ``p_challenge`` (default 0,
 i.e. exactly §5): normal turn — ``L`` empty → draw; else if ``voluntary_draw`` and
 ``play.bernoulli(p_draw)`` → draw; else if bluffing is allowed, the hand holds an illegal WD4 and

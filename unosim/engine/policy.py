@@ -29,7 +29,9 @@ def check_lineup(g):
             raise ValueError(UNKNOWN_POLICY)
 
 
-@njit(cache=True)
+# inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
+# into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
+@njit(cache=True, inline='always')
 def choose_play(g, p, legal, nleg, bluff_index):
     """Hand index p plays (from legal[:nleg] or the bluff ``bluff_index``), or -1 to draw; a hand
     without a legal card draws without asking (protocol §3)."""
@@ -75,7 +77,7 @@ def jumps_in(g, s, i):
     raise ValueError(UNKNOWN_POLICY)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def choose_colour(g, p):
     """The colour (0-3) p names for a wild, or as the victim of a Wild Color Roulette."""
     pid = g["pol"][p]

@@ -41,6 +41,8 @@ K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERY
 DRAW_VALUE = np.asarray(C.DRAW_VALUE)
 SPIN = np.asarray(C.SPIN)
 KO_POINTS = 250     # points for each knocked-out seat (RULES §2.4.8)
+CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
+BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
 BLANK_ID0 = C.ID_BLANK[0]
 
 
@@ -218,6 +220,24 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
     own its memory. Only two record layouts exist (trace buffer of 1 or TRACE_CAPACITY rows), and the
     capacity travels as data in ``st``: numba's disk cache must never have to tell apart records that
     differ only in a nested array's shape.
+
+    Parameters
+    ----------
+    ir : int64[layout.IR_SIZE]
+        Compiled integer rules (``RuleSet.compile``); ``ir[IR_PLAYERS]`` is the number of seats n.
+    fr : float64[layout.FR_SIZE]
+        Compiled float rules.
+    pol : int64[n]
+        Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``); the kernel raises on others.
+    pp : float64[n, N_POLICY_PARAMS]
+        Policy parameters per seat (``PP_*`` columns).
+    trace : bool
+        Give the record a trace buffer of TRACE_CAPACITY events (else 1 row, unused).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (1,), dtype ``game_dtype(capacity)``.
     """
     capacity = TRACE_CAPACITY if trace else 1
     block = np.zeros(1, game_dtype(capacity))
