@@ -6,8 +6,9 @@ other id (``unosim.policies`` validates lineups, so only a direct kernel call ca
 ``check_lineup`` rejects such a lineup before the first game. Whatever a decision reads it computes
 itself or receives as an argument (the candidate list, the legal cards, the discard order).
 
-Adding a built-in policy: its id beside the others in :mod:`.state`, its module, one branch per
-decision here, and its twin in ``unosim.reference.policies``.
+Adding a built-in policy: its registry entry in ``unosim.policies`` and its id beside the others in
+:mod:`.state`, its module (like :mod:`.policy_random`), one branch per decision here, and its Python
+twin in ``unosim.reference.policies`` (the differential tests compare the two).
 """
 
 from numba import njit
