@@ -1,4 +1,4 @@
-"""The built-in ``random`` policy: RULES §5 (docs/rules.md §5) with the optional parameters ``p_draw``,
+"""The built-in ``random`` policy: docs/rules.md §5 with the optional parameters ``p_draw``,
 ``p_bluff`` and ``p_challenge`` (protocol §4-§6). Every choice draws from the game's play stream.
 
 Called only through :mod:`.policy`, which asks each decision of the seat's policy; the scratch arrays
@@ -27,7 +27,7 @@ def play(g, p, legal, nleg, bluff_index):
 
 @njit(cache=True)
 def stack(g, legal, ns):
-    """RULES §5 item 3: a uniform choice among the ``ns > 0`` cards that may be stacked."""
+    """docs/rules.md §5 item 3: a uniform choice among the ``ns > 0`` cards that may be stacked."""
     return legal[below(g, PLAY_STREAM, ns)]
 
 

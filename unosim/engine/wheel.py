@@ -1,4 +1,4 @@
-"""spin: the wheel and its nine outcomes (RULES §2.3.3-§2.3.6, protocol §6). What a seat chooses on
+"""spin: the wheel and its nine outcomes (docs/rules.md §2.3.3-§2.3.6, protocol §6). What a seat chooses on
 the wheel (what to discard, which card to reveal) is asked of its policy through :mod:`.policy`."""
 
 from numba import njit
@@ -125,7 +125,7 @@ def tally_groups(g, s, by_colour, tally, points):
 @njit(cache=True)
 def discard_group(g, s, by_colour, final):
     """DISCARD_NUMBER (by_colour False) / DISCARD_COLOUR (True): s's policy picks a group present in
-    the hand, and every card of it goes down (§2.3.3; RULES §5 item 8; protocol §6)."""
+    the hand, and every card of it goes down (§2.3.3; docs/rules.md §5 item 8; protocol §6)."""
     hands = g["hands"]
     order = g["order"]
     tally = g["tally"]
