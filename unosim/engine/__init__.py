@@ -3,11 +3,12 @@
 The numeric layouts (rule arrays, output tables, game record, event codes, policy ids) are declared
 once in :mod:`unosim.protocol` (pure Python, shared with the reference engine and the API). Modules
 here, in dependency order: :mod:`.rng` (random streams), :mod:`.state` (the game record and read-only
-verbs), :mod:`.decisions` (built-in policies), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel`
-(spin), :mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn, round, match; the
-entry point ``run_games``). Only these modules hold numba code, and nothing imports them until the
-engine is first used (``import unosim``, ``unosim.rules`` or ``unosim.reference`` never do). Their
-disk cache is keyed on a hash of their sources (see ``_cache_keyed_on_source`` below).
+verbs), :mod:`.policy` (the one dispatch of every policy decision, over :mod:`.policy_random` and
+:mod:`.policy_heuristic`), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel` (spin),
+:mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn, round, match; the entry
+point ``run_games``). Only these modules hold numba code, and nothing imports them until the engine is
+first used (``import unosim``, ``unosim.rules`` or ``unosim.reference`` never do). Their disk cache is
+keyed on a hash of their sources (see ``_cache_keyed_on_source`` below).
 
 Both engines — the numba kernels in :mod:`unosim.engine.kernel` and the readable pure-Python twin in
 :mod:`unosim.reference` — follow RULES.md **and** the protocol below, which fixes everything RULES.md
@@ -119,6 +120,9 @@ empty hand is seen); the turn cap adds no check. Knocked-out seats are not activ
 
 4. Decisions (built-in policies)
 --------------------------------
+Every decision is asked of the seat's policy id through :mod:`.policy`; an id that is no built-in
+policy raises ``ValueError`` (``run_games`` checks the lineup before the first game).
+
 ``random`` is RULES §5 with optional parameters ``p_draw``, ``p_bluff``, ``p_challenge`` (default 0,
 i.e. exactly §5): normal turn — ``L`` empty → draw; else if ``voluntary_draw`` and
 ``play.bernoulli(p_draw)`` → draw; else if bluffing is allowed, the hand holds an illegal WD4 and

@@ -25,7 +25,8 @@ from .state import MAXC, SE_ACTIVE, ST_LEAD_CHANGES, ST_LEADER, ST_N, ST_N_ACTIV
 OUT = MAXC + 1   # more cards than any hand: a knocked-out seat never holds the fewest
 
 
-@njit(cache=True)
+# inlined into its callers (numba IR): as a call it cost ~5% of classic 4p throughput
+@njit(cache=True, inline='always')
 def check_standings(g):
     """One standings check: update the lead and every seat's running maximum deficit (``g["deficit"]``).
 

@@ -8,16 +8,18 @@ import numpy as np
 from numba import njit
 
 from .. import protocol as L
-from .decisions import can_stack, policy_colour, policy_play, policy_stack
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
 from .piles import clear_stack, draw_n, draw_one
+from .policy import check_lineup, choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
 from .quality import check_standings
 from .rng import DECK_STREAM, below, seed_streams, shuffle
 from .state import (
     ASIDE,
+    BLANK_DRAW_CARDS,
     BLANK_ID0,
     COLOUR,
     DISC,
+    DRAW_VALUE,
     DRAW,
     HAND_CLASS,
     K_BLANK,
@@ -51,6 +53,7 @@ from .state import (
     ST_EV_LEN,
     ST_FINAL_SPINS,
     ST_FIRST_SEAT,
+    ST_K,
     ST_KNOCKOUTS,
     ST_KO_SEAT,
     ST_LARGEST,
@@ -72,6 +75,7 @@ from .state import (
     ST_SWAPS7,
     ST_TOP,
     ST_TURNS,
+    ST_V,
     ST_VIOLATIONS,
     ST_WINNER,
     emit,
@@ -82,40 +86,56 @@ from .state import (
 from .wheel import spin
 
 
-@njit(cache=True)
-def take_turn(g, p):
-    """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
+# inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
+# into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
+@njit(cache=True, inline='always')
+def can_stack(st, stacking, c):
+    """A stack response allowed by the stacking mode (§1.7, §2.4.5, §4); no colour match needed."""
+    value = DRAW_VALUE[c]
+    if value == 0:
+        return False
+    if stacking == L.STACKING_SAME_KIND:
+        return KIND[c] == st[ST_K]
+    if stacking == L.STACKING_ESCALATING:
+        return value >= st[ST_V]
+    return True
+
+
+@njit(cache=True, inline='always')
+def response_turn(g, p):
+    """A response turn (§1.7 stacking, §2.4.3 step 1): p stacks a card the stacking mode allows, or
+    accepts and draws the pending total; returns the next seat (-1 when the round ended)."""
     st = g["st"]
     hands = g["hands"]
-    hlen = g["hlen"]
-    ir = g["ir"]
     legal = g["legal"]
-    pose_event(g, p)
-    if st[ST_ENDED] or not g["seat"][p, SE_ACTIVE]:   # the pose penalty knocked p out (mercy rule)
-        return next_seat(g, p)
-    if st[ST_SPINNER] == p:   # §1.5 step 2: the designated spinner spins instead of its turn
-        st[ST_SPINNER] = -1
-        return spin(g, p, False)
-    if st[ST_P] > 0:   # response turn (§1.7 stacking, §2.4.3 step 1)
-        ns = 0
-        for i in range(hlen[p]):
-            if can_stack(st, ir[L.IR_STACKING], hands[p, i]):
-                legal[ns] = i
-                ns += 1
-        choice = policy_stack(g, p, ns)
-        if choice >= 0:
-            return play_card(g, p, choice)
-        total = st[ST_P]
-        emit(g, L.EV_ACCEPT, p, total, 0)
-        clear_stack(st)
-        draw_n(g, p, total)
-        return next_seat(g, p)
+    stacking = g["ir"][L.IR_STACKING]
+    ns = 0
+    for i in range(g["hlen"][p]):
+        if can_stack(st, stacking, hands[p, i]):
+            legal[ns] = i
+            ns += 1
+    choice = choose_stack(g, p, legal, ns)
+    if choice >= 0:
+        return play_card(g, p, choice)
+    total = st[ST_P]
+    emit(g, L.EV_ACCEPT, p, total, 0)
+    clear_stack(st)
+    draw_n(g, p, total)
+    return next_seat(g, p)
+
+
+@njit(cache=True, inline='always')
+def legal_plays(g, p, legal):
+    """legal[:nleg] = p's legal plays in hand order (§1.4 and the WD4 restriction of §1.8); returns
+    (nleg, hand index of the first illegal WD4 that could be bluffed, or -1)."""
+    st = g["st"]
+    hands = g["hands"]
     top, colour = st[ST_TOP], st[ST_COLOUR]
     # one pass in hand order; WD4s are dropped afterwards if the hand holds the colour in play (§1.8)
     nleg = 0
     has_colour = False
     has_wd4 = False
-    for i in range(hlen[p]):
+    for i in range(g["hlen"][p]):
         c = hands[p, i]
         if COLOUR[c] == colour:
             has_colour = True
@@ -137,41 +157,74 @@ def take_turn(g, p):
                 legal[kept] = i
                 kept += 1
         nleg = kept
-    choice = policy_play(g, p, nleg, bluff_index)
-    if choice >= 0:
-        return play_card(g, p, choice)
+    return nleg, bluff_index
+
+
+@njit(cache=True, inline='always')
+def draw_turn(g, p):
+    """p draws one card (draw_until_playable: until a legal card is drawn or the draw fails); a legal
+    last drawn card is played if p's policy wants it (force_play_drawn: it must). Returns the next seat
+    (-1 when the round ended)."""
+    ir = g["ir"]
     while draw_one(g, p):   # terminates: each pass moves a card from the piles to p (none come back)
-        last = hlen[p] - 1
+        last = g["hlen"][p] - 1
         if playable(g, p, last):
-            # the built-in policies always play a legal drawn card (force_play_drawn makes it a rule)
-            return play_card(g, p, last)
+            if ir[L.IR_FORCE_PLAY_DRAWN] or plays_drawn(g, p, last):
+                return play_card(g, p, last)
+            break
         if not ir[L.IR_DRAW_UNTIL_PLAYABLE]:
             break
     return next_seat(g, p)
 
 
 @njit(cache=True)
-def first_card(g):
-    """§1.9: turn up T and apply its first-card effect; returns the seat of the first turn."""
+def take_turn(g, p):
+    """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
+    st = g["st"]
+    pose_event(g, p)
+    if st[ST_ENDED] or not g["seat"][p, SE_ACTIVE]:   # the pose penalty knocked p out (mercy rule)
+        return next_seat(g, p)
+    if st[ST_SPINNER] == p:   # §1.5 step 2: the designated spinner spins instead of its turn
+        st[ST_SPINNER] = -1
+        return spin(g, p, False)
+    if st[ST_P] > 0:
+        return response_turn(g, p)
+    legal = g["legal"]
+    nleg, bluff_index = legal_plays(g, p, legal)
+    choice = choose_play(g, p, legal, nleg, bluff_index)
+    if choice >= 0:
+        return play_card(g, p, choice)
+    return draw_turn(g, p)
+
+
+@njit(cache=True)
+def turn_up_number(g, f):
+    """§2.4.2 (no_mercy): turn up cards until a NUMBER, which becomes T; the others stay under it,
+    without effect. Terminates: the deal leaves more than 88 cards (rules: hand_size × n ≤ deck − 88 − 1)
+    and only 88 are not NUMBERs."""
     st = g["st"]
     pile = g["pile"]
     plen = g["plen"]
-    ir = g["ir"]
-    n = st[ST_N]
-    f = (st[ST_DEALER] + 1) % n
-    if ir[L.IR_FAMILY] == L.FAMILY_NO_MERCY:
-        # §2.4.2: turn up until a NUMBER; the others stay under it, without effect. Terminates: the deal
-        # leaves more than 88 cards (rules: hand_size × n ≤ deck − 88 − 1) and only 88 are not NUMBERs
-        while True:
-            plen[DRAW] -= 1
-            c = pile[DRAW, plen[DRAW]]
-            emit(g, L.EV_FIRST_CARD, f, c, 0)
-            pile[DISC, plen[DISC]] = c
-            plen[DISC] += 1
-            if KIND[c] == K_NUMBER:
-                st[ST_TOP] = c
-                st[ST_COLOUR] = COLOUR[c]
-                return f
+    while True:
+        plen[DRAW] -= 1
+        c = pile[DRAW, plen[DRAW]]
+        emit(g, L.EV_FIRST_CARD, f, c, 0)
+        pile[DISC, plen[DISC]] = c
+        plen[DISC] += 1
+        if KIND[c] == K_NUMBER:
+            st[ST_TOP] = c
+            st[ST_COLOUR] = COLOUR[c]
+            return
+
+
+@njit(cache=True)
+def turn_up(g, f):
+    """§1.9: turn up T (``FIRST_CARD``); a WD4 goes back at index ``deck.below(m + 1)`` of the m-card
+    draw pile (``RETURN``) and the next card is turned up. After FIRST_CARD_MAX_RETURNS returns (never
+    seen in practice) the WD4 stays as T and the round ends truncated before its first turn. Returns T."""
+    st = g["st"]
+    pile = g["pile"]
+    plen = g["plen"]
     returns = 0
     while True:   # bounded: at most FIRST_CARD_MAX_RETURNS WD4s go back
         plen[DRAW] -= 1
@@ -180,15 +233,10 @@ def first_card(g):
         if KIND[c] != K_WD4:
             break
         if returns == L.FIRST_CARD_MAX_RETURNS:
-            # never seen in practice; the WD4 stays as T and the round ends before its first turn
-            pile[DISC, 0] = c
-            plen[DISC] = 1
-            st[ST_TOP] = c
-            st[ST_COLOUR] = COLOUR[c]
             st[ST_LOOP_BOUND_HITS] += 1
             st[ST_ENDED] = 1
             st[ST_END] = L.END_TRUNCATED
-            return f
+            break
         returns += 1
         m = plen[DRAW]
         j = below(g, DECK_STREAM, m + 1)
@@ -201,6 +249,14 @@ def first_card(g):
     plen[DISC] = 1
     st[ST_TOP] = c
     st[ST_COLOUR] = COLOUR[c]
+    return c
+
+
+@njit(cache=True)
+def first_card_effect(g, f, c):
+    """§1.9: the effect of the first card c for the first player f; returns the seat of the first turn."""
+    st = g["st"]
+    ir = g["ir"]
     k = KIND[c]
     if k == K_SKIP:
         skip_seat(g, f)
@@ -209,19 +265,19 @@ def first_card(g):
         st[ST_DIR] = -1
         return st[ST_DEALER]
     if k == K_DRAW_TWO:
-        draw_n(g, f, 2)
+        draw_n(g, f, DRAW_VALUE[c])
         skip_seat(g, f)
         return next_seat(g, f)
     if SPIN[c] and ir[L.IR_SPIN_FIRST_CARD_SPINS]:   # §2.3.6 (off by default: no effect)
         st[ST_SPINNER] = f
         emit(g, L.EV_SPINNER, f, 0, 0)
     if COLOUR[c] == NO_COLOUR:
-        st[ST_COLOUR] = policy_colour(g, f)
+        st[ST_COLOUR] = choose_colour(g, f)
         emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
         if k == K_BLANK:
             effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
             if effect == L.BLANK_DRAW_TWO_NEXT:   # "F draws 2 and is skipped"
-                draw_n(g, f, 2)
+                draw_n(g, f, BLANK_DRAW_CARDS)
                 skip_seat(g, f)
                 return next_seat(g, f)
             # the other effects act exactly as when F plays the blank; then F takes the first turn
@@ -230,10 +286,34 @@ def first_card(g):
 
 
 @njit(cache=True)
+def first_card(g):
+    """§1.9 / §2.4.2: turn up T and apply its first-card effect; returns the seat of the first turn."""
+    st = g["st"]
+    f = (st[ST_DEALER] + 1) % st[ST_N]
+    if g["ir"][L.IR_FAMILY] == L.FAMILY_NO_MERCY:
+        turn_up_number(g, f)
+        return f
+    c = turn_up(g, f)
+    if st[ST_ENDED]:
+        return f
+    return first_card_effect(g, f, c)
+
+
+@njit(cache=True)
 def audit(g, deck_counts, round_over):
     """Invariants checked after every turn in audit mode (tests): card identities are conserved across
     hands and piles (set-aside hands included), every hand size is possible, no active hand is at the
-    mercy limit, knocked-out seats hold nothing, and a won round leaves the winner empty-handed."""
+    mercy limit, knocked-out seats hold nothing, and a won round leaves the winner empty-handed.
+
+    Parameters
+    ----------
+    g : numpy.void
+        The game record (``state.new_game(...)[0]``); a failed check adds 1 to ``g["st"][ST_VIOLATIONS]``.
+    deck_counts : int64[cards.N_CARD_IDS]
+        How many copies of each card id the variant's deck holds.
+    round_over : bool
+        The round has just ended (a won round must leave the winner without cards).
+    """
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
@@ -277,7 +357,7 @@ def audit(g, deck_counts, round_over):
 @njit(cache=True)
 def find_jumper(g, last):
     """The first active seat other than ``last``, from next(last) in direction d, holding a card
-    identical to T: (seat, first such hand index), or (-1, -1).
+    identical to T whose policy wants to jump in with it: (seat, first such hand index), or (-1, -1).
 
     Each seat is visited at most once (``n - 1`` steps from ``last``), whether or not ``last`` is still
     active. The last player can have been knocked out after its play (an UNO penalty reaching the mercy
@@ -297,7 +377,9 @@ def find_jumper(g, last):
         if seat[s, SE_ACTIVE]:
             for i in range(hlen[s]):
                 if hands[s, i] == st[ST_TOP]:
-                    return s, i
+                    if jumps_in(g, s, i):
+                        return s, i
+                    break
     return -1, -1
 
 
@@ -338,22 +420,16 @@ def jump_ins(g, cur):
 
 
 @njit(cache=True)
-def play_round(g, deck, order, opening, orow, deck_counts):
-    """One round from the shuffle to the end; the outcome is left in st and seat."""
+def reset_round(g):
+    """Zero the round's counters and seats (every seat active, no Dumb Fu window, no stack)."""
     st = g["st"]
-    hands = g["hands"]
-    hlen = g["hlen"]
-    pile = g["pile"]
-    plen = g["plen"]
     seat = g["seat"]
-    ir = g["ir"]
-    n = st[ST_N]
     for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
                 ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS,
                 ST_LEAD_CHANGES):
         st[key] = 0
     st[ST_LEADER] = -1
-    st[ST_MAX_HAND] = ir[L.IR_HAND_SIZE]   # the opening deal: every hand gets hand_size cards
+    st[ST_MAX_HAND] = g["ir"][L.IR_HAND_SIZE]   # the opening deal: every hand gets hand_size cards
     st[ST_SPINNER] = -1
     clear_stack(st)
     g["outcomes"][:] = 0
@@ -362,9 +438,9 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1
-    st[ST_N_ACTIVE] = n
-    for s in range(n):
-        hlen[s] = 0
+    st[ST_N_ACTIVE] = st[ST_N]
+    for s in range(st[ST_N]):
+        g["hlen"][s] = 0
         seat[s, SE_DRAWN] = 0
         seat[s, SE_PLAYED] = 0
         seat[s, SE_UNO_DONE] = 0
@@ -373,6 +449,18 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         seat[s, SE_KO_TURN] = 0
         seat[s, SE_WHEEL_GAINED] = 0
         seat[s, SE_WHEEL_LOST] = 0
+
+
+@njit(cache=True)
+def deal(g, deck, order, opening, orow):
+    """Shuffle (or lay out ``order``, when it holds a whole deck), then deal hand_size rounds of one
+    card from the dealer's left; count the opening hands' card classes into opening[orow + seat]."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    n = st[ST_N]
     m = deck.shape[0]
     if order.shape[0] == m:
         pile[DRAW, :m] = order
@@ -382,9 +470,8 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     plen[DRAW] = m
     plen[DISC] = 0
     plen[ASIDE] = 0
-    dealer = st[ST_DEALER]
-    for _ in range(ir[L.IR_HAND_SIZE]):
-        s = dealer
+    for _ in range(g["ir"][L.IR_HAND_SIZE]):
+        s = st[ST_DEALER]
         for _ in range(n):
             s = step(s, 1, n)
             plen[DRAW] -= 1
@@ -393,18 +480,14 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     for s in range(n):
         for i in range(hlen[s]):
             opening[orow + s, HAND_CLASS[hands[s, i]]] += 1
-    f = (dealer + 1) % n
-    cur = first_card(g)
-    if st[ST_ENDED]:
-        st[ST_FIRST_SEAT] = f
-        check_standings(g)
-        return
-    st[ST_FIRST_SEAT] = cur
-    emit(g, L.EV_FIRST_SEAT, cur, st[ST_DIR], 0)
-    checkpoint(g, f)
-    check_standings(g)
-    if st[ST_ENDED]:
-        return   # UNO penalties at the first checkpoint knocked out all but one seat (tiny mercy_limit)
+
+
+@njit(cache=True)
+def turn_loop(g, cur, deck_counts):
+    """Turns from seat ``cur`` until the round ends: won, knock-out, stalemate or turn cap (§1.5, §1.6,
+    §4 jump_in); each turn is followed by its checkpoint and a standings check (docs/rules.md §1.10)."""
+    st = g["st"]
+    ir = g["ir"]
     idle = 0
     while True:   # terminates: every pass counts a turn, and the turn cap is checked first
         if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:
@@ -437,7 +520,7 @@ def play_round(g, deck, order, opening, orow, deck_counts):
                 return
         if st[ST_MOVES] == moves_before:
             idle += 1
-            if idle >= st[ST_N_ACTIVE]:
+            if idle >= st[ST_N_ACTIVE]:   # §1.6: a full lap in which nothing moved
                 st[ST_ENDED] = 1
                 st[ST_END] = L.END_STALEMATE
                 return
@@ -446,24 +529,255 @@ def play_round(g, deck, order, opening, orow, deck_counts):
 
 
 @njit(cache=True)
-def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening, matches_out, turn_budget):
-    """Play matches first_game .. first_game+n_games-1 into the output buffers.
+def play_round(g, deck, order, opening, orow, deck_counts):
+    """One round from the shuffle to the end (protocol §3); the outcome is left in st and seat."""
+    st = g["st"]
+    reset_round(g)
+    deal(g, deck, order, opening, orow)
+    f = (st[ST_DEALER] + 1) % st[ST_N]
+    cur = first_card(g)
+    if st[ST_ENDED]:
+        st[ST_FIRST_SEAT] = f
+        check_standings(g)
+        return
+    st[ST_FIRST_SEAT] = cur
+    emit(g, L.EV_FIRST_SEAT, cur, st[ST_DIR], 0)
+    checkpoint(g, f)
+    check_standings(g)
+    if st[ST_ENDED]:
+        return   # UNO penalties at the first checkpoint knocked out all but one seat (tiny mercy_limit)
+    turn_loop(g, cur, deck_counts)
 
-    Returns (matches completed, rounds written, events emitted). Stops early, before a match, when the
-    round buffer could not hold another full match, or when the matches played so far took more than
-    ``turn_budget`` turns (so the caller regains control, and Ctrl-C is seen, at short intervals); the
-    caller then continues with fresh buffers. Match g depends only on (seed, g), so where the calls are
-    split never changes a result.
-    """
+
+@njit(cache=True)
+def round_points(g):
+    """§1.12 / §2.4.8: the winner scores the active opponents' hands plus KO_POINTS per knocked-out
+    seat; 0 without a winner."""
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
+    w = st[ST_WINNER]
+    if w < 0:
+        return 0
+    points = KO_POINTS * st[ST_KNOCKOUTS]
+    for s in range(st[ST_N]):
+        if s != w:
+            for i in range(hlen[s]):
+                points += POINTS[hands[s, i]]
+    return points
+
+
+@njit(cache=True)
+def write_round(g, row, game, rnd, points):
+    """The round's row of the round table (``protocol.RC_*`` columns)."""
+    st = g["st"]
+    w = st[ST_WINNER]
+    row[L.RC_GAME] = game
+    row[L.RC_ROUND] = rnd
+    row[L.RC_DEALER] = st[ST_DEALER]
+    row[L.RC_FIRST_SEAT] = st[ST_FIRST_SEAT]
+    row[L.RC_WINNER] = w
+    row[L.RC_END] = st[ST_END]
+    row[L.RC_TURNS] = st[ST_TURNS]
+    row[L.RC_PLAYS] = st[ST_PLAYS]
+    row[L.RC_DRAWS] = st[ST_DRAWS]
+    row[L.RC_RESHUFFLES] = st[ST_RESHUFFLES]
+    row[L.RC_POINTS] = points
+    row[L.RC_DUMBFU_PENALTIES] = st[ST_DUMBFU]
+    row[L.RC_KNOCKOUTS] = st[ST_KNOCKOUTS]
+    row[L.RC_LARGEST_STACK] = st[ST_LARGEST]
+    row[L.RC_SWAPS_7] = st[ST_SWAPS7]
+    row[L.RC_PASSES_0] = st[ST_PASSES0]
+    row[L.RC_SPINS] = st[ST_SPINS]
+    row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
+    row[L.RC_LOOP_BOUND_HITS] = st[ST_LOOP_BOUND_HITS]
+    for o in range(L.N_SPIN_OUTCOMES):
+        row[L.RC_OUTCOME + o] = g["outcomes"][o]
+    row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
+    row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
+    row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
+
+
+@njit(cache=True)
+def hand_points(g, s):
+    hands = g["hands"]
+    total = 0
+    for i in range(g["hlen"][s]):
+        total += POINTS[hands[s, i]]
+    return total
+
+
+@njit(cache=True)
+def write_seats(g, seats, first):
+    """The round's rows of the seat table (``protocol.SC_*`` columns), seats[first + seat]."""
+    st = g["st"]
     seat = g["seat"]
-    ir = g["ir"]
+    for s in range(st[ST_N]):
+        srow = seats[first + s]
+        srow[L.SC_WON] = 1 if s == st[ST_WINNER] else 0
+        srow[L.SC_CARDS_LEFT] = g["hlen"][s]
+        srow[L.SC_POINTS_LEFT] = hand_points(g, s)
+        srow[L.SC_DRAWN] = seat[s, SE_DRAWN]
+        srow[L.SC_PLAYED] = seat[s, SE_PLAYED]
+        srow[L.SC_KNOCKED_OUT] = 1 - seat[s, SE_ACTIVE]
+        srow[L.SC_KNOCKOUT_TURN] = seat[s, SE_KO_TURN]
+        srow[L.SC_WHEEL_GAINED] = seat[s, SE_WHEEL_GAINED]
+        srow[L.SC_WHEEL_LOST] = seat[s, SE_WHEEL_LOST]
+
+
+@njit(cache=True)
+def lowest_winners(g):
+    """``lowest`` mode after a won round: every loser adds its hand's points (KO_POINTS when knocked
+    out); once a total reaches the target, the mask of the seats with the lowest total, else 0."""
+    st = g["st"]
     totals = g["totals"]
-    n = ir[L.IR_PLAYERS]
+    n = st[ST_N]
+    for s in range(n):
+        if s != st[ST_WINNER]:
+            totals[s] += hand_points(g, s) if g["seat"][s, SE_ACTIVE] else KO_POINTS
+    reached = False
+    for s in range(n):
+        if totals[s] >= g["ir"][L.IR_TARGET]:
+            reached = True
+    if not reached:
+        return 0
+    low = totals[0]
+    for s in range(1, n):
+        low = min(low, totals[s])
+    mask = 0
+    for s in range(n):
+        if totals[s] == low:
+            mask |= 1 << s
+    return mask
+
+
+@njit(cache=True)
+def match_result(g, points):
+    """After a round worth ``points``: (MATCH_END_*, winners mask) when the match is decided, else
+    (MATCH_END_TRUNCATED, 0) and it goes on (§1.12 match modes)."""
+    ir = g["ir"]
     mode = ir[L.IR_MATCH_MODE]
-    max_rounds = 1 if mode == L.MODE_SINGLE_ROUND else ir[L.IR_MAX_ROUNDS]
+    w = g["st"][ST_WINNER]
+    if mode == L.MODE_SINGLE_ROUND:
+        if w >= 0:
+            return L.MATCH_END_WON, 1 << w
+        return L.MATCH_END_NO_WINNER, 0
+    if w < 0:
+        return L.MATCH_END_TRUNCATED, 0
+    if mode == L.MODE_POINTS:
+        g["totals"][w] += points
+        if g["totals"][w] >= ir[L.IR_TARGET]:
+            return L.MATCH_END_WON, 1 << w
+        return L.MATCH_END_TRUNCATED, 0
+    mask = lowest_winners(g)
+    return (L.MATCH_END_WON if mask else L.MATCH_END_TRUNCATED), mask
+
+
+@njit(cache=True)
+def write_match(g, mrow, game, n_rounds, first_dealer, winners_mask, match_end):
+    """The match's row of the match table (``protocol.MC_*``) and its MATCH_END event."""
+    n_winners = 0
+    winner = -1
+    for s in range(g["st"][ST_N] - 1, -1, -1):
+        if winners_mask >> s & 1:
+            n_winners += 1
+            winner = s
+    mrow[L.MC_GAME] = game
+    mrow[L.MC_ROUNDS] = n_rounds
+    mrow[L.MC_FIRST_DEALER] = first_dealer
+    mrow[L.MC_WINNER] = winner
+    mrow[L.MC_N_WINNERS] = n_winners
+    mrow[L.MC_WINNERS_MASK] = winners_mask
+    mrow[L.MC_END] = match_end
+    emit(g, L.EV_MATCH_END, winner, winners_mask, match_end)
+
+
+@njit(cache=True)
+def rounds_per_match(ir):
+    """The most rounds a match can have (a match_mode other than single_round stops at max_rounds)."""
+    return 1 if ir[L.IR_MATCH_MODE] == L.MODE_SINGLE_ROUND else ir[L.IR_MAX_ROUNDS]
+
+
+@njit(cache=True)
+def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck_counts):
+    """Match ``game`` (its rounds written from row r on; its row into mrow); returns (next free round
+    row, turns played)."""
+    st = g["st"]
+    ir = g["ir"]
+    n = ir[L.IR_PLAYERS]
+    seed_streams(g, seed, game)
+    g["totals"][:] = 0
+    first_dealer = ir[L.IR_FIRST_DEALER]
+    if first_dealer < 0:
+        first_dealer = below(g, DECK_STREAM, n)
+    match_end, winners_mask = L.MATCH_END_TRUNCATED, 0
+    turns = 0
+    n_rounds = 0
+    for rnd in range(rounds_per_match(ir)):
+        st[ST_DEALER] = (first_dealer + rnd) % n
+        emit(g, L.EV_ROUND_START, st[ST_DEALER], rnd, game)
+        play_round(g, deck, order if rnd == 0 else order[:0], opening, (r + rnd) * n, deck_counts)
+        points = round_points(g)
+        emit(g, L.EV_ROUND_END, st[ST_WINNER], st[ST_END], points)
+        write_round(g, rounds[r + rnd], game, rnd, points)
+        write_seats(g, seats, (r + rnd) * n)
+        turns += st[ST_TURNS]
+        n_rounds += 1
+        match_end, winners_mask = match_result(g, points)
+        if match_end != L.MATCH_END_TRUNCATED:
+            break
+    write_match(g, mrow, game, n_rounds, first_dealer, winners_mask, match_end)
+    return r + n_rounds, turns
+
+
+@njit(cache=True)
+def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening, matches_out, turn_budget):
+    """Play matches ``first_game .. first_game + n_games - 1`` into the output buffers.
+
+    Stops early, before a match, when the round buffer could not hold another full match, or when the
+    matches played so far took more than ``turn_budget`` turns (so the caller regains control, and
+    Ctrl-C is seen, at short intervals); the caller then continues with fresh buffers. Match g depends
+    only on (seed, g), so where the calls are split never changes a result.
+
+    Parameters
+    ----------
+    g : numpy.void
+        The game record (``state.new_game(...)[0]``): compiled rules, lineup, scratch space and the
+        trace buffer; its ``st[ST_VIOLATIONS]`` counts failed audits (audit mode).
+    deck : int64[m]
+        The variant's card ids, ascending (``RuleSet.compile``).
+    seed : int
+        The study seed; match g's streams depend only on (seed, g) (protocol §1).
+    first_game, n_games : int
+        The matches to play.
+    order : int64[m] or int64[0]
+        A fixed draw pile for the first round of every match (last element = top), or empty to shuffle.
+    rounds : int64[R, protocol.RC_SIZE]
+        Round table rows, written from row 0.
+    seats : int32[R * players, protocol.SC_SIZE]
+        Seat table rows, row ``round_row * players + seat``.
+    opening : int8[R * players, cards.N_HAND_CLASSES]
+        Opening-hand class counts, added to (the caller zeroes it).
+    matches_out : int64[n_games, protocol.MC_SIZE]
+        Match table rows, row ``game - first_game``.
+    turn_budget : int
+        Turns after which no further match is started.
+
+    Returns
+    -------
+    (int, int, int)
+        Matches completed, round rows written, trace events emitted (events beyond the trace buffer's
+        capacity are counted but not stored).
+
+    Raises
+    ------
+    ValueError
+        When a seat's policy id is not a built-in one (``policy.check_lineup``).
+    """
+    st = g["st"]
+    ir = g["ir"]
+    check_lineup(g)
+    max_rounds = rounds_per_match(ir)
     st[ST_EV_LEN] = 0
     deck_counts = np.zeros(KIND.shape[0], np.int64)
     for c in deck:
@@ -473,116 +787,7 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
     for gi in range(n_games):
         if rounds.shape[0] - r < max_rounds or turns > turn_budget:
             return gi, r, st[ST_EV_LEN]
-        game = first_game + gi
-        seed_streams(g, seed, game)
-        totals[:] = 0
-        first_dealer = ir[L.IR_FIRST_DEALER]
-        if first_dealer < 0:
-            first_dealer = below(g, DECK_STREAM, n)
-        dealer = first_dealer
-        match_end = L.MATCH_END_TRUNCATED
-        winners_mask = 0
-        n_rounds = 0
-        for rnd in range(max_rounds):
-            if rnd > 0:
-                dealer = (dealer + 1) % n
-            st[ST_DEALER] = dealer
-            emit(g, L.EV_ROUND_START, dealer, rnd, game)
-            play_round(g, deck, order if rnd == 0 else order[:0], opening, r * n, deck_counts)
-            w = st[ST_WINNER]
-            points = 0
-            if w >= 0:   # §1.12 / §2.4.8: active opponents' hands plus 250 per knocked-out seat
-                points = KO_POINTS * st[ST_KNOCKOUTS]
-                for s in range(n):
-                    if s != w:
-                        for i in range(hlen[s]):
-                            points += POINTS[hands[s, i]]
-            emit(g, L.EV_ROUND_END, w, st[ST_END], points)
-            row = rounds[r]
-            row[L.RC_GAME] = game
-            row[L.RC_ROUND] = rnd
-            row[L.RC_DEALER] = dealer
-            row[L.RC_FIRST_SEAT] = st[ST_FIRST_SEAT]
-            row[L.RC_WINNER] = w
-            row[L.RC_END] = st[ST_END]
-            row[L.RC_TURNS] = st[ST_TURNS]
-            row[L.RC_PLAYS] = st[ST_PLAYS]
-            row[L.RC_DRAWS] = st[ST_DRAWS]
-            row[L.RC_RESHUFFLES] = st[ST_RESHUFFLES]
-            row[L.RC_POINTS] = points
-            row[L.RC_DUMBFU_PENALTIES] = st[ST_DUMBFU]
-            row[L.RC_KNOCKOUTS] = st[ST_KNOCKOUTS]
-            row[L.RC_LARGEST_STACK] = st[ST_LARGEST]
-            row[L.RC_SWAPS_7] = st[ST_SWAPS7]
-            row[L.RC_PASSES_0] = st[ST_PASSES0]
-            row[L.RC_SPINS] = st[ST_SPINS]
-            row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
-            row[L.RC_LOOP_BOUND_HITS] = st[ST_LOOP_BOUND_HITS]
-            turns += st[ST_TURNS]
-            for o in range(L.N_SPIN_OUTCOMES):
-                row[L.RC_OUTCOME + o] = g["outcomes"][o]
-            row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
-            row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
-            row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
-            for s in range(n):
-                srow = seats[r * n + s]
-                left = 0
-                for i in range(hlen[s]):
-                    left += POINTS[hands[s, i]]
-                srow[L.SC_WON] = 1 if s == w else 0
-                srow[L.SC_CARDS_LEFT] = hlen[s]
-                srow[L.SC_POINTS_LEFT] = left
-                srow[L.SC_DRAWN] = seat[s, SE_DRAWN]
-                srow[L.SC_PLAYED] = seat[s, SE_PLAYED]
-                knocked_out = seat[s, SE_ACTIVE] == 0
-                srow[L.SC_KNOCKED_OUT] = 1 if knocked_out else 0
-                srow[L.SC_KNOCKOUT_TURN] = seat[s, SE_KO_TURN]
-                srow[L.SC_WHEEL_GAINED] = seat[s, SE_WHEEL_GAINED]
-                srow[L.SC_WHEEL_LOST] = seat[s, SE_WHEEL_LOST]
-                if mode == L.MODE_LOWEST and w >= 0 and s != w:
-                    totals[s] += KO_POINTS if knocked_out else left
-            r += 1
-            n_rounds += 1
-            if mode == L.MODE_SINGLE_ROUND:
-                if w >= 0:
-                    match_end = L.MATCH_END_WON
-                    winners_mask = 1 << w
-                else:
-                    match_end = L.MATCH_END_NO_WINNER
-                break
-            if mode == L.MODE_POINTS and w >= 0:
-                totals[w] += points
-                if totals[w] >= ir[L.IR_TARGET]:
-                    match_end = L.MATCH_END_WON
-                    winners_mask = 1 << w
-                    break
-            if mode == L.MODE_LOWEST and w >= 0:
-                reached = False
-                for s in range(n):
-                    if totals[s] >= ir[L.IR_TARGET]:
-                        reached = True
-                if reached:
-                    low = totals[0]
-                    for s in range(1, n):
-                        low = min(low, totals[s])
-                    for s in range(n):
-                        if totals[s] == low:
-                            winners_mask |= 1 << s
-                    match_end = L.MATCH_END_WON
-                    break
-        mrow = matches_out[gi]
-        n_winners = 0
-        winner = -1
-        for s in range(n - 1, -1, -1):
-            if winners_mask >> s & 1:
-                n_winners += 1
-                winner = s
-        mrow[L.MC_GAME] = game
-        mrow[L.MC_ROUNDS] = n_rounds
-        mrow[L.MC_FIRST_DEALER] = first_dealer
-        mrow[L.MC_WINNER] = winner
-        mrow[L.MC_N_WINNERS] = n_winners
-        mrow[L.MC_WINNERS_MASK] = winners_mask
-        mrow[L.MC_END] = match_end
-        emit(g, L.EV_MATCH_END, winner, winners_mask, match_end)
+        r, match_turns = play_match(g, deck, seed, first_game + gi, order, rounds, seats, opening, r,
+                                    matches_out[gi], deck_counts)
+        turns += match_turns
     return n_games, r, st[ST_EV_LEN]

@@ -91,12 +91,16 @@ NUMBER_OF = np.asarray(C.NUMBER_OF)
 POINTS = np.asarray(C.POINTS)
 HAND_CLASS = np.asarray(C.HAND_CLASS)
 NO_COLOUR = C.NO_COLOUR
+N_COLOURS = C.NO_COLOUR   # the colours are 0 .. N_COLOURS-1; NO_COLOUR (a wild) comes right after
+N_NUMBERS = 10            # NUMBER cards show 0 .. 9
 K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TWO
 K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
 K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
 DRAW_VALUE = np.asarray(C.DRAW_VALUE)
 SPIN = np.asarray(C.SPIN)
 KO_POINTS = 250     # points for each knocked-out seat (RULES §2.4.8)
+CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
+BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
 BLANK_ID0 = C.ID_BLANK[0]
 
 
@@ -205,11 +209,12 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("pile", np.int64, (3, MAXC)), ("plen", np.int64, (3,)), ("seat", np.int64, (MAXP, SE_SIZE)),
         ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
         ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, N_POLICY_PARAMS)), ("legal", np.int64, (MAXC,)),
-        ("buf", np.int64, (MAXC,)), ("count", np.int64, (5,)), ("cand", np.int64, (MAXP,)),
-        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (N_SPIN_OUTCOMES,)), ("shown", np.int64, (MAXP, 4)),
+        ("buf", np.int64, (MAXC,)), ("count", np.int64, (N_COLOURS + 1,)), ("cand", np.int64, (MAXP,)),
+        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (N_SPIN_OUTCOMES,)),
+        ("shown", np.int64, (MAXP, N_COLOURS)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
-        ("tally", np.int64, (10,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
+        ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
         ("ev", np.int64, (trace_capacity, 4)),
     ])
 
@@ -221,6 +226,24 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
     own its memory. Only two record layouts exist (trace buffer of 1 or TRACE_CAPACITY rows), and the
     capacity travels as data in ``st``: numba's disk cache must never have to tell apart records that
     differ only in a nested array's shape.
+
+    Parameters
+    ----------
+    ir : int64[layout.IR_SIZE]
+        Compiled integer rules (``RuleSet.compile``); ``ir[IR_PLAYERS]`` is the number of seats n.
+    fr : float64[layout.FR_SIZE]
+        Compiled float rules.
+    pol : int64[n]
+        Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``); the kernel raises on others.
+    pp : float64[n, N_POLICY_PARAMS]
+        Policy parameters per seat (``PP_*`` columns).
+    trace : bool
+        Give the record a trace buffer of TRACE_CAPACITY events (else 1 row, unused).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (1,), dtype ``game_dtype(capacity)``.
     """
     capacity = TRACE_CAPACITY if trace else 1
     block = np.zeros(1, game_dtype(capacity))

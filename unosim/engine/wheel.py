@@ -1,4 +1,5 @@
-"""spin: the wheel and its nine outcomes (RULES §2.3.3-§2.3.6, protocol §6)."""
+"""spin: the wheel and its nine outcomes (docs/rules.md §2.3.3-§2.3.6, protocol §6). What a seat chooses on
+the wheel (what to discard, which card to reveal) is asked of its policy through :mod:`.policy`."""
 
 from numba import njit
 
@@ -14,20 +15,26 @@ from ..protocol import (
     TRADE_HANDS,
     WAR,
 )
-from .decisions import keep_score, policy_colour
 from .piles import draw_one, rotate_hands, win
-from .rng import PLAY_STREAM, below, shuffle, weighted
+from .policy import (
+    almost_uno_discards,
+    choose_colour,
+    choose_group,
+    order_discards,
+    uno_spin_discard,
+    war_reveal,
+)
+from .rng import weighted
 from .state import (
     COLOUR,
     DISC,
-    GREEDY_POINTS,
     K_NUMBER,
-    KEEP_WILDS,
     KIND,
+    N_COLOURS,
+    N_NUMBERS,
     NO_COLOUR,
     NUMBER_OF,
     POINTS,
-    RANDOM,
     SE_ACTIVE,
     SE_UNO_DONE,
     SE_WHEEL_GAINED,
@@ -50,7 +57,7 @@ from .state import (
 
 
 @njit(cache=True)
-def wheel_discard(g, s, m, final):
+def wheel_discard(g, s, order, m, final):
     """§2.3.4: s discards the hand indices order[:m] in that order; the last one becomes T."""
     st = g["st"]
     hands = g["hands"]
@@ -58,7 +65,6 @@ def wheel_discard(g, s, m, final):
     pile = g["pile"]
     plen = g["plen"]
     seat = g["seat"]
-    order = g["order"]
     mark = g["mark"]
     buf = g["buf"]
     if m == 0:
@@ -81,7 +87,7 @@ def wheel_discard(g, s, m, final):
     top = buf[m - 1]
     st[ST_TOP] = top
     if COLOUR[top] == NO_COLOUR:
-        st[ST_COLOUR] = policy_colour(g, s)
+        st[ST_COLOUR] = choose_colour(g, s)
         emit(g, L.EV_COLOUR, s, st[ST_COLOUR], 0)
     else:
         st[ST_COLOUR] = COLOUR[top]
@@ -94,93 +100,57 @@ def wheel_discard(g, s, m, final):
 
 @njit(cache=True)
 def almost_uno(g, s, final):
-    hands = g["hands"]
-    hlen = g["hlen"]
+    """ALMOST_UNO: a seat with more than two cards discards all but two (its policy chooses)."""
+    if g["hlen"][s] <= 2:
+        return
     order = g["order"]
-    h = hlen[s]
-    if h <= 2:
-        return
-    if g["pol"][s] == RANDOM:
-        for i in range(h):
-            order[i] = i
-        shuffle(g, order, h, PLAY_STREAM)
-        wheel_discard(g, s, h - 2, final)
-        return
-    count = g["count"]
-    count[:] = 0
-    for i in range(h):
-        count[COLOUR[hands[s, i]]] += 1
-    first = 0
-    for i in range(1, h):
-        if keep_score(g, s, hands[s, i]) > keep_score(g, s, hands[s, first]):
-            first = i
-    second = 1 if first == 0 else 0
-    for i in range(h):
-        if i != first and keep_score(g, s, hands[s, i]) > keep_score(g, s, hands[s, second]):
-            second = i
-    m = 0
-    for i in range(h):
-        if i != first and i != second:
-            order[m] = i
-            m += 1
-    wheel_discard(g, s, m, final)
+    wheel_discard(g, s, order, almost_uno_discards(g, s, order), final)
 
 
 @njit(cache=True)
-def discard_group(g, s, by_colour, final):
-    """DISCARD_NUMBER (by_colour False) / DISCARD_COLOUR (True): pick a group present in the hand and
-    discard all of it (§2.3.3; RULES §5 item 8; protocol §6)."""
+def tally_groups(g, s, by_colour, tally, points):
+    """tally[x] / points[x]: cards / points of s in group x (a colour when by_colour, else a number);
+    returns the number of groups held."""
     hands = g["hands"]
-    hlen = g["hlen"]
-    order = g["order"]
-    tally = g["tally"]
-    points = g["count"]
-    tally[:] = 0
-    points[:] = 0
-    groups = 4 if by_colour else 10
-    for i in range(hlen[s]):
+    groups = N_COLOURS if by_colour else N_NUMBERS
+    tally[:groups] = 0
+    points[:groups] = 0
+    for i in range(g["hlen"][s]):
         c = hands[s, i]
         if by_colour and COLOUR[c] != NO_COLOUR:
             tally[COLOUR[c]] += 1
             points[COLOUR[c]] += POINTS[c]
         elif not by_colour and KIND[c] == K_NUMBER:
             tally[NUMBER_OF[c]] += 1
+            points[NUMBER_OF[c]] += POINTS[c]
     k = 0
     for x in range(groups):
         if tally[x] > 0:
             k += 1
+    return k
+
+
+@njit(cache=True)
+def discard_group(g, s, by_colour, final):
+    """DISCARD_NUMBER (by_colour False) / DISCARD_COLOUR (True): s's policy picks a group present in
+    the hand, and every card of it goes down (§2.3.3; docs/rules.md §5 item 8; protocol §6)."""
+    hands = g["hands"]
+    order = g["order"]
+    tally = g["tally"]
+    points = g["group_points"]
+    k = tally_groups(g, s, by_colour, tally, points)
     if k == 0:
         return
-    chosen = -1
-    pid = g["pol"][s]
-    if pid == RANDOM:
-        r = below(g, PLAY_STREAM, k)
-        for x in range(groups):
-            if tally[x] > 0:
-                if r == 0:
-                    chosen = x
-                    break
-                r -= 1
-    else:
-        best = -1
-        for x in range(groups):
-            if tally[x] > 0:
-                if pid == GREEDY_POINTS:
-                    score = points[x] if by_colour else x * tally[x]
-                else:
-                    score = tally[x]
-                if score > best:
-                    best, chosen = score, x
+    chosen = choose_group(g, s, tally, points, N_COLOURS if by_colour else N_NUMBERS, k)
     m = 0
-    for i in range(hlen[s]):
+    for i in range(g["hlen"][s]):
         c = hands[s, i]
         if (by_colour and COLOUR[c] == chosen) or (not by_colour and KIND[c] == K_NUMBER
                                                     and NUMBER_OF[c] == chosen):
             order[m] = i
             m += 1
-    if pid == RANDOM:
-        shuffle(g, order, m, PLAY_STREAM)
-    wheel_discard(g, s, m, final)
+    order_discards(g, s, order, m)
+    wheel_discard(g, s, order, m, final)
 
 
 @njit(cache=True)
@@ -241,14 +211,12 @@ def show_hand(g, s):
 
 
 @njit(cache=True)
-def war(g, s, final):
-    """WAR (§2.3.3, S5, S6, S14); returns the winner or -1."""
+def war_participants(g, s, final, alive):
+    """alive[:k] = the seats taking part that hold a NUMBER card, from s in direction d; returns k.
+    Every seat's reveal list starts empty."""
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
-    alive = g["cand"]
-    value = g["war_value"]
-    revealed = g["revealed"]
     n_revealed = g["n_revealed"]
     n = st[ST_N]
     k = 0
@@ -262,63 +230,7 @@ def war(g, s, final):
                     k += 1
                     break
         t = step(t, st[ST_DIR], n)
-    winner = -1
-    # terminates: a level that does not end the war leaves >= 2 seats that each revealed one more of
-    # their finitely many NUMBER cards
-    while True:
-        m = 0
-        for j in range(k):
-            t = alive[j]
-            best = -1
-            ties = 0
-            for i in range(hlen[t]):
-                c = hands[t, i]
-                if KIND[c] != K_NUMBER or was_revealed(revealed, n_revealed, t, i):
-                    continue
-                if NUMBER_OF[c] > best:
-                    best, ties = NUMBER_OF[c], 1
-                elif NUMBER_OF[c] == best:
-                    ties += 1
-            if best < 0:
-                continue   # nothing left to reveal: drops out
-            r = below(g, PLAY_STREAM, ties) if g["pol"][t] == RANDOM else 0
-            for i in range(hlen[t]):
-                c = hands[t, i]
-                if KIND[c] == K_NUMBER and NUMBER_OF[c] == best and not was_revealed(revealed, n_revealed, t, i):
-                    if r == 0:
-                        revealed[t, n_revealed[t]] = i
-                        n_revealed[t] += 1
-                        emit(g, L.EV_REVEAL, t, c, 0)
-                        break
-                    r -= 1
-            value[t] = best
-            alive[m] = t
-            m += 1
-        k = m
-        if k <= 1:
-            winner = alive[0] if k == 1 else -1
-            break
-        top = -1
-        for j in range(k):
-            top = max(top, value[alive[j]])
-        m = 0
-        for j in range(k):
-            if value[alive[j]] == top:
-                alive[m] = alive[j]
-                m += 1
-        if m == 1:
-            winner = alive[0]
-            break
-        k = m
-    emit(g, L.EV_WAR, winner, 0, 0)
-    if winner >= 0:
-        order = g["order"]
-        m = n_revealed[winner]
-        order[:m] = revealed[winner, :m]
-        if g["pol"][winner] == RANDOM:
-            shuffle(g, order, m, PLAY_STREAM)
-        wheel_discard(g, winner, m, final)
-    return winner
+    return k
 
 
 @njit(cache=True)
@@ -330,10 +242,100 @@ def was_revealed(revealed, n_revealed, t, i):
 
 
 @njit(cache=True)
+def reveal_highest(g, t):
+    """t reveals its highest unrevealed NUMBER card (its policy picks among equal ones, hand order):
+    REVEAL(t, c); returns that number, or -1 when t has nothing left to reveal."""
+    hands = g["hands"]
+    hlen = g["hlen"]
+    revealed = g["revealed"]
+    n_revealed = g["n_revealed"]
+    best = -1
+    ties = 0
+    for i in range(hlen[t]):
+        c = hands[t, i]
+        if KIND[c] != K_NUMBER or was_revealed(revealed, n_revealed, t, i):
+            continue
+        if NUMBER_OF[c] > best:
+            best, ties = NUMBER_OF[c], 1
+        elif NUMBER_OF[c] == best:
+            ties += 1
+    if best < 0:
+        return -1
+    r = war_reveal(g, t, ties)
+    for i in range(hlen[t]):
+        c = hands[t, i]
+        if KIND[c] == K_NUMBER and NUMBER_OF[c] == best and not was_revealed(revealed, n_revealed, t, i):
+            if r == 0:
+                revealed[t, n_revealed[t]] = i
+                n_revealed[t] += 1
+                emit(g, L.EV_REVEAL, t, c, 0)
+                break
+            r -= 1
+    return best
+
+
+@njit(cache=True)
+def war_reveals(g, alive, k):
+    """Each of alive[:k] in turn reveals (``war_value``: the number); a seat with nothing left drops
+    out. Returns the number of seats left in alive[:m]."""
+    value = g["war_value"]
+    m = 0
+    for j in range(k):
+        t = alive[j]
+        best = reveal_highest(g, t)
+        if best >= 0:
+            value[t] = best
+            alive[m] = t
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def keep_highest(alive, value, k):
+    """Only the seats of alive[:k] with the highest value stay (in order); returns how many."""
+    top = -1
+    for j in range(k):
+        top = max(top, value[alive[j]])
+    m = 0
+    for j in range(k):
+        if value[alive[j]] == top:
+            alive[m] = alive[j]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def war(g, s, final):
+    """WAR (§2.3.3, S5, S6, S14); returns the winner or -1. No one left → no winner; one left → it
+    wins (at level 0 too); else the unique highest reveal of a level wins, or the tied seats go on."""
+    alive = g["cand"]
+    k = war_participants(g, s, final, alive)
+    winner = -1
+    # terminates: a level that does not end the war leaves >= 2 seats that each revealed one more of
+    # their finitely many NUMBER cards
+    while True:
+        k = war_reveals(g, alive, k)
+        if k <= 1:
+            winner = alive[0] if k == 1 else -1
+            break
+        k = keep_highest(alive, g["war_value"], k)
+        if k == 1:
+            winner = alive[0]
+            break
+    emit(g, L.EV_WAR, winner, 0, 0)
+    if winner >= 0:   # it discards everything it revealed
+        order = g["order"]
+        m = g["n_revealed"][winner]
+        order[:m] = g["revealed"][winner, :m]
+        order_discards(g, winner, order, m)
+        wheel_discard(g, winner, order, m, final)
+    return winner
+
+
+@njit(cache=True)
 def uno_spin(g, final):
     """UNO_SPIN: the first to shout (∝ shout_weight) discards one card; returns the shouter or -1."""
     st = g["st"]
-    hands = g["hands"]
     hlen = g["hlen"]
     fr = g["fr"]
     seats = g["cand"]
@@ -348,20 +350,9 @@ def uno_spin(g, final):
         return -1
     w = seats[weighted(g, weights, k)]
     emit(g, L.EV_SHOUT, w, 0, 0)
-    pid = g["pol"][w]
-    if pid == RANDOM:
-        index = below(g, PLAY_STREAM, hlen[w])
-    else:
-        index = 0
-        for i in range(1, hlen[w]):
-            c, best = hands[w, i], hands[w, index]
-            if pid == KEEP_WILDS and (COLOUR[c] == NO_COLOUR) != (COLOUR[best] == NO_COLOUR):
-                if COLOUR[best] == NO_COLOUR:
-                    index = i   # a coloured card beats a wild
-            elif POINTS[c] > POINTS[best]:
-                index = i
-    g["order"][0] = index
-    wheel_discard(g, w, 1, final)
+    order = g["order"]
+    order[0] = uno_spin_discard(g, w)
+    wheel_discard(g, w, order, 1, final)
     return w
 
 

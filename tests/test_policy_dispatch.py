@@ -1,0 +1,97 @@
+"""The compiled engine's one policy dispatch (unosim/engine/policy.py): an unknown policy id raises
+instead of playing, and a decision depends only on what it computes or receives, never on what an
+earlier decision left in the game record's scratch buffers."""
+
+import numpy as np
+import pytest
+
+from unosim import cards
+from unosim import protocol as L
+from unosim.engine import policy
+from unosim.engine import state as S
+from unosim.engine.round import run_games
+from unosim.protocol import N_POLICY_PARAMS
+from unosim.simulate import resolve
+
+BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS)
+
+
+def _game(variant, players, pol):
+    rs, _ = resolve(variant, players, "random", {"match_mode": "single_round"})
+    ir, fr, deck = rs.compile(players)
+    block = S.new_game(ir, fr, np.asarray(pol, np.int64), np.zeros((players, N_POLICY_PARAMS)))
+    return block, deck
+
+
+@pytest.mark.parametrize("bad_id", [-1, 3, 99])
+def test_a_kernel_call_with_an_unknown_policy_id_raises_before_playing(bad_id):
+    block, deck = _game("classic", 4, [S.RANDOM, S.GREEDY_POINTS, bad_id, S.KEEP_WILDS])
+    rounds = np.full((4, L.RC_SIZE), -7, np.int64)
+    seats = np.full((16, L.SC_SIZE), -7, np.int32)
+    opening = np.zeros((16, cards.N_HAND_CLASSES), np.int8)
+    matches = np.full((4, L.MC_SIZE), -7, np.int64)
+    with pytest.raises(ValueError, match="unknown policy id"):
+        run_games(block[0], deck, 1, 0, 4, deck[:0], rounds, seats, opening, matches, 10**9)
+    assert (rounds == -7).all() and (matches == -7).all() and (seats == -7).all()
+    assert not opening.any()
+
+
+def _dealt(variant, pid, seed=3):
+    """A record with seat 0 of policy ``pid`` holding a dealt 9-card hand and a wild as T."""
+    block, deck = _game(variant, 4, [pid, S.RANDOM, S.RANDOM, S.RANDOM])
+    g = block[0]
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(deck)
+    for s in range(4):
+        g["hands"][s, :9] = order[9 * s:9 * s + 9]
+        g["hlen"][s] = 9
+        g["seat"][s, S.SE_ACTIVE] = 1
+    g["st"][S.ST_N_ACTIVE] = 4
+    g["st"][S.ST_DIR] = 1
+    g["st"][S.ST_TOP] = cards.ID_WILD
+    g["st"][S.ST_COLOUR] = cards.R
+    g["rng"][:] = np.arange(1, 9, dtype=np.uint64)
+    return block
+
+
+DECISIONS = {
+    "play": lambda g: policy.choose_play(g, 0, g["legal"], 3, -1),
+    "stack": lambda g: policy.choose_stack(g, 0, g["legal"], 3),
+    "plays_drawn": lambda g: policy.plays_drawn(g, 0, 0),
+    "jumps_in": lambda g: policy.jumps_in(g, 0, 0),
+    "colour": lambda g: policy.choose_colour(g, 0),
+    "target": lambda g: policy.choose_target(g, 0),
+    "challenges": lambda g: policy.challenges(g, 0),
+    "almost_uno": lambda g: policy.almost_uno_discards(g, 0, g["order"]),
+    "group": lambda g: policy.choose_group(g, 0, np.array([0, 2, 1, 3]), np.array([0, 9, 40, 3]), 4, 3),
+    "order_discards": lambda g: policy.order_discards(g, 0, g["order"], 4),
+    "war_reveal": lambda g: policy.war_reveal(g, 0, 3),
+    "uno_spin": lambda g: policy.uno_spin_discard(g, 0),
+}
+
+
+@pytest.mark.parametrize("decision", sorted(DECISIONS))
+def test_every_decision_raises_for_an_unknown_policy_id(decision):
+    block = _dealt("spin", 3)
+    g = block[0]
+    g["legal"][:3] = (0, 1, 2)
+    with pytest.raises(ValueError, match="unknown policy id"):
+        DECISIONS[decision](g)
+
+
+@pytest.mark.parametrize("pid", BUILT_IN_IDS)
+@pytest.mark.parametrize("decision", sorted(DECISIONS))
+def test_a_decision_ignores_what_earlier_decisions_left_in_scratch_space(decision, pid):
+    """Same state and random stream, scratch buffers clean or full of junk: the same answer, the same
+    draws from the play stream, the same order filled."""
+    answers = []
+    for junk in (0, 5):
+        block = _dealt("spin", pid)
+        g = block[0]
+        for name in ("count", "cand", "order", "buf", "tally", "group_points", "mark", "fbuf"):
+            g[name][...] = junk
+        g["legal"][:3] = (0, 1, 2)
+        g["order"][:4] = (3, 1, 0, 2)   # the input of order_discards
+        answer = DECISIONS[decision](g)
+        answers.append((answer, g["rng"].tolist(), g["order"][:4].tolist()))
+    assert answers[0] == answers[1]

@@ -1,0 +1,184 @@
+"""One dispatch for every decision a seat's built-in policy makes (protocol §4-§6; docs/rules.md §5).
+
+Each function below is one decision, asked of the policy id of the seat (``g["pol"]``); it branches
+once on the id into :mod:`.policy_random` or :mod:`.policy_heuristic` and RAISES ``ValueError`` for any
+other id (``unosim.policies`` validates lineups, so only a direct kernel call can get there).
+``check_lineup`` rejects such a lineup before the first game. Whatever a decision reads it computes
+itself or receives as an argument (the candidate list, the legal cards, the discard order).
+
+Adding a built-in policy: its registry entry in ``unosim.policies`` and its id beside the others in
+:mod:`.state`, its module (like :mod:`.policy_random`), one branch per decision here, and its Python
+twin in ``unosim.reference.policies`` (the differential tests compare the two).
+"""
+
+from numba import njit
+
+from . import policy_heuristic as heuristic
+from . import policy_random as random
+from .state import GREEDY_POINTS, KEEP_WILDS, RANDOM, SE_ACTIVE, ST_DIR, ST_N, step
+
+
+UNKNOWN_POLICY = "unknown policy id: the built-in ids are 0 (random), 1 (greedy_points), 2 (keep_wilds)"
+
+
+@njit(cache=True)
+def check_lineup(g):
+    """Raise ValueError unless every seat's policy id is a built-in one (called before any game)."""
+    pol = g["pol"]
+    for s in range(g["st"][ST_N]):
+        if pol[s] != RANDOM and pol[s] != GREEDY_POINTS and pol[s] != KEEP_WILDS:
+            raise ValueError(UNKNOWN_POLICY)
+
+
+# inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
+# into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
+@njit(cache=True, inline='always')
+def choose_play(g, p, legal, nleg, bluff_index):
+    """Hand index p plays (from legal[:nleg] or the bluff ``bluff_index``), or -1 to draw; a hand
+    without a legal card draws without asking (protocol §3)."""
+    if nleg == 0:
+        return -1
+    pid = g["pol"][p]
+    if pid == RANDOM:
+        return random.play(g, p, legal, nleg, bluff_index)
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return heuristic.play(g, p, legal, nleg, pid == KEEP_WILDS)
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def choose_stack(g, p, legal, ns):
+    """Hand index (from legal[:ns]) p stacks on the pending penalty, or -1 to accept (protocol §5);
+    the heuristics stack whenever they can, choosing as for a normal play."""
+    if ns == 0:
+        return -1
+    pid = g["pol"][p]
+    if pid == RANDOM:
+        return random.stack(g, legal, ns)
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return heuristic.play(g, p, legal, ns, pid == KEEP_WILDS)
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def plays_drawn(g, p, i):
+    """Whether p plays the legal card it just drew (hand index i): every built-in always does."""
+    pid = g["pol"][p]
+    if pid == RANDOM or pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return True
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def jumps_in(g, s, i):
+    """Whether s jumps in with hand index i, a card identical to T: every built-in always does."""
+    pid = g["pol"][s]
+    if pid == RANDOM or pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return True
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True, inline='always')
+def choose_colour(g, p):
+    """The colour (0-3) p names for a wild, or as the victim of a Wild Color Roulette."""
+    pid = g["pol"][p]
+    if pid == RANDOM:
+        return random.colour(g)
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return heuristic.colour(g, p, pid == KEEP_WILDS)
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def target_candidates(g, p, cand):
+    """cand[:k] = the other active seats from next(p) in direction d; returns k."""
+    seat = g["seat"]
+    n = g["st"][ST_N]
+    k = 0
+    s = p
+    for _ in range(n - 1):   # each other seat once, from next(p)
+        s = step(s, g["st"][ST_DIR], n)
+        if seat[s, SE_ACTIVE]:
+            cand[k] = s
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def choose_target(g, p):
+    """The seat p swaps hands with (blank swap_hands, a 7 with seven_o)."""
+    cand = g["cand"]
+    k = target_candidates(g, p, cand)
+    pid = g["pol"][p]
+    if pid == RANDOM:
+        return random.target(g, cand, k)
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return heuristic.target(g, cand, k)
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def challenges(g, v):
+    """Whether v challenges the Wild Draw Four just played on it: every built-in with p_challenge."""
+    pid = g["pol"][v]
+    if pid == RANDOM or pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return random.challenges(g, v)
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def almost_uno_discards(g, s, order):
+    """ALMOST_UNO (s holds more than 2 cards): order[:m] = the hand indices s discards, in that order;
+    returns m."""
+    pid = g["pol"][s]
+    if pid == RANDOM:
+        return random.almost_uno(g, g["hlen"][s], order)
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return heuristic.almost_uno(g, s, order, pid == KEEP_WILDS)
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def choose_group(g, s, tally, points, groups, k):
+    """DISCARD_NUMBER / DISCARD_COLOUR: the group (a number or a colour) s discards, among the k > 0
+    groups it holds: tally[x] cards worth points[x] points in group x < groups."""
+    pid = g["pol"][s]
+    if pid == RANDOM:
+        return random.group(g, tally, groups, k)
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return heuristic.group(tally, points, groups, pid == KEEP_WILDS)
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def order_discards(g, s, order, m):
+    """The order in which s's wheel discards order[:m] (a group, or War's reveals) go down: random
+    shuffles them, the heuristics keep the given order."""
+    pid = g["pol"][s]
+    if pid == RANDOM:
+        random.discard_order(g, order, m)
+    elif pid != GREEDY_POINTS and pid != KEEP_WILDS:
+        raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def war_reveal(g, t, ties):
+    """War: which (0-based, hand order) of its ``ties`` cards of its highest unrevealed number t
+    reveals: random uniformly, the heuristics the first."""
+    pid = g["pol"][t]
+    if pid == RANDOM:
+        return random.war_reveal(g, ties)
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return 0
+    raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True)
+def uno_spin_discard(g, w):
+    """UNO_SPIN won by w (holding a card): the hand index it discards."""
+    pid = g["pol"][w]
+    if pid == RANDOM:
+        return random.uno_spin_discard(g, g["hlen"][w])
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+        return heuristic.uno_spin_discard(g, w, pid == KEEP_WILDS)
+    raise ValueError(UNKNOWN_POLICY)
