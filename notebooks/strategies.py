@@ -73,8 +73,9 @@ for row in seat0.iter_rows(named=True):
 #
 # Game `g` of a seed deals the same shuffled deck whatever the lineup (the deck's random numbers are
 # drawn apart from the players' decisions). So `greedy_points` and `random` at seat 0 can be compared
-# **game by game** on identical deals: McNemar's test counts the games only one of them won, and the
-# interval of the difference is much narrower than for two independent samples.
+# **game by game** on identical deals: a paired t test on the per-deal differences (only the deals that
+# one of them won and the other lost count), whose interval is much narrower than for two independent
+# samples. `unosim tournament` goes further: every strategy plays every seat of every deal.
 
 # %%
 def paired(strategy: str) -> dict:

@@ -36,7 +36,7 @@ CASES = {
     "minions-7-keep-wilds": ("minions", 7, "keep_wilds(p_challenge=0.3)",
                              {"p_dumbfu_fail": 1.0, "match_mode": "single_round", "p_catch": 1.0,
                               "p_forget_uno": 0.5}),
-    # house rules on the classic family (RULES §4)
+    # house rules on the classic family (docs/rules.md §4)
     "classic-4-same-kind-jump-in-seven-o": ("classic", 4, "random(p_challenge=0.4)",
                                             {"stacking": "same_kind", "jump_in": True, "seven_o": True,
                                              "match_mode": "single_round"}),
@@ -48,14 +48,14 @@ CASES = {
     "minions-5-escalating-mercy": ("minions", 5, "keep_wilds,random*",
                                    {"stacking": "escalating", "mercy_limit": 18, "jump_in": True,
                                     "p_dumbfu_fail": 0.4, "match_mode": "single_round"}),
-    # no_mercy (RULES §2.4)
+    # no_mercy (docs/rules.md §2.4)
     "no-mercy-4-random": ("no_mercy", 4, "random", {"match_mode": "single_round"}),
     "no-mercy-2-random": ("no_mercy", 2, "random", {"match_mode": "single_round"}),
     "no-mercy-6-heuristics": ("no_mercy", 6, "greedy_points,keep_wilds,random*", {"match_mode": "single_round"}),
     "no-mercy-3-points-match": ("no_mercy", 3, "random(p_draw=0.2)", {"p_forget_uno": 0.3, "target": 600}),
     "no-mercy-8-jump-in-final": ("no_mercy", 8, "random", {"jump_in": True, "final_card_effects": True,
                                                            "match_mode": "lowest", "target": 800}),
-    # spin (RULES §2.3)
+    # spin (docs/rules.md §2.3)
     "spin-4-random": ("spin", 4, "random", {"match_mode": "single_round"}),
     "spin-2-random-points": ("spin", 2, "random", {"target": 200}),
     "spin-6-heuristics": ("spin", 6, "keep_wilds,greedy_points,random*", {"match_mode": "single_round"}),

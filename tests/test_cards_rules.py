@@ -1,4 +1,4 @@
-"""The card model and the rule-set layer: decks against RULES §2, limits of §3, toggles of §4."""
+"""The card model and the rule-set layer: decks against docs/rules.md §2, limits of §3, toggles of §4."""
 
 import numpy as np
 import pytest

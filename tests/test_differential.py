@@ -1,5 +1,5 @@
 """Differential tests: the compiled engine and the pure-Python reference engine, written independently
-from RULES.md and the protocol of ``unosim.engine``, must emit identical per-event traces and identical
+from docs/rules.md and the protocol of ``unosim.engine``, must emit identical per-event traces and identical
 output tables for the same seed, variant, lineup and rules."""
 
 import numpy as np

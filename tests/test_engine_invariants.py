@@ -1,4 +1,4 @@
-"""Invariants of the compiled engine over many random games (RULES §1, §1.13).
+"""Invariants of the compiled engine over many random games (docs/rules.md §1, §1.13).
 
 Every game here runs in audit mode: after every turn the kernel recounts every card identity across
 hands and piles against the deck, checks that T is the top of the discard pile and that a won round
@@ -41,10 +41,10 @@ def test_audited_games_for_every_player_count(variant, policy):
         assert (seats[:, :, L.SC_KNOCKOUT_TURN] <= rounds[:, L.RC_TURNS][:, None]).all()
         assert (seats[:, :, L.SC_CARDS_LEFT][knocked] == 0).all()
         by_knockout = ends == L.END_KNOCKOUT
-        # a knock-out win: everybody else is out, worth exactly 250·(n−1) (RULES §1.13)
+        # a knock-out win: everybody else is out, worth exactly 250·(n−1) (docs/rules.md §1.13)
         assert (rounds[by_knockout, L.RC_KNOCKOUTS] == players - 1).all()
         assert (rounds[by_knockout, L.RC_POINTS] == 250 * (players - 1)).all()
-        if rs.mechanics != "spin":   # a final-card spin may empty a loser's hand (RULES §2.3.6)
+        if rs.mechanics != "spin":   # a final-card spin may empty a loser's hand (docs/rules.md §2.3.6)
             assert (seats[:, :, L.SC_CARDS_LEFT][(won == 0) & ~knocked] > 0).all()
         if rs.mechanics == "spin":
             outcomes = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + L.N_SPIN_OUTCOMES]
@@ -58,7 +58,7 @@ def test_audited_games_for_every_player_count(variant, policy):
             assert (rounds[:, L.RC_SWAPS_7] > 0).any() and (rounds[:, L.RC_PASSES_0] > 0).any()
         else:
             assert (rounds[:, [L.RC_KNOCKOUTS, L.RC_SWAPS_7, L.RC_PASSES_0]] == 0).all()
-        won_by_play = ends == L.END_WON   # a knock-out winner may still hold cards (RULES §6 N20)
+        won_by_play = ends == L.END_WON   # a knock-out winner may still hold cards (docs/rules.md §6 N20)
         assert (seats[np.arange(GAMES), winner, L.SC_CARDS_LEFT][won_by_play] == 0).all()
         assert (seats[:, :, L.SC_PLAYED].sum(axis=1) == rounds[:, L.RC_PLAYS]).all()
         assert (seats[:, :, L.SC_DRAWN].sum(axis=1) == rounds[:, L.RC_DRAWS]).all()

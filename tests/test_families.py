@@ -54,7 +54,7 @@ def test_deck_holds_only_the_kinds_the_family_declares(spec):
 
 
 def test_first_card_exclusions_follow_from_the_decks():
-    # RULES §3: classic-family decks refuse their 4 WD4s; no_mercy turns up until a number (88 others)
+    # docs/rules.md §3: classic-family decks refuse their 4 WD4s; no_mercy turns up until a number (88 others)
     assert {s.name: get_variant(s.name).first_card_excluded() for s in families.REGISTRY} == \
         {"classic": 4, "minions": 4, "spin": 4, "no_mercy": 88}
 

@@ -1,6 +1,6 @@
 """Statistical known answers for the compiled engine, with tolerances from the standard error.
 
-Each check compares an observed proportion with its exact value under RULES.md and allows 4.5
+Each check compares an observed proportion with its exact value under docs/rules.md and allows 4.5
 standard errors (a false alarm about once in 150,000 runs; the seeds are fixed, so the suite is
 deterministic). A rules bug that shifts a proportion by a few standard errors fails the test.
 """
@@ -27,7 +27,7 @@ def assert_proportion(hits: int, n: int, p: float, what: str):
 @pytest.mark.slow
 @pytest.mark.parametrize("n_blank,players", [(0, 4), (3, 4), (0, 2)])
 def test_first_card_decides_who_starts(n_blank, players):
-    """RULES §1.9 with the WD4 put back: the first card is uniform over the 104 + n_blank cards that
+    """docs/rules.md §1.9 with the WD4 put back: the first card is uniform over the 104 + n_blank cards that
     are not WD4. NUMBER, WILD and BLANK (swap_hands) let F = D+1 start; SKIP and DRAW_TWO pass to
     next(F); REVERSE gives the dealer the first turn. With two players all three make the dealer start."""
     games = 60_000
@@ -131,7 +131,7 @@ def test_wheel_outcome_frequencies_follow_the_spin_weights(weights):
 
 @pytest.mark.slow
 def test_no_mercy_knockout_wins_score_250_per_opponent_and_cards_return():
-    """RULES §1.13/§2.4.8: a knock-out win is worth exactly 250·(n−1); every knock-out happens at
+    """docs/rules.md §1.13/§2.4.8: a knock-out win is worth exactly 250·(n−1); every knock-out happens at
     a hand of at least 25 cards, so the set-aside cards must come back through reshuffles for long
     rounds to continue (card conservation is audited)."""
     rs, specs = resolve("no_mercy", 5, "random", {"match_mode": "single_round"})

@@ -39,7 +39,7 @@ POLICIES = ["random", "random(p_draw=0.3,p_bluff=0.5,p_challenge=0.5)", "greedy_
 
 
 def _is_legal_play(card, hand_before, top, colour):
-    """RULES §1.4 written out again, independently of the engine."""
+    """docs/rules.md §1.4 written out again, independently of the engine."""
     c_colour, t_colour = cards.COLOUR[card], cards.COLOUR[top]
     if c_colour == cards.NO_COLOUR or c_colour == colour:
         return True
@@ -77,7 +77,7 @@ class Checker:
             assert len(self.before[0][seat]) + 1 >= self.rules.mercy_limit and table.hands[seat] == []
             self.knocked_out.add(seat)
         if self.rules.mercy_limit is not None and code != L.EV_DRAW:
-            # a hand at the limit never survives its Mercy check (RULES §2.4.6)
+            # a hand at the limit never survives its Mercy check (docs/rules.md §2.4.6)
             assert max(map(len, table.hands)) < self.rules.mercy_limit
         if code == L.EV_PLAY:
             hands, top, colour = self.before
@@ -159,7 +159,7 @@ def check_tables(r, players, rules):
                 assert seat_rows[winner, L.SC_CARDS_LEFT] == 0
             else:
                 assert out.sum() == players - 1
-            # RULES §2.4.8: the active opponents' hands plus 250 per knocked-out player
+            # docs/rules.md §2.4.8: the active opponents' hands plus 250 per knocked-out player
             opponents = seat_rows[:, L.SC_POINTS_LEFT].sum() - seat_rows[winner, L.SC_POINTS_LEFT]
             assert row[L.RC_POINTS] == opponents + 250 * out.sum()
         else:
@@ -232,7 +232,7 @@ def test_no_mercy_invariants_over_many_random_games(players):
 
 
 class SpinChecker(Checker):
-    """The checks above plus the wheel's (RULES §2.3, protocol §6), followed from the events alone: only
+    """The checks above plus the wheel's (docs/rules.md §2.3, protocol §6), followed from the events alone: only
     a spin card played with cards left (or turned up first, with the toggle) designates a spinner;
     the designated spinner's turn is a spin; a jump-in cancels the designation; a final spin follows a
     winning spin card at once; wheel discards land on top."""
@@ -263,7 +263,7 @@ class SpinChecker(Checker):
                 assert previous[0] == L.EV_PLAY and cards.SPIN[previous[2]] == 1 and table.over
                 assert seat == table.next_seat(table.winner) and self.rules.final_card_effects
         elif code == L.EV_DISCARD:
-            assert table.discard_pile[-1] == a       # on top, never under T (RULES §6 S9)
+            assert table.discard_pile[-1] == a       # on top, never under T (docs/rules.md §6 S9)
         if previous is not None and previous[0] == L.EV_TURN and code != L.EV_SPIN:
             assert not self.spin_expected, "the designated spinner did not spin"
 

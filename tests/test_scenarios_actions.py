@@ -1,4 +1,4 @@
-"""Scripted scenarios: legal plays (RULES §1.4), action cards (§1.7) and the Wild Draw Four (§1.8).
+"""Scripted scenarios: legal plays (docs/rules.md §1.4), action cards (§1.7) and the Wild Draw Four (§1.8).
 
 Dealer 0, so F = seat 1 takes turn 1 on the number card R9 unless stated otherwise.
 """
@@ -49,7 +49,7 @@ def test_reverse_changes_direction_for_the_following_turns():
 
 
 def test_two_player_reverse_still_reverses_the_direction():
-    """RULES §6 C27: acts as SKIP, but d changes (the trace shows it)."""
+    """docs/rules.md §6 C27: acts as SKIP, but d changes (the trace shows it)."""
     s = run([FILLERS[0], ["RREV", "Y7", "Y8"]], "R9", scripts=[Scripted(), Scripted(plays=["RREV"])],
             max_turns_per_round=1)
     assert s.after(E("skip", 0)).direction == -1
@@ -65,7 +65,7 @@ def test_wild_names_the_colour_in_play_for_the_next_player():
     assert s.turn(2)[0] == E("play", 2, "B4")
 
 
-# ---- legality (RULES §1.4) --------------------------------------------------------------------------
+# ---- legality (docs/rules.md §1.4) --------------------------------------------------------------------------
 # first card (F = seat 1 starts unless the first card skips it), colour F names for a wild,
 # candidate card, legal?
 MATCH_ROWS = [
@@ -96,7 +96,7 @@ def test_matching_rules(first, candidate, legal):
     assert (candidate in legal_cards) == legal
 
 
-# ---- Wild Draw Four (RULES §1.8) --------------------------------------------------------------------
+# ---- Wild Draw Four (docs/rules.md §1.8) --------------------------------------------------------------------
 def wd4_game(holder_rest, challenge, **overrides):
     """Seat 1 plays a WD4 on R9 naming green; seat 2 (the victim) answers ``challenge``."""
     victim = Scripted(challenges=[challenge])

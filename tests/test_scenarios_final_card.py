@@ -1,4 +1,4 @@
-"""Scripted scenarios: the final card (RULES §1.11) with the round score (§1.12), and the blank
+"""Scripted scenarios: the final card (docs/rules.md §1.11) with the round score (§1.12), and the blank
 cards as normal, first and final card (§2.1.3)."""
 
 import pytest
@@ -17,7 +17,7 @@ def hand_names(snapshot):
     return [names(h) for h in snapshot.hands]
 
 
-# ---- final card (RULES §1.11) -----------------------------------------------------------------------
+# ---- final card (docs/rules.md §1.11) -----------------------------------------------------------------------
 # final card, cards seat 2 (= next(p)) draws with final-card effects on
 FINAL_ROWS = [("R5", []), ("RSKIP", []), ("RREV", []), ("WILD", []), ("R+2", DRAWS[:2]), ("WD4", DRAWS[:4])]
 
@@ -38,7 +38,7 @@ def test_final_card_effects(card, final_draws, effects_on):
     assert (s.seat(1)["won"], s.seat(1)["cards_left"]) == (1, 0)
 
 
-# ---- blank cards (RULES §2.1.3) ----------------------------------------------------------------------
+# ---- blank cards (docs/rules.md §2.1.3) ----------------------------------------------------------------------
 HANDS = [["B1", "B2", "B3"], ["BLANK0", "Y7", "Y8"], ["G7", "G8", "Y4"]]
 
 
@@ -149,7 +149,7 @@ def test_blank_discard_colour_as_first_card_can_win_with_zero_turns():
 # effect, events after PLAY and COLOUR, winner
 FINAL_BLANK_ROWS = [
     ("plain_wild", [], 1),
-    ("swap_hands", [], 1),                              # no swap; the round is won (RULES §6 C22)
+    ("swap_hands", [], 1),                              # no swap; the round is won (docs/rules.md §6 C22)
     ("others_draw_1", [E("draw", 2, "G1"), E("draw", 0, "G2")], 1),
     ("discard_colour", [], 1),
     ("draw_two_next", [E("draw", 2, "G1"), E("draw", 2, "G2")], 1),
@@ -172,7 +172,7 @@ def test_blank_as_final_card_without_final_card_effects_just_wins():
 
 
 def test_blank_shuffle_hands_as_final_card_redeals_and_play_goes_on():
-    """RULES §6 C21/C28: the redeal includes the empty hand; next(p) plays; no win."""
+    """docs/rules.md §6 C21/C28: the redeal includes the empty hand; next(p) plays; no win."""
     s = blank_game("shuffle_hands", hands=[["B1", "B2"], ["BLANK0", "R7"], ["G7", "G8"]],
                    scripts=[Scripted(), Scripted(plays=["R7", "BLANK0"], colours=[2]), Scripted()],
                    max_turns_per_round=5)

@@ -1,4 +1,4 @@
-"""Scripted scenarios: the first card turned up (RULES §1.9, §1.13 first_seat)."""
+"""Scripted scenarios: the first card turned up (docs/rules.md §1.9, §1.13 first_seat)."""
 
 import pytest
 from scenario_tools import E, Scripted, run
@@ -41,7 +41,7 @@ def test_reversed_first_card_plays_on_against_the_clock():
 
 
 def test_dumb_fu_first_card_names_the_colour_without_a_pose():
-    """RULES §6 M4: colour only; no window opens, so no pose ever closes."""
+    """docs/rules.md §6 M4: colour only; no window opens, so no pose ever closes."""
     s = run(HANDS_3, "DUMBFU", variant="minions", scripts=[Scripted(colours=[2]) for _ in range(3)],
             p_dumbfu_fail=1.0, max_turns_per_round=6)
     assert s.setup()[2:] == [E("colour", 1, 2), E("first_seat", 1, 1)]

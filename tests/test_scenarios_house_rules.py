@@ -1,4 +1,4 @@
-"""Scripted scenarios for the house-rule toggles of RULES §4 on classic: stacking in every mode (with the
+"""Scripted scenarios for the house-rule toggles of docs/rules.md §4 on classic: stacking in every mode (with the
 Wild Draw Four challenge and exemption of §1.8 and the final-card total of §1.11), jump-in, seven_o,
 the draw-step toggles, and mercy_limit. (voluntary_draw off, wd4_challenge off, no_bluffing,
 two_player_reverse_skip off and final_card_effects off without stacking are in test_scenarios_actions.py,
@@ -17,7 +17,7 @@ def draws(seat, cards_):
     return [E("draw", seat, c) for c in cards_]
 
 
-# ---- stacking (RULES §1.7, §4) -------------------------------------------------------------------------
+# ---- stacking (docs/rules.md §1.7, §4) -------------------------------------------------------------------------
 # mode, card played by seat 1, what the responder (seat 2) may stack out of G+2, WD4, GSKIP, WILD
 STACK_ROWS = [
     ("same_kind", "R+2", ["G+2"]), ("same_kind", "WD4", ["WD4"]),
@@ -67,7 +67,7 @@ WD4_HANDS = [["B1", "B2", "B3"], ["WD4", "Y7", "Y8"], ["WD4", "G8", "B4"]]
 @pytest.mark.parametrize("mode", ["same_kind", "any_draw", "escalating"])
 def test_wd4_played_normally_the_victim_first_decides_to_challenge(mode):
     """Innocent WD4, challenged: the victim draws 6 and is skipped, nothing pends, no response turn —
-    a challenger cannot also stack (RULES §1.8)."""
+    a challenger cannot also stack (docs/rules.md §1.8)."""
     victim = Scripted(challenges=[True], stacks=["WD4"])
     s = run(WD4_HANDS, "R9", DRAWS, scripts=[Scripted(), Scripted(plays=["WD4"], colours=[2]), victim],
             stacking=mode, max_turns_per_round=2)
@@ -88,7 +88,7 @@ def test_wd4_challenged_guilty_player_draws_and_the_victim_plays_a_normal_turn()
 
 def test_unchallenged_wd4_gives_a_response_turn_and_a_wd4_response_cannot_be_challenged():
     """Seat 2 declines to challenge and stacks its WD4 although it holds green, the colour in play (the
-    exemption of RULES §1.8, §6 C17); seat 0 is never asked to challenge it."""
+    exemption of docs/rules.md §1.8, §6 C17); seat 0 is never asked to challenge it."""
     seat0 = Scripted(challenges=[True])
     s = run(WD4_HANDS, "R9", DRAWS, scripts=[seat0, Scripted(plays=["WD4"], colours=[2]),
                                                Scripted(challenges=[False], stacks=["WD4"], colours=[1])],
@@ -101,7 +101,7 @@ def test_unchallenged_wd4_gives_a_response_turn_and_a_wd4_response_cannot_be_cha
 @pytest.mark.parametrize("effects_on", [True, False], ids=["final_card_effects-on", "off"])
 def test_final_stack_response_makes_the_next_player_draw_the_whole_total(effects_on):
     """Two players: seat 0 gets down to one card (a Skip gives it two plays) and answers a +2 with its
-    last card, a +2: seat 1 draws P = 4 with final-card effects, nothing without (RULES §1.11)."""
+    last card, a +2: seat 1 draws P = 4 with final-card effects, nothing without (docs/rules.md §1.11)."""
     hands = [["RSKIP", "R5", "G+2"], ["R3", "R+2", "Y8"]]
     scripts = [Scripted(plays=["RSKIP", "R5"], stacks=["G+2"]), Scripted(plays=["R3", "R+2"])]
     s = run(hands, "R9", DRAWS, scripts=scripts, stacking="any_draw", final_card_effects=effects_on)
@@ -111,7 +111,7 @@ def test_final_stack_response_makes_the_next_player_draw_the_whole_total(effects
     assert s.seat(1)["cards_left"] == 1 + 4 * effects_on
 
 
-# ---- jump-in (RULES §4) --------------------------------------------------------------------------------
+# ---- jump-in (docs/rules.md §4) --------------------------------------------------------------------------------
 def jump_game(hands, plays, first="R9", **overrides):
     scripts = [Scripted() for _ in hands]
     for seat, cards_ in plays.items():
@@ -191,7 +191,7 @@ def test_turn_cap_is_checked_before_a_jump_in():
     assert s.events[-3] != ("turn", 3, 2, 1)
 
 
-# ---- seven_o (RULES §4) --------------------------------------------------------------------------------
+# ---- seven_o (docs/rules.md §4) --------------------------------------------------------------------------------
 @pytest.mark.parametrize("card", ["R7", "R0"])
 def test_seven_o_on_classic(card):
     chooser = Scripted(plays=[card], targets=[0])
@@ -215,7 +215,7 @@ def test_seven_o_off_or_as_the_last_card_has_no_effect(seven_o):
     assert not s.of("swap", "pass") and s.round["swaps_7"] == 0
 
 
-# ---- the draw step (RULES §4 draw_until_playable, force_play_drawn) ------------------------------------
+# ---- the draw step (docs/rules.md §4 draw_until_playable, force_play_drawn) ------------------------------------
 @pytest.mark.parametrize("until", [False, True])
 @pytest.mark.parametrize("force", [False, True])
 def test_draw_step_toggles(until, force):
@@ -229,7 +229,7 @@ def test_draw_step_toggles(until, force):
     assert drawer.drawn == ([False] if force or not until else [])
 
 
-# ---- mercy_limit (RULES §4, §2.4.6) on classic ------------------------------------------------------------
+# ---- mercy_limit (docs/rules.md §4, §2.4.6) on classic ------------------------------------------------------------
 def test_mercy_limit_on_classic_knocks_out_without_a_skip_and_scores_250():
     s = run([["B1", "B2", "B3"], ["R+2", "R5", "Y8"]], "R9", DRAWS, mercy_limit=4)
     assert s.turn(1) == [E("play", 1, "R+2"), E("draw", 0, "G1"), E("knockout", 0, 1)]

@@ -1,4 +1,4 @@
-"""Scripted scenarios: Dumb Fu pose windows (RULES §2.2.2, §6 M1-M6)."""
+"""Scripted scenarios: Dumb Fu pose windows (docs/rules.md §2.2.2, §6 M1-M6)."""
 
 import pytest
 from scenario_tools import E, Scripted, run

@@ -1,4 +1,4 @@
-"""Scripted scenarios for no_mercy (RULES §2.4): first card (§2.4.2), every card effect with two and
+"""Scripted scenarios for no_mercy (docs/rules.md §2.4): first card (§2.4.2), every card effect with two and
 three active players (§2.4.4), escalating stacking (§2.4.5), the end of a round (§2.4.7) and scoring
 (§2.4.8). Knock-outs (§2.4.6) are in test_scenarios_no_mercy_knockouts.py.
 
@@ -28,7 +28,7 @@ def accepts(seat, total):
     return [E("accept", seat, total)] + draws(seat, DRAWS[:total])
 
 
-# ---- RULES §2.4.4: card, players, events of turn 1 after PLAY (and COLOUR), next seat, events of
+# ---- docs/rules.md §2.4.4: card, players, events of turn 1 after PLAY (and COLOUR), next seat, events of
 # turn 2 when it is a response turn (the scripted responder accepts)
 EFFECT_ROWS = [
     ("R5", 3, [], 2, None),
@@ -43,7 +43,7 @@ EFFECT_ROWS = [
     ("RREV", 2, [E("skip", 0)], 1, None),
     ("RSKALL", 3, [], 1, None),
     ("RSKALL", 2, [], 1, None),
-    # reaching one card by Discard All calls for UNO (RULES §6 C10)
+    # reaching one card by Discard All calls for UNO (docs/rules.md §6 C10)
     ("RDALL", 3, [E("discard", 1, "R3"), E("discard", 1, "R4"), E("uno", 1, 1)], 2, None),
     ("RDALL", 2, [E("discard", 1, "R3"), E("discard", 1, "R4"), E("uno", 1, 1)], 0, None),
     ("R+2", 3, [], 2, accepts(2, 2)),
@@ -114,7 +114,7 @@ def test_discard_all_puts_the_cards_of_its_colour_under_it():
 
 
 def test_discard_all_of_the_printed_colour_not_the_colour_in_play():
-    """RULES §6 N14: a blue Discard All played on a green one (symbol match) discards blue, not green."""
+    """docs/rules.md §6 N14: a blue Discard All played on a green one (symbol match) discards blue, not green."""
     hands = [["B5", "B6", "B7"], ["GDALL", "Y1", "Y2"], ["BDALL", "B3", "G4"]]
     s = run(hands, "G9", scripts=[Scripted(), Scripted(plays=["GDALL"]), Scripted(plays=["BDALL"])],
             max_turns_per_round=2, **NM)
@@ -147,7 +147,7 @@ def test_reverse_changes_the_direction():
     assert s.turn_players() == [1, 0, 2]
 
 
-# ---- RULES §2.4.5: escalating stacking --------------------------------------------------------------
+# ---- docs/rules.md §2.4.5: escalating stacking --------------------------------------------------------------
 STACKABLE_ON = {2: ["G+2", "G+4", "WRD4", "WD6", "WD10"], 4: ["G+4", "WRD4", "WD6", "WD10"],
                 6: ["WD6", "WD10"], 10: ["WD10"]}
 LAST = {"R+2": 2, "R+4": 4, "WRD4": 4, "WD6": 6, "WD10": 10}
@@ -157,7 +157,7 @@ CANDIDATES = ["G+2", "G+4", "WRD4", "WD6", "WD10", "GSKIP", "GREV", "GSKALL", "R
 @pytest.mark.parametrize("last", list(LAST))
 def test_what_may_be_stacked(last):
     """The responder holds one of every candidate kind; exactly the draw cards of value >= V may be
-    stacked, with no colour match (green on red) and nothing else (RULES §6 N2, N6)."""
+    stacked, with no colour match (green on red) and nothing else (docs/rules.md §6 N2, N6)."""
     responder = 0 if last == "WRD4" else 2
     hands = [SEAT0 + ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"], [last, "R3", "Y8", "R4", "B1", "B2", "B3", "Y7", "Y9", "B0"],
              SEAT2 + ["G5", "G4", "G3", "G2", "G1", "G0"]]
@@ -222,7 +222,7 @@ def test_two_player_wrd4_into_a_stack_comes_back_to_its_player():
 
 
 def test_random_policy_stacks_uniformly_and_accepts_when_it_cannot():
-    """RULES §5 item 3 through the Python default policy: never asked when nothing may be stacked."""
+    """docs/rules.md §5 item 3 through the Python default policy: never asked when nothing may be stacked."""
     from unosim.reference import PythonPolicy
 
     class Spy(PythonPolicy):
@@ -237,7 +237,7 @@ def test_random_policy_stacks_uniformly_and_accepts_when_it_cannot():
     assert Spy.asked == 0 and s.turn(2)[0] == E("accept", 2, 2)
 
 
-# ---- RULES §2.4.2: the first card ---------------------------------------------------------------------
+# ---- docs/rules.md §2.4.2: the first card ---------------------------------------------------------------------
 @pytest.mark.parametrize("first", [["R9"], ["RSKIP", "WD10", "G+2", "B7"], ["ROULETTE", "Y0"], ["WRD4", "G7"]])
 def test_first_card_turns_up_until_a_number_without_effect(first):
     s = run([SEAT0, ["R3", "Y8", "B1", "G1"], SEAT2], first, scripts=[Scripted(plays=["draw"]) for _ in range(3)],
@@ -249,7 +249,7 @@ def test_first_card_turns_up_until_a_number_without_effect(first):
     assert (snapshot.direction, s.round["first_seat"], s.turn_seat(1)[0]) == (1, 1, 1)
 
 
-# ---- RULES §2.4.7: the final card has no effect; §4 final_card_effects turns draw cards back on --------
+# ---- docs/rules.md §2.4.7: the final card has no effect; §4 final_card_effects turns draw cards back on --------
 FINAL_ROWS = [("R+2", 2), ("R+4", 4), ("WD10", 10), ("WRD4", 4), ("R7", 0), ("R0", 0), ("ROULETTE", 0),
               ("RSKIP", 0), ("RSKALL", 0)]
 
@@ -282,7 +282,7 @@ def test_final_stack_response_discards_or_passes_on_the_pending_total(effects_on
     assert s.seat(0)["cards_left"] == 2 + 12 * effects_on
 
 
-# ---- RULES §2.4.8: scoring -----------------------------------------------------------------------------
+# ---- docs/rules.md §2.4.8: scoring -----------------------------------------------------------------------------
 def test_points_are_the_active_opponents_hands_plus_250_per_knock_out():
     """Seat 2 is knocked out accepting a +2 (mercy_limit 6); later seat 1 empties its hand."""
     hands = [["R5", "R2", "R8", "B1"], ["R+2", "R3", "R4", "R6"], ["G7", "G8", "B4", "G6"]]
@@ -297,7 +297,7 @@ def test_points_are_the_active_opponents_hands_plus_250_per_knock_out():
 @pytest.mark.parametrize("target,rounds", [(250, 1), (251, 2)])
 def test_knock_out_win_scores_250_per_opponent_and_the_match_needs_the_target(target, rounds):
     """Two players: seat 0 accepts a WD10 with 15 cards, reaches 25 and is knocked out; seat 1 wins by
-    knock-out with cards in hand and scores exactly 250 (RULES §1.13)."""
+    knock-out with cards in hand and scores exactly 250 (docs/rules.md §1.13)."""
     hands = [[f"B{k}" for k in range(10)] + ["Y1", "Y2", "Y3", "Y4", "Y5"],
              ["WD10"] + [f"G{k}" for k in range(10)] + ["R1", "R2", "R3", "R4"]]
     s = run(hands, "R9", scripts=[Scripted(), Scripted(plays=["WD10"])], match_mode="points", target=target,

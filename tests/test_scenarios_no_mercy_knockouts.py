@@ -1,4 +1,4 @@
-"""Scripted scenarios for the Mercy rule (RULES §2.4.6, §6 N9-N13, N19, N20) and for more than six
+"""Scripted scenarios for the Mercy rule (docs/rules.md §2.4.6, §6 N9-N13, N19, N20) and for more than six
 players (§2.4.9): knock-outs in the middle of a stack acceptance, of a Roulette reveal and of a
 draw-until-playable, the last active player winning with cards in hand, knocked-out seats leaving the
 turn order, the 7-swap and the 0-pass, set-aside hands joining the next reshuffle.
@@ -27,7 +27,7 @@ def draws(seat, cards_):
 
 def test_knock_out_in_the_middle_of_accepting_a_stack():
     """Seat 0 accepts 12 with 15 cards: the 10th card makes 25, it is knocked out at once and the last two
-    cards of the penalty are never drawn; then two players are left (RULES §6 N12)."""
+    cards of the penalty are never drawn; then two players are left (docs/rules.md §6 N12)."""
     seat1 = ["R+2", "RSKIP", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "Y9", "G9", "B9", "RREV", "R0"]
     seat2 = ["WD10"] + SEAT2[1:]
     scripts = [Scripted(), Scripted(plays=["R+2", "RSKIP"]), Scripted(stacks=["WD10"], colours=[0])]
@@ -47,7 +47,7 @@ def test_knock_out_in_the_middle_of_accepting_a_stack():
 
 def test_knock_out_in_the_middle_of_a_roulette_reveal():
     """The victim names blue and reveals non-blue cards up to 25: knocked out during the Roulette player's
-    turn; the named colour stands and play goes on with next(victim) (RULES §6 N5, N11)."""
+    turn; the named colour stands and play goes on with next(victim) (docs/rules.md §6 N5, N11)."""
     seat1 = ["ROULETTE", *SEAT2[:10], "R1", "R2", "R3", "R4"]
     s = run([SEAT0, seat1, REDS_AND_MORE], "R9", TEN_NOT_BLUE + ["B1"],
             scripts=[Scripted(), Scripted(plays=["ROULETTE"]), Scripted(colours=[3])],
@@ -60,7 +60,7 @@ def test_knock_out_in_the_middle_of_a_roulette_reveal():
 
 
 def test_last_active_player_wins_by_knock_out_while_holding_cards():
-    """Two players: the Roulette victim is knocked out, the Roulette's player wins at once (RULES §6 N20)."""
+    """Two players: the Roulette victim is knocked out, the Roulette's player wins at once (docs/rules.md §6 N20)."""
     seat1 = ["ROULETTE", *SEAT2[:10], "R1", "R2", "R3", "R4"]
     s = run([SEAT0, seat1], "R9", TEN_NOT_BLUE + ["B1"], scripts=[Scripted(colours=[3]), Scripted()], **NM)
     assert s.events[-3:] == [E("knockout", 0, 1), E("round_end", 1, 1, 250), E("match_end", 1, 2, 0)]
@@ -71,7 +71,7 @@ def test_last_active_player_wins_by_knock_out_while_holding_cards():
 @pytest.mark.parametrize("illegal,knocked_out", [(8, False), (9, True)])
 def test_draw_until_playable_knock_out_before_the_play(illegal, knocked_out):
     """Seat 1 holds 15 cards and nothing legal on R9; it draws until the red R5. Arriving as the 24th card
-    R5 is played; arriving as the 25th it knocks seat 1 out and is not played (RULES §6 N19)."""
+    R5 is played; arriving as the 25th it knocks seat 1 out and is not played (docs/rules.md §6 N19)."""
     drawn = TEN_NOT_BLUE[:illegal] + ["R5"]
     s = run([SEAT0, NOTHING_ON_R9, REDS_AND_MORE], "R9", drawn,
             scripts=[Scripted() for _ in range(3)], max_turns_per_round=2, **NM)
@@ -106,9 +106,9 @@ def test_knocked_out_seats_are_no_seven_swap_targets():
 
 
 def test_set_aside_hands_join_the_next_reshuffle():
-    """Classic with mercy_limit 12 (RULES §4): ten players hold 10 cards, the draw pile 10. Seat 2 is
+    """Classic with mercy_limit 12 (docs/rules.md §4): ten players hold 10 cards, the draw pile 10. Seat 2 is
     knocked out drawing a +2; eight single draws empty the pile; the next draw reshuffles the discards
-    but T together with the 12 set-aside cards (RULES §1.6, §2.4.6)."""
+    but T together with the 12 set-aside cards (docs/rules.md §1.6, §2.4.6)."""
     hands = fill_hands(10, 10, {1: ["R+2"]}, reserved=["R9"])
     scripts = [Scripted(plays=["draw"] * 3, drawn=[False] * 3) for _ in range(10)]
     scripts[1] = Scripted(plays=["R+2", "draw"], drawn=[False])
@@ -133,9 +133,9 @@ def test_knocked_out_players_play_again_in_the_next_round_of_a_points_match():
 
 
 def test_responder_knocked_out_before_responding_clears_the_pending_penalty():
-    """Minions with stacking and mercy_limit 7 (RULES §4): the +2's responder breaks its Dumb Fu pose at
+    """Minions with stacking and mercy_limit 7 (docs/rules.md §4): the +2's responder breaks its Dumb Fu pose at
     the start of its response turn and is knocked out by the 4-card penalty; P lapses, and next(it)
-    plays a normal turn (RULES §2.4.6)."""
+    plays a normal turn (docs/rules.md §2.4.6)."""
     hands = [["R6", "R7", "B1", "B2"], ["DUMBFU", "R+2", "Y1", "Y2"], ["R5", "G1", "G2", "G3"]]
     scripts = [Scripted(plays=["R6", "R7"]), Scripted(plays=["DUMBFU", "R+2"]), Scripted(plays=["R5"])]
     s = run(hands, "R9", ["B5", "B6", "B7", "B8"], scripts=scripts, variant="minions", stacking="any_draw",
@@ -146,7 +146,7 @@ def test_responder_knocked_out_before_responding_clears_the_pending_penalty():
 
 
 def test_more_than_six_players_failed_draws_and_stalemate():
-    """Seven players (RULES §2.4.9) with mercy_limit raised to 150: every blue card, every wild and every 9
+    """Seven players (docs/rules.md §2.4.9) with mercy_limit raised to 150: every blue card, every wild and every 9
     is in a hand, so seat 1 draws all 90 cards of the pile without a legal one and the next draw fails;
     then everybody draws voluntarily or must draw, and 7 idle turns end the round as a stalemate."""
     blue = ["B0", "B0"] + [f"B{k}" for k in range(1, 9) for _ in range(2)] + ["B9"] + \

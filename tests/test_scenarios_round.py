@@ -1,4 +1,4 @@
-"""Scripted scenarios: the turn's draw step (RULES §1.5), drawing and the end of a round without a
+"""Scripted scenarios: the turn's draw step (docs/rules.md §1.5), drawing and the end of a round without a
 winner (§1.6), UNO calls (§1.10) and matches (§1.12)."""
 
 import pytest
@@ -9,7 +9,7 @@ from unosim.reference_rng import Xoshiro
 HANDS = [["B1", "B2", "B3"], ["G7", "Y8", "R5"], ["G1", "G2", "B4"]]
 
 
-# ---- the draw step (RULES §1.5 step 4-5, §4 toggles) ---------------------------------------------------
+# ---- the draw step (docs/rules.md §1.5 step 4-5, §4 toggles) ---------------------------------------------------
 def test_player_without_a_legal_card_draws_and_may_play_a_legal_drawn_card():
     s = run([HANDS[0], ["G7", "Y8", "B5"], HANDS[2]], "R9", ["R3"], max_turns_per_round=1)
     assert s.turn(1) == [E("draw", 1, "R3"), E("play", 1, "R3")]
@@ -54,7 +54,7 @@ def test_without_voluntary_draw_drawing_with_a_legal_card_is_an_error():
         run(HANDS, "R9", scripts=[Scripted(), Scripted(plays=["draw"]), Scripted()], voluntary_draw=False)
 
 
-# ---- drawing, reshuffle, failed draws, stalemate, turn cap (RULES §1.6) ------------------------------
+# ---- drawing, reshuffle, failed draws, stalemate, turn cap (docs/rules.md §1.6) ------------------------------
 DRAWN = ["G1", "G2", "G3", "G4", "G5"]
 
 
@@ -122,7 +122,7 @@ def test_a_round_won_in_the_last_allowed_turn_is_won():
     assert (s.round["end"], s.round["winner_seat"]) == (0, 1)
 
 
-# ---- UNO (RULES §1.10) -------------------------------------------------------------------------------
+# ---- UNO (docs/rules.md §1.10) -------------------------------------------------------------------------------
 @pytest.mark.parametrize("p_forget,p_catch,outcome,penalty", [
     (0.0, 1.0, 1, []), (1.0, 1.0, 2, ["G1", "G2"]), (1.0, 0.0, 3, [])])
 def test_uno_call_forget_and_catch(p_forget, p_catch, outcome, penalty):
@@ -153,7 +153,7 @@ def test_one_uno_chance_per_one_card_state():
     assert not [e for k in (2, 3) for e in s.turn(k) if e[0] == "uno" and e[1] == 1]
 
 
-# ---- matches (RULES §1.12) ---------------------------------------------------------------------------
+# ---- matches (docs/rules.md §1.12) ---------------------------------------------------------------------------
 ONE_CARD = [["B1"], ["R5"], ["G7"]]            # seat 1 wins round 0 in turn 1 and scores 1 + 7 = 8
 
 

@@ -1,4 +1,4 @@
-"""Scripted scenarios for the spin variant (RULES §2.3, protocol ``unosim.engine`` §6) on the reference
+"""Scripted scenarios for the spin variant (docs/rules.md §2.3, protocol ``unosim.engine`` §6) on the reference
 engine: the spin card and the designated spinner, every wheel outcome of §2.3.3, discarding by outcome
 (§2.3.4), who plays next (§2.3.5), the spin card as first and as final card (§2.3.6), a jump-in
 cancelling a pending spin (§4) and the counters of §1.13.
@@ -118,7 +118,7 @@ def before_turn(s, k):
     return s.after(E("turn", s.turn_seat(k)[0], k, 0))
 
 
-# ---- the spin card and the designated spinner (RULES §2.3.2) -------------------------------------------
+# ---- the spin card and the designated spinner (docs/rules.md §2.3.2) -------------------------------------------
 def test_spin_card_designates_next_player_who_spins_instead_of_playing():
     s = wheel_game("show_hand", SPINNER)
     assert s.turn(1) == [E("play", 1, "R3*"), E("spinner", 2)]
@@ -151,7 +151,7 @@ def test_show_hand_changes_nothing_and_is_seen_by_every_policy():
 ALMOST_ROWS = [
     (["G4", "Y5", "B8"], [], 3),
     (["B8", "Y5", "WILD"], [E("colour", 2, 1)], 1),     # a wild on top: the discarder names A
-    (["Y5"], [], 1),                                     # "may": keeps more than two (RULES §6 S12)
+    (["Y5"], [], 1),                                     # "may": keeps more than two (docs/rules.md §6 S12)
     ([], [], 0),                                         # keeps everything: T and A unchanged
     (None, [], 1),                                       # G4, B8, Y5: Y5 on top
 ]
@@ -230,7 +230,7 @@ GROUP_ROWS = [
                          ids=["number-all", "number-some", "number-other", "colour-actions", "colour-spin"])
 def test_discard_number_and_colour(outcome, spinner_hand, options, choice, colour):
     """The chooser orders the cards; the last is the new T. Discarded cards have no effect: no skip,
-    no draw, no new spinner (RULES §2.3.4)."""
+    no draw, no new spinner (docs/rules.md §2.3.4)."""
     key = "number" if outcome == "discard_number" else "group"
     wheel = Wheel(**{key: choice})
     s = wheel_game(outcome, spinner_hand, wheels=[Wheel(), Wheel(), wheel])
@@ -260,7 +260,7 @@ def test_discard_of_a_card_outside_the_chosen_number_is_refused():
         wheel_game("discard_number", ["G3", "B3*", "R6", "WILD", "Y3"], wheels=[Wheel(), Wheel(), wheel])
 
 
-# ---- DRAW_RED / DRAW_BLUE (RULES §6 S7, S15) -----------------------------------------------------------
+# ---- DRAW_RED / DRAW_BLUE (docs/rules.md §6 S7, S15) -----------------------------------------------------------
 DRAW_ROWS = [
     ("draw_red", ["G1", "Y2", "B4", "R4", "G2"], 4),
     ("draw_blue", ["G1", "Y2", "B4", "R4", "G2"], 3),
@@ -293,7 +293,7 @@ def test_draw_red_ends_when_both_piles_are_empty():
     assert s.seat(1)["wheel_gained"] == len(rest) and s.round["n_reshuffles"] == 0
 
 
-# ---- TRADE_HANDS (RULES §6 S8): always to the left, whatever the direction --------------------------------
+# ---- TRADE_HANDS (docs/rules.md §6 S8): always to the left, whatever the direction --------------------------------
 # players, hands, plays per seat, the spinner, the turn it spins in, the direction then, the next seat
 TRADE_ROWS = [
     (3, {1: ["R3*"]}, 2, 2, +1, 0),
@@ -325,14 +325,14 @@ def test_trade_hands_passes_every_hand_to_the_left(players, plays, spinner, k, d
 
 
 def test_a_hand_received_by_trade_must_call_uno():
-    """Seat 1 called UNO in turn 1; its one card moves to seat 2, which must call again (RULES §1.10)."""
+    """Seat 1 called UNO in turn 1; its one card moves to seat 2, which must call again (docs/rules.md §1.10)."""
     s = run([["B1", "B2"], ["R3*", "G7"], ["G3", "B4"]], "R9", scripts=[Wheel(), Wheel(["R3*"]), Wheel()],
             variant="spin", spin_weights={"trade_hands": 1}, max_turns_per_round=2)
     assert s.turn(1) == [E("play", 1, "R3*"), E("spinner", 2), E("uno", 1, 1)]
     assert s.turn(2) == [E("spin", 2, O["trade_hands"], 0), E("trade", 2), E("uno", 2, 1)]
 
 
-# ---- WAR (RULES §2.3.3, §6 S5, S6, S14) -------------------------------------------------------------------
+# ---- WAR (docs/rules.md §2.3.3, §6 S5, S6, S14) -------------------------------------------------------------------
 # name, hands of seats 0, 1 (opens with R3*), 2 (spinner), reveals (seat, card) in order, winner, discards
 WAR_ROWS = [
     ("unique-winner",
@@ -378,7 +378,7 @@ def test_war(name, h0, h1, h2, reveals, winner, discards):
     assert names(after.discard_pile) == ["R9", "R3*", *discards]
     assert after.colour == cards.COLOUR[C((["R3*"] + discards)[-1])]
     assert s.seat(max(winner, 0))["wheel_lost"] == len(discards)
-    assert s.turn_seat(3)[0] == ((winner + 1) % 3 if winner >= 0 else 0)    # RULES §2.3.5
+    assert s.turn_seat(3)[0] == ((winner + 1) % 3 if winner >= 0 else 0)    # docs/rules.md §2.3.5
 
 
 def test_war_reveal_among_equal_cards_and_discard_order_are_the_players_choice():
@@ -410,7 +410,7 @@ def test_war_participants_follow_the_direction_of_play():
     assert s.turn_seat(4)[0] == 2
 
 
-# ---- UNO_SPIN (RULES §2.3.3, §5 item 12) -----------------------------------------------------------------
+# ---- UNO_SPIN (docs/rules.md §2.3.3, §5 item 12) -----------------------------------------------------------------
 def expected_shouter(seed, weights, eligible, draws_before=1):
     """The play stream: one uniform() for the wheel (the scripted players draw nothing), then
     u = uniform() * sum(w) over the eligible seats in seat order (protocol §6)."""
@@ -454,7 +454,7 @@ def test_uno_spin_shouter_may_keep_its_cards():
     assert s.seat(2)["wheel_lost"] == 0
 
 
-# ---- who plays next (RULES §2.3.5, §6 S4) ----------------------------------------------------------------
+# ---- who plays next (docs/rules.md §2.3.5, §6 S4) ----------------------------------------------------------------
 WAR_TO_SEAT_0 = ["G9", "B1", "Y6", "WILD", "WD4"]
 NEXT_ROWS = [  # outcome, seat 0's hand, shout weights, continue toggle, next player
     ("war", WAR_TO_SEAT_0, 1.0, True, 1),
@@ -483,7 +483,7 @@ def test_war_without_winner_continues_after_the_spinner_with_the_toggle_on():
     assert E("war", -1) in s.turn(2) and s.turn_seat(3)[0] == 0
 
 
-# ---- a wheel discard that empties a hand wins at once (RULES §2.3.4, §6 S10) --------------------------------
+# ---- a wheel discard that empties a hand wins at once (docs/rules.md §2.3.4, §6 S10) --------------------------------
 EMPTY_ROWS = [  # outcome, hands (3 cards), shout weights, winner
     ("discard_number", [["B1", "B2", "G8"], ["R3*", "G7", "B9"], ["G6", "B6", "Y6"]], 1.0, 2),
     ("discard_colour", [["B1", "B2", "G8"], ["R3*", "G7", "B9"], ["G6", "GSKIP", "G+2"]], 1.0, 2),
@@ -507,7 +507,7 @@ def test_a_wheel_discard_that_empties_a_hand_wins_the_round(outcome, hands, shou
     assert s.seat(winner)["won"] == 1 and s.seat(winner)["cards_left"] == 0
 
 
-# ---- spin card as first card (RULES §2.3.6, §6 S3) -----------------------------------------------------
+# ---- spin card as first card (docs/rules.md §2.3.6, §6 S3) -----------------------------------------------------
 @pytest.mark.parametrize("first", ["R3*", "R3"])
 @pytest.mark.parametrize("toggle", [False, True], ids=["first-card-spins-off", "first-card-spins-on"])
 def test_spin_card_turned_up_first(first, toggle):
@@ -525,7 +525,7 @@ def test_spin_card_turned_up_first(first, toggle):
     assert s.round["spins"] == int(spins)
 
 
-# ---- spin card as final card (RULES §2.3.6, §6 S11, S13) -----------------------------------------------
+# ---- spin card as final card (docs/rules.md §2.3.6, §6 S11, S13) -----------------------------------------------
 # 4 players, hand size 1: seat 1 wins turn 1 with R3*; seat 2 = next(1) spins once more for scoring
 FINAL_HANDS = [["Y7"], ["R3*"], ["G9"], ["B5"]]
 FINAL_ROWS = [  # outcome, draws, events after SPIN, hands after (seats 0, 2, 3)
@@ -579,7 +579,7 @@ def test_no_final_spin_without_final_card_effects():
     assert (s.round["spins"], s.round["final_spins"]) == (0, 0)
 
 
-# ---- a jump-in cancels a pending spin (RULES §4 jump_in) ----------------------------------------------------
+# ---- a jump-in cancels a pending spin (docs/rules.md §4 jump_in) ----------------------------------------------------
 @pytest.mark.parametrize("jump_in", [False, True])
 def test_jump_in_cancels_a_pending_spin(jump_in):
     """Spin cards are unique, so with the real deck a jump-in never follows a spin card; the test plants

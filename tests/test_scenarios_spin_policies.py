@@ -1,4 +1,4 @@
-"""The wheel decisions of the Python policies (RULES §5 item 8, protocol ``unosim.engine`` §6): ``random``
+"""The wheel decisions of the Python policies (docs/rules.md §5 item 8, protocol ``unosim.engine`` §6): ``random``
 draws exactly what the protocol says from the play stream; ``greedy_points`` and ``keep_wilds`` follow
 their rules; ``keep_wilds`` uses what SHOW_HAND showed; a partial user policy keeps its own answers."""
 

@@ -1,4 +1,4 @@
-"""Statistics of the spin wheel on the reference engine (RULES §2.3.3, §3 ``spin_weights`` /
+"""Statistics of the spin wheel on the reference engine (docs/rules.md §2.3.3, §3 ``spin_weights`` /
 ``shout_weight``, §1.13 counters): outcome frequencies against the weights (χ², fixed seeds) and the
 round/seat counters recomputed from the trace."""
 
@@ -126,7 +126,7 @@ def test_counters_agree_with_the_trace(lineup, players, overrides):
 
 
 def test_random_almost_uno_always_leaves_two_cards():
-    """RULES §5 item 8: ``random`` keeps a 2-card subset, i.e. discards the maximum; the kept pair is
+    """docs/rules.md §5 item 8: ``random`` keeps a 2-card subset, i.e. discards the maximum; the kept pair is
     uniform, so over many spins every hand position is kept about equally often."""
     kept_positions = Counter()
 

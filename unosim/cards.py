@@ -1,4 +1,4 @@
-"""Card model for every variant (RULES.md §1.1, §2.x.1).
+"""Card model for every variant (docs/rules.md §1.1, §2.x.1).
 
 Encoding
 --------
@@ -139,7 +139,7 @@ HAND_CLASS_POINTS = tuple(
 )
 
 
-# ---- deck presets (count vectors, RULES §2.1.1, §2.2.1, §2.3.1, §2.4.1) -----------------------------
+# ---- deck presets (count vectors, docs/rules.md §2.1.1, §2.2.1, §2.3.1, §2.4.1) -----------------------------
 def _deck(numbers_per_colour: dict[int, int], actions_per_colour: dict[int, int],
           wilds: dict[int, int], spin_cards: bool = False) -> np.ndarray:
     counts = np.zeros(N_CARD_IDS, np.int64)
@@ -161,24 +161,24 @@ _CLASSIC_ACTIONS = {SKIP: 2, REVERSE: 2, DRAW_TWO: 2}
 
 
 def classic_deck(n_blank: int = 3) -> np.ndarray:
-    """RULES §2.1.1: 108 cards + ``n_blank`` (0-3) blank cards."""
+    """docs/rules.md §2.1.1: 108 cards + ``n_blank`` (0-3) blank cards."""
     return _deck(_CLASSIC_NUMBERS, _CLASSIC_ACTIONS,
                  {ID_WILD: 4, ID_WD4: 4, **{ID_BLANK[i]: 1 for i in range(n_blank)}})
 
 
 def minions_deck() -> np.ndarray:
-    """RULES §2.2.1: 112 cards (108 + 4 Dumb Fu)."""
+    """docs/rules.md §2.2.1: 112 cards (108 + 4 Dumb Fu)."""
     return _deck(_CLASSIC_NUMBERS, _CLASSIC_ACTIONS, {ID_WILD: 4, ID_WD4: 4, ID_DUMB_FU: 4})
 
 
 def spin_deck() -> np.ndarray:
-    """RULES §2.3.1: 108 playing cards; one copy of each 1-5 per colour is a spin card."""
+    """docs/rules.md §2.3.1: 108 playing cards; one copy of each 1-5 per colour is a spin card."""
     numbers = {0: 1, **{n: 1 for n in range(1, 6)}, **{n: 2 for n in range(6, 10)}}
     return _deck(numbers, _CLASSIC_ACTIONS, {ID_WILD: 4, ID_WD4: 4}, spin_cards=True)
 
 
 def no_mercy_deck() -> np.ndarray:
-    """RULES §2.4.1: 168 cards."""
+    """docs/rules.md §2.4.1: 168 cards."""
     return _deck({n: 2 for n in range(10)},
                  {SKIP: 3, REVERSE: 3, DRAW_TWO: 3, DRAW_FOUR: 2, DISCARD_ALL: 3, SKIP_EVERYONE: 2},
                  {ID_WRD4: 8, ID_WD6: 4, ID_WD10: 4, ID_ROULETTE: 8})

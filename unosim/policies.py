@@ -5,7 +5,7 @@ kernel, dispatched on an integer id; their behaviour is specified in :mod:`unosi
 takes numeric parameters (so sweeps need no recompilation), written ``name(param=value, ...)``:
 
 ============== ==================================================================================
-random         RULES §5 exactly at the defaults; ``p_draw`` (voluntary draw), ``p_bluff`` (illegal
+random         docs/rules.md §5 exactly at the defaults; ``p_draw`` (voluntary draw), ``p_bluff`` (illegal
                WD4), ``p_challenge`` (challenge a WD4) turn it into a simple human model.
 greedy_points  sheds the highest-point legal card first; names its most-held colour.
 keep_wilds     plays coloured cards (its longest colour first), wilds only when nothing else fits.
@@ -39,7 +39,7 @@ class PolicyInfo:
 # What each built-in policy does and which parameters it honours; its id (the kernel's dispatch key)
 # is its position in protocol.POLICY_NAMES.
 _POLICY_FACTS = {
-    "random": ("RULES §5 reference policy: uniform over legal card instances", POLICY_PARAMS),
+    "random": ("docs/rules.md §5 reference policy: uniform over legal card instances", POLICY_PARAMS),
     "greedy_points": ("shed the highest-point legal card first", ("p_challenge",)),
     "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge",)),
 }

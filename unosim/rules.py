@@ -1,7 +1,7 @@
-"""Rule sets: one frozen, strictly validated description of a variant (RULES.md §1-§4).
+"""Rule sets: one frozen, strictly validated description of a variant (docs/rules.md §1-§4).
 
 A :class:`RuleSet` holds the variant family, the deck options, every common rule and human-behaviour
-parameter of RULES §3, and every house-rule toggle of RULES §4, each as a typed field. The variants are
+parameter of docs/rules.md §3, and every house-rule toggle of docs/rules.md §4, each as a typed field. The variants are
 the families of :data:`unosim.families.REGISTRY` (one ``FamilySpec`` each: deck, defaults, fixed and
 family-only rules); a field left out takes its family's default. ``RuleSet.key`` is a canonical string (``classic(n_blank=0)``) that
 :func:`from_key` parses back. Invalid values raise ``ValueError`` naming the field, the bad value and
@@ -11,10 +11,10 @@ is silently ignored or corrected.
 :meth:`RuleSet.compile` turns a rule set plus a player count into plain numeric arrays for the kernels
 (rule switches are data, never module globals).
 
-Decisions where RULES.md is silent (written here and in the README):
+Decisions where docs/rules.md is silent (written here and in the README):
 
 * ``max_rounds_per_match`` (default 1000): a points/lowest match that has not reached its target after
-  this many rounds ends without a winner (``end = truncated`` in ``.matches``); RULES only caps turns.
+  this many rounds ends without a winner (``end = truncated`` in ``.matches``); the rules cap only turns.
 * ``p_forget_uno`` and ``shout_weight`` accept one number (every seat) or one number per seat.
 * Weights (docs/rules.md §2.3.3, §3): ``spin_weights`` are relative, each finite and ≥ 0 with a positive
   sum (a zero removes an outcome from the wheel); ``shout_weight`` entries are finite and > 0. The kernels
@@ -87,7 +87,7 @@ class RuleSet:
     first_dealer: int | str = FAMILY_DEFAULT
     max_turns_per_round: int = FAMILY_DEFAULT
     max_rounds_per_match: int = FAMILY_DEFAULT
-    # people (RULES §3)
+    # people (docs/rules.md §3)
     p_forget_uno: float | tuple[float, ...] = FAMILY_DEFAULT
     p_catch: float = FAMILY_DEFAULT
     uno_penalty: int = FAMILY_DEFAULT
@@ -95,7 +95,7 @@ class RuleSet:
     dumbfu_penalty: int = FAMILY_DEFAULT
     spin_weights: tuple[float, ...] = FAMILY_DEFAULT
     shout_weight: float | tuple[float, ...] = FAMILY_DEFAULT
-    # house-rule toggles (RULES §4)
+    # house-rule toggles (docs/rules.md §4)
     stacking: str = FAMILY_DEFAULT
     jump_in: bool = FAMILY_DEFAULT
     seven_o: bool = FAMILY_DEFAULT
@@ -154,7 +154,7 @@ class RuleSet:
         return int(self.deck_counts().sum())
 
     def max_players(self) -> int:
-        """Most players the deck can deal to (RULES §3: hand_size × n ≤ deck − k − 1)."""
+        """Most players the deck can deal to (docs/rules.md §3: hand_size × n ≤ deck − k − 1)."""
         spare = self.deck_size - self.first_card_excluded() - 1
         return min(self.player_range[1], spare // self.hand_size)
 
@@ -195,7 +195,7 @@ class RuleSet:
         if need > spare:
             raise ValueError(
                 f"hand_size={self.hand_size} × players={players} = {need} cards exceeds what the "
-                f"{self.deck_size}-card {self.family} deck can deal ({spare}, RULES §3); "
+                f"{self.deck_size}-card {self.family} deck can deal ({spare}, docs/rules.md §3); "
                 f"use at most {spare // self.hand_size} players or a smaller hand_size")
         for name in ("p_forget_uno", "shout_weight"):
             value = getattr(self, name)
@@ -395,7 +395,7 @@ def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: Ru
 
 
 def _check_family(family: str, given: dict[str, Any], defaults: dict[str, Any]) -> None:
-    """The family's own constraints (RULES §4): fixed rules, rules it does not have, other families'
+    """The family's own constraints (docs/rules.md §4): fixed rules, rules it does not have, other families'
     rules. A value equal to the family default is always accepted."""
     spec = families.get(family)
     for k, value in given.items():
@@ -403,9 +403,9 @@ def _check_family(family: str, given: dict[str, Any], defaults: dict[str, Any]) 
             continue
         if k in spec.fixed:
             raise ValueError(f"rule {k} is fixed to {_format(defaults[k])} in {family} "
-                             f"(RULES §4); it cannot be set to {value!r}")
+                             f"(docs/rules.md §4); it cannot be set to {value!r}")
         if k in spec.not_applicable:
-            raise ValueError(f"rule {k}={value!r} does not apply to {family} (RULES §4: n/a); leave it out")
+            raise ValueError(f"rule {k}={value!r} does not apply to {family} (docs/rules.md §4: n/a); leave it out")
         owners = _owners(k)
         if owners and family not in owners:
             raise ValueError(f"rule {k}={value!r} applies only to the {' / '.join(owners)} family, not to "

@@ -186,7 +186,7 @@ def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, pl.Series]:
 class Results:
     """Results of one ``simulate`` call: polars tables ``rounds``, ``seats``, ``matches``.
 
-    Column definitions follow RULES.md §1.13; see the README's dataset schema.
+    Column definitions follow docs/rules.md §1.13; see the README's dataset schema.
     """
 
     def __init__(self, raw: RawResults, rules: RuleSet, players: int, lineup: tuple[PolicySpec, ...],

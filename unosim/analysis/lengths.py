@@ -1,6 +1,6 @@
 """Game length distributions: mean (t interval), quantiles, and the full distribution with survival.
 
-Lengths are per round, in turns, plays and draws as defined in RULES §1.13; every round counts,
+Lengths are per round, in turns, plays and draws as defined in docs/rules.md §1.13; every round counts,
 including rounds that ended without a winner (stalemate, truncated at the turn cap).
 """
 

@@ -1,4 +1,4 @@
-"""Win rates per seat (RULES §1.13): over all rounds, a round without a winner is a loss for every seat.
+"""Win rates per seat (docs/rules.md §1.13): over all rounds, a round without a winner is a loss for every seat.
 
 The ``seats`` table's ``won`` column is exactly that indicator, so a win rate is the mean of ``won``
 over a group of seat rows; intervals are Wilson's.
@@ -35,7 +35,7 @@ def win_rates_by_dealer_position(seats: pl.LazyFrame | pl.DataFrame, confidence:
 
 def points_when_winning(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
                         confidence: float = 0.95) -> pl.DataFrame:
-    """Mean round score of the winner, over won rounds only (RULES §1.13), with a t interval."""
+    """Mean round score of the winner, over won rounds only (docs/rules.md §1.13), with a t interval."""
     table = (rounds.lazy().filter(pl.col("winner_seat") >= 0).group_by(list(by))
              .agg(mean=pl.col("points").mean(), sd=pl.col("points").std(), n=pl.len())
              .sort(list(by)).collect())

@@ -11,7 +11,7 @@ first used (``import unosim``, ``unosim.rules`` or ``unosim.reference`` never do
 keyed on a hash of their sources (see ``_cache_keyed_on_source`` below).
 
 Both engines — the numba kernels in :mod:`unosim.engine.kernel` and the readable pure-Python twin in
-:mod:`unosim.reference` — follow RULES.md **and** the protocol below, which fixes everything RULES.md
+:mod:`unosim.reference` — follow docs/rules.md **and** the protocol below, which fixes everything docs/rules.md
 leaves to the implementation (order of random numbers, order of cards in hands and piles, trace events).
 Given the same seed, variant, lineup and rules, the two engines therefore produce identical traces,
 which the differential tests check.
@@ -55,7 +55,7 @@ reshuffle that would move no card does nothing (no event, not counted).
     turn up: T = pop(); emit FIRST_CARD(F, T); a WD4 goes back at index j = deck.below(m+1) of the
       m-card draw pile (index m = top): emit RETURN(T, j) and turn up again; after FIRST_CARD_MAX_RETURNS (1000) returns
   the WD4 stays as T and the round ends truncated with no turn (loop_bound_hits = 1)
-    first-card effect (RULES §1.9), acting player F, with these events:
+    first-card effect (docs/rules.md §1.9), acting player F, with these events:
       SKIP: SKIP(F), start next(F) | DRAW_TWO: F draws 2, SKIP(F), start next(F)
       REVERSE: d = -1, start D | WILD/DUMB_FU: COLOUR(F, c) | BLANK: COLOUR(F, c) then its effect
     emit FIRST_SEAT(first, d); checkpoint(F)
@@ -123,7 +123,7 @@ empty hand is seen); the turn cap adds no check. Knocked-out seats are not activ
 Every decision is asked of the seat's policy id through :mod:`.policy`; an id that is no built-in
 policy raises ``ValueError`` (``run_games`` checks the lineup before the first game).
 
-``random`` is RULES §5 with optional parameters ``p_draw``, ``p_bluff``, ``p_challenge`` (default 0,
+``random`` is docs/rules.md §5 with optional parameters ``p_draw``, ``p_bluff``, ``p_challenge`` (default 0,
 i.e. exactly §5): normal turn — ``L`` empty → draw; else if ``voluntary_draw`` and
 ``play.bernoulli(p_draw)`` → draw; else if bluffing is allowed, the hand holds an illegal WD4 and
 ``play.bernoulli(p_bluff)`` → the first illegal WD4 in hand order; else ``L[play.below(len(L))]``.
@@ -138,7 +138,7 @@ most after the play (lowest index on ties; ``play.below(4)`` if they hold no col
 the candidate with the fewest cards (first on ties), drawn legal card always played, never draw
 voluntarily or bluff, challenge with ``play.bernoulli(p_challenge)``.
 
-5. Stacking, no_mercy and the other house rules (RULES §1.7, §2.4, §4)
+5. Stacking, no_mercy and the other house rules (docs/rules.md §1.7, §2.4, §4)
 ----------------------------------------------------------------------
 State: pending total ``P``, last draw value ``V``, last stacked kind ``K``. A draw card that takes
 effect (played with cards left) adds its value: ``P += value``, ``V = value``, ``K = kind``, and
@@ -192,7 +192,7 @@ Scoring with knock-outs: the round winner scores the active opponents' hands plu
 out in the round (every family: a house-rule knock-out counts like no_mercy's); ``lowest`` adds 250 to a
 knocked-out seat instead of its (set-aside) hand.
 
-6. spin: spin cards and the wheel (RULES §2.3)
+6. spin: spin cards and the wheel (docs/rules.md §2.3)
 -----------------------------------------------
 A spin card (NUMBER with the spin flag) played with cards left makes ``next(p)`` the designated
 spinner (``SPINNER``; a new spin card replaces it; a jump-in cancels it); the next player is

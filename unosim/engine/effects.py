@@ -1,4 +1,4 @@
-"""What a played card does (RULES §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.2.2, §2.4.4),
+"""What a played card does (docs/rules.md §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.2.2, §2.4.4),
 the Dumb Fu pose windows, skips and the UNO checkpoint."""
 
 from numba import njit

@@ -1,5 +1,5 @@
 """Moving cards: draws (with reshuffles and mercy knock-outs), removal, swaps, redeals, discards
-under the top card, the 0-pass, and the end of a round by a win (RULES §1.6, §2.1.3, §2.4.4, §2.4.6)."""
+under the top card, the 0-pass, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4, §2.4.6)."""
 
 from numba import njit
 
@@ -270,7 +270,7 @@ def rotate_hands(g, order, k):
 
 @njit(cache=True)
 def pass_hands(g, p):
-    """seven_o 0 (RULES §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
+    """seven_o 0 (docs/rules.md §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
     order = g["cand"]
     st = g["st"]
     n = st[ST_N]

@@ -1,5 +1,5 @@
 """The round and the match: the turn, the first card, jump-ins, the turn loop with stalemate and turn
-cap, scoring and the output rows (RULES §1.2-§1.6, §1.9, §1.12, §2.4.2-§2.4.3, §4 jump_in).
+cap, scoring and the output rows (docs/rules.md §1.2-§1.6, §1.9, §1.12, §2.4.2-§2.4.3, §4 jump_in).
 
 ``run_games`` is the compiled entry point; ``unosim.simulate.run_compiled`` validates and calls it.
 """

@@ -98,7 +98,7 @@ K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
 K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
 DRAW_VALUE = np.asarray(C.DRAW_VALUE)
 SPIN = np.asarray(C.SPIN)
-KO_POINTS = 250     # points for each knocked-out seat (RULES §2.4.8)
+KO_POINTS = 250     # points for each knocked-out seat (docs/rules.md §2.4.8)
 CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
 BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
 BLANK_ID0 = C.ID_BLANK[0]
@@ -175,7 +175,7 @@ def next_seat(g, s):
 
 @njit(cache=True)
 def matches(c, top, colour):
-    """RULES §1.4 items 1-4."""
+    """docs/rules.md §1.4 items 1-4."""
     return COLOUR[c] == colour or MATCHES_TOP[c, top]
 
 

@@ -155,7 +155,7 @@ def discard_group(g, s, by_colour, final):
 
 @njit(cache=True)
 def draw_until_colour(g, s, colour):
-    """DRAW_RED / DRAW_BLUE: draw until that colour or a wild (RULES §6 S7)."""
+    """DRAW_RED / DRAW_BLUE: draw until that colour or a wild (docs/rules.md §6 S7)."""
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]

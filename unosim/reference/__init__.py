@@ -1,13 +1,13 @@
 """The reference engine: a slow, readable pure-Python twin of the compiled engine.
 
-It follows RULES.md and the protocol in :mod:`unosim.engine` literally — Python lists for hands and
+It follows docs/rules.md and the protocol in :mod:`unosim.engine` literally — Python lists for hands and
 piles, one function per rule verb — so that, for the same inputs, it emits the same trace events and
 the same output tables as the compiled kernels. It also runs Python policies (see
 :mod:`unosim.reference.policies`), which lets a user prototype a strategy without numba.
 
 Implemented: every variant — ``classic`` (blank cards with all six effects), ``minions`` (Dumb Fu),
 ``spin`` (the wheel, :mod:`.spin`) and ``no_mercy`` (stacking, mercy knock-outs, 7-swap and 0-pass,
-Discard All, Skip Everyone, Wild Color Roulette) — each with every house rule of RULES §4.
+Discard All, Skip Everyone, Wild Color Roulette) — each with every house rule of docs/rules.md §4.
 
 Modules: :mod:`.table` (round state and primitive verbs, knock-outs), :mod:`.penalties` (skips, Dumb
 Fu pose windows, draw cards, the WD4 challenge and stacking), :mod:`.effects` (the other card effects),

@@ -1,9 +1,9 @@
-"""Card effects: as played (RULES §1.7, §2.4.4, §4 ``seven_o``), as first card (§1.9), as final card
+"""Card effects: as played (docs/rules.md §1.7, §2.4.4, §4 ``seven_o``), as first card (§1.9), as final card
 (§1.11) and the blank cards (§2.1.3). Draw cards, stacking, skips and the Dumb Fu pose windows are in
 :mod:`.penalties`.
 
 Every effect function returns the seat that takes the next turn, or ``None`` when the effect ended
-the round. A knock-out that ends the round stops everything at once (RULES §2.4.6).
+the round. A knock-out that ends the round stops everything at once (docs/rules.md §2.4.6).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .table import Table
 __all__ = ["pose_event"]  # re-exported for .round
 
 
-# ---- effects of a card played with cards left (RULES §1.7) -----------------------------------------
+# ---- effects of a card played with cards left (docs/rules.md §1.7) -----------------------------------------
 def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """The effect of ``card`` just played by ``player``; ``guilty``: an illegal (bluffed) WD4."""
     kind = KIND[card]
@@ -40,32 +40,32 @@ def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int
     if kind == cards.NUMBER and table.rules.seven_o and NUMBER_OF[card] in (0, 7):
         return seven_or_zero(table, player, card)
     if kind == cards.SKIP_EVERYONE:
-        return player                       # RULES §2.4.4: p takes another turn
+        return player                       # docs/rules.md §2.4.4: p takes another turn
     if kind == cards.DISCARD_ALL:
         return discard_all(table, player, card)
     if kind == cards.ROULETTE:
         return roulette(table, player)
     if kind == cards.DUMB_FU:
-        target = table.next_seat(player)    # not skipped (RULES §6 M1)
+        target = table.next_seat(player)    # not skipped (docs/rules.md §6 M1)
         open_pose_window(table, target)
         return target
     if kind == cards.BLANK:
         return apply_blank(table, player, card, as_first_card=False)
     if is_spin_card(card):
-        return designate_spinner(table, table.next_seat(player))   # RULES §2.3.2: nobody skipped
+        return designate_spinner(table, table.next_seat(player))   # docs/rules.md §2.3.2: nobody skipped
     return table.next_seat(player)          # NUMBER, WILD
 
 
 def reverse(table: Table, player: int) -> int:
     table.direction = -table.direction
     if table.n_active == 2 and table.rules.two_player_reverse_skip:   # two *active* players (N12)
-        # Two players: acts as SKIP, but the direction still changes (RULES §6 C27).
+        # Two players: acts as SKIP, but the direction still changes (docs/rules.md §6 C27).
         skip(table, table.next_seat(player))
         return player
     return table.next_seat(player)
 
 
-# ---- 7 and 0 (RULES §4 seven_o, §2.4.4), Discard All, Wild Color Roulette (§2.4.4) ---------------
+# ---- 7 and 0 (docs/rules.md §4 seven_o, §2.4.4), Discard All, Wild Color Roulette (§2.4.4) ---------------
 def seven_or_zero(table: Table, player: int, card: int) -> int:
     """7: ``player`` MUST swap hands with an active player of its choice (two players: the opponent,
     still asked); 0: every active hand passes to ``next(its seat)``. Knocked-out seats take no part."""
@@ -79,7 +79,7 @@ def seven_or_zero(table: Table, player: int, card: int) -> int:
 
 
 def discard_all(table: Table, player: int, card: int) -> int | None:
-    """Every other card of the Discard All's printed colour (RULES §6 N14) goes under it, in hand
+    """Every other card of the Discard All's printed colour (docs/rules.md §6 N14) goes under it, in hand
     order, without effects; an emptied hand wins (§2.4.7)."""
     colour, hand, index = COLOUR[card], table.hands[player], 0
     while index < len(hand):    # terminates: each pass removes a card or moves past it
@@ -94,7 +94,7 @@ def discard_all(table: Table, player: int, card: int) -> int | None:
 
 
 def roulette(table: Table, player: int) -> int:
-    """The victim ``v = next(p)`` names a colour, which is in play at once (RULES §6 N5), then reveals
+    """The victim ``v = next(p)`` names a colour, which is in play at once (docs/rules.md §6 N5), then reveals
     until a card of that colour (wilds do not count), keeping every revealed card; the reveal stops on
     a failed draw or a knock-out. ``v`` loses the turn; next ``next(v)``."""
     victim = table.next_seat(player)
@@ -107,7 +107,7 @@ def roulette(table: Table, player: int) -> int:
     return table.next_seat(victim)
 
 
-# ---- blank cards (RULES §2.1.3) ----------------------------------------------------------------------
+# ---- blank cards (docs/rules.md §2.1.3) ----------------------------------------------------------------------
 def blank_effect(table: Table, card: int) -> str:
     return table.rules.blank_effects[cards.ID_BLANK.index(card)]
 
@@ -128,7 +128,7 @@ def apply_blank(table: Table, player: int, card: int, as_first_card: bool) -> in
     elif effect == "discard_colour":
         discard_named_colour(table, player)
         if not table.hands[player]:
-            table.win(player)               # emptied by a discard: wins (RULES §6 C29)
+            table.win(player)               # emptied by a discard: wins (docs/rules.md §6 C29)
             return None
     return player if as_first_card else table.next_seat(player)
 
@@ -151,7 +151,7 @@ def discard_named_colour(table: Table, player: int) -> None:
             index += 1
 
 
-# ---- the first card (RULES §1.9) ---------------------------------------------------------------------
+# ---- the first card (docs/rules.md §1.9) ---------------------------------------------------------------------
 def apply_first_card(table: Table) -> int | None:
     """The effect of the turned-up ``T`` with ``F`` acting; returns the seat taking the first turn."""
     f_seat, top = table.left_of_dealer, table.top
@@ -159,14 +159,14 @@ def apply_first_card(table: Table) -> int | None:
     if COLOUR[top] != cards.NO_COLOUR:
         table.colour = COLOUR[top]
     else:
-        # WILD, DUMB_FU (no pose, RULES §6 M4) and BLANK: F names the colour.
+        # WILD, DUMB_FU (no pose, docs/rules.md §6 M4) and BLANK: F names the colour.
         table.colour = table.ask_colour(f_seat)
         table.emit(L.EV_COLOUR, f_seat, table.colour)
     if kind == cards.SKIP:
         skip(table, f_seat)
         return table.next_seat(f_seat)
     if kind == cards.DRAW_TWO:
-        # No stacking against a turned-up card (RULES §4).
+        # No stacking against a turned-up card (docs/rules.md §4).
         return victim_draws_and_is_skipped(table, f_seat, 2)
     if kind == cards.REVERSE:
         table.direction = -1
@@ -174,17 +174,17 @@ def apply_first_card(table: Table) -> int | None:
     if kind == cards.BLANK:
         return apply_blank(table, f_seat, top, as_first_card=True)
     if is_spin_card(top) and table.rules.spin_first_card_spins:
-        designate_spinner(table, f_seat)    # RULES §2.3.6, §6 S3: F spins instead of its first turn
+        designate_spinner(table, f_seat)    # docs/rules.md §2.3.6, §6 S3: F spins instead of its first turn
     return f_seat
 
 
-# ---- the final card (RULES §1.11) ------------------------------------------------------------------
+# ---- the final card (docs/rules.md §1.11) ------------------------------------------------------------------
 def apply_final_card(table: Table, player: int, card: int, pending: int) -> None:
     """Effects of the card that emptied ``player``'s hand, after the win and before scoring.
 
     Only called with ``final_card_effects`` on. ``pending``: the penalty P pending before this card.
     A last ``shuffle_hands`` blank never gets here (the round goes on); a last ``swap_hands`` blank
-    swaps nothing (RULES §6 C22). No other no_mercy card has a final-card effect (RULES §4).
+    swaps nothing (docs/rules.md §6 C22). No other no_mercy card has a final-card effect (docs/rules.md §4).
     """
     kind = KIND[card]
     if DRAW_VALUE[card] > 0:
@@ -196,4 +196,4 @@ def apply_final_card(table: Table, player: int, card: int, pending: int) -> None
         elif effect == "others_draw_1":
             others_draw_one(table, player)
     elif is_spin_card(card):
-        final_spin(table, player)                  # RULES §2.3.6: next(p) still spins, for scoring
+        final_spin(table, player)                  # docs/rules.md §2.3.6: next(p) still spins, for scoring

@@ -1,4 +1,4 @@
-"""Games (= matches): dealer rotation, scoring modes, and the output tables (RULES §1.12, §1.13)."""
+"""Games (= matches): dealer rotation, scoring modes, and the output tables (docs/rules.md §1.12, §1.13)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: 
 
 
 def play_match(game: Game, deck_order: Sequence[int] | None, out: _Collector) -> None:
-    """Rounds until the match is decided (RULES §1.12); the dealer rotates left after every round."""
+    """Rounds until the match is decided (docs/rules.md §1.12); the dealer rotates left after every round."""
     rules, n = game.rules, game.players
     first_dealer = game.deck_rng.below(n) if rules.first_dealer == "random" else rules.first_dealer
     dealer, totals, round_index = first_dealer, [0] * n, 0
@@ -73,7 +73,7 @@ def play_match(game: Game, deck_order: Sequence[int] | None, out: _Collector) ->
 def score_round(table: Table, totals: list[int]) -> list[int]:
     """Add the round to the running totals; returns the match winners (empty while undecided).
 
-    Rounds without a winner score nothing in every mode (RULES §1.6).
+    Rounds without a winner score nothing in every mode (docs/rules.md §1.6).
     """
     rules, winner = table.rules, table.winner
     if winner < 0:
@@ -83,7 +83,7 @@ def score_round(table: Table, totals: list[int]) -> list[int]:
     if rules.match_mode == "points":
         totals[winner] += round_points(table)
         return [winner] if totals[winner] >= rules.target else []
-    # lowest: everyone but the winner adds its own hand (a knocked-out player 250 instead, RULES
+    # lowest: everyone but the winner adds its own hand (a knocked-out player 250 instead, docs/rules.md
     # §1.12); lowest totals win, ties are co-winners (C14)
     for seat in range(table.players):
         if seat != winner:

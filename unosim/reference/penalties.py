@@ -1,4 +1,4 @@
-"""Penalties: skips and Dumb Fu pose windows (RULES §2.2.2), draw cards with the Wild Draw Four
+"""Penalties: skips and Dumb Fu pose windows (docs/rules.md §2.2.2), draw cards with the Wild Draw Four
 challenge (§1.7, §1.8) and the pending penalty of stacking (§1.7, §2.4.3-§2.4.5, §4, protocol §5).
 
 State on the table: ``pending`` (P), ``pending_value`` (V), ``pending_kind`` (K) and ``responder``.
@@ -12,12 +12,12 @@ from .card_tables import DRAW_VALUE, KIND
 from .table import Table
 
 
-# ---- skips and Dumb Fu pose windows (RULES §2.2.2) ------------------------------------------------
+# ---- skips and Dumb Fu pose windows (docs/rules.md §2.2.2) ------------------------------------------------
 def skip(table: Table, victim: int) -> None:
     """``victim`` loses its turn. A skip passes the turn to the victim, so it is a pose event.
 
     Decision: a seat knocked out by the skipping card's own draws is not skipped any more (no event,
-    no pose event): knocked-out players take no further part in the round (RULES §2.4.6)."""
+    no pose event): knocked-out players take no further part in the round (docs/rules.md §2.4.6)."""
     if not table.active[victim]:
         return
     table.emit(L.EV_SKIP, victim)
@@ -42,14 +42,14 @@ def pose_event(table: Table, seat: int) -> None:
     failed = table.game.play_rng.bernoulli(table.rules.p_dumbfu_fail)
     table.emit(L.EV_POSE, seat, int(failed))
     if failed:
-        # RULES §6 M6: the failure counts even when the piles cannot supply the cards.
+        # docs/rules.md §6 M6: the failure counts even when the piles cannot supply the cards.
         table.dumbfu_penalties += 1
         table.draw(seat, table.rules.dumbfu_penalty)
 
 
 def victim_draws_and_is_skipped(table: Table, victim: int, count: int) -> int | None:
     """DRAW_TWO without stacking, an unchallenged WD4, blank ``draw_two_next``: draw, lose the turn
-    (RULES §6 M5). None if a knock-out during the draw ended the round."""
+    (docs/rules.md §6 M5). None if a knock-out during the draw ended the round."""
     table.draw(victim, count)
     if table.over:
         return None
@@ -57,10 +57,10 @@ def victim_draws_and_is_skipped(table: Table, victim: int, count: int) -> int | 
     return table.next_seat(victim)
 
 
-# ---- draw cards (RULES §1.7, §1.8, §2.4.4) -------------------------------------------------------
+# ---- draw cards (docs/rules.md §1.7, §1.8, §2.4.4) -------------------------------------------------------
 def add_to_pending(table: Table, card: int) -> None:
     """A draw card that takes effect: ``P += value``, ``V = value``, ``K = kind``; ``largest_stack``
-    is the largest P of the round (RULES §1.13), also without stacking, where P resolves at once."""
+    is the largest P of the round (docs/rules.md §1.13), also without stacking, where P resolves at once."""
     table.pending += DRAW_VALUE[card]
     table.pending_value, table.pending_kind = DRAW_VALUE[card], KIND[card]
     table.largest_stack = max(table.largest_stack, table.pending)
@@ -69,7 +69,7 @@ def add_to_pending(table: Table, card: int) -> None:
 def draw_card_played(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """A draw card played with cards left, as a normal play or as a stack response.
 
-    * WRD4 reverses first (RULES §2.4.4), then adds to P like every draw card.
+    * WRD4 reverses first (docs/rules.md §2.4.4), then adds to P like every draw card.
     * A WD4 played normally (not as a stack response) may be challenged by its victim before anything
       else (§1.8); a challenger cannot stack, and the challenge resolves the penalty. A stack response
       is exempt from the legality rule and cannot be challenged (§1.8, §6 C17).
@@ -84,14 +84,14 @@ def draw_card_played(table: Table, player: int, card: int, guilty: bool) -> int 
     add_to_pending(table, card)
     victim = table.next_seat(player)
     # The compiled rules fold no_bluffing into wd4_challenge: with no bluffing nobody is ever guilty,
-    # so the challenge is not offered at all (RULES §4).
+    # so the challenge is not offered at all (docs/rules.md §4).
     may_challenge = table.rules.wd4_challenge and not table.rules.no_bluffing
     if kind == cards.WD4 and not responding and may_challenge and table.ask_challenge(victim):
         table.clear_pending()
         table.emit(L.EV_CHALLENGE, victim, int(guilty))
         if guilty:
             table.draw(player, 4)
-            return victim                   # the victim keeps its turn (RULES §6 C8)
+            return victim                   # the victim keeps its turn (docs/rules.md §6 C8)
         return victim_draws_and_is_skipped(table, victim, 6)
     if table.rules.stacking == "none":
         count = table.pending
@@ -104,7 +104,7 @@ def draw_card_played(table: Table, player: int, card: int, guilty: bool) -> int 
 
 def accept(table: Table, responder: int) -> int:
     """The responder draws the whole pending total and loses its turn; P, V and K are reset before
-    the draws (protocol §5); a knock-out ends the draw (RULES §2.4.6)."""
+    the draws (protocol §5); a knock-out ends the draw (docs/rules.md §2.4.6)."""
     total = table.pending
     table.clear_pending()
     table.emit(L.EV_ACCEPT, responder, total)
@@ -113,7 +113,7 @@ def accept(table: Table, responder: int) -> int:
 
 
 def final_draw(table: Table, player: int, card: int, pending: int) -> None:
-    """A draw card that emptied the hand, with ``final_card_effects`` on (RULES §1.11, §4): the next
+    """A draw card that emptied the hand, with ``final_card_effects`` on (docs/rules.md §1.11, §4): the next
     active player (after a WRD4's reversal) draws P including this card, with no response and no
     challenge; the Mercy rule applies to that draw. ``largest_stack`` does not count it (§1.13)."""
     if KIND[card] == cards.WRD4:

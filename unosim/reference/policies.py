@@ -1,12 +1,12 @@
 """Python policies for the reference engine.
 
-A policy makes every choice RULES.md gives a player. Implement any subset of these methods (the
+A policy makes every choice docs/rules.md gives a player. Implement any subset of these methods (the
 missing ones behave like :class:`PythonPolicy`, i.e. like the built-in ``random``):
 
 ``play(view) -> int | None``
     Index into ``view.hand`` of the card to play, or ``None`` to draw. Only asked when
     ``view.legal`` is non-empty. Valid answers: an index in ``view.legal``, an index in
-    ``view.bluffs`` (an illegal Wild Draw Four, RULES §1.8), or ``None`` when
+    ``view.bluffs`` (an illegal Wild Draw Four, docs/rules.md §1.8), or ``None`` when
     ``view.rules.voluntary_draw`` is on.
 ``colour(view) -> int``
     The colour (0-3) named for a wild card just placed; ``view.hand`` no longer holds that card.
@@ -23,12 +23,12 @@ missing ones behave like :class:`PythonPolicy`, i.e. like the built-in ``random`
     ``view.legal`` (the cards the stacking mode allows) to stack, or ``None`` to accept and draw P.
     Only asked when some card may be stacked.
 ``jump_in(view, index) -> bool``
-    Whether to jump in (RULES §4 ``jump_in``) with ``view.hand[index]``, a card identical to
+    Whether to jump in (docs/rules.md §4 ``jump_in``) with ``view.hand[index]``, a card identical to
     ``view.top``.
 
-The wheel of the ``spin`` variant (RULES §2.3.3, protocol §6) asks for these decisions; a list of
+The wheel of the ``spin`` variant (docs/rules.md §2.3.3, protocol §6) asks for these decisions; a list of
 indices is the order in which the cards go onto the discard pile (its last card is the new top). The
-wheel's discards are "may" choices (RULES §6 S12): a shorter list, even an empty one, keeps cards.
+wheel's discards are "may" choices (docs/rules.md §6 S12): a shorter list, even an empty one, keeps cards.
 
 ``almost_uno(view) -> list[int]``
     Hand indices to discard, at most ``len(view.hand) - 2`` (asked only with more than 2 cards).
@@ -49,7 +49,7 @@ A Show Hand outcome is visible to every policy afterwards: ``view.shown[s]`` is 
 last showed in this round (a tuple of card ids), or ``None``.
 
 ``colour(view)`` is also asked of the victim of a Wild Color Roulette (it names the colour it reveals
-for, RULES §2.4.4).
+for, docs/rules.md §2.4.4).
 
 A plain callable ``f(view) -> int | None`` is accepted as a policy: it answers ``play`` and the rest
 defaults. Every answer is checked; an invalid one raises ``ValueError`` naming the policy, the answer
@@ -93,7 +93,7 @@ class PolicyView:
 
 
 class PythonPolicy:
-    """Base class: RULES §5 for every decision, drawing from ``view.rng`` exactly as ``random`` does.
+    """Base class: docs/rules.md §5 for every decision, drawing from ``view.rng`` exactly as ``random`` does.
 
     A subclass that overrides nothing plays identically to the built-in ``random``.
     """
@@ -114,13 +114,13 @@ class PythonPolicy:
         return candidates[view.rng.below(len(candidates))]
 
     def stack(self, view: PolicyView) -> int | None:
-        # RULES §5 item 3: uniform over the card instances that may be stacked; accept if none.
+        # docs/rules.md §5 item 3: uniform over the card instances that may be stacked; accept if none.
         return view.legal[view.rng.below(len(view.legal))] if view.legal else None
 
     def jump_in(self, view: PolicyView, index: int) -> bool:
-        return True    # RULES §5 item 10: always jumps in when eligible
+        return True    # docs/rules.md §5 item 10: always jumps in when eligible
 
-    # ---- the spin wheel: RULES §5 item 8, drawn exactly as protocol §6 says for ``random`` ----------
+    # ---- the spin wheel: docs/rules.md §5 item 8, drawn exactly as protocol §6 says for ``random`` ----------
     def almost_uno(self, view: PolicyView) -> list[int]:
         # keeps a uniformly random 2-card subset; the shuffle also makes the discard order uniform
         order = list(range(len(view.hand)))
@@ -296,7 +296,7 @@ class KeepWildsPolicy(_DeterministicPolicy):
 
 
 def _next_seat(view: PolicyView) -> int:
-    """``next(view.seat)`` (RULES §1.2): the first active seat after it in the direction of play."""
+    """``next(view.seat)`` (docs/rules.md §1.2): the first active seat after it in the direction of play."""
     n = len(view.hand_sizes)
     seat = view.seat
     for _ in range(n):

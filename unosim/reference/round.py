@@ -1,7 +1,7 @@
 """One round: deal, first card, the turn loop with its checkpoints and jump-ins, and the end
 (protocol §3, §5).
 
-The functions follow RULES §1.3-§1.11 and §2.4.2-§2.4.3 in order: :func:`play_round` is the round
+The functions follow docs/rules.md §1.3-§1.11 and §2.4.2-§2.4.3 in order: :func:`play_round` is the round
 procedure, :func:`take_turn` is ``TURN(p)``, :func:`play_card` is step 6, :func:`checkpoint` is §1.10
 and :func:`jump_ins` is the ``jump_in`` house rule (§4).
 """
@@ -18,7 +18,7 @@ from .penalties import accept
 from .spin import cancel_spinner, spin_turn
 from .table import Game, Table
 
-KNOCKOUT_POINTS = 250   # RULES §2.4.8, for every family with a mercy_limit (protocol §5)
+KNOCKOUT_POINTS = 250   # docs/rules.md §2.4.8, for every family with a mercy_limit (protocol §5)
 
 
 def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[int] | None) -> Table:
@@ -35,15 +35,15 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
     table.quality.hand_grew(max(len(hand) for hand in table.hands))
     if table.rules.mechanics == "no_mercy":
         turn_up_number_card(table)
-        first = table.left_of_dealer        # no first-card effect (RULES §2.4.2)
+        first = table.left_of_dealer        # no first-card effect (docs/rules.md §2.4.2)
     elif not turn_up_first_card(table):
         first = None                        # the return bound was hit: the round ended truncated
     else:
         first = apply_first_card(table)
         if table.last_knocked_out >= 0 and not table.over:
             first = table.next_seat(table.last_knocked_out)   # only with a tiny mercy_limit
-    # A blank discard_colour turned up can empty F's hand: F wins with 0 turns (RULES §6 C29), and
-    # as the round is over there is no FIRST_SEAT event and no checkpoint (RULES §1.10).
+    # A blank discard_colour turned up can empty F's hand: F wins with 0 turns (docs/rules.md §6 C29), and
+    # as the round is over there is no FIRST_SEAT event and no checkpoint (docs/rules.md §1.10).
     if first is not None and not table.over:
         table.first_seat = first
         table.emit(L.EV_FIRST_SEAT, first, table.direction)
@@ -58,14 +58,14 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
 
 
 def deal(table: Table) -> None:
-    """RULES §1.3: ``hand_size`` rounds of one card each, starting left of the dealer."""
+    """docs/rules.md §1.3: ``hand_size`` rounds of one card each, starting left of the dealer."""
     for _ in range(table.rules.hand_size):
         for offset in range(1, table.players + 1):
             table.hands[(table.dealer + offset) % table.players].append(table.draw_pile.pop())
 
 
 def turn_up_first_card(table: Table) -> bool:
-    """RULES §1.9: a turned-up WD4 goes back at a uniformly random position of the draw pile.
+    """docs/rules.md §1.9: a turned-up WD4 goes back at a uniformly random position of the draw pile.
 
     Almost surely a few tries, but not bounded by construction: after ``FIRST_CARD_MAX_RETURNS``
     returns the WD4 stays as ``T`` and the round ends ``truncated`` before its first turn, counted in
@@ -91,10 +91,10 @@ def turn_up_first_card(table: Table) -> bool:
 
 
 def turn_up_number_card(table: Table) -> None:
-    """no_mercy (RULES §2.4.2, §6 N15): turn up cards until a NUMBER; the others stay in the discard
+    """no_mercy (docs/rules.md §2.4.2, §6 N15): turn up cards until a NUMBER; the others stay in the discard
     pile under it, without effect; ``A`` is the number card's colour.
 
-    Terminates: the deal leaves more than 88 cards (RULES §3: ``hand_size × n ≤ deck − 88 − 1``) and
+    Terminates: the deal leaves more than 88 cards (docs/rules.md §3: ``hand_size × n ≤ deck − 88 − 1``) and
     only 88 cards are not NUMBERs."""
     while True:
         card = table.draw_pile.pop()
@@ -106,7 +106,7 @@ def turn_up_number_card(table: Table) -> None:
 
 
 def play_turns(table: Table, player: int) -> None:
-    """The turn loop with the turn cap, the stalemate rule (RULES §1.6) and jump-ins (§4)."""
+    """The turn loop with the turn cap, the stalemate rule (docs/rules.md §1.6) and jump-ins (§4)."""
     idle_turns = 0
     while True:     # terminates: every pass counts a turn, and the turn cap is checked first
         if cap_reached(table):
@@ -128,7 +128,7 @@ def play_turns(table: Table, player: int) -> None:
 
 
 def cap_reached(table: Table) -> bool:
-    """The turn cap (RULES §1.6), checked before a turn would start."""
+    """The turn cap (docs/rules.md §1.6), checked before a turn would start."""
     if table.n_turns == table.rules.max_turns_per_round:
         table.end_without_winner(L.END_TRUNCATED)
         return True
@@ -136,9 +136,9 @@ def cap_reached(table: Table) -> bool:
 
 
 def one_turn(table: Table, player: int, jump_in_index: int | None = None) -> int | None:
-    """One counted turn (RULES §1.13) with its checkpoint; a jump-in plays ``jump_in_index`` at once.
+    """One counted turn (docs/rules.md §1.13) with its checkpoint; a jump-in plays ``jump_in_index`` at once.
 
-    After a knock-out the next turn belongs to ``next(last knocked-out seat)`` (RULES §2.4.6, §6 N11),
+    After a knock-out the next turn belongs to ``next(last knocked-out seat)`` (docs/rules.md §2.4.6, §6 N11),
     applied when the turn, its checkpoint included, is over. Returns the next player (None: round over).
     """
     table.n_turns += 1
@@ -148,7 +148,7 @@ def one_turn(table: Table, player: int, jump_in_index: int | None = None) -> int
     if jump_in_index is None:
         next_player = take_turn(table, player)
     else:
-        cancel_spinner(table)                   # a jump-in cancels a pending spin (RULES §4)
+        cancel_spinner(table)                   # a jump-in cancels a pending spin (docs/rules.md §4)
         next_player = play_card(table, player, jump_in_index)
     if table.over:
         check_standings(table)
@@ -163,7 +163,7 @@ def one_turn(table: Table, player: int, jump_in_index: int | None = None) -> int
 
 
 def jump_ins(table: Table, last_player: int) -> int | None:
-    """RULES §4 ``jump_in``: after a turn that placed a card (or a jump-in), with nothing pending and a
+    """docs/rules.md §4 ``jump_in``: after a turn that placed a card (or a jump-in), with nothing pending and a
     coloured ``T``, the first active player from ``next(last player)`` in direction ``d`` who holds a
     card identical to ``T`` and wants to plays it out of turn; the players in between are bypassed
     (no pose event, decision). Jump-ins chain. Returns the player after the last jump-in, None if none."""
@@ -200,12 +200,12 @@ def find_jumper(table: Table, last_player: int) -> tuple[int, int] | None:
 
 
 def take_turn(table: Table, player: int) -> int | None:
-    """``TURN(p)`` (RULES §1.5, §2.4.3); returns the next player, None if the round ended."""
-    pose_event(table, player)   # minions: every TURN(t) is a pose event (RULES §2.2.2)
+    """``TURN(p)`` (docs/rules.md §1.5, §2.4.3); returns the next player, None if the round ended."""
+    pose_event(table, player)   # minions: every TURN(t) is a pose event (docs/rules.md §2.2.2)
     if table.over or not table.active[player]:
         return table.next_seat(player)          # knocked out by a pose penalty: the turn is over
     if player == table.spinner:
-        return spin_turn(table, player)         # spin: spinning replaces the turn (RULES §1.5 step 2)
+        return spin_turn(table, player)         # spin: spinning replaces the turn (docs/rules.md §1.5 step 2)
     if table.pending > 0:
         return response_turn(table, player)
     legal = table.legal_indices(player)
@@ -218,7 +218,7 @@ def take_turn(table: Table, player: int) -> int | None:
 
 
 def response_turn(table: Table, responder: int) -> int | None:
-    """RULES §1.7, §2.4.3 step 1: stack a card the stacking mode allows, or accept the penalty."""
+    """docs/rules.md §1.7, §2.4.3 step 1: stack a card the stacking mode allows, or accept the penalty."""
     options = table.stack_indices(responder)
     choice = table.ask_stack(responder, options) if options else None
     if choice is None:
@@ -227,11 +227,11 @@ def response_turn(table: Table, responder: int) -> int | None:
 
 
 def draw_for_turn(table: Table, player: int) -> int | None:
-    """RULES §1.5 step 5, §2.4.3 step 2: draw one card (or until a legal one); returns its index if it
+    """docs/rules.md §1.5 step 5, §2.4.3 step 2: draw one card (or until a legal one); returns its index if it
     is played.
 
     Only a *legal* drawn card may be played: an illegal Wild Draw Four drawn cannot be bluffed out.
-    A drawer knocked out by the card it draws plays nothing, even a legal card (RULES §6 N19).
+    A drawer knocked out by the card it draws plays nothing, even a legal card (docs/rules.md §6 N19).
     """
     hand = table.hands[player]
     while True:     # terminates: each pass moves a card from the piles to the hand (none come back)
@@ -248,15 +248,15 @@ def draw_for_turn(table: Table, player: int) -> int | None:
 
 
 def play_card(table: Table, player: int, index: int) -> int | None:
-    """RULES §1.5 step 6: place the card, name a colour for a wild, then the win or the effect."""
-    # Guilt is judged on the hand at the moment of play, before the colour changes (RULES §1.8).
+    """docs/rules.md §1.5 step 6: place the card, name a colour for a wild, then the win or the effect."""
+    # Guilt is judged on the hand at the moment of play, before the colour changes (docs/rules.md §1.8).
     card = table.hands[player][index]
     guilty = KIND[card] == cards.WD4 and table.holds_colour_in_play(player)
     pending = table.pending
     table.play_from_hand(player, index)
     table.played = True
     if KIND[card] == cards.ROULETTE:
-        pass        # its player names no colour: the victim does (RULES §2.4.4, §6 N5)
+        pass        # its player names no colour: the victim does (docs/rules.md §2.4.4, §6 N5)
     elif is_wild(card):
         table.colour = table.ask_colour(player)
         table.emit(L.EV_COLOUR, player, table.colour)
@@ -268,8 +268,8 @@ def play_card(table: Table, player: int, index: int) -> int | None:
 
 
 def finish_with_last_card(table: Table, player: int, card: int, pending: int) -> int | None:
-    """RULES §1.11, §2.4.7: the emptied hand wins, then the final-card effects (with ``pending``, the
-    P pending before the card), unless a last shuffle_hands blank redeals (RULES §6 C21) and play
+    """docs/rules.md §1.11, §2.4.7: the emptied hand wins, then the final-card effects (with ``pending``, the
+    P pending before the card), unless a last shuffle_hands blank redeals (docs/rules.md §6 C21) and play
     goes on. Without final-card effects a pending P is discarded."""
     rules = table.rules
     is_last_shuffle = KIND[card] == cards.BLANK and \
@@ -285,7 +285,7 @@ def finish_with_last_card(table: Table, player: int, card: int, pending: int) ->
 
 
 def checkpoint(table: Table, acting: int) -> None:
-    """RULES §1.10: one UNO chance per one-card state, seats in turn order from the acting player."""
+    """docs/rules.md §1.10: one UNO chance per one-card state, seats in turn order from the acting player."""
     rules = table.rules
     forget = rules.p_forget_uno
     seat = acting
@@ -312,7 +312,7 @@ def check_standings(table: Table) -> None:
 
 
 def round_points(table: Table) -> int:
-    """The winner's score as in ``points`` mode (RULES §1.12, §2.4.8): every other active hand's points
+    """The winner's score as in ``points`` mode (docs/rules.md §1.12, §2.4.8): every other active hand's points
     plus 250 per player knocked out in the round (their hands are set aside, so they count 0)."""
     if table.winner < 0:
         return 0

@@ -1,23 +1,23 @@
-"""The UNO Spin wheel (RULES §2.3, protocol :mod:`unosim.engine` §6).
+"""The UNO Spin wheel (docs/rules.md §2.3, protocol :mod:`unosim.engine` §6).
 
-A spin card (a NUMBER card with the spin flag, RULES §2.3.1) played with cards left designates
+A spin card (a NUMBER card with the spin flag, docs/rules.md §2.3.1) played with cards left designates
 ``next(p)`` as the **spinner** (:func:`designate_spinner`); at its next ``TURN`` it spins instead of
-playing (:func:`spin_turn`, RULES §1.5 step 2). A spin card that empties its player's hand makes
-``next(p)`` spin once more for scoring (:func:`final_spin`, RULES §2.3.6). A jump-in cancels a pending
-spin (RULES §4 ``jump_in``, :func:`cancel_spinner`).
+playing (:func:`spin_turn`, docs/rules.md §1.5 step 2). A spin card that empties its player's hand makes
+``next(p)`` spin once more for scoring (:func:`final_spin`, docs/rules.md §2.3.6). A jump-in cancels a pending
+spin (docs/rules.md §4 ``jump_in``, :func:`cancel_spinner`).
 
-:func:`spin` draws the outcome and applies it; there is one function per outcome of RULES §2.3.3,
+:func:`spin` draws the outcome and applies it; there is one function per outcome of docs/rules.md §2.3.3,
 named after it. Every outcome function returns the seat the game continues from — the War winner or
-the UNO Spin shouter (RULES §2.3.5) — or None (continue after the spinner).
+the UNO Spin shouter (docs/rules.md §2.3.5) — or None (continue after the spinner).
 
 Cards discarded by the wheel go **on top** of the discard pile in the order the discarder chooses
-(RULES §2.3.4, §6 S9), without any effect; a wild left on top makes the discarder name the colour;
+(docs/rules.md §2.3.4, §6 S9), without any effect; a wild left on top makes the discarder name the colour;
 a hand that a discard empties wins at once (§6 S10), except in a final spin, whose round is already
 won (§6 S13). The decisions (what to discard, which card to reveal in War …) are asked of the seat's
 policy through the ``ask_*`` functions below; see :mod:`.policies` for their API.
 
 Per round the table counts ``spins``, ``final_spins``, one count per outcome (``outcome_counts``,
-in ``protocol.SPIN_OUTCOMES`` order) and per seat ``wheel_gained`` / ``wheel_lost`` (RULES §1.13).
+in ``protocol.SPIN_OUTCOMES`` order) and per seat ``wheel_gained`` / ``wheel_lost`` (docs/rules.md §1.13).
 """
 
 from __future__ import annotations
@@ -32,13 +32,13 @@ from ..reference_rng import Xoshiro
 from .card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from .table import Table, _is_int
 
-RED, BLUE = 0, 3          # RULES §6 S15: red = colour 0 (R), blue = colour 3 (B)
+RED, BLUE = 0, 3          # docs/rules.md §6 S15: red = colour 0 (R), blue = colour 3 (B)
 
 SPIN_FLAG = tuple(int(x) for x in cards.SPIN)
 
 
 def is_spin_card(card: int) -> bool:
-    """A NUMBER card with the spin flag (RULES §2.3.1: one copy of each 1-5 per colour)."""
+    """A NUMBER card with the spin flag (docs/rules.md §2.3.1: one copy of each 1-5 per colour)."""
     return KIND[card] == cards.NUMBER and SPIN_FLAG[card] == 1
 
 
@@ -57,7 +57,7 @@ def weighted(rng: Xoshiro, weights: Sequence[float]) -> int:
 
 # ---- hooks called by the round and the card effects ----------------------------------------------
 def designate_spinner(table: Table, seat: int) -> int:
-    """RULES §2.3.2: ``seat`` spins at its next turn (a new spin card replaces an older designation).
+    """docs/rules.md §2.3.2: ``seat`` spins at its next turn (a new spin card replaces an older designation).
     Returns ``seat``, which is also the next player (nobody is skipped)."""
     table.spinner = seat
     table.emit(L.EV_SPINNER, seat)
@@ -65,29 +65,29 @@ def designate_spinner(table: Table, seat: int) -> int:
 
 
 def cancel_spinner(table: Table) -> None:
-    """RULES §4 ``jump_in``: a jump-in cancels a pending spin obligation (no event)."""
+    """docs/rules.md §4 ``jump_in``: a jump-in cancels a pending spin obligation (no event)."""
     table.spinner = -1
 
 
 def spin_turn(table: Table, seat: int) -> int | None:
     """``TURN(s)`` of the designated spinner: the designation is cleared and ``s`` spins instead of
-    playing (RULES §1.5 step 2). Returns the next player, None if the round ended."""
+    playing (docs/rules.md §1.5 step 2). Returns the next player, None if the round ended."""
     table.spinner = -1
     return spin(table, seat, final=False)
 
 
 def final_spin(table: Table, winner: int) -> None:
-    """RULES §2.3.6, §6 S11/S13: after ``winner`` emptied its hand with a spin card, ``next(winner)``
+    """docs/rules.md §2.3.6, §6 S11/S13: after ``winner`` emptied its hand with a spin card, ``next(winner)``
     spins once more for scoring. Not a turn, no checkpoint; the winner takes part in nothing and a
     hand the spin empties does not change the winner."""
     spin(table, table.next_seat(winner), final=True)
 
 
-# ---- the wheel (RULES §2.3.3) ------------------------------------------------------------------------
+# ---- the wheel (docs/rules.md §2.3.3) ------------------------------------------------------------------------
 def spin(table: Table, spinner: int, final: bool) -> int | None:
     """Draw an outcome from ``spin_weights`` with the play stream, count it, apply it.
 
-    Returns the next player (RULES §2.3.5): ``next(War winner)`` / ``next(shouter)`` when
+    Returns the next player (docs/rules.md §2.3.5): ``next(War winner)`` / ``next(shouter)`` when
     ``spin_continue_after_winner`` is on, else ``next(spinner)``; None if the round is over (always
     after a final spin)."""
     outcome = weighted(table.game.play_rng, scaled(table.rules.spin_weights))
@@ -99,13 +99,13 @@ def spin(table: Table, spinner: int, final: bool) -> int | None:
     if table.over:
         return None
     if leader is not None and table.rules.spin_continue_after_winner:
-        return table.next_seat(leader)          # RULES §6 S4
+        return table.next_seat(leader)          # docs/rules.md §6 S4
     return table.next_seat(spinner)
 
 
 def takers(table: Table, final: bool) -> list[int]:
     """The seats that take part in a wheel outcome, in seat order: every active seat, except the
-    round winner in a final spin (RULES §2.3.6, §6 S11)."""
+    round winner in a final spin (docs/rules.md §2.3.6, §6 S11)."""
     excluded = table.winner if final else -1
     return [s for s in range(table.players) if table.active[s] and s != excluded]
 
@@ -142,7 +142,7 @@ def draw_blue(table: Table, spinner: int, final: bool) -> None:
 
 
 def draw_until(table: Table, seat: int, colour: int) -> None:
-    """Draw Red / Draw Blue: draw until a card of ``colour`` **or any wild** is drawn (RULES §6 S7), or
+    """Draw Red / Draw Blue: draw until a card of ``colour`` **or any wild** is drawn (docs/rules.md §6 S7), or
     the obligation ends (failed draw, knock-out; §1.6). Every card drawn is a wheel gain."""
     drawn_before = table.n_drawn[seat]
     while table.draw_one(seat):   # terminates: each pass moves a card from the piles to the hand
@@ -154,7 +154,7 @@ def draw_until(table: Table, seat: int, colour: int) -> None:
 
 def trade_hands(table: Table, spinner: int, final: bool) -> None:
     """Every taking-part seat gives its whole hand to the next taking-part seat on its left (seat
-    order ``i → i+1``), whatever the direction (RULES §6 S8). In a final spin the winner is left out:
+    order ``i → i+1``), whatever the direction (docs/rules.md §6 S8). In a final spin the winner is left out:
     hands pass among the others only. Decision: with fewer than two taking part nothing moves."""
     seats = takers(table, final)
     if len(seats) >= 2:
@@ -177,7 +177,7 @@ def show_hand(table: Table, spinner: int, final: bool) -> None:
 
 
 def war(table: Table, spinner: int, final: bool) -> int | None:
-    """RULES §2.3.3 WAR, §6 S5, S6, S14.
+    """docs/rules.md §2.3.3 WAR, §6 S5, S6, S14.
 
     Participants: taking-part seats holding a NUMBER card, in order from ``s`` in direction ``d``.
     At each level every remaining participant reveals its highest not yet revealed number card (which
@@ -199,7 +199,7 @@ def war(table: Table, spinner: int, final: bool) -> int | None:
         for seat in remaining:
             candidates = highest_unrevealed(table.hands[seat], revealed[seat])
             if not candidates:
-                continue                                            # drops out (RULES §6 S6)
+                continue                                            # drops out (docs/rules.md §6 S6)
             index = ask_war_reveal(table, seat, candidates)
             revealed[seat].append(index)
             level[seat] = NUMBER_OF[table.hands[seat][index]]
@@ -230,7 +230,7 @@ def highest_unrevealed(hand: Sequence[int], revealed: Sequence[int]) -> tuple[in
 
 def uno_spin(table: Table, spinner: int, final: bool) -> int | None:
     """One taking-part player holding a card shouts first, chosen with probability proportional to
-    ``shout_weight`` (RULES §5 item 12; eligible seats in seat order); it may discard one card."""
+    ``shout_weight`` (docs/rules.md §5 item 12; eligible seats in seat order); it may discard one card."""
     eligible = [s for s in takers(table, final) if table.hands[s]]
     if not eligible:
         return None
@@ -247,12 +247,12 @@ OUTCOMES = (almost_uno, discard_number, discard_colour, draw_red, draw_blue, tra
             uno_spin)
 
 
-# ---- discarding by wheel outcome (RULES §2.3.4) -----------------------------------------------------
+# ---- discarding by wheel outcome (docs/rules.md §2.3.4) -----------------------------------------------------
 def wheel_discard(table: Table, seat: int, indices: Sequence[int], final: bool) -> None:
     """Put the cards at ``indices`` (of the hand before the discard) on top of the discard pile in
     that order, without effects. The last one is the new ``T``; a wild on top makes ``seat`` name the
     colour; nothing discarded leaves ``T`` and ``A`` alone. A hand that became empty wins at once,
-    except in a final spin (RULES §6 S10, S13)."""
+    except in a final spin (docs/rules.md §6 S10, S13)."""
     hand = table.hands[seat]
     chosen = [hand[i] for i in indices]
     for k, index in enumerate(indices):

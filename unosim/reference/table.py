@@ -3,7 +3,7 @@ policies.
 
 Hands and piles are Python lists of card ids (protocol §2): a hand keeps the order in which cards
 arrived; the draw pile's and the discard pile's **last** element is their top. The hands of knocked-out
-players lie in the ``set_aside`` pile until the next reshuffle (RULES §2.4.6).
+players lie in the ``set_aside`` pile until the next reshuffle (docs/rules.md §2.4.6).
 """
 
 from __future__ import annotations
@@ -56,9 +56,9 @@ class Table:
         self.colour = cards.NO_COLOUR
         self.direction = +1
         self.uno_done = [False] * n
-        # Dumb Fu pose windows (RULES §2.2.2): events counted so far for an open window, None if closed
+        # Dumb Fu pose windows (docs/rules.md §2.2.2): events counted so far for an open window, None if closed
         self.pose_window: list[int | None] = [None] * n
-        self.left_of_dealer = (dealer + 1) % n      # F (RULES §1.3)
+        self.left_of_dealer = (dealer + 1) % n      # F (docs/rules.md §1.3)
         self.first_seat = self.left_of_dealer        # the seat taking the first turn (§1.13)
         self.opening_hands: list[list[int]] = []
         self.winner = -1
@@ -67,13 +67,13 @@ class Table:
         self.n_drawn = [0] * n
         self.n_played = [0] * n
         self.dumbfu_penalties = 0
-        # Mercy knock-outs (RULES §2.4.6): knocked-out seats are inactive; their hands are set aside.
+        # Mercy knock-outs (docs/rules.md §2.4.6): knocked-out seats are inactive; their hands are set aside.
         self.active = [True] * n
         self.knockout_turn = [0] * n               # 1-based turn index of the knock-out, 0 if none
         self.set_aside: list[int] = []
         self.knockouts = 0
         self.last_knocked_out = -1                 # in the current turn (protocol §5)
-        # Pending draw penalty (RULES §1.7 stacking, §2.4.3): total P, last draw value V, last kind K,
+        # Pending draw penalty (docs/rules.md §1.7 stacking, §2.4.3): total P, last draw value V, last kind K,
         # and the seat that has to respond to it.
         self.pending = 0
         self.pending_value = 0
@@ -82,8 +82,8 @@ class Table:
         self.largest_stack = 0
         self.swaps_7 = self.passes_0 = 0
         self.played = False                        # the current turn placed a card (jump-in, §4)
-        # spin (RULES §2.3, protocol §6; the wheel is in .spin): the designated spinner (-1: none),
-        # the hand each seat last showed (SHOW_HAND), the wheel counters of RULES §1.13.
+        # spin (docs/rules.md §2.3, protocol §6; the wheel is in .spin): the designated spinner (-1: none),
+        # the hand each seat last showed (SHOW_HAND), the wheel counters of docs/rules.md §1.13.
         self.spinner = -1
         self.shown: list[tuple[int, ...] | None] = [None] * n
         self.spins = self.final_spins = 0
@@ -92,7 +92,7 @@ class Table:
         self.wheel_gained = [0] * n
         self.wheel_lost = [0] * n
         # Every card that changes place and every hand that changes owner bumps this counter; a turn
-        # that leaves it unchanged is idle (stalemate rule, RULES §1.6).
+        # that leaves it unchanged is idle (stalemate rule, docs/rules.md §1.6).
         self.moves = 0
         self.quality = QualityCounters(n)          # lead changes, deficits, largest hand (protocol §3)
 
@@ -104,14 +104,14 @@ class Table:
         if self.game.observer is not None:
             self.game.observer(self, event)
 
-    # ---- seats (RULES §1.2) ------------------------------------------------------------------------------
+    # ---- seats (docs/rules.md §1.2) ------------------------------------------------------------------------------
     @property
     def n_active(self) -> int:
         return sum(self.active)
 
     def next_seat(self, seat: int) -> int:
         """``next(seat)``: the first active seat after ``seat`` in direction ``d``; ``seat`` itself need
-        not be active (RULES §1.2)."""
+        not be active (docs/rules.md §1.2)."""
         current = seat
         for _ in range(self.players):
             current = (current + self.direction) % self.players
@@ -128,7 +128,7 @@ class Table:
                 order.append(current)
         return tuple(order)
 
-    # ---- legality (RULES §1.4, §1.8) ---------------------------------------------------------------
+    # ---- legality (docs/rules.md §1.4, §1.8) ---------------------------------------------------------------
     @property
     def top(self) -> int:
         return self.discard_pile[-1]
@@ -150,7 +150,7 @@ class Table:
         card = self.hands[seat][index]
         if KIND[card] == cards.WD4:
             # A WD4 is legal only without another card of the colour in play; the WD4 itself has no
-            # colour, so checking the whole hand is the same thing (RULES §1.8).
+            # colour, so checking the whole hand is the same thing (docs/rules.md §1.8).
             return not self.holds_colour_in_play(seat)
         return self.matches(card)
 
@@ -165,13 +165,13 @@ class Table:
         return tuple(i for i, c in enumerate(hand) if KIND[c] == cards.WD4 and not self.is_legal(seat, i))
 
     def stack_indices(self, seat: int) -> tuple[int, ...]:
-        """Cards allowed as a response to the pending penalty (RULES §4 ``stacking``, §2.4.5): no colour
+        """Cards allowed as a response to the pending penalty (docs/rules.md §4 ``stacking``, §2.4.5): no colour
         match and no Wild Draw Four restriction (§1.8)."""
         mode, hand = self.rules.stacking, self.hands[seat]
 
         def allowed(card: int) -> bool:
             if DRAW_VALUE[card] == 0:
-                return False                    # only draw cards may answer (RULES §6 N6)
+                return False                    # only draw cards may answer (docs/rules.md §6 N6)
             if mode == "same_kind":
                 return KIND[card] == self.pending_kind
             if mode == "escalating":
@@ -183,9 +183,9 @@ class Table:
     def hand_points(self, seat: int) -> int:
         return sum(POINTS[c] for c in self.hands[seat])
 
-    # ---- moving cards (RULES §1.6, protocol §2) ---------------------------------------------------
+    # ---- moving cards (docs/rules.md §1.6, protocol §2) ---------------------------------------------------
     def _hand_changed(self, seat: int) -> None:
-        # uno_done clears whenever the hand's size changes or it changes owner (RULES §1.10).
+        # uno_done clears whenever the hand's size changes or it changes owner (docs/rules.md §1.10).
         self.uno_done[seat] = False
 
     def draw(self, seat: int, count: int) -> None:
@@ -195,7 +195,7 @@ class Table:
                 return
 
     def draw_one(self, seat: int) -> bool:
-        """One draw (RULES §1.6) with the Mercy check as the card enters the hand (§2.4.6, §6 N9).
+        """One draw (docs/rules.md §1.6) with the Mercy check as the card enters the hand (§2.4.6, §6 N9).
 
         Returns False when nothing could be drawn or the drawer was knocked out by this card: either
         way its draw obligation ends."""
@@ -219,7 +219,7 @@ class Table:
         return True
 
     def knock_out(self, seat: int) -> None:
-        """RULES §2.4.6: the hand is set aside, the seat leaves the round; if it was the responder the
+        """docs/rules.md §2.4.6: the hand is set aside, the seat leaves the round; if it was the responder the
         pending penalty lapses; the last active player wins by knock-out (§2.4.7, §6 N20)."""
         self.set_aside.extend(self.hands[seat])
         self.hands[seat] = []
@@ -241,7 +241,7 @@ class Table:
         """All discards except ``T``, then the set-aside hands (oldest first), become the new draw pile,
         shuffled with the deck stream.
 
-        ``T`` and the colour in play stay (RULES §1.6); a reshuffle that would move nothing does nothing.
+        ``T`` and the colour in play stay (docs/rules.md §1.6); a reshuffle that would move nothing does nothing.
         The event carries no seat: a reshuffle belongs to the table, not to the drawer.
         """
         moved = self.discard_pile[:-1] + self.set_aside
@@ -255,7 +255,7 @@ class Table:
         self.emit(L.EV_RESHUFFLE, -1, len(moved))
 
     def play_from_hand(self, seat: int, index: int) -> int:
-        """Move the card at ``index`` onto the discard pile as a play (RULES §1.5 step 6)."""
+        """Move the card at ``index`` onto the discard pile as a play (docs/rules.md §1.5 step 6)."""
         card = self.hands[seat].pop(index)
         self.discard_pile.append(card)
         self._hand_changed(seat)
@@ -281,7 +281,7 @@ class Table:
         self.emit(L.EV_SWAP, seat, other)
 
     def pass_hands(self, seat: int) -> None:
-        """A 0 played by ``seat`` (RULES §4 ``seven_o``, §2.4.4): every active hand moves at once to
+        """A 0 played by ``seat`` (docs/rules.md §4 ``seven_o``, §2.4.4): every active hand moves at once to
         ``next(its seat)`` in direction ``d``; knocked-out seats are left out (§6 N13)."""
         moved = [list(h) for h in self.hands]
         for s in range(self.players):
@@ -293,7 +293,7 @@ class Table:
         self.emit(L.EV_PASS, seat)
 
     def redeal(self, seat: int) -> None:
-        """Blank ``shuffle_hands`` (RULES §2.1.3, protocol §3): collect, shuffle, deal from ``seat+1``."""
+        """Blank ``shuffle_hands`` (docs/rules.md §2.1.3, protocol §3): collect, shuffle, deal from ``seat+1``."""
         collected = [card for hand in self.hands for card in hand]
         self.game.deck_rng.shuffle(collected)
         for s in range(self.players):
@@ -332,7 +332,7 @@ class Table:
                           f"{question}; valid answers: {valid}")
 
     def ask_play(self, seat: int, legal: tuple[int, ...]) -> int | None:
-        """The card index to play, or None to draw (RULES §1.5 step 4)."""
+        """The card index to play, or None to draw (docs/rules.md §1.5 step 4)."""
         bluffs = self.bluff_indices(seat)
         choice = self.game.seats[seat].policy.play(self.view(seat, legal, bluffs))
         if choice is None and self.rules.voluntary_draw:
@@ -348,7 +348,7 @@ class Table:
                             choice, valid)
 
     def ask_stack(self, seat: int, options: tuple[int, ...]) -> int | None:
-        """The stack response (an index of ``options``), or None to accept (RULES §1.7, §2.4.3 step 1)."""
+        """The stack response (an index of ``options``), or None to accept (docs/rules.md §1.7, §2.4.3 step 1)."""
         choice = self.game.seats[seat].policy.stack(self.view(seat, options))
         if choice is None:
             return None
