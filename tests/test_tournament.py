@@ -316,12 +316,17 @@ def test_analyses_apply_to_a_tournament_dataset(trio):
     assert tables
 
 
-def test_the_report_fragment_embeds_standings_and_chart(trio):
-    from unosim.tournaments.report import html_fragment
-    text = html_fragment(trio)
-    assert text.count("<tr>") == 4 and "data:image/png;base64," in text
+def test_the_report_of_a_tournament_opens_with_its_standings(trio):
+    """`unosim report` on a tournament dataset: a Tournament section with the chart, the standings and the
+    head-to-head matrix (and no chart that needs a lineup with one policy in every seat)."""
+    from unosim.report import write_report
+    text = write_report(open_dataset(trio.path)).read_text()
+    section = text[text.index('<section id="tournament">'):]
+    section = section[:section.index("</section>")]
+    assert 'href="#tournament"' in text and "data:image/svg+xml;base64," in section
+    assert "Standings" in section and "Head-to-head" in section
     for policy in TRIO:
-        assert policy in text
+        assert policy in section
 
 
 def test_more_policies_than_seats_meet_at_every_table():

@@ -72,8 +72,9 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
                 "with 95% intervals (blue: supported after Holm's adjustment).",
                 "Forest plot of the changes a strategy lineup makes to length, penalties and fairness.",
                 lambda: plots.effect_forest(lineup_effects)))
-    if "survival" in tables and not tables["survival"].is_empty():
-        survival = tables["survival"].filter(pl.col("lineup").is_in(list(_symmetric_lineups(tables))))
+    survival = tables.get("survival", pl.DataFrame({"lineup": []}))
+    survival = survival.filter(pl.col("lineup").is_in(list(_symmetric_lineups(tables))))
+    if not survival.is_empty():  # a tournament has no lineup with one policy in every seat
         charts.append(Chart(
             "turn_survival", "length",
             "Share of rounds lasting more than x turns (Kaplan-Meier; rounds stopped by the turn cap are "

@@ -88,9 +88,30 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     html = env.get_template("report.html.j2").render(
         study=study, manifest=ds.manifest, findings=found, headline=_headline(found),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
-        sections=_sections(tables, figures, study), appendix=_appendix(ds, tables))
+        sections=_tournament_sections(ds) + _sections(tables, figures, study), appendix=_appendix(ds, tables))
     write_text_atomic(out, html)
     return out
+
+
+def _tournament_sections(ds: Dataset) -> list[Section]:
+    """A tournament dataset (``unosim tournament``) opens with its standings and head-to-head matrix."""
+    from .plots import to_svg
+    from .tournaments import TOURNAMENT_FILE, load_tournament
+    if not (ds.path / TOURNAMENT_FILE).is_file():
+        return []
+    result = load_tournament(ds.path)
+    svg = base64.b64encode(to_svg(result.chart())).decode("ascii")
+    figure = FigureImage(f"Standings of {result.title}: win rate and rating with 95% intervals (clustered by "
+                         "deal), and the head-to-head shares.",
+                         "tournament standings with intervals and a head-to-head heatmap", svg)
+    return [Section("tournament", "Tournament",
+                    "Every deal is played under every seat arrangement of the policies, so card and seat "
+                    "luck cancel; intervals are 95%, clustered by deal. A policy whose interval lies above "
+                    "another's beats it on these rules.",
+                    [figure], [_table(result.standings, "Standings"),
+                               _table(result.head_to_head_matrix(),
+                                      "Head-to-head: share of games the row policy finished ahead of the "
+                                      "column policy")])]
 
 
 def _headline(found: list[Finding]) -> str:
