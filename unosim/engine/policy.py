@@ -6,9 +6,10 @@ other id (``unosim.policies`` validates lineups, so only a direct kernel call ca
 ``check_lineup`` rejects such a lineup before the first game. Whatever a decision reads it computes
 itself or receives as an argument (the candidate list, the legal cards, the discard order).
 
-Adding a built-in policy: its registry entry in ``unosim.policies`` and its id beside the others in
-:mod:`.state`, its module (like :mod:`.policy_random`), one branch per decision here, and its Python
-twin in ``unosim.reference.policies`` (the differential tests compare the two).
+Adding a built-in policy: its name in ``unosim.protocol.POLICY_NAMES`` (which gives its id), its
+registry entry in ``unosim.policies``, its module (like :mod:`.policy_random`), one branch per decision
+here, and its Python twin in ``unosim.reference.policies`` (the differential tests compare the two);
+``CONTRIBUTING.md`` lists every file.
 """
 
 from numba import njit
