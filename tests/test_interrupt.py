@@ -41,6 +41,8 @@ def test_sigint_interrupts_a_long_simulate_within_a_second_or_two():
 
 
 def test_sigint_stops_the_cli_simulate_with_one_line():
+    import unosim
+    unosim.simulate("classic", players=4, games=10, seed=1)   # the engine is compiled before the clock starts
     cmd = [sys.executable, "-m", "unosim", "simulate", "classic", "-n", "4", "--seed", "1", "--games", "1500000"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=Path(__file__).parents[1])
