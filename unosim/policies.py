@@ -9,7 +9,34 @@ random         docs/rules.md §5 exactly at the defaults; ``p_draw`` (voluntary 
                WD4), ``p_challenge`` (challenge a WD4) turn it into a simple human model.
 greedy_points  sheds the highest-point legal card first; names its most-held colour.
 keep_wilds     plays coloured cards (its longest colour first), wilds only when nothing else fits.
+weighted       strategies as data: scores every option by Σ weight × feature and takes the best
+               (``unosim.engine.policy_features`` defines each feature; its weights ``w_<feature>``
+               are parameters, all 0 by default, so plain ``weighted`` picks uniformly at random).
 ============== ==================================================================================
+
+Every probability parameter is in [0, 1]; a weight is any finite number. ``p_keep_drawn`` (every
+built-in) keeps a playable drawn card with that probability (``force_play_drawn`` overrides it).
+
+**Presets** are named weight vectors of ``weighted``, usable wherever a policy name is
+(``"by_colour,random*"``), with any parameter overridden (``punisher(p_challenge=0.3, w_attack=-5)``).
+Each starts from ``PRESET_BASE`` (never draw voluntarily or bluff, always stack, play a drawn card,
+name the colour held most, swap with the smallest hand) and adds:
+
+============== ==================================================================================
+by_colour      plays the colour in play first (``w_keeps_colour``), then its longest colour; wilds last
+by_number      changes colour by matching the number first (``w_number_match``); wilds last
+high_card_out  sheds the most points first (``w_points``)
+save_wilds     a wild only when no coloured card fits; otherwise its longest colour
+punisher       holds draw cards and skips (drawing instead when it may) until next(seat) holds ≤ 2
+               cards, then plays them first
+colour_counter plays and names the colours most seen in the discard pile (the others likely lack
+               them), weighed against its own longest colour
+============== ==================================================================================
+
+``greedy_points`` and ``keep_wilds`` stay their own implementations: their tie rules (the first card in
+hand order on ties) can be written as weights (``w_order``), but their spin-wheel choices (keep_wilds's
+colour tie-break by a shown hand only among the colours held, its group and UNO Spin rules) are not
+weighted sums of these features, so a preset would not replay the same games in the spin variant.
 
 A **lineup** gives one policy per seat: a single spec (every seat), a list, or a comma-separated string
 where a trailing ``*`` fills the remaining seats: ``"greedy_points,random*"``. Plain Python policies
@@ -18,13 +45,14 @@ where a trailing ``*`` fills the remaining seats: ``"greedy_points,random*"``. P
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from .checks import is_real
-from .protocol import N_POLICY_PARAMS, POLICY_NAMES, POLICY_PARAMS
+from .protocol import N_POLICY_PARAMS, POLICY_NAMES, POLICY_PARAMS, PROBABILITY_PARAMS, WEIGHT_PARAMS
 
 
 
@@ -34,16 +62,44 @@ class PolicyInfo:
     id: int
     doc: str
     params: tuple[str, ...]   # the parameters it honours (others are refused, never ignored)
+    defaults: tuple[tuple[str, float], ...] = ()   # a preset's weights (a parameter given overrides)
 
 
 # What each built-in policy does and which parameters it honours; its id (the kernel's dispatch key)
 # is its position in protocol.POLICY_NAMES.
+_WEIGHTED_PARAMS = ("p_challenge", "p_keep_drawn") + WEIGHT_PARAMS
 _POLICY_FACTS = {
-    "random": ("docs/rules.md §5 reference policy: uniform over legal card instances", POLICY_PARAMS),
-    "greedy_points": ("shed the highest-point legal card first", ("p_challenge",)),
-    "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge",)),
+    "random": ("docs/rules.md §5 reference policy: uniform over legal card instances", PROBABILITY_PARAMS),
+    "greedy_points": ("shed the highest-point legal card first", ("p_challenge", "p_keep_drawn")),
+    "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge", "p_keep_drawn")),
+    "weighted": ("score every option by a weighted sum of named features (w_* parameters)", _WEIGHTED_PARAMS),
+}
+
+# The presets' shared part: the options that are not a card lose to any card (never draw voluntarily
+# or bluff, always stack, play a legal drawn card, jump in), name the colour held most, swap with the
+# smallest hand. Ties left over are broken by the play stream (engine/policy_weighted.py).
+PRESET_BASE = {"w_voluntary_draw": -100.0, "w_bluff": -100.0, "w_accept": -100.0, "w_keep": -100.0,
+               "w_colour_held": 1.0, "w_target_hand": -1.0}
+# A card scores at least -50 under every preset (wild −50 in save_wilds), so the −100 options above
+# lose to any card; punisher's −5 draw beats only its held attack cards (−10).
+PRESETS = {
+    "by_colour": ("play the colour in play first, then the longest colour; wilds last",
+                  {"w_keeps_colour": 10.0, "w_colour_left": 1.0, "w_wild": -20.0}),
+    "by_number": ("change colour by matching the number first; wilds last",
+                  {"w_number_match": 10.0, "w_colour_left": 1.0, "w_wild": -20.0}),
+    "high_card_out": ("shed the most points first", {"w_points": 1.0}),
+    "save_wilds": ("a wild only when no coloured card fits; else the longest colour",
+                   {"w_wild": -50.0, "w_colour_left": 1.0, "w_points": 0.01}),
+    "punisher": ("hold draw cards and skips until the next seat holds 2 cards or fewer",
+                 {"w_attack": -10.0, "w_attack_close": 20.0, "w_colour_left": 0.1, "w_points": 0.01,
+                  "w_voluntary_draw": -5.0}),
+    "colour_counter": ("play and name the colours most seen in the discard pile (the others lack them)",
+                       {"w_seen": 0.2, "w_colour_left": 1.0, "w_wild": -20.0, "w_colour_seen": 0.5}),
 }
 POLICIES = {name: PolicyInfo(name, POLICY_NAMES.index(name), *_POLICY_FACTS[name]) for name in POLICY_NAMES}
+POLICIES.update({name: PolicyInfo(name, POLICY_NAMES.index("weighted"), f"weighted preset: {doc}",
+                                  _WEIGHTED_PARAMS, tuple(sorted({**PRESET_BASE, **weights}.items())))
+                 for name, (doc, weights) in PRESETS.items()})
 
 
 @dataclass(frozen=True)
@@ -64,8 +120,9 @@ class PolicySpec:
         return f"{self.name}({','.join(f'{k}={v:g}' for k, v in self.params)})"
 
     def vector(self) -> np.ndarray:
+        """Its kernel parameter vector: a preset's weights, then the parameters given."""
         out = np.zeros(N_POLICY_PARAMS, np.float64)
-        for k, v in self.params:
+        for k, v in POLICIES[self.name].defaults + self.params:
             out[POLICY_PARAMS.index(k)] = v
         return out
 
@@ -100,9 +157,9 @@ def parse_policy(spec: str | PolicySpec) -> PolicySpec:
             value = float(raw) if equals else None
         except ValueError:
             value = None
-        if value is None or not 0.0 <= value <= 1.0:
-            raise ValueError(f"policy parameter {key}={raw.strip()!r} of {name!r} is invalid: valid is a "
-                             f"probability in [0, 1]")
+        if value is None or not _valid_value(key, value):
+            raise ValueError(f"policy parameter {key}={raw.strip()!r} of {name!r} is invalid: valid is "
+                             f"{_valid_range(key)}")
         params.append((key, value))
     return PolicySpec(name, tuple(sorted(params)))
 
@@ -117,10 +174,21 @@ def _checked(spec: PolicySpec) -> PolicySpec:
         if key not in valid or keys.count(key) > 1:
             raise ValueError(f"policy {spec.name!r} parameter {key!r} is invalid: valid are each of "
                              f"{list(valid)} at most once")
-        if not is_real(value) or not 0.0 <= value <= 1.0:
-            raise ValueError(f"policy parameter {key}={value!r} of {spec.name!r} is invalid: valid is a "
-                             f"probability in [0, 1]")
+        if not is_real(value) or not _valid_value(key, value):
+            raise ValueError(f"policy parameter {key}={value!r} of {spec.name!r} is invalid: valid is "
+                             f"{_valid_range(key)}")
     return spec
+
+
+def _valid_value(key: str, value: float) -> bool:
+    """A probability lies in [0, 1]; a weight is any finite number."""
+    if key in WEIGHT_PARAMS:
+        return math.isfinite(value)
+    return 0.0 <= value <= 1.0
+
+
+def _valid_range(key: str) -> str:
+    return "a finite number (a weight)" if key in WEIGHT_PARAMS else "a probability in [0, 1]"
 
 
 def _split_top_level(text: str) -> list[str]:
