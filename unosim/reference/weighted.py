@@ -40,7 +40,7 @@ class WeightedPolicy(PythonPolicy):
     """``weighted`` with a full parameter vector (``PolicySpec.vector()``: a preset's weights included)."""
 
     def __init__(self, vector):
-        self.p = dict(zip(POLICY_PARAMS, (float(x) for x in vector)))
+        self.p = dict(zip(POLICY_PARAMS, (float(x) for x in vector), strict=True))
 
     # ---- scores -------------------------------------------------------------------------------------
     def _context(self, view: PolicyView) -> tuple[list[int], list[int], bool, bool]:
@@ -78,7 +78,7 @@ class WeightedPolicy(PythonPolicy):
     def _best(view: PolicyView, options: list, scores: list[float]):
         """The best-scoring option; k > 1 tied: the play stream's below(k)-th of them, in option order."""
         best = max(scores)
-        tied = [o for o, s in zip(options, scores) if s == best]
+        tied = [o for o, s in zip(options, scores, strict=True) if s == best]
         return tied[view.rng.below(len(tied))] if len(tied) > 1 else tied[0]
 
     def _choose_card(self, view: PolicyView, draw_score: float | None, bluff: int | None):
