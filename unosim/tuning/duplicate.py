@@ -1,0 +1,129 @@
+"""Duplicate evaluation: one policy in every seat against a field, on the same deals.
+
+A **table** is the field's ``players - 1`` policies in play order after the evaluated seat. A policy is
+evaluated on deal ``g`` (game ``g`` of a seed) once per seat position ``s = 0 .. N-1``: it sits at
+seat ``s`` and the field fills seats ``s+1, s+2, …`` (mod N) in its order, so the seat after the
+evaluated one is always the field's first policy (whom its Skips and Draw Twos hit) and only the
+seat — its distance from the dealer, who is drawn from the deck stream and so the same in every
+position — changes. Game ``g``'s cards depend only on the seed and ``g`` (``unosim.simulate``), so
+every position, and every policy evaluated on the same games, sees the same shuffles: seat luck
+averages out within a deal and card luck cancels in a comparison of two policies (common random
+numbers). Every deal is a single round (docs/rules.md §1.13: a round without a winner is a loss for
+every seat).
+
+A policy's **score on a deal** is its win share over the N positions (0, 1/N, …, 1); the win rate is
+the mean over deals, its 95 % interval the Student t interval of the per-deal scores (clustered by
+deal: the positions of a deal share its cards, so they are not independent games).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
+from scipy import stats
+
+from .. import protocol as L
+from ..policies import PolicySpec
+from ..rules import RuleSet
+from ..simulate import run_compiled
+from ..worker import init_local_worker
+
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Table:
+    """The rules, the player count and the field (the other seats, in play order after the tuned one)."""
+
+    rules: RuleSet
+    players: int
+    field: tuple[PolicySpec, ...]
+
+    def lineup(self, policy: PolicySpec, seat: int) -> tuple[PolicySpec, ...]:
+        """``policy`` at ``seat``, the field after it round the table."""
+        seats = [policy] * self.players
+        for j, other in enumerate(self.field):
+            seats[(seat + 1 + j) % self.players] = other
+        return tuple(seats)
+
+
+def seat_wins(table: Table, policy: PolicySpec, seat: int, seed: int, first_game: int, deals: int) -> np.ndarray:
+    """1.0 where ``policy`` at ``seat`` won game ``first_game + i`` (i < deals), else 0.0."""
+    raw = run_compiled(table.rules, table.players, table.lineup(policy, seat), seed, first_game, deals)
+    mask = raw.matches[:, L.MC_WINNERS_MASK]
+    return ((mask >> seat) & 1).astype(np.float64)
+
+
+def tasks(policies: list[PolicySpec], players: int):
+    """Every (policy index, seat) pair, in the order their results are combined."""
+    return [(k, seat) for k in range(len(policies)) for seat in range(players)]
+
+
+def per_deal(results: list[np.ndarray], n_policies: int, players: int) -> np.ndarray:
+    """The task results (in :func:`tasks` order) → each policy's per-deal win share, [policy, deal]."""
+    return np.stack(results).reshape(n_policies, players, -1).mean(axis=1)
+
+
+class Evaluator:
+    """Plays evaluations on a table, in this process (one job) or in joblib workers kept for its whole
+    life (a ``with`` block). The results do not depend on ``n_jobs``: each task's games depend only on
+    its seed and game numbers, and the results are combined in task order."""
+
+    def __init__(self, table: Table, n_jobs: int):
+        self.table = table
+        self.n_jobs = n_jobs
+        self._stack = contextlib.ExitStack()
+        self._parallel: Parallel | None = None
+
+    def __enter__(self) -> Evaluator:
+        if effective_n_jobs(self.n_jobs) > 1:
+            self._stack.enter_context(parallel_config(backend="loky", initializer=init_local_worker,
+                                                      initargs=(os.getpid(),)))
+            self._parallel = self._stack.enter_context(Parallel(n_jobs=self.n_jobs))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._parallel = None
+        self._stack.close()
+
+    def scores(self, policies: list[PolicySpec], seed: int, first_game: int, deals: int) -> np.ndarray:
+        """Each policy's win share per deal on games ``first_game .. first_game + deals - 1``:
+        [policy, deal]."""
+        jobs = tasks(policies, self.table.players)
+        if self._parallel is None:
+            results = [seat_wins(self.table, policies[k], seat, seed, first_game, deals) for k, seat in jobs]
+        else:
+            results = self._parallel(delayed(seat_wins)(self.table, policies[k], seat, seed, first_game, deals)
+                                     for k, seat in jobs)
+        return per_deal(results, len(policies), self.table.players)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over deals with its 95 % interval (clustered by deal)."""
+
+    mean: float
+    ci_low: float
+    ci_high: float
+    deals: int
+
+    @classmethod
+    def of(cls, scores: np.ndarray) -> Estimate:
+        deals = len(scores)
+        mean = float(scores.mean())
+        if deals < 2:
+            return cls(mean, mean, mean, deals)
+        half = (float(stats.t.ppf(0.5 + CONFIDENCE / 2, deals - 1)) * float(scores.std(ddof=1))
+                / math.sqrt(deals))
+        return cls(mean, mean - half, mean + half, deals)
+
+    def text(self) -> str:
+        return f"{self.mean:.4f} [{self.ci_low:.4f}, {self.ci_high:.4f}]"
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"estimate": self.mean, "ci_low": self.ci_low, "ci_high": self.ci_high, "deals": self.deals}
