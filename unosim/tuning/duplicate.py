@@ -59,20 +59,16 @@ def seat_wins(table: Table, policy: PolicySpec, seat: int, seed: int, first_game
     return ((mask >> seat) & 1).astype(np.float64)
 
 
-def tasks(policies: list[PolicySpec], players: int):
-    """Every (policy index, seat) pair, in the order their results are combined."""
-    return [(k, seat) for k in range(len(policies)) for seat in range(players)]
-
-
-def per_deal(results: list[np.ndarray], n_policies: int, players: int) -> np.ndarray:
-    """The task results (in :func:`tasks` order) → each policy's per-deal win share, [policy, deal]."""
-    return np.stack(results).reshape(n_policies, players, -1).mean(axis=1)
+def deal_scores(table: Table, policy: PolicySpec, seed: int, first_game: int, deals: int) -> np.ndarray:
+    """``policy``'s win share on each deal over every seat position (one task of an evaluation)."""
+    return np.mean([seat_wins(table, policy, seat, seed, first_game, deals) for seat in range(table.players)],
+                   axis=0)
 
 
 class Evaluator:
     """Plays evaluations on a table, in this process (one job) or in joblib workers kept for its whole
     life (a ``with`` block). The results do not depend on ``n_jobs``: each task's games depend only on
-    its seed and game numbers, and the results are combined in task order."""
+    its seed and game numbers, and the results come back in the order of the policies."""
 
     def __init__(self, table: Table, n_jobs: int):
         self.table = table
@@ -94,13 +90,12 @@ class Evaluator:
     def scores(self, policies: list[PolicySpec], seed: int, first_game: int, deals: int) -> np.ndarray:
         """Each policy's win share per deal on games ``first_game .. first_game + deals - 1``:
         [policy, deal]."""
-        jobs = tasks(policies, self.table.players)
         if self._parallel is None:
-            results = [seat_wins(self.table, policies[k], seat, seed, first_game, deals) for k, seat in jobs]
+            results = [deal_scores(self.table, policy, seed, first_game, deals) for policy in policies]
         else:
-            results = self._parallel(delayed(seat_wins)(self.table, policies[k], seat, seed, first_game, deals)
-                                     for k, seat in jobs)
-        return per_deal(results, len(policies), self.table.players)
+            results = self._parallel(delayed(deal_scores)(self.table, policy, seed, first_game, deals)
+                                     for policy in policies)
+        return np.stack(results)
 
 
 @dataclass(frozen=True)
