@@ -228,6 +228,39 @@ def test_cli_bad_input_is_one_line(tmp_path):
     assert "Traceback" not in run.stderr and not list(tmp_path.iterdir())
 
 
+def test_cli_help_names_every_option(capsys):
+    from unosim.__main__ import main
+    with pytest.raises(SystemExit) as info:
+        main(["tune", "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--variant", "--players", "--against", "--budget", "--seed", "--start", "--rule", "--n-jobs",
+                   "--out", "--quiet", "--weights", "--eval-deals"):
+        assert option in out, option
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--variant", "clasic"], "unknown variant 'clasic'"),
+    (["--against", "bogus"], "unknown policy 'bogus'"),
+    (["--start", "bogus"], "start='bogus' is invalid: valid starts are the weighted presets"),
+    (["--rule", "n_blank=9"], "n_blank=9"),
+    (["--budget", "100"], "budget=100 games is too small"),
+    (["--players", "1"], "players=1 is out of range for variant 'classic': valid is an integer 2..10"),
+    (["--weights", "w_bogus"], "weights=['w_bogus'] is invalid"),
+    (["--budget", "many"], "invalid int value: 'many'"),
+])
+def test_cli_errors_are_one_line_with_status_2(args, expected, capsys):
+    from unosim.__main__ import main
+    argv = ["tune", "--variant", "classic", "--players", "3", "--budget", "10000", "--n-jobs", "1", *args]
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse usage errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and expected in err, err
+
+
 def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):
     import fcntl
     import pty
