@@ -115,7 +115,8 @@ def test_the_seed_streams_are_distinct_and_fixed():
 
 # ---- tune ---------------------------------------------------------------------------------------------
 def _small(**kw) -> TuneResult:
-    args = dict(budget=12_000, against="keep_wilds", seed=7, eval_deals=300, n_jobs=1)
+    args = dict(budget=12_000, against="keep_wilds", seed=7, start="by_colour(w_voluntary_draw=-100)",
+                eval_deals=300, n_jobs=1)
     return tune("classic", 3, **{**args, **kw})
 
 
@@ -172,6 +173,19 @@ def test_the_printed_lineup_reproduces_the_evaluated_win_rate():
     assert wins / (3 * 500) == pytest.approx(result.tuned.mean, abs=1e-12)
 
 
+def test_compared_policies_play_the_same_fresh_deals():
+    """compare: the start compared with itself reproduces the start's figures exactly (same deals), and
+    another policy's figure is its own duplicate evaluation on the fresh seed."""
+    result = _small(eval_deals=400, compare="by_colour(w_voluntary_draw=-100),keep_wilds")
+    again, other = result.compared
+    assert again.policy == "by_colour(w_voluntary_draw=-100)" and other.policy == "keep_wilds"
+    assert again.estimate == result.start_estimate and again.difference == result.difference
+    with Evaluator(_table(3, "keep_wilds"), 1) as evaluator:
+        scores = evaluator.scores([parse_policy("keep_wilds")], result.seeds["fresh"], 0, 400)[0]
+    assert other.estimate == Estimate.of(scores)
+    assert "  vs keep_wilds " in result.summary()
+
+
 # ---- bad input ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kwargs,words", [
     ({"variant": "clasic"}, ["'clasic'", "classic", "no_mercy"]),
@@ -189,6 +203,7 @@ def test_the_printed_lineup_reproduces_the_evaluated_win_rate():
     ({"n_jobs": 0}, ["n_jobs=0", "-1"]),
     ({"sigma0": float("nan")}, ["sigma0=nan", "> 0"]),
     ({"seed": -1}, ["seed=-1", "0.."]),
+    ({"compare": "keep_wild"}, ["compare='keep_wild'", "'keep_wild'", "keep_wilds"]),
 ])
 def test_bad_input_names_the_value_and_the_valid_choices(kwargs, words):
     args = {"variant": "classic", "players": 3, "budget": 10_000, **kwargs}
@@ -205,7 +220,7 @@ def _cli(*args, cwd):
 
 
 CLI_RUN = ("--variant", "classic", "--players", "3", "--against", "keep_wilds", "--budget", "12000",
-           "--seed", "7", "--eval-deals", "300", "--n-jobs", "1")
+           "--seed", "7", "--start", "by_colour(w_voluntary_draw=-100)", "--eval-deals", "300", "--n-jobs", "1")
 
 
 def test_cli_prints_the_result_and_writes_json(tmp_path):

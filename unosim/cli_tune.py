@@ -29,6 +29,9 @@ def add_parser(sub) -> None:
     p.add_argument("--rule", "--set", action="append", dest="rule", metavar="KEY=VALUE", help=SET_HELP)
     p.add_argument("--eval-deals", type=int, default=DEFAULT_EVAL_DEALS,
                    help=f"fresh deals for the final evaluation (default {DEFAULT_EVAL_DEALS:,})")
+    p.add_argument("--compare", default="",
+                   help="other policies to evaluate in the tuned seat's place on the same fresh deals, "
+                        "comma-separated (e.g. keep_wilds,by_colour)")
     p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores); the result "
                                                           "does not depend on it")
     p.add_argument("--out", help="write the result (policy, evaluation, search history) as JSON to this file")
@@ -41,7 +44,7 @@ def cmd_tune(args: argparse.Namespace) -> None:
     from .tuning import tune
     result = tune(args.variant, args.players, budget=args.budget, against=args.against, seed=args.seed,
                   start=args.start, rules=parse_set(args.rule) or None, weights=args.weights,
-                  eval_deals=args.eval_deals, n_jobs=args.n_jobs,
+                  eval_deals=args.eval_deals, compare=args.compare, n_jobs=args.n_jobs,
                   progress=False if args.quiet else sys.stderr.isatty())
     print(result.summary())
     print(f"as a lineup (tuned seat first): '{result.lineup},{result.field}'")

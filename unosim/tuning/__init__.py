@@ -15,7 +15,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from ..checks import as_int, is_real
-from ..policies import PolicySpec, lineup_label, make_lineup
+from ..policies import PolicySpec, _split_top_level, lineup_label, make_lineup, parse_policy
 from ..rules import get_variant
 from ..simulate import MAX_SEED
 from .duplicate import Estimate, Evaluator, Table
@@ -28,6 +28,22 @@ DEFAULT_EVAL_DEALS = 20_000
 #: difference by about 3 points, enough to reorder the start's close calls but not its clear ones (the
 #: presets separate their first choices from their last by 10 points or more)
 SIGMA0 = 3.0
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Another policy in the tuned seat's place on the same fresh deals, and tuned − it (paired)."""
+
+    policy: str
+    estimate: Estimate
+    difference: Estimate
+
+    def text(self) -> str:
+        return f"vs {self.policy} {self.estimate.text()}: tuned − it {_signed(self.difference)}"
+
+
+def _signed(est: Estimate) -> str:
+    return f"{est.mean:+.4f} [{est.ci_low:+.4f}, {est.ci_high:+.4f}]"
 
 
 @dataclass(frozen=True)
@@ -47,6 +63,7 @@ class TuneResult:
     tuned: Estimate              # win rates on fresh deals, clustered by deal
     start_estimate: Estimate
     difference: Estimate         # tuned − start, paired on the fresh deals
+    compared: tuple[Comparison, ...]   # the policies of ``compare``, on the same fresh deals
     seconds: float = field(compare=False)
 
     @property
@@ -71,8 +88,9 @@ class TuneResult:
             f"{plan.deals:,} deals = {self.games_searched:,} games in {self.seconds:.1f} s",
             f"tuned policy: {self.lineup}",
             f"fresh deals ({self.tuned.deals:,}, each in every seat), win rate: tuned {self.tuned.text()} vs "
-            f"start {self.start} {self.start_estimate.text()}; difference {self.difference.mean:+.4f} "
-            f"[{self.difference.ci_low:+.4f}, {self.difference.ci_high:+.4f}]; fair share {self.fair_share:.4g}",
+            f"start {self.start} {self.start_estimate.text()}; difference {_signed(self.difference)}; "
+            f"fair share {self.fair_share:.4g}",
+            *(f"  {c.text()}" for c in self.compared),
         ])
 
     def as_dict(self) -> dict:
@@ -82,7 +100,9 @@ class TuneResult:
             "searched": list(self.searched), "seed": self.seed, "seeds": self.seeds, "plan": asdict(self.plan),
             "policy": self.lineup, "weights": dict(self.policy.params),
             "fresh": {"tuned": self.tuned.as_dict(), "start": self.start_estimate.as_dict(),
-                      "difference": self.difference.as_dict(), "fair_share": self.fair_share},
+                      "difference": self.difference.as_dict(), "fair_share": self.fair_share,
+                      "compared": [{"policy": c.policy, **c.estimate.as_dict(),
+                                    "difference": c.difference.as_dict()} for c in self.compared]},
             "history": [asdict(g) for g in self.history], "games_searched": self.games_searched,
             "seconds": self.seconds,
         }
@@ -90,31 +110,46 @@ class TuneResult:
 
 def tune(variant: str, players: int, *, budget: int, against="random", seed: int = 1, start=DEFAULT_START,
          rules: dict | None = None, weights=None, sigma0: float = SIGMA0,
-         eval_deals: int = DEFAULT_EVAL_DEALS, n_jobs: int = 1, progress: bool = False) -> TuneResult:
+         eval_deals: int = DEFAULT_EVAL_DEALS, compare=(), n_jobs: int = 1, progress: bool = False) -> TuneResult:
     """Search the ``weighted`` weights of one seat against ``against`` (the other seats: one policy, a
     list, or a lineup string with a ``*`` fill) in ``variant`` at ``players`` seats.
 
     ``budget``: games the search may play (the fresh evaluation plays ``2 × players × eval_deals`` more).
     ``start``: a weighted preset or ``weighted(...)`` spec (its ``p_*`` parameters are kept).
     ``weights``: the weights to search (default: every ``w_*``; the others keep the start's values).
-    ``sigma0``: CMA-ES's first step size in score units (default ``SIGMA0``). ``n_jobs``: worker processes (the result does not depend on it).
+    ``sigma0``: CMA-ES's first step size in score units (default ``SIGMA0``). ``compare``: other
+    policies (specs, a list or a comma-separated string) to evaluate in the tuned seat's place on the
+    same fresh deals, e.g. the best preset. ``n_jobs``: worker processes (the result does not depend on it).
     Same arguments ⇒ the same result. Bad input raises ValueError naming the value and the valid ones.
     """
     began = time.perf_counter()
     table, start_policy, space, plan, seed, eval_deals, n_jobs = _validated(
         variant, players, budget, against, seed, start, rules, weights, eval_deals, n_jobs)
+    others = _compared(compare)
     if not is_real(sigma0) or not math.isfinite(sigma0) or sigma0 <= 0:
         raise ValueError(f"sigma0={sigma0!r} is invalid: valid is a finite number > 0 (score units)")
     seed_of = seeds(seed)
     with Evaluator(table, n_jobs) as evaluator:
         best, history = search(space, evaluator, plan, seed_of, float(sigma0), progress)
         tuned = space.policy(best)
-        fresh = evaluator.scores([tuned, start_policy], seed_of["fresh"], 0, eval_deals)
+        fresh = evaluator.scores([tuned, start_policy, *others], seed_of["fresh"], 0, eval_deals)
     return TuneResult(
         variant=table.rules.key, players=table.players, field=lineup_label(table.field),
         start=start_policy.label, searched=space.names, seed=seed, seeds=seed_of, plan=plan, policy=tuned,
         history=tuple(history), tuned=Estimate.of(fresh[0]), start_estimate=Estimate.of(fresh[1]),
-        difference=Estimate.of(fresh[0] - fresh[1]), seconds=time.perf_counter() - began)
+        difference=Estimate.of(fresh[0] - fresh[1]),
+        compared=tuple(Comparison(p.label, Estimate.of(f), Estimate.of(fresh[0] - f))
+                       for p, f in zip(others, fresh[2:], strict=True)),
+        seconds=time.perf_counter() - began)
+
+
+def _compared(compare) -> list[PolicySpec]:
+    """The ``compare`` policies, parsed (ValueError naming a bad one)."""
+    items = _split_top_level(compare) if isinstance(compare, str) else list(compare)
+    try:
+        return [parse_policy(p) for p in items]
+    except ValueError as exc:
+        raise ValueError(f"compare={compare!r} is invalid: {exc}") from None
 
 
 def _validated(variant, players, budget, against, seed, start, rules, weights, eval_deals, n_jobs):
@@ -144,4 +179,4 @@ def _validated(variant, players, budget, against, seed, start, rules, weights, e
     return Table(rs, players, field_specs), start_policy, space, plan, seed, eval_deals, n_jobs
 
 
-__all__ = ["tune", "TuneResult", "DEFAULT_START", "DEFAULT_EVAL_DEALS"]
+__all__ = ["tune", "TuneResult", "Comparison", "DEFAULT_START", "DEFAULT_EVAL_DEALS"]
