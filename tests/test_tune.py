@@ -18,6 +18,7 @@ from unosim.policies import parse_policy, make_lineup
 from unosim.rules import get_variant
 from unosim.tuning import TuneResult, tune
 from unosim.tuning.duplicate import Estimate, Evaluator, Table
+from unosim.tuning.relevance import relevant
 from unosim.tuning.search import MIN_DEALS, Plan, seeds
 from unosim.tuning.space import SCALE, WeightSpace, searched_weights, start_spec
 
@@ -93,6 +94,19 @@ def test_the_start_point_maps_back_to_the_start_policy():
         np.testing.assert_array_equal(space.policy(space.start_point()).vector(), parse_policy(preset).vector())
 
 
+@pytest.mark.parametrize("variant,rules,fixed", [
+    ("classic", {}, {"w_accept", "w_colour_shown"}),                        # no stacking, no Show Hand
+    ("classic", {"stacking": "any_draw"}, {"w_colour_shown"}),              # stacking: accept or stack
+    ("spin", {}, {"w_accept", "w_target_hand", "w_target_order"}),          # no swap card in spin
+    ("no_mercy", {}, {"w_keep", "w_bluff", "w_colour_shown", "w_challenge", "w_challenge_hand"}),  # no challenge
+])
+def test_the_probe_fixes_exactly_the_weights_the_rules_give_nothing_to_decide(variant, rules, fixed):
+    table = Table(get_variant(variant, {**SINGLE, **rules}), 4, make_lineup("random", 3))
+    space = WeightSpace(start_spec("save_wilds"), searched_weights(None))
+    kept = relevant(space, table, seed=seeds(1)["probe"])
+    assert set(space.names) - set(kept) == fixed
+
+
 # ---- the budget plan ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("budget", [5_000, 60_000, 1_000_000, 30_000_000])
 def test_the_plan_spends_at_most_the_budget(budget):
@@ -109,7 +123,7 @@ def test_a_larger_budget_buys_more_deals_and_more_generations():
 
 def test_the_seed_streams_are_distinct_and_fixed():
     streams = seeds(1)
-    assert len(set(streams.values())) == 3 and streams == seeds(1) and streams != seeds(2)
+    assert len(set(streams.values())) == 4 and streams == seeds(1) and streams != seeds(2)
     assert all(0 <= s <= 2**63 - 1 for s in streams.values())
 
 
@@ -230,9 +244,10 @@ def test_cli_prints_the_result_and_writes_json(tmp_path):
     lines = run.stdout.splitlines()
     record = json.loads((tmp_path / "tuned.json").read_text())
     assert lines[0].startswith("tune classic(match_mode=single_round), 3 players, against keep_wilds,keep_wilds")
-    assert lines[1] == f"tuned policy: {record['policy']}"
-    assert f"tuned {record['fresh']['tuned']['estimate']:.4f}" in lines[2] and "fair share 0.3333" in lines[2]
-    assert lines[3] == f"as a lineup (tuned seat first): '{record['policy']},keep_wilds,keep_wilds'"
+    assert lines[1].startswith(f"searched {len(record['searched'])} weights; w_accept, w_colour_shown changed no")
+    assert lines[2] == f"tuned policy: {record['policy']}"
+    assert f"tuned {record['fresh']['tuned']['estimate']:.4f}" in lines[3] and "fair share 0.3333" in lines[3]
+    assert lines[4] == f"as a lineup (tuned seat first): '{record['policy']},keep_wilds,keep_wilds'"
     assert record == {**_comparable(_small()), "seconds": record["seconds"]}   # the Python API's result
 
 

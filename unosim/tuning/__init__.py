@@ -1,7 +1,8 @@
 """``unosim.tune``: search the ``weighted`` policy's weights for one seat against a field of policies.
 
-The tuned seat plays every seat position on the same deals (:mod:`.duplicate`); CMA-ES searches the
-weights in score units (:mod:`.space`) on common random numbers (:mod:`.search`). After the search the
+The tuned seat plays every seat position on the same deals (:mod:`.duplicate`); a probe drops the weights
+the rules give nothing to decide (:mod:`.relevance`); CMA-ES searches the others in score units
+(:mod:`.space`) on common random numbers (:mod:`.search`). After the search the
 tuned policy — its weights rounded as printed — and the start are evaluated on fresh deals the search
 never played, so the figure reported is not inflated by the winner's curse (the search keeps what
 looked best on its own deals, which is partly luck); the paired difference on those deals says whether
@@ -19,6 +20,7 @@ from ..policies import PolicySpec, _split_top_level, lineup_label, make_lineup, 
 from ..rules import get_variant
 from ..simulate import MAX_SEED
 from .duplicate import Estimate, Evaluator, Table
+from .relevance import relevant
 from .search import Generation, Plan, search, seeds
 from .space import DEFAULT_START, WeightSpace, searched_weights, start_spec
 
@@ -55,6 +57,7 @@ class TuneResult:
     field: str                   # the other seats, in play order after the tuned one
     start: str
     searched: tuple[str, ...]    # the weights the search moved
+    fixed: tuple[str, ...]       # weights asked for that changed no probe game: kept at the start's values
     seed: int
     seeds: dict[str, int]        # the spawned streams (search, fresh, cma)
     plan: Plan
@@ -86,6 +89,8 @@ class TuneResult:
             f"tune {self.variant}, {self.players} players, against {self.field} (seed {self.seed}): "
             f"{len(self.history)} generations × {plan.popsize} candidates × {self.players} seats × "
             f"{plan.deals:,} deals = {self.games_searched:,} games in {self.seconds:.1f} s",
+            f"searched {len(self.searched)} weights"
+            + (f"; {', '.join(self.fixed)} changed no probe game and keep the start's values" if self.fixed else ""),
             f"tuned policy: {self.lineup}",
             f"fresh deals ({self.tuned.deals:,}, each in every seat), win rate: tuned {self.tuned.text()} vs "
             f"start {self.start} {self.start_estimate.text()}; difference {_signed(self.difference)}; "
@@ -97,7 +102,7 @@ class TuneResult:
         """A JSON-ready record of the run."""
         return {
             "variant": self.variant, "players": self.players, "field": self.field, "start": self.start,
-            "searched": list(self.searched), "seed": self.seed, "seeds": self.seeds, "plan": asdict(self.plan),
+            "searched": list(self.searched), "fixed": list(self.fixed), "seed": self.seed, "seeds": self.seeds, "plan": asdict(self.plan),
             "policy": self.lineup, "weights": dict(self.policy.params),
             "fresh": {"tuned": self.tuned.as_dict(), "start": self.start_estimate.as_dict(),
                       "difference": self.difference.as_dict(), "fair_share": self.fair_share,
@@ -114,7 +119,8 @@ def tune(variant: str, players: int, *, budget: int, against="random", seed: int
     """Search the ``weighted`` weights of one seat against ``against`` (the other seats: one policy, a
     list, or a lineup string with a ``*`` fill) in ``variant`` at ``players`` seats.
 
-    ``budget``: games the search may play (the fresh evaluation plays ``2 × players × eval_deals`` more).
+    ``budget``: games the search may play (the probe and the fresh evaluation play theirs besides:
+    ``(2 + len(compare)) × players × eval_deals`` for the evaluation).
     ``start``: a weighted preset or ``weighted(...)`` spec (its ``p_*`` parameters are kept).
     ``weights``: the weights to search (default: every ``w_*``; the others keep the start's values).
     ``sigma0``: CMA-ES's first step size in score units (default ``SIGMA0``). ``compare``: other
@@ -129,13 +135,20 @@ def tune(variant: str, players: int, *, budget: int, against="random", seed: int
     if not is_real(sigma0) or not math.isfinite(sigma0) or sigma0 <= 0:
         raise ValueError(f"sigma0={sigma0!r} is invalid: valid is a finite number > 0 (score units)")
     seed_of = seeds(seed)
+    searched = relevant(space, table, seed_of["probe"])
+    if not searched:
+        raise ValueError(f"weights={list(space.names)} change no game of {table.rules.key} at {table.players} "
+                         f"players: valid is a set of weights including one the rules use")
+    fixed = tuple(w for w in space.names if w not in searched)
+    space = WeightSpace(start_policy, searched)
+    plan = Plan.for_budget(plan.budget, table.players, len(searched))
     with Evaluator(table, n_jobs) as evaluator:
         best, history = search(space, evaluator, plan, seed_of, float(sigma0), progress)
         tuned = space.policy(best)
         fresh = evaluator.scores([tuned, start_policy, *others], seed_of["fresh"], 0, eval_deals)
     return TuneResult(
         variant=table.rules.key, players=table.players, field=lineup_label(table.field),
-        start=start_policy.label, searched=space.names, seed=seed, seeds=seed_of, plan=plan, policy=tuned,
+        start=start_policy.label, searched=space.names, fixed=fixed, seed=seed, seeds=seed_of, plan=plan, policy=tuned,
         history=tuple(history), tuned=Estimate.of(fresh[0]), start_estimate=Estimate.of(fresh[1]),
         difference=Estimate.of(fresh[0] - fresh[1]),
         compared=tuple(Comparison(p.label, Estimate.of(f), Estimate.of(fresh[0] - f))

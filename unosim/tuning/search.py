@@ -17,9 +17,9 @@ reflects its play, not its cards); each generation sees new deals, so the search
 sample of deals.
 
 **Seeds**: the user's seed ``S`` spawns (``numpy.random.SeedSequence(S)``) three independent streams:
-the search's deals (child 0), the fresh evaluation's deals (child 1: games the search never played)
-and CMA-ES's own normal samples (child 2, a ``numpy.random.Generator`` passed as its ``randn``; no
-global random state is read or changed).
+the search's deals (child 0), the fresh evaluation's deals (child 1: games the search never played),
+CMA-ES's own normal samples (child 2, a ``numpy.random.Generator`` passed as its ``randn``; no global
+random state is read or changed) and the relevance probe's deals (child 3, :mod:`.relevance`).
 
 **Result**: the mean of the final search distribution (CMA-ES's ``xfavorite``), not the best
 candidate seen: under noise the best-looking candidate is mostly the luckiest one, while the mean
@@ -40,7 +40,7 @@ from .space import WeightSpace
 
 MIN_DEALS = 50
 DEALS_PER_GENERATION = 20
-SEED_STREAMS = ("search", "fresh", "cma")
+SEED_STREAMS = ("search", "fresh", "cma", "probe")
 
 
 def seeds(seed: int) -> dict[str, int]:
@@ -58,6 +58,7 @@ class Plan:
     deals: int
     generations: int
     players: int
+    budget: int
 
     @property
     def games_per_generation(self) -> int:
@@ -74,7 +75,7 @@ class Plan:
                              f"least {least:,} games")
         deals = max(MIN_DEALS, math.isqrt(budget // per_deal * DEALS_PER_GENERATION))
         deals = min(deals, budget // per_deal)
-        return cls(popsize, deals, budget // (per_deal * deals), players)
+        return cls(popsize, deals, budget // (per_deal * deals), players, budget)
 
 
 @dataclass(frozen=True)
