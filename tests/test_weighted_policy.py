@@ -89,9 +89,11 @@ def test_punisher_holds_a_draw_two_until_the_next_seat_is_close_to_uno():
     hand = ["R+2", "R3", "Y5"]
     assert played("punisher", view(hand, "R7", hand_sizes=(0, 5, 7))) == "R3"
     assert played("punisher", view(hand, "R7", hand_sizes=(0, 2, 7))) == "R+2"
-    # with only the +2 legal it draws instead (voluntary draw is on in classic) while next holds > 2
-    assert played("punisher", view(["R+2", "Y5"], "R7", hand_sizes=(0, 5, 7))) is None
-    assert played("punisher", view(["R+2", "Y5"], "R7", hand_sizes=(0, 5, 7), voluntary_draw=False)) == "R+2"
+    # it holds the +2 only while another card fits: never a voluntary draw instead
+    assert played("punisher", view(["R+2", "Y5"], "R7", hand_sizes=(0, 5, 7))) == "R+2"
+    # a Skip is held the same way; a lower draw weight makes it draw rather than play the attack card
+    assert played("punisher", view(["RSKIP", "R3"], "R7", hand_sizes=(0, 5, 7))) == "R3"
+    assert played("punisher(w_voluntary_draw=-5)", view(["R+2", "Y5"], "R7", hand_sizes=(0, 5, 7))) is None
 
 
 def test_colour_counter_names_the_colour_most_seen_in_the_discard_pile():
