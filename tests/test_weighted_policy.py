@@ -89,9 +89,11 @@ def test_punisher_holds_a_draw_two_until_the_next_seat_is_close_to_uno():
     hand = ["R+2", "R3", "Y5"]
     assert played("punisher", view(hand, "R7", hand_sizes=(0, 5, 7))) == "R3"
     assert played("punisher", view(hand, "R7", hand_sizes=(0, 2, 7))) == "R+2"
-    # with only the +2 legal it draws instead (voluntary draw is on in classic) while next holds > 2
-    assert played("punisher", view(["R+2", "Y5"], "R7", hand_sizes=(0, 5, 7))) is None
-    assert played("punisher", view(["R+2", "Y5"], "R7", hand_sizes=(0, 5, 7), voluntary_draw=False)) == "R+2"
+    # it holds the +2 only while another card fits: never a voluntary draw instead
+    assert played("punisher", view(["R+2", "Y5"], "R7", hand_sizes=(0, 5, 7))) == "R+2"
+    # a Skip is held the same way; a lower draw weight makes it draw rather than play the attack card
+    assert played("punisher", view(["RSKIP", "R3"], "R7", hand_sizes=(0, 5, 7))) == "R3"
+    assert played("punisher(w_voluntary_draw=-5)", view(["R+2", "Y5"], "R7", hand_sizes=(0, 5, 7))) is None
 
 
 def test_colour_counter_names_the_colour_most_seen_in_the_discard_pile():
@@ -238,3 +240,29 @@ def test_weighted_presets_play_every_variant_with_sane_tables():
         won = r.seats.group_by("game").agg(pl.col("won").sum())
         assert (won["won"] <= 1).all() and r.rounds.height > 0
         assert np.isfinite(r.rounds["n_turns"].to_numpy()).all()
+
+
+# ---- greedy_points as weights -----------------------------------------------------------------------
+# greedy_points written as weights: the most points, the first card on ties (w_order), the colour held
+# most (lowest index on ties, w_colour_order; none held: the four tie and below(4) picks, as greedy's
+# below(4)), the smallest hand as target. Powers of two keep every sum exact.
+GREEDY_AS_WEIGHTS = ("weighted(w_points=1,w_order=0.0009765625,w_voluntary_draw=-100,w_bluff=-100,"
+                     "w_accept=-100,w_keep=-100,w_colour_held=1,w_colour_order=0.000244140625,"
+                     "w_target_hand=-1,w_target_order=0.0009765625,p_challenge=0.3)")
+
+
+@pytest.mark.parametrize("variant, rules", [
+    ("classic", {"stacking": "any_draw", "jump_in": True, "seven_o": True}),
+    ("minions", {}),
+    ("no_mercy", {}),
+])
+def test_greedy_points_written_as_weights_replays_greedy_points_outside_the_spin_wheel(variant, rules):
+    """Every decision outside the spin wheel (card, stack, drawn card, jump-in, colour, target,
+    challenge) is a weighted sum; the wheel's Almost UNO and group choices are not (README)."""
+    rules = {"match_mode": "single_round", **rules}
+    rs, greedy = resolve(variant, 4, "greedy_points(p_challenge=0.3)", rules)
+    _, weighted = resolve(variant, 4, GREEDY_AS_WEIGHTS, rules)
+    a = run_compiled(rs, 4, greedy, 4, 0, 300, trace=True)
+    b = run_compiled(rs, 4, weighted, 4, 0, 300, trace=True)
+    assert np.array_equal(a.events, b.events)
+    assert np.array_equal(a.rounds, b.rounds) and np.array_equal(a.seats, b.seats)

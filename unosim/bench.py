@@ -10,6 +10,7 @@ do. The baseline is single-core :func:`unosim.simulate` throughput (tables inclu
   built with ``cc -O2``) on the same core;
 * study throughput (end to end to parquet, ``workers`` processes) ÷ (workers × baseline);
 * ``unosim analyze`` of that study in a fresh process: games/s ÷ baseline, and peak memory;
+* the ``weighted`` presets' kernel throughput ÷ ``random``'s (classic 4p; :mod:`unosim.bench_policies`);
 * peak memory and time of a large ``simulate`` call in a fresh process, and the first call's time.
 
 The default run takes under 3 minutes on 2 cores. ``--full`` (``make bench-full``) adds the long runs:
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 
 import unosim
-from unosim import bench_study, protocol as L
+from unosim import bench_policies, bench_study, protocol as L
 from unosim.atomic import write_text_atomic
 from unosim.rules import FAMILIES
 from unosim.simulate import resolve, run_compiled
@@ -196,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     if cref:
         print(f"C reference (bench/c_reference, cc -O2), classic 4p random single rounds: "
               f"{cref['games_per_cpu_s']:,} games per CPU-s")
+
+    results["policies"] = bench_policies.policy_rates(games, repeats)
+    bench_policies.print_rates(results["policies"], games, repeats)
 
     big_games = 1_000_000 if full else 200_000
     fresh_process(10)  # warms the disk cache before a first call is timed

@@ -27,7 +27,7 @@ by_colour      plays the colour in play first (``w_keeps_colour``), then its lon
 by_number      changes colour by matching the number first (``w_number_match``); wilds last
 high_card_out  sheds the most points first (``w_points``)
 save_wilds     a wild only when no coloured card fits; otherwise its longest colour
-punisher       holds draw cards and skips (drawing instead when it may) until next(seat) holds ≤ 2
+punisher       holds draw cards and skips while another card fits until next(seat) holds ≤ 2
                cards, then plays them first
 colour_counter plays and names the colours most seen in the discard pile (the others likely lack
                them), weighed against its own longest colour
@@ -80,8 +80,9 @@ _POLICY_FACTS = {
 # smallest hand. Ties left over are broken by the play stream (engine/policy_weighted.py).
 PRESET_BASE = {"w_voluntary_draw": -100.0, "w_bluff": -100.0, "w_accept": -100.0, "w_keep": -100.0,
                "w_colour_held": 1.0, "w_target_hand": -1.0}
-# A card scores at least -50 under every preset (wild −50 in save_wilds), so the −100 options above
-# lose to any card; punisher's −5 draw beats only its held attack cards (−10).
+# A card scores more than -100 under every preset (wild −50 in save_wilds, attack −10 in punisher), so
+# the −100 options above lose to any card. punisher holds its attack cards only while another card fits:
+# drawing instead (a voluntary draw) made tables of four punishers draw for thousands of turns.
 PRESETS = {
     "by_colour": ("play the colour in play first, then the longest colour; wilds last",
                   {"w_keeps_colour": 10.0, "w_colour_left": 1.0, "w_wild": -20.0}),
@@ -91,8 +92,7 @@ PRESETS = {
     "save_wilds": ("a wild only when no coloured card fits; else the longest colour",
                    {"w_wild": -50.0, "w_colour_left": 1.0, "w_points": 0.01}),
     "punisher": ("hold draw cards and skips until the next seat holds 2 cards or fewer",
-                 {"w_attack": -10.0, "w_attack_close": 20.0, "w_colour_left": 0.1, "w_points": 0.01,
-                  "w_voluntary_draw": -5.0}),
+                 {"w_attack": -10.0, "w_attack_close": 20.0, "w_colour_left": 0.1, "w_points": 0.01}),
     "colour_counter": ("play and name the colours most seen in the discard pile (the others lack them)",
                        {"w_seen": 0.2, "w_colour_left": 1.0, "w_wild": -20.0, "w_colour_seen": 0.5}),
 }

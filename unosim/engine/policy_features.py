@@ -122,25 +122,33 @@ def count_seen(g, seen):
 
 @njit(cache=True)
 def card_context(g, p, held, seen):
-    """Fill held (and seen, only when some weight reads it: the scan costs a pass over the discard
-    pile); returns (next(p) is close to UNO, the seat before p is close to UNO)."""
+    """Fill held and seen and return (next(p) is close to UNO, the seat before p is close to UNO), each
+    only when some weight reads it (a weight of 0 multiplies whatever is left there)."""
     w = g["pp"][p]
-    count_held(g, p, held)
+    if w[PP_W_COLOUR_LEFT] != 0.0:
+        count_held(g, p, held)
     if w[PP_W_SEEN] != 0.0:
         count_seen(g, seen)
     hlen = g["hlen"]
-    n = g["st"][ST_N]
-    d = g["st"][ST_DIR]
-    seat = g["seat"]
-    nxt = p
-    for _ in range(n):
-        nxt = step(nxt, d, n)
-        if seat[nxt, SE_ACTIVE]:
-            break
-    return hlen[nxt] <= CLOSE_TO_UNO, hlen[prev_seat(g, p)] <= CLOSE_TO_UNO
+    next_close = False
+    if w[PP_W_ATTACK_CLOSE] != 0.0:
+        seat = g["seat"]
+        n = g["st"][ST_N]
+        d = g["st"][ST_DIR]
+        nxt = p
+        for _ in range(n):
+            nxt = step(nxt, d, n)
+            if seat[nxt, SE_ACTIVE]:
+                break
+        next_close = hlen[nxt] <= CLOSE_TO_UNO
+    prev_close = False
+    if w[PP_W_REVERSE_CLOSE] != 0.0:
+        prev_close = hlen[prev_seat(g, p)] <= CLOSE_TO_UNO
+    return next_close, prev_close
 
 
-@njit(cache=True)
+# inlined (numba IR): it runs for every legal card of every weighted decision
+@njit(cache=True, inline='always')
 def card_score(g, p, i, held, seen, next_close, prev_close):
     """The card option's score: Σ weight × feature in the order of the module docstring."""
     w = g["pp"][p]

@@ -17,8 +17,8 @@ defines every feature) and takes the best. Tie rules, the same in ``unosim.refer
   Spin discards the highest-scoring card (the first on ties); War reveals the first of its tied cards
   and discards its reveals in reveal order.
 
-Called only through :mod:`.policy`. Scratch: ``count`` (colours held) and ``seen`` (colours in the
-discard pile).
+Called only through :mod:`.policy`. Scratch: ``count`` (colours held), ``seen`` (colours in the
+discard pile) and ``scores`` (the options' scores).
 """
 
 from numba import njit
@@ -35,36 +35,47 @@ def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_
     and the bluff ``bluff_index`` (offered when ≥ 0, scoring its card score + ``bluff_bias``)."""
     held = g["count"]
     seen = g["seen"]
+    scores = g["scores"]
     next_close, prev_close = card_context(g, p, held, seen)
-    best = -1e300
-    ties = 0
+    k_options = nleg
     for k in range(nleg):
-        s = card_score(g, p, legal[k], held, seen, next_close, prev_close)
+        scores[k] = card_score(g, p, legal[k], held, seen, next_close, prev_close)
+    if draw_offered:
+        scores[k_options] = draw_score
+        k_options += 1
+    if bluff_index >= 0:
+        scores[k_options] = card_score(g, p, bluff_index, held, seen, next_close, prev_close) + bluff_bias
+        k_options += 1
+    k = pick_best(g, scores, k_options)
+    if k < nleg:
+        return legal[k]
+    if draw_offered and k == nleg:
+        return -1
+    return bluff_index
+
+
+@njit(cache=True)
+def pick_best(g, scores, k_options):
+    """The index of the best of scores[:k_options] (k_options > 0); k > 1 tied: the below(k)-th of
+    them (play stream), drawn only then."""
+    best = scores[0]
+    best_k = 0
+    ties = 1
+    for k in range(1, k_options):
+        s = scores[k]
         if s > best:
-            best, ties = s, 1
+            best, best_k, ties = s, k, 1
         elif s == best:
             ties += 1
-    if draw_offered:
-        if draw_score > best:
-            best, ties = draw_score, 1
-        elif draw_score == best:
-            ties += 1
-    if bluff_index >= 0:
-        bluff_score = card_score(g, p, bluff_index, held, seen, next_close, prev_close) + bluff_bias
-        if bluff_score > best:
-            best, ties = bluff_score, 1
-        elif bluff_score == best:
-            ties += 1
-    r = below(g, PLAY_STREAM, ties) if ties > 1 else 0
-    for k in range(nleg):
-        if card_score(g, p, legal[k], held, seen, next_close, prev_close) == best:
+    if ties == 1:
+        return best_k
+    r = below(g, PLAY_STREAM, ties)
+    for k in range(best_k, k_options):
+        if scores[k] == best:
             if r == 0:
-                return legal[k]
+                return k
             r -= 1
-    if draw_offered and draw_score == best:
-        if r == 0:
-            return -1
-    return bluff_index
+    return best_k
 
 
 @njit(cache=True)
@@ -107,25 +118,14 @@ def colour(g, p):
     """The colour p names: the best colour score (ties: below(k) among the k tied, in colour order)."""
     held = g["count"]
     seen = g["seen"]
+    scores = g["scores"]
     count_held(g, p, held)
     if g["pp"][p, L.PP_W_COLOUR_SEEN] != 0.0:
         count_seen(g, seen)
     shown = g["shown"][next_seat(g, p)]
-    best = -1e300
-    ties = 0
     for k in range(N_COLOURS):
-        s = colour_score(g, p, k, held, seen, shown)
-        if s > best:
-            best, ties = s, 1
-        elif s == best:
-            ties += 1
-    r = below(g, PLAY_STREAM, ties) if ties > 1 else 0
-    for k in range(N_COLOURS):
-        if colour_score(g, p, k, held, seen, shown) == best:
-            if r == 0:
-                return k
-            r -= 1
-    return N_COLOURS - 1
+        scores[k] = colour_score(g, p, k, held, seen, shown)
+    return pick_best(g, scores, N_COLOURS)
 
 
 @njit(cache=True)
@@ -137,21 +137,10 @@ def target_score(g, p, t, j):
 @njit(cache=True)
 def target(g, p, cand, k):
     """The seat of cand[:k] p swaps hands with: the best target score (ties: below among them)."""
-    best = -1e300
-    ties = 0
+    scores = g["scores"]
     for j in range(k):
-        s = target_score(g, p, cand[j], j)
-        if s > best:
-            best, ties = s, 1
-        elif s == best:
-            ties += 1
-    r = below(g, PLAY_STREAM, ties) if ties > 1 else 0
-    for j in range(k):
-        if target_score(g, p, cand[j], j) == best:
-            if r == 0:
-                return cand[j]
-            r -= 1
-    return cand[k - 1]
+        scores[j] = target_score(g, p, cand[j], j)
+    return cand[pick_best(g, scores, k)]
 
 
 @njit(cache=True)

@@ -213,7 +213,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, N_POLICY_PARAMS)), ("legal", np.int64, (MAXC,)),
         ("buf", np.int64, (MAXC,)), ("count", np.int64, (N_COLOURS + 1,)), ("cand", np.int64, (MAXP,)),
         ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (N_SPIN_OUTCOMES,)),
-        ("shown", np.int64, (MAXP, N_COLOURS)), ("seen", np.int64, (N_COLOURS + 1,)),
+        ("shown", np.int64, (MAXP, N_COLOURS)), ("seen", np.int64, (N_COLOURS + 1,)), ("scores", np.float64, (MAXC,)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
