@@ -68,6 +68,16 @@ def test_scores_are_the_simulated_wins_of_every_seat_position():
     np.testing.assert_array_equal(scores, wins / 3)
 
 
+def test_blocks_of_games_change_nothing(monkeypatch):
+    from unosim.tuning import duplicate
+    table = _table(3, "keep_wilds")
+    policy = parse_policy("by_colour")
+    whole = duplicate.seat_wins(table, policy, 1, seed=2, first_game=10, deals=250)
+    monkeypatch.setattr(duplicate, "BLOCK", 60)
+    np.testing.assert_array_equal(duplicate.seat_wins(table, policy, 1, seed=2, first_game=10, deals=250), whole)
+    assert 0 < whole.sum() < 250
+
+
 def test_the_interval_is_the_t_interval_of_the_per_deal_scores():
     scores = np.array([0.0, 0.25, 0.5, 0.25, 0.0, 0.75])
     est = Estimate.of(scores)

@@ -34,6 +34,7 @@ from ..simulate import run_compiled
 from ..worker import init_local_worker
 
 CONFIDENCE = 0.95
+BLOCK = 50_000   # games per engine call
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,16 @@ class Table:
 
 
 def seat_wins(table: Table, policy: PolicySpec, seat: int, seed: int, first_game: int, deals: int) -> np.ndarray:
-    """1.0 where ``policy`` at ``seat`` won game ``first_game + i`` (i < deals), else 0.0."""
-    raw = run_compiled(table.rules, table.players, table.lineup(policy, seat), seed, first_game, deals)
-    mask = raw.matches[:, L.MC_WINNERS_MASK]
-    return ((mask >> seat) & 1).astype(np.float64)
+    """1.0 where ``policy`` at ``seat`` won game ``first_game + i`` (i < deals), else 0.0. Played in
+    blocks of ``BLOCK`` games, so that the rows of a call stay small whatever ``deals`` is (game ``g``
+    depends only on the seed and ``g``, so the blocks change nothing)."""
+    lineup = table.lineup(policy, seat)
+    out = np.empty(deals, np.float64)
+    for start in range(0, deals, BLOCK):
+        games = min(BLOCK, deals - start)
+        raw = run_compiled(table.rules, table.players, lineup, seed, first_game + start, games)
+        out[start:start + games] = (raw.matches[:, L.MC_WINNERS_MASK] >> seat) & 1
+    return out
 
 
 def deal_scores(table: Table, policy: PolicySpec, seed: int, first_game: int, deals: int) -> np.ndarray:
