@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
 
 from ..checks import as_int, is_real
 from ..policies import PolicySpec, _split_top_level, lineup_label, make_lineup, parse_policy
@@ -102,7 +103,8 @@ class TuneResult:
         """A JSON-ready record of the run."""
         return {
             "variant": self.variant, "players": self.players, "field": self.field, "start": self.start,
-            "searched": list(self.searched), "fixed": list(self.fixed), "seed": self.seed, "seeds": self.seeds, "plan": asdict(self.plan),
+            "searched": list(self.searched), "fixed": list(self.fixed), "seed": self.seed, "seeds": self.seeds,
+            "plan": asdict(self.plan),
             "policy": self.lineup, "weights": dict(self.policy.params),
             "fresh": {"tuned": self.tuned.as_dict(), "start": self.start_estimate.as_dict(),
                       "difference": self.difference.as_dict(), "fair_share": self.fair_share,
@@ -129,31 +131,44 @@ def tune(variant: str, players: int, *, budget: int, against="random", seed: int
     Same arguments ⇒ the same result. Bad input raises ValueError naming the value and the valid ones.
     """
     began = time.perf_counter()
-    table, start_policy, space, plan, seed, eval_deals, n_jobs = _validated(
-        variant, players, budget, against, seed, start, rules, weights, eval_deals, n_jobs)
-    others = _compared(compare)
-    if not is_real(sigma0) or not math.isfinite(sigma0) or sigma0 <= 0:
-        raise ValueError(f"sigma0={sigma0!r} is invalid: valid is a finite number > 0 (score units)")
-    seed_of = seeds(seed)
-    searched = relevant(space, table, seed_of["probe"])
-    if not searched:
-        raise ValueError(f"weights={list(space.names)} change no game of {table.rules.key} at {table.players} "
-                         f"players: valid is a set of weights including one the rules use")
-    fixed = tuple(w for w in space.names if w not in searched)
-    space = WeightSpace(start_policy, searched)
-    plan = Plan.for_budget(plan.budget, table.players, len(searched))
-    with Evaluator(table, n_jobs) as evaluator:
-        best, history = search(space, evaluator, plan, seed_of, float(sigma0), progress)
+    setup = _validated(variant, players, budget, against, seed, start, rules, weights, sigma0, eval_deals,
+                       compare, n_jobs)
+    table = setup.table
+    seed_of = seeds(setup.seed)
+    space, fixed = _probed(setup.space, table, seed_of["probe"])
+    plan = Plan.for_budget(setup.budget, table.players, len(space.names))
+    with Evaluator(table, setup.n_jobs) as evaluator:
+        best, history = search(space, evaluator, plan, seed_of, setup.sigma0, progress)
         tuned = space.policy(best)
-        fresh = evaluator.scores([tuned, start_policy, *others], seed_of["fresh"], 0, eval_deals)
+        fresh = evaluator.scores([tuned, space.start, *setup.compare], seed_of["fresh"], 0, setup.eval_deals)
     return TuneResult(
-        variant=table.rules.key, players=table.players, field=lineup_label(table.field),
-        start=start_policy.label, searched=space.names, fixed=fixed, seed=seed, seeds=seed_of, plan=plan, policy=tuned,
+        variant=table.rules.key, players=table.players, field=lineup_label(table.field), start=space.start.label,
+        searched=space.names, fixed=fixed, seed=setup.seed, seeds=seed_of, plan=plan, policy=tuned,
         history=tuple(history), tuned=Estimate.of(fresh[0]), start_estimate=Estimate.of(fresh[1]),
         difference=Estimate.of(fresh[0] - fresh[1]),
         compared=tuple(Comparison(p.label, Estimate.of(f), Estimate.of(fresh[0] - f))
-                       for p, f in zip(others, fresh[2:], strict=True)),
+                       for p, f in zip(setup.compare, fresh[2:], strict=True)),
         seconds=time.perf_counter() - began)
+
+
+def _probed(space: WeightSpace, table: Table, seed: int) -> tuple[WeightSpace, tuple[str, ...]]:
+    """The space of the weights that can change a game (:mod:`.relevance`), and the others."""
+    searched = relevant(space, table, seed)
+    if not searched:
+        raise ValueError(f"weights={list(space.names)} change no game of {table.rules.key} at {table.players} "
+                         f"players: valid is a set of weights including one the rules use")
+    return WeightSpace(space.start, searched), tuple(w for w in space.names if w not in searched)
+
+
+class _Setup(NamedTuple):
+    table: Table
+    space: WeightSpace
+    budget: int
+    seed: int
+    sigma0: float
+    eval_deals: int
+    compare: list[PolicySpec]
+    n_jobs: int
 
 
 def _compared(compare) -> list[PolicySpec]:
@@ -165,8 +180,10 @@ def _compared(compare) -> list[PolicySpec]:
         raise ValueError(f"compare={compare!r} is invalid: {exc}") from None
 
 
-def _validated(variant, players, budget, against, seed, start, rules, weights, eval_deals, n_jobs):
-    """Every argument checked (ValueError naming the bad one), in the order a user reads them."""
+def _validated(variant, players, budget, against, seed, start, rules, weights, sigma0, eval_deals, compare,
+               n_jobs) -> _Setup:
+    """Every argument checked (ValueError naming the bad one), in the order a user reads them. The
+    budget is checked against a generation of every requested weight (the probe may drop some)."""
     if rules is not None and not isinstance(rules, dict):
         raise ValueError(f"rules={rules!r} is invalid: valid is None or a dict of rule overrides such as "
                          f"{{'stacking': 'any_draw'}} (see `unosim rules {variant}`)")
@@ -181,15 +198,17 @@ def _validated(variant, players, budget, against, seed, start, rules, weights, e
         field_specs = make_lineup(against, players - 1)
     except ValueError as exc:
         raise ValueError(f"against={against!r} is invalid for the {players - 1} other seats: {exc}") from None
-    start_policy = start_spec(start)
-    space = WeightSpace(start_policy, searched_weights(weights))
+    space = WeightSpace(start_spec(start), searched_weights(weights))
     budget = as_int("budget", budget, 1)
-    plan = Plan.for_budget(budget, players, len(space.names))
+    Plan.for_budget(budget, players, len(space.names))
     seed = as_int("seed", seed, 0, MAX_SEED)
+    if not is_real(sigma0) or not math.isfinite(sigma0) or sigma0 <= 0:
+        raise ValueError(f"sigma0={sigma0!r} is invalid: valid is a finite number > 0 (score units)")
     eval_deals = as_int("eval_deals", eval_deals, 2)
     if not (n_jobs == -1 or (isinstance(n_jobs, int) and n_jobs >= 1)) or isinstance(n_jobs, bool):
         raise ValueError(f"n_jobs={n_jobs!r} is invalid: valid is -1 (every core) or an integer ≥ 1")
-    return Table(rs, players, field_specs), start_policy, space, plan, seed, eval_deals, n_jobs
+    return _Setup(Table(rs, players, field_specs), space, budget, seed, float(sigma0), eval_deals,
+                  _compared(compare), n_jobs)
 
 
 __all__ = ["tune", "TuneResult", "Comparison", "DEFAULT_START", "DEFAULT_EVAL_DEALS"]
