@@ -328,6 +328,8 @@ def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):
     assert proc.wait(timeout=60) == 0
     screen = b"".join(chunks).decode()
     progress, _, output = screen.partition("tune classic")
-    assert "\r" in progress and "generation 3/3, win rate best" in progress   # one line, redrawn in place
-    assert "\n" not in progress.strip()
+    probe, bar, evaluation = (line.strip() for line in progress.strip().split("\n"))
+    assert probe == "tune: probing which weights can change a game…"
+    assert bar.count("\r") >= 1 and "generation 3/3, win rate best" in bar   # one line, redrawn in place
+    assert evaluation.startswith("tune: evaluating the tuned policy") and "300 fresh deals…" in evaluation
     assert "tuned policy: weighted(" in output

@@ -12,6 +12,7 @@ tuning beat the start.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
@@ -135,11 +136,14 @@ def tune(variant: str, players: int, *, budget: int, against="random", seed: int
                        compare, n_jobs)
     table = setup.table
     seed_of = seeds(setup.seed)
+    _status(progress, "tune: probing which weights can change a game…")
     space, fixed = _probed(setup.space, table, seed_of["probe"])
     plan = Plan.for_budget(setup.budget, table.players, len(space.names))
     with Evaluator(table, setup.n_jobs) as evaluator:
         best, history = search(space, evaluator, plan, seed_of, setup.sigma0, progress)
         tuned = space.policy(best)
+        _status(progress, f"tune: evaluating the tuned policy, the start and {len(setup.compare)} other(s) on "
+                          f"{setup.eval_deals:,} fresh deals…")
         fresh = evaluator.scores([tuned, space.start, *setup.compare], seed_of["fresh"], 0, setup.eval_deals)
     return TuneResult(
         variant=table.rules.key, players=table.players, field=lineup_label(table.field), start=space.start.label,
@@ -149,6 +153,12 @@ def tune(variant: str, players: int, *, budget: int, against="random", seed: int
         compared=tuple(Comparison(p.label, Estimate.of(f), Estimate.of(fresh[0] - f))
                        for p, f in zip(setup.compare, fresh[2:], strict=True)),
         seconds=time.perf_counter() - began)
+
+
+def _status(progress: bool, text: str) -> None:
+    """A step of the run on stderr, when progress is shown (the search has its own progress line)."""
+    if progress:
+        print(text, file=sys.stderr, flush=True)
 
 
 def _probed(space: WeightSpace, table: Table, seed: int) -> tuple[WeightSpace, tuple[str, ...]]:

@@ -110,9 +110,9 @@ def search(space: WeightSpace, evaluator: Evaluator, plan: Plan, seed_of: dict[s
             es.tell(candidates, list(-wins))
             history.append(Generation(k + 1, (k + 1) * plan.games_per_generation, float(wins.max()),
                                       float(wins.mean()), float(es.sigma)))
-            bar.update(plan.games_per_generation)
             bar.set_postfix_str(f"generation {k + 1}/{plan.generations}, win rate best {wins.max():.3f} "
                                 f"mean {wins.mean():.3f}", refresh=False)
+            bar.update(plan.games_per_generation)   # redraws the line, postfix included
             if es.stop():
                 break
     return np.asarray(es.result.xfavorite), history
