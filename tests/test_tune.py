@@ -157,6 +157,23 @@ def test_same_seed_same_result_whatever_the_global_random_state():
     assert _comparable(_small(seed=8)) != _comparable(first)   # the seed does reach the search
 
 
+def test_each_generation_plays_new_deals_shared_by_its_candidates_and_the_evaluation_fresh_ones(monkeypatch):
+    calls = []
+    scores = Evaluator.scores
+
+    def recorded(self, policies, seed, first_game, deals):
+        calls.append((len(policies), seed, first_game, deals))
+        return scores(self, policies, seed, first_game, deals)
+
+    monkeypatch.setattr(Evaluator, "scores", recorded)
+    result = _small(compare="keep_wilds")
+    plan, streams = result.plan, result.seeds
+    *search_calls, fresh_call = calls
+    assert search_calls == [(plan.popsize, streams["search"], k * plan.deals, plan.deals)   # one call per
+                            for k in range(plan.generations)]                            # generation: CRN
+    assert fresh_call == (3, streams["fresh"], 0, 300)   # tuned, start, keep_wilds on the fresh stream
+
+
 @pytest.mark.slow
 def test_the_result_does_not_depend_on_the_number_of_workers():
     assert _comparable(_small(n_jobs=2)) == _comparable(_small(n_jobs=1))
