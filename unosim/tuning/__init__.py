@@ -15,16 +15,17 @@ import math
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..checks import as_int, is_real
 from ..policies import PolicySpec, _split_top_level, lineup_label, make_lineup, parse_policy
 from ..rules import get_variant
 from ..simulate import MAX_SEED
 from .duplicate import Estimate, Evaluator, Table
-from .relevance import relevant
-from .search import Generation, Plan, search, seeds
 from .space import DEFAULT_START, WeightSpace, searched_weights, start_spec
+
+if TYPE_CHECKING:
+    from .search import Generation, Plan
 
 MODE = "single_round"   # a deal is one round, as in a tournament
 DEFAULT_EVAL_DEALS = 20_000
@@ -131,6 +132,7 @@ def tune(variant: str, players: int, *, budget: int, against="random", seed: int
     same fresh deals, e.g. the best preset. ``n_jobs``: worker processes (the result does not depend on it).
     Same arguments ⇒ the same result. Bad input raises ValueError naming the value and the valid ones.
     """
+    from .search import Plan, search, seeds   # cma and tqdm load only when a search runs
     began = time.perf_counter()
     setup = _validated(variant, players, budget, against, seed, start, rules, weights, sigma0, eval_deals,
                        compare, n_jobs)
@@ -163,6 +165,7 @@ def _status(progress: bool, text: str) -> None:
 
 def _probed(space: WeightSpace, table: Table, seed: int) -> tuple[WeightSpace, tuple[str, ...]]:
     """The space of the weights that can change a game (:mod:`.relevance`), and the others."""
+    from .relevance import relevant
     searched = relevant(space, table, seed)
     if not searched:
         raise ValueError(f"weights={list(space.names)} change no game of {table.rules.key} at {table.players} "
@@ -194,6 +197,7 @@ def _validated(variant, players, budget, against, seed, start, rules, weights, s
                n_jobs) -> _Setup:
     """Every argument checked (ValueError naming the bad one), in the order a user reads them. The
     budget is checked against a generation of every requested weight (the probe may drop some)."""
+    from .search import Plan
     if rules is not None and not isinstance(rules, dict):
         raise ValueError(f"rules={rules!r} is invalid: valid is None or a dict of rule overrides such as "
                          f"{{'stacking': 'any_draw'}} (see `unosim rules {variant}`)")

@@ -24,14 +24,11 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
-from joblib import Parallel, delayed, effective_n_jobs, parallel_config
-from scipy import stats
 
 from .. import protocol as L
 from ..policies import PolicySpec
 from ..rules import RuleSet
 from ..simulate import run_compiled
-from ..worker import init_local_worker
 
 CONFIDENCE = 0.95
 BLOCK = 50_000   # games per engine call
@@ -81,9 +78,12 @@ class Evaluator:
         self.table = table
         self.n_jobs = n_jobs
         self._stack = contextlib.ExitStack()
-        self._parallel: Parallel | None = None
+        self._parallel = None
 
     def __enter__(self) -> Evaluator:
+        from joblib import Parallel, effective_n_jobs, parallel_config
+
+        from ..worker import init_local_worker
         if effective_n_jobs(self.n_jobs) > 1:
             self._stack.enter_context(parallel_config(backend="loky", initializer=init_local_worker,
                                                       initargs=(os.getpid(),)))
@@ -97,6 +97,7 @@ class Evaluator:
     def scores(self, policies: list[PolicySpec], seed: int, first_game: int, deals: int) -> np.ndarray:
         """Each policy's win share per deal on games ``first_game .. first_game + deals - 1``:
         [policy, deal]."""
+        from joblib import delayed
         if self._parallel is None:
             results = [deal_scores(self.table, policy, seed, first_game, deals) for policy in policies]
         else:
@@ -116,6 +117,7 @@ class Estimate:
 
     @classmethod
     def of(cls, scores: np.ndarray) -> Estimate:
+        from scipy import stats
         deals = len(scores)
         mean = float(scores.mean())
         if deals < 2:
