@@ -254,6 +254,16 @@ def test_bad_input_names_the_value_and_the_valid_choices(kwargs, words):
         assert word in str(err.value), (word, str(err.value))
 
 
+def test_importing_unosim_loads_no_search_machinery():
+    """cma, joblib and scipy.stats load when a tune runs, not with the package (every CLI command pays
+    the package import)."""
+    code = ("import sys, unosim; unosim.tune; "
+            "print(sorted(m for m in ('cma', 'joblib', 'scipy.stats', 'tqdm') if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
 # ---- the CLI ------------------------------------------------------------------------------------------
 def _cli(*args, cwd):
     return subprocess.run([sys.executable, "-m", "unosim", "tune", *args], cwd=cwd, capture_output=True,
