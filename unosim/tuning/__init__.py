@@ -107,7 +107,7 @@ class TuneResult:
             "variant": self.variant, "players": self.players, "field": self.field, "start": self.start,
             "searched": list(self.searched), "fixed": list(self.fixed), "seed": self.seed, "seeds": self.seeds,
             "plan": asdict(self.plan),
-            "policy": self.lineup, "weights": dict(self.policy.params),
+            "policy": self.lineup, "parameters": dict(self.policy.params),
             "fresh": {"tuned": self.tuned.as_dict(), "start": self.start_estimate.as_dict(),
                       "difference": self.difference.as_dict(), "fair_share": self.fair_share,
                       "compared": [{"policy": c.policy, **c.estimate.as_dict(),
