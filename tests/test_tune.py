@@ -328,7 +328,8 @@ def test_cli_errors_are_one_line_with_status_2(args, expected, capsys):
     assert err.count("\n") == 1 and expected in err, err
 
 
-def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):
+def _on_a_terminal(args, cwd) -> str:
+    """Run ``unosim tune ARGS`` with stdout and stderr on a pseudo-terminal; what the user sees."""
     import fcntl
     import pty
     import select
@@ -336,8 +337,8 @@ def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):
     import termios
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 150, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "unosim", "tune", *CLI_RUN], stdout=slave, stderr=slave,
-                            stdin=subprocess.DEVNULL, cwd=tmp_path, env={**os.environ, "COLUMNS": "150"})
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", "tune", *args], stdout=slave, stderr=slave,
+                            stdin=subprocess.DEVNULL, cwd=cwd, env={**os.environ, "COLUMNS": "150"})
     os.close(slave)
     chunks = []
     while True:
@@ -353,10 +354,19 @@ def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):
         chunks.append(data)
     os.close(master)
     assert proc.wait(timeout=60) == 0
-    screen = b"".join(chunks).decode()
+    return b"".join(chunks).decode()
+
+
+def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):
+    screen = _on_a_terminal(CLI_RUN, tmp_path)
     progress, _, output = screen.partition("tune classic")
     probe, bar, evaluation = (line.strip() for line in progress.strip().split("\n"))
     assert probe == "tune: probing which weights can change a game…"
     assert bar.count("\r") >= 1 and "generation 3/3, win rate best" in bar   # one line, redrawn in place
     assert evaluation.startswith("tune: evaluating the tuned policy") and "300 fresh deals…" in evaluation
     assert "tuned policy: weighted(" in output
+
+
+def test_cli_quiet_on_a_terminal_prints_only_the_result(tmp_path):
+    screen = _on_a_terminal((*CLI_RUN, "--quiet"), tmp_path)
+    assert screen.startswith("tune classic") and "generation" not in screen and "probing" not in screen
