@@ -369,4 +369,5 @@ def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):
 
 def test_cli_quiet_on_a_terminal_prints_only_the_result(tmp_path):
     screen = _on_a_terminal((*CLI_RUN, "--quiet"), tmp_path)
-    assert screen.startswith("tune classic") and "generation" not in screen and "probing" not in screen
+    assert screen.startswith("tune classic") and "win rate best" not in screen and "probing" not in screen
+    assert "\r" not in screen.replace("\r\n", "\n")   # no line redrawn
