@@ -266,3 +266,15 @@ def test_greedy_points_written_as_weights_replays_greedy_points_outside_the_spin
     b = run_compiled(rs, 4, weighted, 4, 0, 300, trace=True)
     assert np.array_equal(a.events, b.events)
     assert np.array_equal(a.rounds, b.rounds) and np.array_equal(a.seats, b.seats)
+
+
+@pytest.mark.parametrize("lineup, expected", [
+    ("by_color,random*", "unknown policy 'by_color'"),
+    ("weighted(w_points=nan)", "w_points='nan'"),
+    ("punisher(w_atack=1)", "unknown parameter 'w_atack'"),
+])
+def test_cli_refuses_a_bad_weighted_lineup_in_one_line(lineup, expected, capsys):
+    from unosim.__main__ import main
+    code = main(["simulate", "classic", "-n", "3", "--games", "5", "--seed", "1", "--lineup", lineup])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and expected in err and "Traceback" not in err, err
