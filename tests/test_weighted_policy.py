@@ -135,7 +135,8 @@ def test_stack_accept_and_keep_weights():
     drawn = view(["Y1", "R3"], "R7")
     assert policy("weighted(w_keep=1)").play_drawn(drawn, C("R3")) is False
     assert policy("weighted(w_keep=-1)").play_drawn(drawn, C("R3")) is True
-    assert policy("weighted").jump_in(drawn, 1) is True     # a tie plays
+    assert policy("weighted(w_keep=0)").jump_in(drawn, 1) is True     # a tie plays
+    assert policy("weighted(w_keep=0.5)").jump_in(drawn, 1) is False
 
 
 def test_challenge_reads_the_wd4_player_s_hand_size():
