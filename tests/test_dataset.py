@@ -39,6 +39,20 @@ def test_parts_are_hive_partitioned_and_zstd_compressed(small_dataset):  # noqa:
     assert "variant" not in meta.schema.names and "players" not in meta.schema.names
 
 
+def test_each_column_of_a_part_has_its_cheap_encoding(small_dataset):  # noqa: F811
+    import pyarrow.parquet as pq
+    part = next(small_dataset.glob("seats/variant=*/players=*/part-*.parquet"))
+    meta = pq.read_metadata(part)
+    schema = pq.read_schema(part)
+    encodings = {meta.schema.column(i).name: set(meta.row_group(0).column(i).encodings)
+                 for i in range(meta.num_columns)}
+    assert "DELTA_BINARY_PACKED" in encodings["game"]
+    for name in ("round", "seat", "cards_left", "open_wd4"):
+        assert "BYTE_STREAM_SPLIT" in encodings[name] and "RLE_DICTIONARY" not in encodings[name], name
+    assert "RLE_DICTIONARY" in encodings["policy"] and "RLE_DICTIONARY" in encodings["lineup"]
+    assert schema.field("policy").type.value_type == "string"  # read back as the dictionary it was
+
+
 def test_refuses_a_missing_part(copy_of):
     next(copy_of.glob("seats/variant=minions/players=2/*.parquet")).unlink()
     with pytest.raises(DatasetError, match="missing"):
