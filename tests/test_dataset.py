@@ -82,3 +82,30 @@ def test_refuses_an_incomplete_run_and_a_directory_without_manifest(copy_of, tmp
         open_dataset(copy_of)
     with pytest.raises(DatasetError, match="no manifest.json"):
         open_dataset(tmp_path)
+
+
+def _frame_as_part(frame: pl.DataFrame, lineup: str):
+    """The oracle of dataset.part_table: the polars frame, partition columns dropped, lineup added,
+    every string column dictionary-encoded by arrow itself."""
+    import pyarrow as pa
+    table = frame.drop("variant", "players", strict=False).with_columns(pl.lit(lineup, pl.String).alias("lineup")).to_arrow()
+    for i, fld in enumerate(table.schema):
+        if pa.types.is_string(fld.type) or pa.types.is_large_string(fld.type):
+            column = table.column(i).cast(pa.string()).dictionary_encode()
+            table = table.set_column(i, pa.field(fld.name, column.type), column)
+    return table
+
+
+@pytest.mark.parametrize("variant", ["classic", "minions", "spin", "no_mercy"])
+@pytest.mark.parametrize(("players", "lineup", "mode"), [
+    (2, "random", "single_round"), (4, "greedy_points,random*", "single_round"),
+    (6, "keep_wilds,random,keep_wilds,greedy_points,random,random", "single_round"), (3, "random", "points"), (3, "greedy_points,random*", "lowest")])
+def test_a_part_holds_exactly_the_results_frame(variant, players, lineup, mode):
+    from unosim import simulate
+    from unosim.dataset import part_table
+    results = simulate(variant, players=players, games=30, seed=5, lineup=lineup, rules={"match_mode": mode})
+    for name in TABLES:
+        direct = part_table(results, name, "the-lineup")
+        expected = _frame_as_part(getattr(results, name), "the-lineup")
+        assert direct.schema == expected.schema, name
+        assert direct.equals(expected), name

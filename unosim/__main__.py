@@ -104,7 +104,7 @@ def cmd_simulate(args) -> None:
     if args.out:
         out = Path(args.out)
         for name in dataset.TABLES:
-            dataset.write_part(out / f"{name}.parquet", dataset.compact_table(getattr(results, name), args.lineup))
+            dataset.write_part(out / f"{name}.parquet", dataset.part_table(results, name, args.lineup))
         print(f"wrote {out}/{{{','.join(dataset.TABLES)}}}.parquet")
 
 

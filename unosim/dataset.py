@@ -29,11 +29,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .atomic import append_line_durable, read_journal, write_bytes_atomic, write_text_atomic
+from .simulate import Column, Constant, Labels, Results, WithNulls
 
 TABLES = ("rounds", "seats", "matches")
 MANIFEST = "manifest.json"
@@ -91,17 +93,49 @@ class PartInfo:
         return cls(int(rows), int(size), str(sha))
 
 
-def compact_table(frame: pl.DataFrame, lineup: str) -> pa.Table:
-    """A Results frame as a compact arrow table: partition columns dropped, ``lineup`` added, strings
-    dictionary-encoded. Columns keep the engine's (already small) integer types."""
-    frame = frame.drop([c for c in PARTITION_COLUMNS if c in frame.columns])
-    frame = frame.with_columns(pl.lit(lineup, pl.String).alias("lineup"))
-    table = frame.to_arrow()
-    for i, fld in enumerate(table.schema):
-        if pa.types.is_string(fld.type) or pa.types.is_large_string(fld.type):
-            column = table.column(i).cast(pa.string()).dictionary_encode()
-            table = table.set_column(i, pa.field(fld.name, column.type), column)
-    return table
+def part_table(results: Results, table: str, lineup: str) -> pa.Table:
+    """Table ``table`` of ``results`` as a part stores it: the Results frame's columns and types, the
+    partition columns dropped, a ``lineup`` column added, strings dictionary-encoded.
+
+    Built straight from the numpy columns (:meth:`unosim.simulate.Results.columns`), not through the
+    polars frame: a worker never materialises a string per row. Its content equals the polars frame's
+    (tests/test_dataset.py compares them for every variant).
+    """
+    columns = {k: c for k, c in results.columns(table).items() if k not in PARTITION_COLUMNS}
+    arrays = [_arrow_column(c) for c in columns.values()]
+    arrays.append(_arrow_column(Constant(lineup, len(arrays[0]))))
+    return pa.table(arrays, names=[*columns, "lineup"])
+
+
+def _arrow_column(column: Column) -> pa.Array:
+    if isinstance(column, Labels):
+        if column.enum:  # every name in the dictionary, in order, as polars writes an Enum
+            return pa.DictionaryArray.from_arrays(pa.array(column.codes.astype(numpy.uint8)),
+                                                  pa.array(column.names, pa.large_string()), ordered=True)
+        return _labels_dictionary(column.names, column.codes)
+    if isinstance(column, Constant):
+        return pa.DictionaryArray.from_arrays(pa.array(numpy.zeros(column.rows, numpy.int32)),
+                                              pa.array([column.value], pa.string()))
+    if isinstance(column, WithNulls):
+        return pa.array(column.values, mask=column.missing)
+    return pa.array(column)
+
+
+def _labels_dictionary(names: tuple[str, ...], codes: numpy.ndarray) -> pa.DictionaryArray:
+    """names[codes] dictionary-encoded as arrow's ``dictionary_encode`` would: distinct labels in the
+    order of their first row (two codes may share a label: one policy in several seats)."""
+    first_rows = {}
+    for code in range(len(names)):
+        rows = numpy.flatnonzero(codes == code)
+        if len(rows):
+            first_rows[code] = rows[0]
+    labels: list[str] = []
+    remap = numpy.zeros(max(len(names), 1), numpy.int32)
+    for code in sorted(first_rows, key=first_rows.get):
+        if names[code] not in labels:
+            labels.append(names[code])
+        remap[code] = labels.index(names[code])
+    return pa.DictionaryArray.from_arrays(pa.array(remap[codes]), pa.array(labels, pa.string()))
 
 
 def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> bytes:

@@ -177,7 +177,7 @@ def _engine_schema(study: Study) -> dict[str, list[list[str]]]:
     for cell in {c.ruleset.family: c for c in reversed(study.cells)}.values():
         results = simulate(cell.ruleset, players=cell.players, games=1, seed=cell.seed, lineup=cell.lineup_spec)
         schemas[cell.variant] = dataset.table_schemas(
-            {name: dataset.compact_table(getattr(results, name), cell.lineup) for name in dataset.TABLES})
+            {name: dataset.part_table(results, name, cell.lineup) for name in dataset.TABLES})
     first = next(iter(schemas.values()))
     for variant, schema in schemas.items():
         if schema != first:

@@ -34,7 +34,7 @@ def run_job(job: Job, root: str) -> dict[str, Any]:
                 "seed": cell.seed, "engine_version": ENGINE_VERSION}
     parts, tables = {}, {}
     for name in dataset.TABLES:  # matches last: the part that names the job's games
-        tables[name] = dataset.compact_table(getattr(results, name), cell.lineup)
+        tables[name] = dataset.part_table(results, name, cell.lineup)
         path = dataset.part_path(Path(root), name, cell.variant, cell.players, cell.name, job.index)
         parts[name] = dataset.write_part(path, tables[name], identity).as_list()
     record = {"cell": cell.name, "job": job.index, "games": job.games, "engine": ENGINE_VERSION,
