@@ -99,7 +99,8 @@ def _frame_as_part(frame: pl.DataFrame, lineup: str):
 @pytest.mark.parametrize("variant", ["classic", "minions", "spin", "no_mercy"])
 @pytest.mark.parametrize(("players", "lineup", "mode"), [
     (2, "random", "single_round"), (4, "greedy_points,random*", "single_round"),
-    (6, "keep_wilds,random,keep_wilds,greedy_points,random,random", "single_round"), (3, "random", "points"), (3, "greedy_points,random*", "lowest")])
+    (6, "keep_wilds,random,keep_wilds,greedy_points,random,random", "single_round"), (3, "random", "points"),
+    (3, "greedy_points,random*", "lowest")])
 def test_a_part_holds_exactly_the_results_frame(variant, players, lineup, mode):
     from unosim import simulate
     from unosim.dataset import part_table
@@ -107,5 +108,7 @@ def test_a_part_holds_exactly_the_results_frame(variant, players, lineup, mode):
     for name in TABLES:
         direct = part_table(results, name, "the-lineup")
         expected = _frame_as_part(getattr(results, name), "the-lineup")
-        assert direct.schema == expected.schema, name
-        assert direct.equals(expected), name
+        assert direct.schema.names == expected.schema.names and direct.schema.types == expected.schema.types
+        nullable = [f.name for f in direct.schema if f.nullable]  # parquet writes no levels for the others
+        assert nullable == (["winner_max_deficit"] if name == "rounds" else []), name
+        assert direct.cast(expected.schema).equals(expected), name
