@@ -34,7 +34,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .atomic import append_line_durable, read_journal, write_bytes_atomic, write_text_atomic
+from .atomic import AtomicBatch, append_line_durable, read_journal, write_bytes_atomic, write_text_atomic
 from .simulate import Column, Constant, Labels, Results, WithNulls
 
 TABLES = ("rounds", "seats", "matches")
@@ -178,10 +178,15 @@ def column_encodings(schema: pa.Schema) -> tuple[list[str], dict[str, str]]:
     return dictionary, encodings
 
 
-def write_part(path: Path, table: pa.Table, identity: dict[str, Any] | None = None) -> PartInfo:
-    """Write a part atomically; returns its ledger record (hashed from the bytes written, not re-read)."""
+def write_part(path: Path, table: pa.Table, identity: dict[str, Any] | None = None, *,
+               batch: AtomicBatch | None = None) -> PartInfo:
+    """Write a part atomically (or hand it to ``batch``, renamed when the batch ends); returns its ledger
+    record (hashed from the bytes written, not re-read)."""
     data = encode_part(table, identity)
-    write_bytes_atomic(path, data)
+    if batch is None:
+        write_bytes_atomic(path, data)
+    else:
+        batch.write_bytes(path, data)
     return PartInfo(table.num_rows, len(data), hashlib.sha256(data).hexdigest())
 
 
