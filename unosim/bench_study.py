@@ -29,8 +29,11 @@ WARMUP_CHUNK = 1_000
 
 
 def bench_spec(games: int = BENCH_GAMES) -> dict[str, Any]:
+    """The benchmark study: one cell of the baseline's game (classic without blank cards, 4 players,
+    ``random``, single rounds; :func:`unosim.bench.rules_for`), so its workers play what the baseline plays."""
     return {"study": {"name": "bench", "seed": 1, "games": games, "mode": "single_round"},
-            "grid": [{"variants": ["classic"], "players": [4], "lineups": ["random"]}]}
+            "variants": {"classic_no_blank": {"base": "classic", "rules": {"n_blank": 0}}},
+            "grid": [{"variants": ["classic_no_blank"], "players": [4], "lineups": ["random"]}]}
 
 
 def bench_study_run(out: str | Path, games: int = BENCH_GAMES, n_jobs: int = 2,
