@@ -96,6 +96,7 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """``data``: bytes or any bytes-like object (an arrow buffer is written without a copy)."""
     write_atomic(path, lambda tmp: Path(tmp).write_bytes(data))
 
 

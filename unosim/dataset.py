@@ -23,6 +23,7 @@ its record, so a copied-in, truncated or bit-flipped part is refused by name.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -131,9 +132,9 @@ def _labels_dictionary(names: tuple[str, ...], codes: numpy.ndarray) -> pa.Dicti
     order of their first row (two codes may share a label: one policy in several seats)."""
     first_rows = {}
     for code in range(len(names)):
-        rows = numpy.flatnonzero(codes == code)
-        if len(rows):
-            first_rows[code] = rows[0]
+        rows = codes == code
+        if rows.any():
+            first_rows[code] = int(rows.argmax())
     labels: list[str] = []
     remap = numpy.zeros(max(len(names), 1), numpy.int32)
     for code in sorted(first_rows, key=first_rows.get):
@@ -143,9 +144,10 @@ def _labels_dictionary(names: tuple[str, ...], codes: numpy.ndarray) -> pa.Dicti
     return pa.DictionaryArray.from_arrays(pa.array(remap[codes]), pa.array(labels, pa.string()))
 
 
-def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> bytes:
+def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> pa.Buffer:
     """The parquet bytes of a part: zstd, page checksums, identity in the footer, and per column the
-    encoding that is both small and cheap to write (:func:`column_encodings`)."""
+    encoding that is both small and cheap to write (:func:`column_encodings`). An arrow buffer, written
+    and hashed as it is (no copy into a Python ``bytes``)."""
     if identity is not None:
         table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                                IDENTITY_KEY: json.dumps(identity, sort_keys=True).encode()})
@@ -154,7 +156,7 @@ def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> byte
     pq.write_table(table, sink, compression="zstd", compression_level=ZSTD_LEVEL, use_dictionary=dictionary,
                    column_encoding=encodings, write_statistics=False, write_page_checksum=True,
                    write_batch_size=WRITE_BATCH_ROWS)
-    return sink.getvalue().to_pybytes()
+    return sink.getvalue()
 
 
 def column_encodings(schema: pa.Schema) -> tuple[list[str], dict[str, str]]:
@@ -197,8 +199,13 @@ def schema_fingerprint(schema: pa.Schema) -> list[list[str]]:
 
 def table_schemas(tables: dict[str, pa.Table]) -> dict[str, list[list[str]]]:
     """The schema fingerprint of each table as a part file stores it (read back from encoded bytes)."""
-    return {name: schema_fingerprint(pq.ParquetFile(pa.BufferReader(encode_part(t.slice(0, 0)))).schema_arrow)
-            for name, t in tables.items()}
+    return {name: _stored_fingerprint(t.schema) for name, t in tables.items()}
+
+
+@functools.lru_cache(maxsize=64)
+def _stored_fingerprint(schema: pa.Schema) -> list[list[str]]:
+    """Computed once per schema in a process (a worker would otherwise encode three parts more per job)."""
+    return schema_fingerprint(pq.ParquetFile(pa.BufferReader(encode_part(schema.empty_table()))).schema_arrow)
 
 
 # ---- manifest and ledger ----------------------------------------------------------------------------
