@@ -167,7 +167,8 @@ def column_encodings(schema: pa.Schema) -> tuple[list[str], dict[str, str]]:
     column) for files no smaller than BYTE_STREAM_SPLIT's, which only transposes the bytes of each
     value so zstd sees the all-zero high bytes of small counts as long runs. Game numbers are monotone
     within a part: delta encoding stores them in ~0 bytes. Strings (policy, lineup, end) stay
-    dictionaries of a few labels; booleans are bit-packed as they are.
+    dictionaries of a few labels; booleans are bit-packed as they are. BYTE_STREAM_SPLIT for integers
+    is Parquet format 2.11: pyarrow ≥ 17, polars and DuckDB ≥ 2.0 read it (DuckDB 1.x does not).
     """
     dictionary, encodings = [], {}
     for fld in schema:
