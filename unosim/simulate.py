@@ -162,10 +162,6 @@ def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
     return buffer[:n] if 2 * n >= len(buffer) else buffer[:n].copy()
 
 
-_END = pl.Enum(list(L.END_NAMES))
-_MATCH_END = pl.Enum(list(L.MATCH_END_NAMES))
-
-
 @dataclass(frozen=True)
 class Labels:
     """A string column held as codes into ``names`` (no Python string per row). ``enum``: the column is
