@@ -22,8 +22,8 @@ from .dataset import read_ledger, read_manifest
 
 BENCH_GAMES = 10_000_000
 QUICK_GAMES = 2_000_000
-#: games per job of the measured study: as many as each call of the baseline (bench.BASELINE_GAMES), so
-#: a worker does the same work per call as the baseline; both studies are whole multiples of it
+#: games per job of the measured study, and per timed call of the baseline (:mod:`unosim.bench`): a
+#: worker does the same work per call as the baseline; both studies are whole multiples of it
 BENCH_CHUNK = 100_000
 WARMUP_CHUNK = 1_000
 
@@ -55,7 +55,7 @@ def bench_study_run(out: str | Path, games: int = BENCH_GAMES, n_jobs: int = 2,
     cpu_start, wall_start = _cpu_seconds(), time.perf_counter()
     summary = run_study(study, out, n_jobs=n_jobs, chunk_size=chunk_size, force=True, progress=False)
     wall, cpu = time.perf_counter() - wall_start, _cpu_seconds() - cpu_start
-    get_reusable_executor().shutdown(wait=True)
+    get_reusable_executor().shutdown(wait=True)  # the workers' memory back before the analyses
     root = summary.path
     assert read_manifest(root)["status"] == "complete"
     rounds = _rows(root, "rounds")
