@@ -135,7 +135,8 @@ def test_stack_accept_and_keep_weights():
     drawn = view(["Y1", "R3"], "R7")
     assert policy("weighted(w_keep=1)").play_drawn(drawn, C("R3")) is False
     assert policy("weighted(w_keep=-1)").play_drawn(drawn, C("R3")) is True
-    assert policy("weighted").jump_in(drawn, 1) is True     # a tie plays
+    assert policy("weighted(w_keep=0)").jump_in(drawn, 1) is True     # a tie plays
+    assert policy("weighted(w_keep=0.5)").jump_in(drawn, 1) is False
 
 
 def test_challenge_reads_the_wd4_player_s_hand_size():
@@ -266,3 +267,25 @@ def test_greedy_points_written_as_weights_replays_greedy_points_outside_the_spin
     b = run_compiled(rs, 4, weighted, 4, 0, 300, trace=True)
     assert np.array_equal(a.events, b.events)
     assert np.array_equal(a.rounds, b.rounds) and np.array_equal(a.seats, b.seats)
+
+
+@pytest.mark.parametrize("lineup, expected", [
+    ("by_color,random*", "unknown policy 'by_color'"),
+    ("weighted(w_points=nan)", "w_points='nan'"),
+    ("punisher(w_atack=1)", "unknown parameter 'w_atack'"),
+])
+def test_cli_refuses_a_bad_weighted_lineup_in_one_line(lineup, expected, capsys):
+    from unosim.__main__ import main
+    code = main(["simulate", "classic", "-n", "3", "--games", "5", "--seed", "1", "--lineup", lineup])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and expected in err and "Traceback" not in err, err
+
+
+def test_bench_rows_cover_random_and_every_preset():
+    """make bench's policy rows (unosim/bench_policies.py): random first as the ratio's base, then every
+    preset; the figures are measured by make bench, never asserted here."""
+    from unosim.bench_policies import policy_rates
+    rows = policy_rates(games=200, repeats=1)
+    assert [r["lineup"] for r in rows] == ["random", *PRESETS]
+    assert rows[0]["ratio"] == 1.0 and rows[0]["turns_ratio"] == 1.0
+    assert all(r["games_per_cpu_s"] > 0 and r["turns_per_cpu_s"] > 0 for r in rows)

@@ -11,7 +11,8 @@ greedy_points  sheds the highest-point legal card first; names its most-held col
 keep_wilds     plays coloured cards (its longest colour first), wilds only when nothing else fits.
 weighted       strategies as data: scores every option by Σ weight × feature and takes the best
                (``unosim.engine.policy_features`` defines each feature; its weights ``w_<feature>``
-               are parameters, all 0 by default, so plain ``weighted`` picks uniformly at random).
+               are parameters, ``PRESET_BASE`` by default and 0 where it sets none, so plain
+               ``weighted`` plays a uniformly random legal card and names its most-held colour).
 ============== ==================================================================================
 
 Every probability parameter is in [0, 1]; a weight is any finite number. ``p_keep_drawn`` (every
@@ -19,7 +20,7 @@ built-in) keeps a playable drawn card with that probability (``force_play_drawn`
 
 **Presets** are named weight vectors of ``weighted``, usable wherever a policy name is
 (``"by_colour,random*"``), with any parameter overridden (``punisher(p_challenge=0.3, w_attack=-5)``).
-Each starts from ``PRESET_BASE`` (never draw voluntarily or bluff, always stack, play a drawn card,
+Each, like plain ``weighted``, starts from ``PRESET_BASE`` (never draw voluntarily or bluff, always stack, play a drawn card,
 name the colour held most, swap with the smallest hand) and adds:
 
 ============== ==================================================================================
@@ -97,6 +98,11 @@ PRESETS = {
                        {"w_seen": 0.2, "w_colour_left": 1.0, "w_wild": -20.0, "w_colour_seen": 0.5}),
 }
 POLICIES = {name: PolicyInfo(name, POLICY_NAMES.index(name), *_POLICY_FACTS[name]) for name in POLICY_NAMES}
+# plain ``weighted`` starts from the base too: with every weight 0 the voluntary draw, the bluff and
+# accepting a penalty would tie with every card (long games of random draws; 10-player spin hit the
+# turn cap)
+POLICIES["weighted"] = PolicyInfo("weighted", POLICY_NAMES.index("weighted"), *_POLICY_FACTS["weighted"],
+                                  tuple(sorted(PRESET_BASE.items())))
 POLICIES.update({name: PolicyInfo(name, POLICY_NAMES.index("weighted"), f"weighted preset: {doc}",
                                   _WEIGHTED_PARAMS, tuple(sorted({**PRESET_BASE, **weights}.items())))
                  for name, (doc, weights) in PRESETS.items()})
