@@ -94,8 +94,19 @@ def test_coordinates_are_weights_in_score_units_and_round_to_three_digits():
     policy = space.policy(np.array([12.3456, -0.0000123456]))
     params = dict(policy.params)
     assert params["w_points"] == 1.23 and params["w_wild"] == -1.23e-05
-    assert params["w_keeps_colour"] == 10.0 and params["w_voluntary_draw"] == -100.0   # kept from the start
+    assert params["w_keeps_colour"] == 10.0   # kept from the start
+    assert policy.vector().tolist() == parse_policy("by_colour(w_points=1.23,w_wild=-1.23e-05)").vector().tolist()
     assert parse_policy(policy.label) == policy   # the printed string is the evaluated policy
+
+
+def test_a_weight_tuned_to_zero_stays_zero_where_plain_weighted_has_another_default():
+    space = WeightSpace(start_spec("by_colour"), searched_weights("w_colour_held,w_wild"))
+    assert space.names == ("w_wild", "w_colour_held")   # WEIGHT_PARAMS order
+    policy = space.policy(np.array([-3.0, 0.0]))
+    vector = dict(zip(protocol.POLICY_PARAMS, policy.vector(), strict=True))
+    assert vector["w_colour_held"] == 0.0 and vector["w_wild"] == -3.0 and vector["w_keeps_colour"] == 10.0
+    assert "w_colour_held=0" in policy.label and "w_bluff" not in policy.label   # w_bluff: the default
+    assert parse_policy(policy.label).vector().tolist() == policy.vector().tolist()
 
 
 def test_the_start_point_maps_back_to_the_start_policy():

@@ -89,9 +89,12 @@ class WeightSpace:
 
     def policy(self, x: np.ndarray) -> PolicySpec:
         """Coordinates → the ``weighted`` policy: the start's parameters with the searched weights
-        replaced (a weight of 0 is the default and is left out of the spec)."""
+        replaced. The spec lists every parameter that differs from plain ``weighted``'s default (its
+        base weights, else 0), so the printed string is short and still fixes every value."""
         params = {**dict(self._start_params()), **self.weights(x)}
-        return PolicySpec("weighted", tuple(sorted((k, v) for k, v in params.items() if v != 0.0)))
+        defaults = dict(POLICIES["weighted"].defaults)
+        return PolicySpec("weighted", tuple(sorted((k, v) for k, v in params.items()
+                                                   if v != defaults.get(k, 0.0))))
 
     def _start_params(self) -> tuple[tuple[str, float], ...]:
         """Every parameter of the start: a preset's weights, then those its spec gives."""
