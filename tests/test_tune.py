@@ -382,3 +382,26 @@ def test_cli_quiet_on_a_terminal_prints_only_the_result(tmp_path):
     screen = _on_a_terminal((*CLI_RUN, "--quiet"), tmp_path)
     assert screen.startswith("tune classic") and "win rate best" not in screen and "probing" not in screen
     assert "\r" not in screen.replace("\r\n", "\n")   # no line redrawn
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_search_and_its_workers(tmp_path):
+    """SIGINT during a parallel search: exit status 130, one line, no worker left behind."""
+    import signal
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "unosim", "tune", "--variant", "classic", "--players", "4",
+                             "--budget", "50000000", "--n-jobs", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    children: list[str] = []
+    deadline = time.monotonic() + 120
+    while len(children) < 2 and time.monotonic() < deadline:   # the workers start with the search
+        time.sleep(0.5)
+        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert len(children) >= 2, "the search never started its workers"
+    time.sleep(2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err == "unosim: interrupted\n"
+    time.sleep(2)
+    assert not [c for c in children if os.path.exists(f"/proc/{c}")]
