@@ -39,8 +39,7 @@ from .state import (
 
 
 # ---- moving cards -----------------------------------------------------------------------------------
-# inline='always': every play removes a card, and as a call it is a twentieth of a classic turn
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def remove_card(g, p, i):
     hands = g["hands"]
     hlen = g["hlen"]

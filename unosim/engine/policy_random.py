@@ -12,8 +12,7 @@ from .rng import PLAY_STREAM, below, bernoulli, shuffle
 from .state import N_COLOURS, PP_BLUFF, PP_CHALLENGE, PP_DRAW
 
 
-# inline='always': asked at nearly every turn (through policy.choose_play, itself inlined)
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def play(g, p, legal, nleg, bluff_index):
     """Hand index to play from ``legal[:nleg]`` (nleg > 0), ``bluff_index`` (an illegal WD4, -1: none)
     or -1 to draw (protocol §4: voluntary draw, then bluff, then a uniform legal card)."""
