@@ -70,8 +70,8 @@ from .wheel import spin
 
 
 # ---- verbs of the classic family --------------------------------------------------------------------
-# inline='always': asked at every turn and skip, and outside minions it only reads the family; as a call
-# it cost about 3% of classic throughput
+# inline='always': asked at every turn and skip, and outside minions it only reads the family (with the
+# register-held shuffle, +5.5% classic 4p throughput)
 @njit(cache=True, inline='always')
 def pose_event(g, s):
     """Minions §2.2.2: the turn passes to s (its turn or its skip); a window closes at its 2nd event."""
