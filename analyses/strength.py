@@ -6,7 +6,7 @@
 For every variant, player count and pair ``A:B`` it plays ``unosim.tournament`` with the two policies
 (each takes half the seats; every deal under every arrangement) and prints one markdown row: A's win
 rate (fair share 1/N) and head-to-head share against B (fair 1/2), each with its 95% interval
-clustered by deal, and whether the head-to-head interval excludes parity. This is how the strength
+clustered by deal, and the verdict: which policy is stronger when that interval excludes parity. This is how the strength
 table in the README is made.
 """
 
@@ -26,7 +26,7 @@ parser.add_argument("--seed", type=int, default=1)
 parser.add_argument("--n-jobs", type=int, default=2)
 args = parser.parse_args()
 
-print("| variant | players | A | B | deals | A's win rate | A ahead of B | excludes parity | s |")
+print("| variant | players | A | B | deals | A's win rate | A ahead of B | verdict | s |")
 print("|---|---|---|---|---|---|---|---|---|")
 for variant in args.variants.split(","):
     for players in (int(p) for p in args.players.split(",")):
@@ -38,7 +38,8 @@ for variant in args.variants.split(","):
             row = result.standings.row(by_predicate=pl.col("policy") == a, named=True)
             h2h = result.head_to_head.row(
                 by_predicate=(pl.col("a") == a) & (pl.col("b") == b), named=True)
-            clear = "yes" if h2h["ci_low"] > 0.5 or h2h["ci_high"] < 0.5 else "no"
+            verdict = (f"{a} stronger" if h2h["ci_low"] > 0.5 else f"{b} stronger" if h2h["ci_high"] < 0.5
+                       else "no clear difference")
             print(f"| {variant} | {players} | {a} | {b} | {args.deals:,} | {row['win_rate']:.3f} "
                   f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}] | {h2h['estimate']:.3f} [{h2h['ci_low']:.3f}, "
-                  f"{h2h['ci_high']:.3f}] | {clear} | {time.perf_counter() - start:.0f} |", flush=True)
+                  f"{h2h['ci_high']:.3f}] | {verdict} | {time.perf_counter() - start:.0f} |", flush=True)
