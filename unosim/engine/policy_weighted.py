@@ -36,15 +36,17 @@ def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_
     held = g["count"]
     seen = g["seen"]
     scores = g["scores"]
-    next_close, prev_close = card_context(g, p, held, seen)
+    context = card_context(g, p, held, seen)
+    hand = g["hands"][p]
     k_options = nleg
     for k in range(nleg):
-        scores[k] = card_score(g, p, legal[k], held, seen, next_close, prev_close)
+        i = legal[k]
+        scores[k] = card_score(context, hand[i], i, held, seen)
     if draw_offered:
         scores[k_options] = draw_score
         k_options += 1
     if bluff_index >= 0:
-        scores[k_options] = card_score(g, p, bluff_index, held, seen, next_close, prev_close) + bluff_bias
+        scores[k_options] = card_score(context, hand[bluff_index], bluff_index, held, seen) + bluff_bias
         k_options += 1
     k = pick_best(g, scores, k_options)
     if k < nleg:
@@ -99,8 +101,8 @@ def plays(g, p, i):
     """Play hand index i (a legal drawn card, or a jump-in) rather than keep it: score ≥ w_keep."""
     held = g["count"]
     seen = g["seen"]
-    next_close, prev_close = card_context(g, p, held, seen)
-    return card_score(g, p, i, held, seen, next_close, prev_close) >= g["pp"][p, L.PP_W_KEEP]
+    context = card_context(g, p, held, seen)
+    return card_score(context, g["hands"][p, i], i, held, seen) >= g["pp"][p, L.PP_W_KEEP]
 
 
 @njit(cache=True)
@@ -161,19 +163,20 @@ def almost_uno(g, s, order):
     order; returns m."""
     held = g["count"]
     seen = g["seen"]
-    next_close, prev_close = card_context(g, s, held, seen)
+    context = card_context(g, s, held, seen)
+    hand = g["hands"][s]
     h = g["hlen"][s]
     first = 0
-    first_score = card_score(g, s, 0, held, seen, next_close, prev_close)
+    first_score = card_score(context, hand[0], 0, held, seen)
     for i in range(1, h):
-        x = card_score(g, s, i, held, seen, next_close, prev_close)
+        x = card_score(context, hand[i], i, held, seen)
         if x < first_score:
             first, first_score = i, x
     second = -1
     second_score = 0.0
     for i in range(h):
         if i != first:
-            x = card_score(g, s, i, held, seen, next_close, prev_close)
+            x = card_score(context, hand[i], i, held, seen)
             if second < 0 or x < second_score:
                 second, second_score = i, x
     m = 0
@@ -190,8 +193,8 @@ def group(g, s, tally, groups):
     scores sum highest (the first on ties)."""
     held = g["count"]
     seen = g["seen"]
-    next_close, prev_close = card_context(g, s, held, seen)
-    hands = g["hands"]
+    context = card_context(g, s, held, seen)
+    hand = g["hands"][s]
     by_colour = groups == N_COLOURS
     chosen = -1
     best = 0.0
@@ -200,9 +203,9 @@ def group(g, s, tally, groups):
             continue
         total = 0.0
         for i in range(g["hlen"][s]):
-            c = hands[s, i]
+            c = hand[i]
             if (by_colour and COLOUR[c] == x) or (not by_colour and KIND[c] == K_NUMBER and NUMBER_OF[c] == x):
-                total += card_score(g, s, i, held, seen, next_close, prev_close)
+                total += card_score(context, hand[i], i, held, seen)
         if chosen < 0 or total > best:
             chosen, best = x, total
     return chosen
@@ -213,11 +216,12 @@ def uno_spin_discard(g, w):
     """UNO_SPIN: the highest-scoring card (the first on ties)."""
     held = g["count"]
     seen = g["seen"]
-    next_close, prev_close = card_context(g, w, held, seen)
+    context = card_context(g, w, held, seen)
+    hand = g["hands"][w]
     index = 0
-    best = card_score(g, w, 0, held, seen, next_close, prev_close)
+    best = card_score(context, hand[0], 0, held, seen)
     for i in range(1, g["hlen"][w]):
-        x = card_score(g, w, i, held, seen, next_close, prev_close)
+        x = card_score(context, hand[i], i, held, seen)
         if x > best:
             index, best = i, x
     return index
