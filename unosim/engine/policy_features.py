@@ -103,7 +103,7 @@ def prev_seat(g, s):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def count_held(g, p, held):
     """held[k] = cards of colour k in p's hand (held[NO_COLOUR]: its wilds)."""
     hands = g["hands"]
@@ -154,7 +154,8 @@ def next_close_to_uno(g, p):
     return g["hlen"][nxt] <= CLOSE_TO_UNO
 
 
-@njit(cache=True)
+# inlined into every decision that scores cards (a call costs more than the context itself)
+@njit(cache=True, inline='always')
 def card_context(g, p, held, seen):
     """Fill held and seen (each only when its weight is not 0) and return the decision's constants for
     ``card_score``: p's card weights, with attack_close's and reverse_close's set to 0 unless their
