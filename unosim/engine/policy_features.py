@@ -112,7 +112,7 @@ def count_held(g, p, held):
         held[COLOUR[hands[p, i]]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def count_seen(g, seen):
     """seen[k] = cards of colour k in the discard pile (public: every discard was shown face up);
     seen[NO_COLOUR] = 0 (the feature is 0 for a wild)."""
@@ -140,7 +140,7 @@ NUMBER_KEY = np.asarray([NUMBER_OF[c] if KIND[c] == K_NUMBER else -1 for c in ra
                         dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def next_close_to_uno(g, p):
     """Whether next(p) holds ≤ CLOSE_TO_UNO cards."""
     seat = g["seat"]

@@ -92,13 +92,13 @@ def play(g, p, legal, nleg, bluff_index):
                        w[L.PP_W_BLUFF])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def stack(g, p, legal, ns):
     """The card of legal[:ns] (ns > 0) to stack on the pending penalty, or -1 to accept."""
     return choose_card(g, p, legal, ns, True, g["pp"][p, L.PP_W_ACCEPT], -1, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def plays(g, p, i):
     """Play hand index i (a legal drawn card, or a jump-in) rather than keep it: score ≥ w_keep."""
     held = g["count"]
@@ -107,7 +107,7 @@ def plays(g, p, i):
     return card_score(context, g["hands"][p, i], i, held, seen) >= g["pp"][p, L.PP_W_KEEP]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def colour_score(g, p, k, held, seen, shown):
     w = g["pp"][p]
     score = w[L.PP_W_COLOUR_HELD] * held[k]
@@ -117,7 +117,7 @@ def colour_score(g, p, k, held, seen, shown):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def colour(g, p):
     """The colour p names: the best colour score (ties: below(k) among the k tied, in colour order)."""
     held = g["count"]
