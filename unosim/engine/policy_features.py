@@ -115,11 +115,20 @@ def count_held(g, p, held):
 @njit(cache=True, inline='always')
 def count_seen(g, seen):
     """seen[k] = cards of colour k in the discard pile (public: every discard was shown face up);
-    seen[NO_COLOUR] = 0 (the feature is 0 for a wild)."""
-    pile = g["pile"]
-    seen[:] = 0
+    seen[NO_COLOUR] = 0 (the feature is 0 for a wild). Counted in four locals: incrementing seen[k] in
+    memory chains every card on the previous store."""
+    pile = g["pile"][DISC]
+    n0 = n1 = n2 = n3 = 0
     for j in range(g["plen"][DISC]):
-        seen[COLOUR[pile[DISC, j]]] += 1
+        colour = COLOUR[pile[j]]
+        n0 += colour == 0
+        n1 += colour == 1
+        n2 += colour == 2
+        n3 += colour == 3
+    seen[0] = n0
+    seen[1] = n1
+    seen[2] = n2
+    seen[3] = n3
     seen[NO_COLOUR] = 0
 
 

@@ -108,27 +108,32 @@ def plays(g, p, i):
 
 
 @njit(cache=True, inline='always')
-def colour_score(g, p, k, held, seen, shown):
-    w = g["pp"][p]
-    score = w[L.PP_W_COLOUR_HELD] * held[k]
-    score += w[L.PP_W_COLOUR_SEEN] * seen[k]
-    score += w[L.PP_W_COLOUR_SHOWN] * shown[k]
-    score += w[L.PP_W_COLOUR_ORDER] * (-k if held[k] > 0 else -N_COLOURS)
-    return score
-
-
-@njit(cache=True, inline='always')
 def colour(g, p):
-    """The colour p names: the best colour score (ties: below(k) among the k tied, in colour order)."""
+    """The colour p names: the best colour score (ties: below(k) among the k tied, in colour order).
+    A term whose weight is 0 is skipped, unread (exact, as in ``card_score``)."""
+    w = g["pp"][p]
+    w_held = w[L.PP_W_COLOUR_HELD]
+    w_seen = w[L.PP_W_COLOUR_SEEN]
+    w_shown = w[L.PP_W_COLOUR_SHOWN]
+    w_order = w[L.PP_W_COLOUR_ORDER]
     held = g["count"]
     seen = g["seen"]
     scores = g["scores"]
     count_held(g, p, held)
-    if g["pp"][p, L.PP_W_COLOUR_SEEN] != 0.0:
+    if w_seen != 0.0:
         count_seen(g, seen)
-    shown = g["shown"][next_seat(g, p)]
+    shown = g["shown"][next_seat(g, p) if w_shown != 0.0 else p]
     for k in range(N_COLOURS):
-        scores[k] = colour_score(g, p, k, held, seen, shown)
+        score = 0.0
+        if w_held != 0.0:
+            score += w_held * held[k]
+        if w_seen != 0.0:
+            score += w_seen * seen[k]
+        if w_shown != 0.0:
+            score += w_shown * shown[k]
+        if w_order != 0.0:
+            score += w_order * (-k if held[k] > 0 else -N_COLOURS)
+        scores[k] = score
     return pick_best(g, scores, N_COLOURS)
 
 
