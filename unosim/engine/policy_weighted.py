@@ -34,7 +34,10 @@ from .state import COLOUR, KIND, K_NUMBER, N_COLOURS, NUMBER_OF, next_seat
 @njit(cache=True, inline='always')
 def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_bias):
     """The best of legal[:nleg], the draw (-1; offered when ``draw_offered``, scoring ``draw_score``)
-    and the bluff ``bluff_index`` (offered when ≥ 0, scoring its card score + ``bluff_bias``)."""
+    and the bluff ``bluff_index`` (offered when ≥ 0, scoring its card score + ``bluff_bias``). A single
+    option is taken unscored (pick_best draws nothing for it either)."""
+    if nleg == 1 and not draw_offered and bluff_index < 0:
+        return legal[0]
     held = g["count"]
     seen = g["seen"]
     scores = g["scores"]
