@@ -125,6 +125,7 @@ def colour(g, p):
     count_held(g, p, held)
     if w_seen != 0.0:
         count_seen(g, seen)
+    # next(p)'s Show Hand counts; with w_colour_shown = 0 no row is read, p's own stands in
     shown = g["shown"][next_seat(g, p) if w_shown != 0.0 else p]
     for k in range(N_COLOURS):
         score = 0.0
