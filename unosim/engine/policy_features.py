@@ -47,6 +47,7 @@ Challenge of a Wild Draw Four played on ``v``: score = ``w_challenge`` + ``w_cha
 held by the Wild Draw Four's player (the seat before ``v``, after the play).
 """
 
+import numpy as np
 from numba import njit
 
 from .state import (
@@ -102,7 +103,7 @@ def prev_seat(g, s):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def count_held(g, p, held):
     """held[k] = cards of colour k in p's hand (held[NO_COLOUR]: its wilds)."""
     hands = g["hands"]
@@ -111,67 +112,118 @@ def count_held(g, p, held):
         held[COLOUR[hands[p, i]]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def count_seen(g, seen):
-    """seen[k] = cards of colour k in the discard pile (public: every discard was shown face up)."""
-    pile = g["pile"]
-    seen[:] = 0
+    """seen[k] = cards of colour k in the discard pile (public: every discard was shown face up);
+    seen[NO_COLOUR] = 0 (the feature is 0 for a wild). Counted in four locals: incrementing seen[k] in
+    memory chains every card on the previous store."""
+    pile = g["pile"][DISC]
+    n0 = n1 = n2 = n3 = 0
     for j in range(g["plen"][DISC]):
-        seen[COLOUR[pile[DISC, j]]] += 1
+        colour = COLOUR[pile[j]]
+        n0 += colour == 0
+        n1 += colour == 1
+        n2 += colour == 2
+        n3 += colour == 3
+    seen[0] = n0
+    seen[1] = n1
+    seen[2] = n2
+    seen[3] = n3
+    seen[NO_COLOUR] = 0
 
 
-@njit(cache=True)
+def _indicator(flags) -> np.ndarray:
+    return np.asarray(flags, dtype=np.float64)
+
+
+# The 0/1 card features per card id, as floats: a table read instead of a branch per card (the same
+# products: weight × 1.0 or weight × 0.0)
+IS_ACTION = _indicator([(COLOUR[c] != NO_COLOUR and KIND[c] != K_NUMBER) for c in range(len(COLOUR))])
+IS_WILD = _indicator([COLOUR[c] == NO_COLOUR for c in range(len(COLOUR))])
+IS_DRAW = _indicator([DRAW_VALUE[c] > 0 for c in range(len(COLOUR))])
+IS_ATTACK = _indicator([DRAW_VALUE[c] > 0 or KIND[c] == K_SKIP or KIND[c] == K_SKIP_EVERYONE
+                        for c in range(len(COLOUR))])
+IS_REVERSE = _indicator([KIND[c] == K_REVERSE or KIND[c] == K_WRD4 for c in range(len(COLOUR))])
+# a NUMBER card's number, -1 for any other card (number_match: equal and ≥ 0)
+NUMBER_KEY = np.asarray([NUMBER_OF[c] if KIND[c] == K_NUMBER else -1 for c in range(len(COLOUR))],
+                        dtype=np.int64)
+
+
+@njit(cache=True, inline='always')
+def next_close_to_uno(g, p):
+    """Whether next(p) holds ≤ CLOSE_TO_UNO cards."""
+    seat = g["seat"]
+    n = g["st"][ST_N]
+    d = g["st"][ST_DIR]
+    nxt = p
+    for _ in range(n):
+        nxt = step(nxt, d, n)
+        if seat[nxt, SE_ACTIVE]:
+            break
+    return g["hlen"][nxt] <= CLOSE_TO_UNO
+
+
+# inlined into every decision that scores cards (a call costs more than the context itself)
+@njit(cache=True, inline='always')
 def card_context(g, p, held, seen):
-    """Fill held and seen and return (next(p) is close to UNO, the seat before p is close to UNO), each
-    only when some weight reads it (a weight of 0 multiplies whatever is left there)."""
+    """Fill held and seen (each only when its weight is not 0) and return the decision's constants for
+    ``card_score``: p's card weights, with attack_close's and reverse_close's set to 0 unless their
+    seat is close to UNO, own_hand's term, the colour in play and the top card's NUMBER_KEY (a weight
+    of 0 multiplies whatever is left in held or seen: its term is skipped)."""
     w = g["pp"][p]
     if w[PP_W_COLOUR_LEFT] != 0.0:
         count_held(g, p, held)
     if w[PP_W_SEEN] != 0.0:
         count_seen(g, seen)
-    hlen = g["hlen"]
-    next_close = False
-    if w[PP_W_ATTACK_CLOSE] != 0.0:
-        seat = g["seat"]
-        n = g["st"][ST_N]
-        d = g["st"][ST_DIR]
-        nxt = p
-        for _ in range(n):
-            nxt = step(nxt, d, n)
-            if seat[nxt, SE_ACTIVE]:
-                break
-        next_close = hlen[nxt] <= CLOSE_TO_UNO
-    prev_close = False
-    if w[PP_W_REVERSE_CLOSE] != 0.0:
-        prev_close = hlen[prev_seat(g, p)] <= CLOSE_TO_UNO
-    return next_close, prev_close
+    w_attack_close = w[PP_W_ATTACK_CLOSE]
+    if w_attack_close != 0.0 and not next_close_to_uno(g, p):
+        w_attack_close = 0.0
+    w_reverse_close = w[PP_W_REVERSE_CLOSE]
+    if w_reverse_close != 0.0 and g["hlen"][prev_seat(g, p)] > CLOSE_TO_UNO:
+        w_reverse_close = 0.0
+    st = g["st"]
+    return (w[PP_W_POINTS], w[PP_W_ACTION], w[PP_W_WILD], w[PP_W_DRAW], w[PP_W_COLOUR_LEFT],
+            w[PP_W_KEEPS_COLOUR], w[PP_W_NUMBER_MATCH], w[PP_W_ATTACK], w_attack_close, w_reverse_close,
+            w[PP_W_OWN_HAND] * g["hlen"][p], w[PP_W_SEEN], w[PP_W_ORDER], st[ST_COLOUR],
+            NUMBER_KEY[st[ST_TOP]])
 
 
 # inlined (numba IR): it runs for every legal card of every weighted decision
 @njit(cache=True, inline='always')
-def card_score(g, p, i, held, seen, next_close, prev_close):
-    """The card option's score: Σ weight × feature in the order of the module docstring."""
-    w = g["pp"][p]
-    st = g["st"]
-    c = g["hands"][p, i]
+def card_score(context, c, i, held, seen):
+    """The score of card c at hand index i: Σ weight × feature in the order of the module docstring.
+
+    A term whose weight is 0 is skipped: adding weight × feature = ±0.0 leaves the sum unchanged (up to
+    the sign of a zero sum, which no comparison sees), so the score equals the full sum's, and every
+    weight test is the same for all cards of a decision (a predictable branch)."""
+    (w_points, w_action, w_wild, w_draw, w_colour_left, w_keeps_colour, w_number_match, w_attack,
+     w_attack_close, w_reverse_close, own_hand, w_seen, w_order, colour_in_play, top_number) = context
     colour = COLOUR[c]
-    kind = KIND[c]
-    top = st[ST_TOP]
-    coloured = colour != NO_COLOUR
-    draws = DRAW_VALUE[c] > 0
-    attack = draws or kind == K_SKIP or kind == K_SKIP_EVERYONE
-    score = w[PP_W_POINTS] * POINTS[c]
-    score += w[PP_W_ACTION] * (1.0 if coloured and kind != K_NUMBER else 0.0)
-    score += w[PP_W_WILD] * (0.0 if coloured else 1.0)
-    score += w[PP_W_DRAW] * (1.0 if draws else 0.0)
-    score += w[PP_W_COLOUR_LEFT] * (held[colour] - 1 if coloured else 0)
-    score += w[PP_W_KEEPS_COLOUR] * (1.0 if colour == st[ST_COLOUR] else 0.0)
-    score += w[PP_W_NUMBER_MATCH] * (1.0 if kind == K_NUMBER and KIND[top] == K_NUMBER
-                                     and NUMBER_OF[c] == NUMBER_OF[top] else 0.0)
-    score += w[PP_W_ATTACK] * (1.0 if attack else 0.0)
-    score += w[PP_W_ATTACK_CLOSE] * (1.0 if attack and next_close else 0.0)
-    score += w[PP_W_REVERSE_CLOSE] * (1.0 if (kind == K_REVERSE or kind == K_WRD4) and prev_close else 0.0)
-    score += w[PP_W_OWN_HAND] * g["hlen"][p]
-    score += w[PP_W_SEEN] * (seen[colour] if coloured else 0)
-    score += w[PP_W_ORDER] * (-i)
+    score = 0.0
+    if w_points != 0.0:
+        score += w_points * POINTS[c]
+    if w_action != 0.0:
+        score += w_action * IS_ACTION[c]
+    if w_wild != 0.0:
+        score += w_wild * IS_WILD[c]
+    if w_draw != 0.0:
+        score += w_draw * IS_DRAW[c]
+    if w_colour_left != 0.0:
+        score += w_colour_left * (held[colour] - 1 if colour != NO_COLOUR else 0)
+    if w_keeps_colour != 0.0:
+        score += w_keeps_colour * (1.0 if colour == colour_in_play else 0.0)
+    if w_number_match != 0.0:
+        score += w_number_match * (1.0 if NUMBER_KEY[c] == top_number and top_number >= 0 else 0.0)
+    if w_attack != 0.0:
+        score += w_attack * IS_ATTACK[c]
+    if w_attack_close != 0.0:
+        score += w_attack_close * IS_ATTACK[c]
+    if w_reverse_close != 0.0:
+        score += w_reverse_close * IS_REVERSE[c]
+    if own_hand != 0.0:
+        score += own_hand
+    if w_seen != 0.0:
+        score += w_seen * seen[colour]
+    if w_order != 0.0:
+        score += w_order * (-i)
     return score

@@ -1,0 +1,65 @@
+"""The kernel's fast card score (engine/policy_features.py): it skips every term whose weight is 0 and
+reads the 0/1 features from per-card tables, and must still equal the full Σ weight × feature of the
+module docstring, added in its order, for every card id (the differential tests then check whole games
+against the reference twin)."""
+
+import numpy as np
+
+from unosim import cards
+from unosim.engine.policy_features import NUMBER_KEY, card_score
+
+N_TERMS = 13   # points … order, as the docstring's table lists them
+N_IDS = len(cards.COLOUR)
+
+
+def full_sum(w, c, i, held, seen, colour_in_play, top, next_close, prev_close, own_hand):
+    """The docstring's definition, every term added (zero weights included)."""
+    colour, kind = int(cards.COLOUR[c]), int(cards.KIND[c])
+    coloured = colour != cards.NO_COLOUR
+    draws = cards.DRAW_VALUE[c] > 0
+    attack = draws or kind in (cards.SKIP, cards.SKIP_EVERYONE)
+    features = (
+        float(cards.POINTS[c]),
+        1.0 if coloured and kind != cards.NUMBER else 0.0,
+        0.0 if coloured else 1.0,
+        1.0 if draws else 0.0,
+        held[colour] - 1 if coloured else 0,
+        1.0 if colour == colour_in_play else 0.0,
+        1.0 if kind == cards.NUMBER and cards.KIND[top] == cards.NUMBER
+        and cards.NUMBER_OF[c] == cards.NUMBER_OF[top] else 0.0,
+        1.0 if attack else 0.0,
+        1.0 if attack and next_close else 0.0,
+        1.0 if kind in (cards.REVERSE, cards.WRD4) and prev_close else 0.0,
+        own_hand,
+        seen[colour] if coloured else 0,
+        -i,
+    )
+    score = w[0] * features[0]
+    for weight, feature in zip(w[1:], features[1:], strict=True):
+        score += weight * feature
+    return score
+
+
+def test_card_score_equals_the_full_sum_for_every_card_and_sparse_weights():
+    rng = np.random.default_rng(9)
+    mismatches = []
+    for trial in range(300):
+        # about half the weights 0, the others non-representable decimals of either sign
+        w = np.where(rng.random(N_TERMS) < 0.5, 0.0, np.round(rng.normal(0, 5, N_TERMS), 2))
+        held = rng.integers(0, 12, 5)
+        seen = rng.integers(0, 30, 5)
+        seen[cards.NO_COLOUR] = 0   # count_seen leaves 0 there
+        colour_in_play = int(rng.integers(0, 5))
+        top = int(rng.integers(0, N_IDS))
+        next_close, prev_close = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+        hand_size = int(rng.integers(1, 20))
+        context = (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8] if next_close else 0.0,
+                   w[9] if prev_close else 0.0, w[10] * hand_size, w[11], w[12], colour_in_play,
+                   int(NUMBER_KEY[top]))
+        for c in range(N_IDS):
+            i = int(rng.integers(0, hand_size))
+            got = card_score(context, c, i, held, seen)
+            want = full_sum(w, c, i, held, seen, colour_in_play, top, next_close, prev_close, hand_size)
+            if got != want:
+                mismatches.append((trial, c, got, want))
+    assert not mismatches, mismatches[:5]
