@@ -9,7 +9,15 @@ random         docs/rules.md §5 exactly at the defaults; ``p_draw`` (voluntary 
                WD4), ``p_challenge`` (challenge a WD4) turn it into a simple human model.
 greedy_points  sheds the highest-point legal card first; names its most-held colour.
 keep_wilds     plays coloured cards (its longest colour first), wilds only when nothing else fits.
+lookahead      the expert: determinized flat Monte Carlo search at every play and stack decision
+               (:mod:`unosim.engine.lookahead`); ``rollouts`` = sampled worlds per option (a whole
+               number, default 24), ``rollout`` = the preset that plays the rollouts and the
+               lookahead seat's other decisions, by name or index in ``protocol.ROLLOUT_PRESETS``
+               (default ``keep_wilds``): ``lookahead(rollouts=64,rollout=greedy_points)``.
 ============== ==================================================================================
+
+Parameters are numbers: ``p_*`` probabilities in [0, 1]; ``rollouts`` a whole number in
+``1..MAX_ROLLOUTS``; ``rollout`` a preset name (stored as its index).
 
 A **lineup** gives one policy per seat: a single spec (every seat), a list, or a comma-separated string
 where a trailing ``*`` fills the remaining seats: ``"greedy_points,random*"``. Plain Python policies
@@ -18,13 +26,19 @@ where a trailing ``*`` fills the remaining seats: ``"greedy_points,random*"``. P
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from .checks import is_real
-from .protocol import N_POLICY_PARAMS, POLICY_NAMES, POLICY_PARAMS
+from .protocol import N_POLICY_PARAMS, POLICY_NAMES, POLICY_PARAMS, ROLLOUT_PRESETS
+
+# lookahead's search budget: worlds sampled per option at a decision (engine/lookahead.py). The default
+# makes a 4-player classic game with one lookahead seat run at >= 100 games/s per core (make bench).
+DEFAULT_ROLLOUTS = 24
+MAX_ROLLOUTS = 4096
 
 
 
@@ -34,14 +48,18 @@ class PolicyInfo:
     id: int
     doc: str
     params: tuple[str, ...]   # the parameters it honours (others are refused, never ignored)
+    defaults: tuple[tuple[str, float], ...] = ()   # parameters whose default is not 0
 
 
 # What each built-in policy does and which parameters it honours; its id (the kernel's dispatch key)
 # is its position in protocol.POLICY_NAMES.
 _POLICY_FACTS = {
-    "random": ("docs/rules.md §5 reference policy: uniform over legal card instances", POLICY_PARAMS),
+    "random": ("docs/rules.md §5 reference policy: uniform over legal card instances",
+               ("p_draw", "p_bluff", "p_challenge")),
     "greedy_points": ("shed the highest-point legal card first", ("p_challenge",)),
     "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge",)),
+    "lookahead": ("expert: flat Monte Carlo search over sampled hidden cards, rollouts by a preset",
+                  ("rollouts", "rollout"), (("rollouts", float(DEFAULT_ROLLOUTS)), ("rollout", 0.0))),
 }
 POLICIES = {name: PolicyInfo(name, POLICY_NAMES.index(name), *_POLICY_FACTS[name]) for name in POLICY_NAMES}
 
@@ -61,13 +79,46 @@ class PolicySpec:
     def label(self) -> str:
         if not self.params:
             return self.name
-        return f"{self.name}({','.join(f'{k}={v:g}' for k, v in self.params)})"
+        return f"{self.name}({','.join(f'{k}={_shown(k, v)}' for k, v in self.params)})"
 
     def vector(self) -> np.ndarray:
         out = np.zeros(N_POLICY_PARAMS, np.float64)
-        for k, v in self.params:
+        for k, v in (*POLICIES[self.name].defaults, *self.params):
             out[POLICY_PARAMS.index(k)] = v
         return out
+
+
+def _shown(key: str, value: float) -> str:
+    """A parameter as a lineup string writes it (a rollout preset by its name)."""
+    return ROLLOUT_PRESETS[int(value)] if key == "rollout" else f"{value:g}"
+
+
+def _valid(key: str) -> str:
+    """What a parameter accepts, for error messages."""
+    if key == "rollouts":
+        return f"a whole number of rollouts in 1..{MAX_ROLLOUTS}"
+    if key == "rollout":
+        return f"a rollout preset, one of {list(ROLLOUT_PRESETS)} (or its index)"
+    return "a probability in [0, 1]"
+
+
+def _param_value(name: str, key: str, value) -> float | None:
+    """The parameter's number, or None when ``value`` (a number, or for ``rollout`` a preset name) is
+    not valid for ``key``."""
+    if key == "rollout" and isinstance(value, str) and value.strip() in ROLLOUT_PRESETS:
+        return float(ROLLOUT_PRESETS.index(value.strip()))
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return None
+    if not is_real(value) or not math.isfinite(value):
+        return None
+    if key == "rollouts":
+        return float(value) if value == int(value) and 1 <= value <= MAX_ROLLOUTS else None
+    if key == "rollout":
+        return float(value) if value == int(value) and 0 <= value < len(ROLLOUT_PRESETS) else None
+    return float(value) if 0.0 <= value <= 1.0 else None
 
 
 _SPEC_RE = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*")
@@ -96,13 +147,10 @@ def parse_policy(spec: str | PolicySpec) -> PolicySpec:
         if any(key == k for k, _ in params):
             raise ValueError(f"policy {spec!r} gives parameter {key} twice: give each of {list(valid)} "
                              f"at most once")
-        try:
-            value = float(raw) if equals else None
-        except ValueError:
-            value = None
-        if value is None or not 0.0 <= value <= 1.0:
-            raise ValueError(f"policy parameter {key}={raw.strip()!r} of {name!r} is invalid: valid is a "
-                             f"probability in [0, 1]")
+        value = _param_value(name, key, raw) if equals else None
+        if value is None:
+            raise ValueError(f"policy parameter {key}={raw.strip()!r} of {name!r} is invalid: valid is "
+                             f"{_valid(key)}")
         params.append((key, value))
     return PolicySpec(name, tuple(sorted(params)))
 
@@ -117,9 +165,9 @@ def _checked(spec: PolicySpec) -> PolicySpec:
         if key not in valid or keys.count(key) > 1:
             raise ValueError(f"policy {spec.name!r} parameter {key!r} is invalid: valid are each of "
                              f"{list(valid)} at most once")
-        if not is_real(value) or not 0.0 <= value <= 1.0:
-            raise ValueError(f"policy parameter {key}={value!r} of {spec.name!r} is invalid: valid is a "
-                             f"probability in [0, 1]")
+        if _param_value(spec.name, key, value) is None:
+            raise ValueError(f"policy parameter {key}={value!r} of {spec.name!r} is invalid: valid is "
+                             f"{_valid(key)}")
     return spec
 
 
