@@ -25,7 +25,7 @@ import numpy as np
 
 from unosim import families
 from unosim import rules as R
-from unosim.policies import POLICIES
+from unosim.policies import TWINNED_POLICIES as POLICIES
 
 FAMILIES = tuple(R.variant_names())   # derived from the registry: a new variant is fuzzed too
 WEIGHTS = (0.0, 1e-300, 1e-9, 0.5, 1.0, 3.0, 1e9, 1e308)

@@ -13,7 +13,7 @@ import pytest
 from unosim.engine import round as kernel_round
 from unosim.engine import state as kernel_state
 from unosim import protocol as L
-from unosim.policies import POLICIES
+from unosim.policies import TWINNED_POLICIES as POLICIES
 from unosim.rules import variant_names
 from unosim.simulate import resolve, run_compiled
 

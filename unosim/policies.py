@@ -11,13 +11,16 @@ greedy_points  sheds the highest-point legal card first; names its most-held col
 keep_wilds     plays coloured cards (its longest colour first), wilds only when nothing else fits.
 lookahead      the expert: determinized flat Monte Carlo search at every play and stack decision
                (:mod:`unosim.engine.lookahead`); ``rollouts`` = sampled worlds per option (a whole
-               number, default 24), ``rollout`` = the preset that plays the rollouts and the
-               lookahead seat's other decisions, by name or index in ``protocol.ROLLOUT_PRESETS``
-               (default ``keep_wilds``): ``lookahead(rollouts=64,rollout=greedy_points)``.
+               number, default 128), ``horizon`` = turns each rollout plays before the position is
+               scored (default 8; 0 plays the round out), ``rollout`` = the preset that plays the
+               rollouts and the lookahead seat's other decisions, by name or index in
+               ``protocol.ROLLOUT_PRESETS`` (default ``greedy_points``):
+               ``lookahead(rollouts=64,horizon=12,rollout=keep_wilds)``.
 ============== ==================================================================================
 
 Parameters are numbers: ``p_*`` probabilities in [0, 1]; ``rollouts`` a whole number in
-``1..MAX_ROLLOUTS``; ``rollout`` a preset name (stored as its index).
+``1..MAX_ROLLOUTS``; ``horizon`` a whole number in ``0..MAX_HORIZON``; ``rollout`` a preset name
+(stored as its index).
 
 A **lineup** gives one policy per seat: a single spec (every seat), a list, or a comma-separated string
 where a trailing ``*`` fills the remaining seats: ``"greedy_points,random*"``. Plain Python policies
@@ -37,8 +40,10 @@ from .protocol import N_POLICY_PARAMS, POLICY_NAMES, POLICY_PARAMS, ROLLOUT_PRES
 
 # lookahead's search budget: worlds sampled per option at a decision (engine/lookahead.py). The default
 # makes a 4-player classic game with one lookahead seat run at >= 100 games/s per core (make bench).
-DEFAULT_ROLLOUTS = 24
+DEFAULT_ROLLOUTS = 128
 MAX_ROLLOUTS = 4096
+DEFAULT_HORIZON = 8      # turns a rollout plays before the position is scored (0: to the round's end)
+MAX_HORIZON = 10_000
 
 
 
@@ -59,9 +64,14 @@ _POLICY_FACTS = {
     "greedy_points": ("shed the highest-point legal card first", ("p_challenge",)),
     "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge",)),
     "lookahead": ("expert: flat Monte Carlo search over sampled hidden cards, rollouts by a preset",
-                  ("rollouts", "rollout"), (("rollouts", float(DEFAULT_ROLLOUTS)), ("rollout", 0.0))),
+                  ("rollouts", "rollout", "horizon"),
+                  (("rollouts", float(DEFAULT_ROLLOUTS)), ("rollout", 0.0), ("horizon", float(DEFAULT_HORIZON)))),
 }
 POLICIES = {name: PolicyInfo(name, POLICY_NAMES.index(name), *_POLICY_FACTS[name]) for name in POLICY_NAMES}
+# Policies that search (thousands of rollouts per decision): the reference engine replays their recorded
+# decisions instead of twinning them (unosim.reference.lookahead), and sweeps over every policy skip them.
+SEARCH_POLICIES = ("lookahead",)
+TWINNED_POLICIES = tuple(name for name in POLICIES if name not in SEARCH_POLICIES)
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,8 @@ def _valid(key: str) -> str:
         return f"a whole number of rollouts in 1..{MAX_ROLLOUTS}"
     if key == "rollout":
         return f"a rollout preset, one of {list(ROLLOUT_PRESETS)} (or its index)"
+    if key == "horizon":
+        return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
     return "a probability in [0, 1]"
 
 
@@ -118,6 +130,8 @@ def _param_value(name: str, key: str, value) -> float | None:
         return float(value) if value == int(value) and 1 <= value <= MAX_ROLLOUTS else None
     if key == "rollout":
         return float(value) if value == int(value) and 0 <= value < len(ROLLOUT_PRESETS) else None
+    if key == "horizon":
+        return float(value) if value == int(value) and 0 <= value <= MAX_HORIZON else None
     return float(value) if 0.0 <= value <= 1.0 else None
 
 

@@ -109,12 +109,13 @@ MATCH_END_NAMES = ("won", "no_winner", "truncated")
 # Built-in policies: ids are positions in POLICY_NAMES; every policy's parameter vector has one slot
 # per name of POLICY_PARAMS (PP_DRAW …: the name without its ``p_``).
 POLICY_NAMES = ("random", "greedy_points", "keep_wilds", "lookahead")
-# ``rollouts`` / ``rollout``: the lookahead search's budget and rollout preset (engine/lookahead.py)
-POLICY_PARAMS = ("p_draw", "p_bluff", "p_challenge", "rollouts", "rollout")
+# ``rollouts`` / ``rollout`` / ``horizon``: the lookahead search's budget, rollout preset and rollout
+# depth in turns (engine/lookahead.py)
+POLICY_PARAMS = ("p_draw", "p_bluff", "p_challenge", "rollouts", "rollout", "horizon")
 N_POLICY_PARAMS = len(POLICY_PARAMS)
 # The presets a lookahead seat's rollouts (and its decisions other than play and stack) use, by the
 # index its ``rollout`` parameter holds; the first is the default.
-ROLLOUT_PRESETS = ("keep_wilds", "greedy_points", "random")
+ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random")
 
 
 # ---- compiled rules ---------------------------------------------------------------------------------
