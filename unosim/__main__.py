@@ -63,7 +63,8 @@ def cmd_policies(args) -> None:
                     for p in policies.POLICIES.values()])
         return
     _print_table([{"policy": p.name, "description": p.doc} for p in policies.POLICIES.values()])
-    print(f"\nparameters (probabilities): {', '.join(policies.POLICY_PARAMS)}, e.g. random(p_bluff=0.2)")
+    print(f"\nparameters: {', '.join(policies.POLICY_PARAMS)} (p_*: probabilities), e.g. random(p_bluff=0.2), "
+          f"lookahead(rollouts=64,horizon=12,rollout=keep_wilds)")
     print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")
 
 
