@@ -90,7 +90,7 @@ def test_study_spec_and_tournament_accept_lookahead_lineups(tmp_path):
     summary = unosim.runner.run_study(study, tmp_path, n_jobs=1, progress=False)
     assert summary.path.exists()
     t = unosim.tournament("classic", players=2, policies=[QUICK, "random"], games=4, seed=1)
-    assert set(t.standings["policy"]) == {QUICK, "random"}
+    assert set(t.standings["policy"]) == {parse_policy(QUICK).label, "random"}
 
 
 @pytest.mark.slow

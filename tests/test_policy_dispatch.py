@@ -13,7 +13,7 @@ from unosim.engine.round import run_games
 from unosim.protocol import N_POLICY_PARAMS
 from unosim.simulate import resolve
 
-BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS)
+BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.LOOKAHEAD)
 
 
 def _game(variant, players, pol):
@@ -72,7 +72,7 @@ DECISIONS = {
 
 @pytest.mark.parametrize("decision", sorted(DECISIONS))
 def test_every_decision_raises_for_an_unknown_policy_id(decision):
-    block = _dealt("spin", 3)
+    block = _dealt("spin", len(L.POLICY_NAMES))   # the first id no policy has
     g = block[0]
     g["legal"][:3] = (0, 1, 2)
     with pytest.raises(ValueError, match="unknown policy id"):
