@@ -101,9 +101,11 @@ def test_json_listings():
     assert [v["variant"] for v in variants] == rules.variant_names()
     assert all(v["min_players"] == 2 and v["deck_size"] > 100 for v in variants)
     policies = json.loads(run("policies", "--json").stdout)
-    assert {p["policy"] for p in policies} == {"random", "greedy_points", "keep_wilds"}
+    assert {p["policy"] for p in policies} == {"random", "greedy_points", "keep_wilds", "weighted", "by_colour",
+                                               "by_number", "high_card_out", "save_wilds", "punisher",
+                                               "colour_counter"}
     assert next(p for p in policies if p["policy"] == "random")["parameters"] == ["p_draw", "p_bluff",
-                                                                                   "p_challenge"]
+                                                                                   "p_challenge", "p_keep_drawn"]
     spec = json.loads(run("rules", "no_mercy", "--set", "target=300", "--json").stdout)
     assert spec["key"] == "no_mercy(target=300)" and spec["rules"]["mercy_limit"] == 25
     assert "wd4_challenge" not in spec["rules"]

@@ -14,7 +14,11 @@ from unosim.simulate import resolve, run_compiled
 CASES = [("classic", 4, "random(p_bluff=0.2,p_challenge=0.5)", {"p_forget_uno": 0.3}),
          ("minions", 3, "keep_wilds", {"p_dumbfu_fail": 0.5}),
          ("spin", 5, "greedy_points,random*", {"jump_in": True}),
-         ("no_mercy", 4, "random", {"p_forget_uno": 0.3})]
+         ("no_mercy", 4, "random", {"p_forget_uno": 0.3}),
+         ("classic", 4, "by_colour,punisher,colour_counter,weighted(w_voluntary_draw=1,w_bluff=2,"
+          "w_challenge=-3,w_challenge_hand=1,w_points=0.5,p_keep_drawn=0.3)",
+          {"stacking": "any_draw", "jump_in": True}),
+         ("spin", 4, "save_wilds,by_number,high_card_out,colour_counter", {"seven_o": True})]
 
 SCRIPT = textwrap.dedent("""
     import sys, warnings

@@ -10,10 +10,13 @@ from unosim import protocol as L
 from unosim.engine import policy
 from unosim.engine import state as S
 from unosim.engine.round import run_games
+from unosim.policies import parse_policy
 from unosim.protocol import N_POLICY_PARAMS
 from unosim.simulate import resolve
 
-BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.LOOKAHEAD)
+BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.WEIGHTED, S.LOOKAHEAD)
+# weighted with weights on every kind of decision (all zero it would only break ties)
+WEIGHTED_SPEC = "colour_counter(w_order=0.1,w_challenge=-5,w_challenge_hand=1,w_target_order=1)"
 
 
 def _game(variant, players, pol):
@@ -51,6 +54,8 @@ def _dealt(variant, pid, seed=3):
     g["st"][S.ST_TOP] = cards.ID_WILD
     g["st"][S.ST_COLOUR] = cards.R
     g["rng"][:] = np.arange(1, 9, dtype=np.uint64)
+    if pid == S.WEIGHTED:
+        g["pp"][0] = parse_policy(WEIGHTED_SPEC).vector()
     return block
 
 
@@ -88,7 +93,7 @@ def test_a_decision_ignores_what_earlier_decisions_left_in_scratch_space(decisio
     for junk in (0, 5):
         block = _dealt("spin", pid)
         g = block[0]
-        for name in ("count", "cand", "order", "buf", "tally", "group_points", "mark", "fbuf"):
+        for name in ("count", "cand", "order", "buf", "tally", "group_points", "mark", "fbuf", "seen"):
             g[name][...] = junk
         g["legal"][:3] = (0, 1, 2)
         g["order"][:4] = (3, 1, 0, 2)   # the input of order_discards

@@ -211,5 +211,5 @@ def test_deterministic_policies_name_a_random_colour_without_coloured_cards():
 
 @pytest.mark.parametrize("spec", ["greedy_points(p_draw=0.5)", "keep_wilds(p_bluff=0.1)"])
 def test_deterministic_policies_refuse_parameters_they_cannot_honour(spec):
-    with pytest.raises(ValueError, match="unknown parameter .* valid are \\['p_challenge'\\]"):
+    with pytest.raises(ValueError, match="unknown parameter .* valid are \\['p_challenge', 'p_keep_drawn'\\]"):
         play(CLASSIC, 3, spec, seed=1)

@@ -10,6 +10,8 @@ do. The baseline is single-core :func:`unosim.simulate` throughput (tables inclu
   built with ``cc -O2``) on the same core;
 * study throughput (end to end to parquet, ``workers`` processes) ÷ (workers × baseline);
 * ``unosim analyze`` of that study in a fresh process: games/s ÷ baseline, and peak memory;
+* the ``weighted`` presets' kernel throughput ÷ ``random``'s (classic 4p; :mod:`unosim.bench_policies`);
+* peak memory and time of a large ``simulate`` call in a fresh process, and the first call's time.
 * peak memory and time of a large ``simulate`` call in a fresh process, and the first call's time;
 * the ``lookahead`` policy's games per CPU-second, one seat at its default budget, every variant at
   2-6 players (:mod:`unosim.bench_lookahead`).
@@ -37,7 +39,7 @@ from typing import Any
 import numpy as np
 
 import unosim
-from unosim import bench_lookahead, bench_study, protocol as L
+from unosim import bench_lookahead, bench_policies, bench_study, protocol as L
 from unosim.atomic import write_text_atomic
 from unosim.rules import FAMILIES
 from unosim.simulate import resolve, run_compiled
@@ -199,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"C reference (bench/c_reference, cc -O2), classic 4p random single rounds: "
               f"{cref['games_per_cpu_s']:,} games per CPU-s")
 
+    results["policies"] = bench_policies.policy_rates(games, repeats)
+    bench_policies.print_rates(results["policies"], games, repeats)
     results["lookahead"] = bench_lookahead.bench_lookahead()
 
     big_games = 1_000_000 if full else 200_000

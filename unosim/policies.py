@@ -9,18 +9,43 @@ random         docs/rules.md §5 exactly at the defaults; ``p_draw`` (voluntary 
                WD4), ``p_challenge`` (challenge a WD4) turn it into a simple human model.
 greedy_points  sheds the highest-point legal card first; names its most-held colour.
 keep_wilds     plays coloured cards (its longest colour first), wilds only when nothing else fits.
+weighted       strategies as data: scores every option by Σ weight × feature and takes the best
+               (``unosim.engine.policy_features`` defines each feature; its weights ``w_<feature>``
+               are parameters, ``PRESET_BASE`` by default and 0 where it sets none, so plain
+               ``weighted`` plays a uniformly random legal card and names its most-held colour).
 lookahead      the expert: determinized flat Monte Carlo search at every play and stack decision
                (:mod:`unosim.engine.lookahead`); ``rollouts`` = sampled worlds per option (a whole
                number, default 128), ``horizon`` = turns each rollout plays before the position is
                scored (default 8; 0 plays the round out), ``rollout`` = the preset that plays the
-               rollouts and the lookahead seat's other decisions, by name or index in
-               ``protocol.ROLLOUT_PRESETS`` (default ``greedy_points``):
-               ``lookahead(rollouts=64,horizon=12,rollout=keep_wilds)``.
+               rollouts and the lookahead seat's other decisions, by name (or index) among
+               ``protocol.ROLLOUT_PRESETS`` — greedy_points (default), keep_wilds, random or a
+               ``weighted`` preset: ``lookahead(rollouts=64,horizon=12,rollout=by_colour)``.
 ============== ==================================================================================
 
-Parameters are numbers: ``p_*`` probabilities in [0, 1]; ``rollouts`` a whole number in
-``1..MAX_ROLLOUTS``; ``horizon`` a whole number in ``0..MAX_HORIZON``; ``rollout`` a preset name
-(stored as its index).
+Every probability parameter is in [0, 1]; a weight is any finite number; ``rollouts`` is a whole number
+in ``1..MAX_ROLLOUTS``, ``horizon`` in ``0..MAX_HORIZON``, ``rollout`` a preset name (kept as its index). ``p_keep_drawn`` (every
+built-in) keeps a playable drawn card with that probability (``force_play_drawn`` overrides it).
+
+**Presets** are named weight vectors of ``weighted``, usable wherever a policy name is
+(``"by_colour,random*"``), with any parameter overridden (``punisher(p_challenge=0.3, w_attack=-5)``).
+Each, like plain ``weighted``, starts from ``PRESET_BASE`` (never draw voluntarily or bluff, always stack, play a drawn card,
+name the colour held most, swap with the smallest hand) and adds:
+
+============== ==================================================================================
+by_colour      plays the colour in play first (``w_keeps_colour``), then its longest colour; wilds last
+by_number      changes colour by matching the number first (``w_number_match``); wilds last
+high_card_out  sheds the most points first (``w_points``)
+save_wilds     a wild only when no coloured card fits; otherwise its longest colour
+punisher       holds draw cards and skips while another card fits until next(seat) holds ≤ 2
+               cards, then plays them first
+colour_counter plays and names the colours most seen in the discard pile (the others likely lack
+               them), weighed against its own longest colour
+============== ==================================================================================
+
+``greedy_points`` and ``keep_wilds`` stay their own implementations: their tie rules (the first card in
+hand order on ties) can be written as weights (``w_order``), but their spin-wheel choices (keep_wilds's
+colour tie-break by a shown hand only among the colours held, its group and UNO Spin rules) are not
+weighted sums of these features, so a preset would not replay the same games in the spin variant.
 
 A **lineup** gives one policy per seat: a single spec (every seat), a list, or a comma-separated string
 where a trailing ``*`` fills the remaining seats: ``"greedy_points,random*"``. Plain Python policies
@@ -36,7 +61,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .checks import is_real
-from .protocol import N_POLICY_PARAMS, POLICY_NAMES, POLICY_PARAMS, ROLLOUT_PRESETS
+from .protocol import (
+    N_POLICY_PARAMS,
+    POLICY_NAMES,
+    POLICY_PARAMS,
+    PROBABILITY_PARAMS,
+    ROLLOUT_PRESETS,
+    SEARCH_PARAMS,
+    WEIGHT_PARAMS,
+)
 
 # lookahead's search budget: worlds sampled per option at a decision (engine/lookahead.py). The default
 # makes a 4-player classic game with one lookahead seat run at >= 100 games/s per core (make bench).
@@ -44,6 +77,9 @@ DEFAULT_ROLLOUTS = 128
 MAX_ROLLOUTS = 4096
 DEFAULT_HORIZON = 8      # turns a rollout plays before the position is scored (0: to the round's end)
 MAX_HORIZON = 10_000
+# the whole-number range of each search parameter
+SEARCH_RANGES = {"rollouts": (1, MAX_ROLLOUTS), "rollout": (0, len(ROLLOUT_PRESETS) - 1),
+                 "horizon": (0, MAX_HORIZON)}
 
 
 
@@ -53,25 +89,58 @@ class PolicyInfo:
     id: int
     doc: str
     params: tuple[str, ...]   # the parameters it honours (others are refused, never ignored)
-    defaults: tuple[tuple[str, float], ...] = ()   # parameters whose default is not 0
+    defaults: tuple[tuple[str, float], ...] = ()   # a preset's weights, lookahead's budget (a parameter
+                                                   # given overrides)
 
 
 # What each built-in policy does and which parameters it honours; its id (the kernel's dispatch key)
 # is its position in protocol.POLICY_NAMES.
+_WEIGHTED_PARAMS = ("p_challenge", "p_keep_drawn") + WEIGHT_PARAMS
 _POLICY_FACTS = {
-    "random": ("docs/rules.md §5 reference policy: uniform over legal card instances",
-               ("p_draw", "p_bluff", "p_challenge")),
-    "greedy_points": ("shed the highest-point legal card first", ("p_challenge",)),
-    "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge",)),
+    "random": ("docs/rules.md §5 reference policy: uniform over legal card instances", PROBABILITY_PARAMS),
+    "greedy_points": ("shed the highest-point legal card first", ("p_challenge", "p_keep_drawn")),
+    "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge", "p_keep_drawn")),
+    "weighted": ("score every option by a weighted sum of named features (w_* parameters)", _WEIGHTED_PARAMS),
     "lookahead": ("expert: flat Monte Carlo search over sampled hidden cards, rollouts by a preset",
-                  ("rollouts", "rollout", "horizon"),
-                  (("rollouts", float(DEFAULT_ROLLOUTS)), ("rollout", 0.0), ("horizon", float(DEFAULT_HORIZON)))),
+                  SEARCH_PARAMS,
+                  (("horizon", float(DEFAULT_HORIZON)), ("rollout", 0.0), ("rollouts", float(DEFAULT_ROLLOUTS)))),
+}
+
+# The presets' shared part: the options that are not a card lose to any card (never draw voluntarily
+# or bluff, always stack, play a legal drawn card, jump in), name the colour held most, swap with the
+# smallest hand. Ties left over are broken by the play stream (engine/policy_weighted.py).
+PRESET_BASE = {"w_voluntary_draw": -100.0, "w_bluff": -100.0, "w_accept": -100.0, "w_keep": -100.0,
+               "w_colour_held": 1.0, "w_target_hand": -1.0}
+# A card scores more than -100 under every preset (wild −50 in save_wilds, attack −10 in punisher), so
+# the −100 options above lose to any card. punisher holds its attack cards only while another card fits:
+# drawing instead (a voluntary draw) made tables of four punishers draw for thousands of turns.
+PRESETS = {
+    "by_colour": ("play the colour in play first, then the longest colour; wilds last",
+                  {"w_keeps_colour": 10.0, "w_colour_left": 1.0, "w_wild": -20.0}),
+    "by_number": ("change colour by matching the number first; wilds last",
+                  {"w_number_match": 10.0, "w_colour_left": 1.0, "w_wild": -20.0}),
+    "high_card_out": ("shed the most points first", {"w_points": 1.0}),
+    "save_wilds": ("a wild only when no coloured card fits; else the longest colour",
+                   {"w_wild": -50.0, "w_colour_left": 1.0, "w_points": 0.01}),
+    "punisher": ("hold draw cards and skips until the next seat holds 2 cards or fewer",
+                 {"w_attack": -10.0, "w_attack_close": 20.0, "w_colour_left": 0.1, "w_points": 0.01}),
+    "colour_counter": ("play and name the colours most seen in the discard pile (the others lack them)",
+                       {"w_seen": 0.2, "w_colour_left": 1.0, "w_wild": -20.0, "w_colour_seen": 0.5}),
 }
 POLICIES = {name: PolicyInfo(name, POLICY_NAMES.index(name), *_POLICY_FACTS[name]) for name in POLICY_NAMES}
+# plain ``weighted`` starts from the base too: with every weight 0 the voluntary draw, the bluff and
+# accepting a penalty would tie with every card (long games of random draws; 10-player spin hit the
+# turn cap)
+POLICIES["weighted"] = PolicyInfo("weighted", POLICY_NAMES.index("weighted"), *_POLICY_FACTS["weighted"],
+                                  tuple(sorted(PRESET_BASE.items())))
+POLICIES.update({name: PolicyInfo(name, POLICY_NAMES.index("weighted"), f"weighted preset: {doc}",
+                                  _WEIGHTED_PARAMS, tuple(sorted({**PRESET_BASE, **weights}.items())))
+                 for name, (doc, weights) in PRESETS.items()})
 # Policies that search (thousands of rollouts per decision): the reference engine replays their recorded
 # decisions instead of twinning them (unosim.reference.lookahead), and sweeps over every policy skip them.
 SEARCH_POLICIES = ("lookahead",)
 TWINNED_POLICIES = tuple(name for name in POLICIES if name not in SEARCH_POLICIES)
+assert set(ROLLOUT_PRESETS) <= set(TWINNED_POLICIES), "a rollout preset must be a twinned policy"
 
 
 @dataclass(frozen=True)
@@ -92,8 +161,13 @@ class PolicySpec:
         return f"{self.name}({','.join(f'{k}={_shown(k, v)}' for k, v in self.params)})"
 
     def vector(self) -> np.ndarray:
+        """Its kernel parameter vector: a preset's weights, then the parameters given. A search
+        policy's vector also carries its rollout preset's weights (engine/lookahead.py reads them)."""
         out = np.zeros(N_POLICY_PARAMS, np.float64)
-        for k, v in (*POLICIES[self.name].defaults, *self.params):
+        entries = POLICIES[self.name].defaults + self.params
+        if self.name in SEARCH_POLICIES:
+            entries = POLICIES[ROLLOUT_PRESETS[int(dict(entries)["rollout"])]].defaults + entries
+        for k, v in entries:
             out[POLICY_PARAMS.index(k)] = v
         return out
 
@@ -101,38 +175,6 @@ class PolicySpec:
 def _shown(key: str, value: float) -> str:
     """A parameter as a lineup string writes it (a rollout preset by its name)."""
     return ROLLOUT_PRESETS[int(value)] if key == "rollout" else f"{value:g}"
-
-
-def _valid(key: str) -> str:
-    """What a parameter accepts, for error messages."""
-    if key == "rollouts":
-        return f"a whole number of rollouts in 1..{MAX_ROLLOUTS}"
-    if key == "rollout":
-        return f"a rollout preset, one of {list(ROLLOUT_PRESETS)} (or its index)"
-    if key == "horizon":
-        return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
-    return "a probability in [0, 1]"
-
-
-def _param_value(name: str, key: str, value) -> float | None:
-    """The parameter's number, or None when ``value`` (a number, or for ``rollout`` a preset name) is
-    not valid for ``key``."""
-    if key == "rollout" and isinstance(value, str) and value.strip() in ROLLOUT_PRESETS:
-        return float(ROLLOUT_PRESETS.index(value.strip()))
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            return None
-    if not is_real(value) or not math.isfinite(value):
-        return None
-    if key == "rollouts":
-        return float(value) if value == int(value) and 1 <= value <= MAX_ROLLOUTS else None
-    if key == "rollout":
-        return float(value) if value == int(value) and 0 <= value < len(ROLLOUT_PRESETS) else None
-    if key == "horizon":
-        return float(value) if value == int(value) and 0 <= value <= MAX_HORIZON else None
-    return float(value) if 0.0 <= value <= 1.0 else None
 
 
 _SPEC_RE = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*")
@@ -161,10 +203,13 @@ def parse_policy(spec: str | PolicySpec) -> PolicySpec:
         if any(key == k for k, _ in params):
             raise ValueError(f"policy {spec!r} gives parameter {key} twice: give each of {list(valid)} "
                              f"at most once")
-        value = _param_value(name, key, raw) if equals else None
-        if value is None:
+        try:
+            value = _number(key, raw) if equals else None
+        except ValueError:
+            value = None
+        if value is None or not _valid_value(key, value):
             raise ValueError(f"policy parameter {key}={raw.strip()!r} of {name!r} is invalid: valid is "
-                             f"{_valid(key)}")
+                             f"{_valid_range(key)}")
         params.append((key, value))
     return PolicySpec(name, tuple(sorted(params)))
 
@@ -179,10 +224,40 @@ def _checked(spec: PolicySpec) -> PolicySpec:
         if key not in valid or keys.count(key) > 1:
             raise ValueError(f"policy {spec.name!r} parameter {key!r} is invalid: valid are each of "
                              f"{list(valid)} at most once")
-        if _param_value(spec.name, key, value) is None:
+        if not is_real(value) or not _valid_value(key, value):
             raise ValueError(f"policy parameter {key}={value!r} of {spec.name!r} is invalid: valid is "
-                             f"{_valid(key)}")
+                             f"{_valid_range(key)}")
     return spec
+
+
+def _number(key: str, raw: str) -> float:
+    """A parameter's text as its number: a rollout preset's name gives its index."""
+    if key == "rollout" and raw.strip() in ROLLOUT_PRESETS:
+        return float(ROLLOUT_PRESETS.index(raw.strip()))
+    return float(raw)
+
+
+def _valid_value(key: str, value: float) -> bool:
+    """A probability lies in [0, 1]; a weight is any finite number; a search parameter is a whole
+    number in its SEARCH_RANGES."""
+    if not math.isfinite(value):
+        return False
+    if key in WEIGHT_PARAMS:
+        return True
+    if key in SEARCH_RANGES:
+        low, high = SEARCH_RANGES[key]
+        return value == int(value) and low <= value <= high
+    return 0.0 <= value <= 1.0
+
+
+def _valid_range(key: str) -> str:
+    if key == "rollouts":
+        return f"a whole number of rollouts in 1..{MAX_ROLLOUTS}"
+    if key == "rollout":
+        return f"a rollout preset, one of {list(ROLLOUT_PRESETS)} (or its index)"
+    if key == "horizon":
+        return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
+    return "a finite number (a weight)" if key in WEIGHT_PARAMS else "a probability in [0, 1]"
 
 
 def _split_top_level(text: str) -> list[str]:

@@ -107,15 +107,34 @@ END_NAMES = ("won", "knockout", "stalemate", "truncated")
 MATCH_END_NAMES = ("won", "no_winner", "truncated")
 
 # Built-in policies: ids are positions in POLICY_NAMES; every policy's parameter vector has one slot
-# per name of POLICY_PARAMS (PP_DRAW …: the name without its ``p_``).
-POLICY_NAMES = ("random", "greedy_points", "keep_wilds", "lookahead")
-# ``rollouts`` / ``rollout`` / ``horizon``: the lookahead search's budget, rollout preset and rollout
-# depth in turns (engine/lookahead.py)
-POLICY_PARAMS = ("p_draw", "p_bluff", "p_challenge", "rollouts", "rollout", "horizon")
+# per name of POLICY_PARAMS (PP_DRAW …: the name without its ``p_``; PP_W_POINTS …: a weight). The
+# probabilities come first, then the ``weighted`` policy's weights, one per feature of
+# engine/policy_features.py (documented there), then the ``lookahead`` search's parameters.
+POLICY_NAMES = ("random", "greedy_points", "keep_wilds", "weighted", "lookahead")
+PROBABILITY_PARAMS = ("p_draw", "p_bluff", "p_challenge", "p_keep_drawn")
+WEIGHT_PARAMS = (
+    # a card option (play, stack, drawn card, jump-in; the wheel's discards), summed in this order
+    "w_points", "w_action", "w_wild", "w_draw", "w_colour_left", "w_keeps_colour", "w_number_match",
+    "w_attack", "w_attack_close", "w_reverse_close", "w_own_hand", "w_seen", "w_order",
+    # the options that are not a card
+    "w_voluntary_draw", "w_bluff", "w_accept", "w_keep",
+    # naming a colour
+    "w_colour_held", "w_colour_seen", "w_colour_shown", "w_colour_order",
+    # choosing a swap target
+    "w_target_hand", "w_target_order",
+    # challenging a Wild Draw Four
+    "w_challenge", "w_challenge_hand",
+)
+# the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS) and
+# rollout depth in turns (engine/lookahead.py)
+SEARCH_PARAMS = ("rollouts", "rollout", "horizon")
+POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS + SEARCH_PARAMS
 N_POLICY_PARAMS = len(POLICY_PARAMS)
 # The presets a lookahead seat's rollouts (and its decisions other than play and stack) use, by the
-# index its ``rollout`` parameter holds; the first is the default.
-ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random")
+# index its ``rollout`` parameter holds; the first is the default. A name that is not in POLICY_NAMES is
+# a preset of ``weighted`` (unosim.policies.PRESETS; its weights travel in the lookahead seat's vector).
+ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_number", "high_card_out",
+                   "save_wilds", "punisher", "colour_counter")
 
 
 # ---- compiled rules ---------------------------------------------------------------------------------
@@ -340,6 +359,7 @@ class RawResults:
 __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
            "RawResults", "FAMILIES", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
            "SPIN_OUTCOMES", "N_SPIN_OUTCOMES", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
-           "POLICY_PARAMS", "N_POLICY_PARAMS", "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",
+           "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
+           "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",
            "MATCH_TABLE", "STATE", "SEAT_STATE", "EVENTS", "EV_NAMES", "EVENT_WIDTH", "ROUND_COLUMNS",
            "SEAT_COLUMNS", "MATCH_COLUMNS", *GENERATED]

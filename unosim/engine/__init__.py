@@ -127,7 +127,8 @@ policy raises ``ValueError`` (``run_games`` checks the lineup before the first g
 i.e. exactly §5): normal turn — ``L`` empty → draw; else if ``voluntary_draw`` and
 ``play.bernoulli(p_draw)`` → draw; else if bluffing is allowed, the hand holds an illegal WD4 and
 ``play.bernoulli(p_bluff)`` → the first illegal WD4 in hand order; else ``L[play.below(len(L))]``.
-Colour: ``play.below(4)``. Drawn legal card: always played. Challenge: ``play.bernoulli(p_challenge)``.
+Colour: ``play.below(4)``. Drawn legal card: kept if ``play.bernoulli(p_keep_drawn)`` (every built-in;
+at the default 0 nothing is drawn), else played. Challenge: ``play.bernoulli(p_challenge)``.
 Target: ``candidates[play.below(k)]``, candidates = the other active seats from ``next(p)`` in
 direction ``d``.
 
@@ -135,8 +136,13 @@ direction ``d``.
 ``keep_wilds`` plays a coloured legal card if it has one — maximising 100 × (cards of that colour in
 its hand) + points, first on ties — else the first legal wild. Both: colour = the colour they hold
 most after the play (lowest index on ties; ``play.below(4)`` if they hold no coloured card), target =
-the candidate with the fewest cards (first on ties), drawn legal card always played, never draw
-voluntarily or bluff, challenge with ``play.bernoulli(p_challenge)``.
+the candidate with the fewest cards (first on ties), drawn legal card played unless
+``p_keep_drawn`` keeps it, never draw voluntarily or bluff, challenge with
+``play.bernoulli(p_challenge)``.
+
+``weighted`` (and its presets) scores every option of a decision by Σ weight × feature and takes the
+best; the features, the options and the tie rules (a draw from the play stream only among tied
+options) are specified in :mod:`.policy_features` and :mod:`.policy_weighted`.
 
 ``lookahead`` (engine/lookahead.py) answers a play or stack decision with the choice its search
 stored before the turn (the turn loop pauses before its turn, ``play_round`` runs the search; a search

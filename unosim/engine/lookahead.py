@@ -18,6 +18,10 @@ to stack, or accept), a lookahead seat ``p``:
    the scores over the worlds and takes the best option; ties are broken uniformly by the search's
    own generator.
 
+The rollout preset is ``greedy_points``, ``keep_wilds``, ``random`` or a ``weighted`` preset
+(``protocol.ROLLOUT_PRESETS``; every seat of a rollout plays it with the lookahead seat's vector, which
+carries the preset's weights and zero probabilities).
+
 The defaults (``unosim.policies``: 128 worlds, horizon 8, rollouts by ``greedy_points``) were tuned
 against the presets and random in classic and no_mercy: short rollouts scored by hand sizes beat
 rollouts played to the end at equal cost (the end of a round is far away and mostly noise), and
@@ -211,9 +215,8 @@ def deal_world(g, p, work, unseen, m, seed, world):
     preset = acting_policy(g, p)   # p's rollout preset
     for t in range(n):
         work["pol"][t] = preset
-        work["pp"][t, :] = 0.0
+        work["pp"][t, :] = g["pp"][p]   # a weighted preset's weights ride in p's vector (policies.py)
     work["pol"][p] = LOOKAHEAD
-    work["pp"][p, :] = g["pp"][p]
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """One dispatch for every decision a seat's built-in policy makes (protocol §4-§6; docs/rules.md §5).
 
 Each function below is one decision, asked of the policy id of the seat (``g["pol"]``); it branches
-once on the id into :mod:`.policy_random` or :mod:`.policy_heuristic` and RAISES ``ValueError`` for any
+once on the id into :mod:`.policy_random`, :mod:`.policy_heuristic` or :mod:`.policy_weighted` and RAISES ``ValueError`` for any
 other id (``unosim.policies`` validates lineups, so only a direct kernel call can get there).
 ``check_lineup`` rejects such a lineup before the first game. Whatever a decision reads it computes
 itself or receives as an argument (the candidate list, the legal cards, the discard order).
@@ -22,24 +22,30 @@ from numba import njit
 from .. import protocol as L
 from . import policy_heuristic as heuristic
 from . import policy_random as random
+from . import policy_weighted as weighted
+from .rng import PLAY_STREAM, bernoulli
 from .state import (
     GREEDY_POINTS,
     KEEP_WILDS,
     LOOKAHEAD,
+    PP_KEEP_DRAWN,
     RANDOM,
     SE_ACTIVE,
     ST_DIR,
     ST_LA_CHOICE,
     ST_LA_READY,
     ST_N,
+    WEIGHTED,
     emit,
     step,
 )
 
 UNKNOWN_POLICY = ("unknown policy id: the built-in ids are 0 (random), 1 (greedy_points), 2 (keep_wilds), "
-                  "3 (lookahead)")
-# lookahead's rollout presets as policy ids (its ``rollout`` parameter indexes this)
-ROLLOUT_POLICY = np.asarray([L.POLICY_NAMES.index(name) for name in L.ROLLOUT_PRESETS], np.int64)
+                  "3 (weighted), 4 (lookahead)")
+# lookahead's rollout presets as policy ids (its ``rollout`` parameter indexes this): a name that is no
+# built-in policy is a ``weighted`` preset, whose weights the lookahead seat's vector carries
+ROLLOUT_POLICY = np.asarray([L.POLICY_NAMES.index(name) if name in L.POLICY_NAMES else L.WEIGHTED
+                             for name in L.ROLLOUT_PRESETS], np.int64)
 NO_CHOICE = -2   # st[ST_LA_CHOICE] when no search ran (engine/lookahead.py)
 
 
@@ -48,7 +54,8 @@ def check_lineup(g):
     """Raise ValueError unless every seat's policy id is a built-in one (called before any game)."""
     pol = g["pol"]
     for s in range(g["st"][ST_N]):
-        if pol[s] != RANDOM and pol[s] != GREEDY_POINTS and pol[s] != KEEP_WILDS and pol[s] != LOOKAHEAD:
+        if (pol[s] != RANDOM and pol[s] != GREEDY_POINTS and pol[s] != KEEP_WILDS and pol[s] != WEIGHTED
+                and pol[s] != LOOKAHEAD):
             raise ValueError(UNKNOWN_POLICY)
 
 
@@ -99,6 +106,8 @@ def play_as(g, p, pid, legal, nleg, bluff_index):
         return random.play(g, p, legal, nleg, bluff_index)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return heuristic.play(g, p, legal, nleg, pid == KEEP_WILDS)
+    if pid == WEIGHTED:
+        return weighted.play(g, p, legal, nleg, bluff_index)
     raise ValueError(UNKNOWN_POLICY)
 
 
@@ -123,24 +132,35 @@ def stack_as(g, p, pid, legal, ns):
         return random.stack(g, legal, ns)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return heuristic.play(g, p, legal, ns, pid == KEEP_WILDS)
+    if pid == WEIGHTED:
+        return weighted.stack(g, p, legal, ns)
     raise ValueError(UNKNOWN_POLICY)
 
 
 @njit(cache=True)
 def plays_drawn(g, p, i):
-    """Whether p plays the legal card it just drew (hand index i): every built-in always does."""
+    """Whether p plays the legal card it just drew (hand index i; not asked under force_play_drawn):
+    every built-in keeps it with probability p_keep_drawn (a draw only when 0 < p < 1: at the default 0
+    nothing is drawn), else random and the heuristics play it and weighted asks its scores."""
     pid = acting_policy(g, p)
-    if pid == RANDOM or pid == GREEDY_POINTS or pid == KEEP_WILDS:
-        return True
-    raise ValueError(UNKNOWN_POLICY)
+    if pid != RANDOM and pid != GREEDY_POINTS and pid != KEEP_WILDS and pid != WEIGHTED:
+        raise ValueError(UNKNOWN_POLICY)
+    if bernoulli(g, PLAY_STREAM, g["pp"][p, PP_KEEP_DRAWN]):
+        return False
+    if pid == WEIGHTED:
+        return weighted.plays(g, p, i)
+    return True
 
 
 @njit(cache=True)
 def jumps_in(g, s, i):
-    """Whether s jumps in with hand index i, a card identical to T: every built-in always does."""
+    """Whether s jumps in with hand index i, a card identical to T: random and the heuristics always
+    do, weighted when its scores say so."""
     pid = acting_policy(g, s)
     if pid == RANDOM or pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return True
+    if pid == WEIGHTED:
+        return weighted.plays(g, s, i)
     raise ValueError(UNKNOWN_POLICY)
 
 
@@ -152,6 +172,8 @@ def choose_colour(g, p):
         return random.colour(g)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return heuristic.colour(g, p, pid == KEEP_WILDS)
+    if pid == WEIGHTED:
+        return weighted.colour(g, p)
     raise ValueError(UNKNOWN_POLICY)
 
 
@@ -180,15 +202,20 @@ def choose_target(g, p):
         return random.target(g, cand, k)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return heuristic.target(g, cand, k)
+    if pid == WEIGHTED:
+        return weighted.target(g, p, cand, k)
     raise ValueError(UNKNOWN_POLICY)
 
 
 @njit(cache=True)
 def challenges(g, v):
-    """Whether v challenges the Wild Draw Four just played on it: every built-in with p_challenge."""
+    """Whether v challenges the Wild Draw Four just played on it: random and the heuristics with
+    probability p_challenge, weighted by its scores."""
     pid = acting_policy(g, v)
     if pid == RANDOM or pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return random.challenges(g, v)
+    if pid == WEIGHTED:
+        return weighted.challenges(g, v)
     raise ValueError(UNKNOWN_POLICY)
 
 
@@ -201,6 +228,8 @@ def almost_uno_discards(g, s, order):
         return random.almost_uno(g, g["hlen"][s], order)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return heuristic.almost_uno(g, s, order, pid == KEEP_WILDS)
+    if pid == WEIGHTED:
+        return weighted.almost_uno(g, s, order)
     raise ValueError(UNKNOWN_POLICY)
 
 
@@ -213,28 +242,30 @@ def choose_group(g, s, tally, points, groups, k):
         return random.group(g, tally, groups, k)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return heuristic.group(tally, points, groups, pid == KEEP_WILDS)
+    if pid == WEIGHTED:
+        return weighted.group(g, s, tally, groups)
     raise ValueError(UNKNOWN_POLICY)
 
 
 @njit(cache=True)
 def order_discards(g, s, order, m):
     """The order in which s's wheel discards order[:m] (a group, or War's reveals) go down: random
-    shuffles them, the heuristics keep the given order."""
+    shuffles them, the heuristics and weighted keep the given order."""
     pid = acting_policy(g, s)
     if pid == RANDOM:
         random.discard_order(g, order, m)
-    elif pid != GREEDY_POINTS and pid != KEEP_WILDS:
+    elif pid != GREEDY_POINTS and pid != KEEP_WILDS and pid != WEIGHTED:
         raise ValueError(UNKNOWN_POLICY)
 
 
 @njit(cache=True)
 def war_reveal(g, t, ties):
     """War: which (0-based, hand order) of its ``ties`` cards of its highest unrevealed number t
-    reveals: random uniformly, the heuristics the first."""
+    reveals: random uniformly, the heuristics and weighted the first."""
     pid = acting_policy(g, t)
     if pid == RANDOM:
         return random.war_reveal(g, ties)
-    if pid == GREEDY_POINTS or pid == KEEP_WILDS:
+    if pid == GREEDY_POINTS or pid == KEEP_WILDS or pid == WEIGHTED:
         return 0
     raise ValueError(UNKNOWN_POLICY)
 
@@ -247,4 +278,6 @@ def uno_spin_discard(g, w):
         return random.uno_spin_discard(g, g["hlen"][w])
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return heuristic.uno_spin_discard(g, w, pid == KEEP_WILDS)
+    if pid == WEIGHTED:
+        return weighted.uno_spin_discard(g, w)
     raise ValueError(UNKNOWN_POLICY)

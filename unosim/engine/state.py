@@ -36,6 +36,7 @@ from ..protocol import (  # noqa: F401 (the game record's layout, re-exported fo
     PP_BLUFF,
     PP_CHALLENGE,
     PP_DRAW,
+    PP_KEEP_DRAWN,
     RANDOM,
     SE_ACTIVE,
     SE_DRAWN,
@@ -90,6 +91,7 @@ from ..protocol import (  # noqa: F401 (the game record's layout, re-exported fo
     ST_V,
     ST_VIOLATIONS,
     ST_WINNER,
+    WEIGHTED,
 )
 
 # ---- card tables (constants, frozen into the compiled code) -----------------------------------------
@@ -221,7 +223,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, N_POLICY_PARAMS)), ("legal", np.int64, (MAXC,)),
         ("buf", np.int64, (MAXC,)), ("count", np.int64, (N_COLOURS + 1,)), ("cand", np.int64, (MAXP,)),
         ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (N_SPIN_OUTCOMES,)),
-        ("shown", np.int64, (MAXP, N_COLOURS)),
+        ("shown", np.int64, (MAXP, N_COLOURS)), ("seen", np.int64, (N_COLOURS + 1,)), ("scores", np.float64, (MAXC,)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
@@ -245,8 +247,8 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
     fr : float64[layout.FR_SIZE]
         Compiled float rules.
     pol : int64[n]
-        Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``, ``LOOKAHEAD``); the kernel
-        raises on others.
+        Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``, ``WEIGHTED``, ``LOOKAHEAD``);
+        the kernel raises on others.
     pp : float64[n, N_POLICY_PARAMS]
         Policy parameters per seat (``PP_*`` columns).
     trace : bool

@@ -45,6 +45,8 @@ wheel's discards are "may" choices (docs/rules.md §6 S12): a shorter list, even
 ``uno_spin_discard(view) -> int | None``
     UNO Spin won: the index of the card to discard, or ``None`` to keep all.
 
+``view.discard`` is the discard pile (public: every card on it was played or discarded face up).
+
 A Show Hand outcome is visible to every policy afterwards: ``view.shown[s]`` is the hand seat ``s``
 last showed in this round (a tuple of card ids), or ``None``.
 
@@ -67,6 +69,7 @@ from typing import Any
 
 from .. import cards
 from ..policies import PolicySpec, make_lineup, parse_policy
+from ..protocol import WEIGHTED
 from ..reference_rng import Xoshiro
 from ..rules import RuleSet
 from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS
@@ -90,6 +93,7 @@ class PolicyView:
     pending_value: int = 0         # V, the draw value of the last card stacked (0 when nothing pends)
     active: tuple[bool, ...] = ()  # by seat: still in the round (False once knocked out)
     shown: tuple[tuple[int, ...] | None, ...] = ()  # spin: by seat, the hand last shown (SHOW_HAND)
+    discard: tuple[int, ...] = ()  # the discard pile, oldest first (its last card is ``top``)
 
 
 class PythonPolicy:
@@ -158,8 +162,13 @@ def _shuffled(view: PolicyView, indices: list[int]) -> list[int]:
 class RandomPolicy(PythonPolicy):
     """Built-in ``random`` with its parameters (protocol §4)."""
 
-    def __init__(self, p_draw: float = 0.0, p_bluff: float = 0.0, p_challenge: float = 0.0):
+    def __init__(self, p_draw: float = 0.0, p_bluff: float = 0.0, p_challenge: float = 0.0,
+                 p_keep_drawn: float = 0.0):
         self.p_draw, self.p_bluff, self.p_challenge = p_draw, p_bluff, p_challenge
+        self.p_keep_drawn = p_keep_drawn
+
+    def play_drawn(self, view: PolicyView, card: int) -> bool:
+        return not view.rng.bernoulli(self.p_keep_drawn)   # p_keep_drawn = 0 draws nothing
 
     def play(self, view: PolicyView) -> int | None:
         if view.rules.voluntary_draw and view.rng.bernoulli(self.p_draw):
@@ -184,9 +193,13 @@ def _held_colours(hand) -> list[int]:
 class _DeterministicPolicy(PythonPolicy, metaclass=ABCMeta):
     """Shared parts of ``greedy_points`` and ``keep_wilds`` (protocol §4)."""
 
-    def __init__(self, p_challenge: float = 0.0):
+    def __init__(self, p_challenge: float = 0.0, p_keep_drawn: float = 0.0):
         # They never draw voluntarily or bluff (protocol §4), so p_draw / p_bluff are not parameters.
         self.p_challenge = p_challenge
+        self.p_keep_drawn = p_keep_drawn
+
+    def play_drawn(self, view: PolicyView, card: int) -> bool:
+        return not view.rng.bernoulli(self.p_keep_drawn)   # p_keep_drawn = 0 draws nothing
 
     def colour(self, view: PolicyView) -> int:
         held = _held_colours(view.hand)
@@ -356,6 +369,9 @@ def policy_name(policy: Any) -> str:
 def _as_policy(item: Any) -> Seat:
     if isinstance(item, (str, PolicySpec)):
         spec = parse_policy(item)
+        if spec.id == WEIGHTED:   # ``weighted`` and its presets: the full parameter vector
+            from .weighted import WeightedPolicy
+            return Seat(WeightedPolicy(spec.vector()), spec.label)
         if spec.name not in _BUILT_INS:
             raise ValueError(f"policy {spec.label!r} runs in the compiled engine only (unosim.simulate); the "
                              f"reference engine plays {list(_BUILT_INS)} and replays lookahead's recorded "

@@ -325,7 +325,7 @@ class Table:
                           hand_sizes=tuple(len(h) for h in self.hands), pending=self.pending, legal=legal,
                           bluffs=bluffs, rules=self.rules, rng=self.game.play_rng,
                           pending_value=self.pending_value, active=tuple(self.active),
-                          shown=tuple(self.shown))
+                          shown=tuple(self.shown), discard=tuple(self.discard_pile))
 
     def _invalid(self, seat: int, question: str, answer: Any, valid: str) -> ValueError:
         return ValueError(f"policy {self.game.seats[seat].name!r} at seat {seat} answered {answer!r} to "

@@ -1,0 +1,81 @@
+"""The ``weighted`` policy, its presets and arbitrary weights: the compiled engine and the reference
+twin (unosim/reference/weighted.py) emit identical traces and tables over the differential grid (every
+rule combination of ``differential_cases.CASES``: all four variants, 2-10 players, house rules)."""
+
+import numpy as np
+import pytest
+from differential_cases import CASES
+
+from unosim import reference
+from unosim.policies import PRESETS, _split_top_level
+from unosim.protocol import WEIGHT_PARAMS
+from unosim.simulate import resolve, run_compiled
+
+
+def _random_weights(seed: int) -> str:
+    """A ``weighted(...)`` spec with every weight drawn at random (some exactly 0, ties stay possible:
+    small integers), plus p_challenge and p_keep_drawn."""
+    rng = np.random.default_rng(seed)
+    weights = {name: int(rng.integers(-3, 4)) for name in WEIGHT_PARAMS}
+    body = ",".join(f"{k}={v}" for k, v in weights.items())
+    return f"weighted({body},p_challenge=0.5,p_keep_drawn=0.3)"
+
+
+def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
+    n = min(len(a), len(b))
+    bad = np.flatnonzero((a[:n] != b[:n]).any(axis=1))
+    i = int(bad[0]) if len(bad) else n
+    return f"first difference at event {i} of {len(a)} / {len(b)}: {a[i:i + 1].tolist()} vs {b[i:i + 1].tolist()}"
+
+
+def _agree(variant, players, lineup, rules, games, seed):
+    rs, specs = resolve(variant, players, lineup, rules)
+    compiled = run_compiled(rs, players, specs, seed, 0, games, trace=True)
+    slow = reference.play(rs, players, specs, seed, 0, games, trace=True)
+    events = np.asarray(slow.events)
+    assert compiled.events.shape == events.shape and np.array_equal(compiled.events, events), \
+        _first_difference(compiled.events, events)
+    for table in ("rounds", "seats", "opening", "matches"):
+        assert np.array_equal(getattr(compiled, table), np.asarray(getattr(slow, table))), table
+
+
+def _lineup(case_lineup: str, policy: str) -> str:
+    """The case's lineup with ``policy`` in seat 0 (the case's policies, parameters included, fill the
+    other seats)."""
+    entries = _split_top_level(case_lineup)
+    if len(entries) == 1:
+        return f"{policy},{entries[0]}*"
+    return ",".join([policy, *entries[1:]])
+
+
+def _games(rules: dict) -> int:
+    return 60 if rules.get("match_mode") == "single_round" else 8
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_preset_agrees_on_the_differential_grid(case, preset):
+    variant, players, lineup, rules = CASES[case]
+    whole = preset if case.endswith(("random", "random-single", "random-match")) else None
+    _agree(variant, players, whole or _lineup(lineup, preset), rules, _games(rules), 2025)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_arbitrary_weights_agree_on_the_differential_grid(case):
+    variant, players, _, rules = CASES[case]
+    seed = sum(map(ord, case))
+    lineup = ",".join(_random_weights(seed + s) for s in range(players))
+    _agree(variant, players, lineup, rules, _games(rules), seed)
+
+
+def test_voluntary_draw_bluff_and_challenge_weights_agree():
+    """Weights that make the non-card options win often: voluntary draws, bluffs, challenges by the
+    WD4 player's hand size, accepting a penalty, keeping drawn cards and declining jump-ins."""
+    lineup = ("weighted(w_voluntary_draw=3,w_bluff=40,w_points=0.1,w_challenge=-3,w_challenge_hand=1,"
+              "w_keep=2,w_accept=1,w_order=0.5),by_number,punisher(w_keep=5),colour_counter")
+    for rules in ({"match_mode": "single_round", "stacking": "any_draw", "jump_in": True},
+                  {"match_mode": "single_round", "seven_o": True, "mercy_limit": 20}):
+        _agree("classic", 4, lineup, rules, 150, 9)
+    _agree("no_mercy", 4, lineup, {"match_mode": "single_round"}, 60, 9)
+    _agree("spin", 4, lineup, {"match_mode": "single_round", "jump_in": True}, 60, 9)

@@ -1,0 +1,53 @@
+"""``make bench``: the ``weighted`` presets' kernel throughput as a ratio to ``random`` measured in the
+same run (classic, 4 players, single rounds, one core; target ≥ 0.8 ×).
+
+The lineups are timed in turn within each repeat (so a burst of load hits them alike) and the median
+per CPU-second is kept. Games and turns per CPU-second are both reported: a preset's games may be
+shorter or longer than random's, and turns per second is the cost of a decision.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from . import protocol as L
+from .policies import PRESETS
+from .simulate import resolve, run_compiled
+
+BENCH_RULES = {"match_mode": "single_round", "n_blank": 0}
+
+
+def policy_rates(games: int, repeats: int, players: int = 4) -> list[dict]:
+    """One row per lineup (``random`` first, then every preset in every seat): median games and turns
+    per CPU-second and their ratios to random's."""
+    lineups = ["random", *PRESETS]
+    runs = {lineup: resolve("classic", players, lineup, BENCH_RULES) for lineup in lineups}
+    for rs, specs in runs.values():   # warm-up (compiles on a cold cache)
+        run_compiled(rs, players, specs, 0, 0, 100)
+    samples: dict[str, list[tuple[float, float]]] = {lineup: [] for lineup in lineups}
+    for k in range(repeats):
+        for lineup in lineups:
+            rs, specs = runs[lineup]
+            c0 = time.process_time()
+            raw = run_compiled(rs, players, specs, k + 1, 0, games)
+            seconds = time.process_time() - c0
+            samples[lineup].append((games / seconds, raw.rounds[:, L.RC_TURNS].sum() / seconds))
+    rows = []
+    for lineup in lineups:
+        games_rate = statistics.median(g for g, _ in samples[lineup])
+        turns_rate = statistics.median(t for _, t in samples[lineup])
+        rows.append({"lineup": lineup, "games_per_cpu_s": round(games_rate), "turns_per_cpu_s": round(turns_rate)})
+    for row in rows:
+        row["ratio"] = round(row["games_per_cpu_s"] / rows[0]["games_per_cpu_s"], 3)
+        row["turns_ratio"] = round(row["turns_per_cpu_s"] / rows[0]["turns_per_cpu_s"], 3)
+    return rows
+
+
+def print_rates(rows: list[dict], games: int, repeats: int) -> None:
+    print(f"\nweighted presets vs random, kernel alone, classic 4p, one core ({games:,} single rounds, median "
+          f"of {repeats}; target ≥ 0.80 × random games/s)")
+    print(f"{'lineup':<15} {'games/CPU-s':>12} {'÷ random':>9} {'turns/CPU-s':>12} {'÷ random':>9}")
+    for row in rows:
+        print(f"{row['lineup']:<15} {row['games_per_cpu_s']:>12,} {row['ratio']:>9.2f} "
+              f"{row['turns_per_cpu_s']:>12,} {row['turns_ratio']:>9.2f}", flush=True)
