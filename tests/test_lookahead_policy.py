@@ -28,8 +28,9 @@ QUICK = "lookahead(rollouts=4,horizon=6)"
     ("lookahead(rollouts=5000)", "1..4096"),
     ("lookahead(horizon=-1)", "horizon='-1' of 'lookahead' is invalid: valid is a whole number of turns in 0..10000"),
     ("lookahead(rollout=cautious)", "rollout='cautious' of 'lookahead' is invalid: valid is a rollout preset, one of "
-                                    "['greedy_points', 'keep_wilds', 'random']"),
-    ("lookahead(rollout=7)", "rollout='7'"),
+                                    "['greedy_points', 'keep_wilds', 'random', 'by_colour', 'by_number'"),
+    ("lookahead(rollout=9)", "rollout='9'"),
+    ("lookahead(rollout=weighted)", "rollout='weighted'"),
     ("lookahead(p_bluff=0.2)", "unknown parameter 'p_bluff' of policy 'lookahead': valid are ['rollouts', "
                                "'rollout', 'horizon']"),
     ("random(rollouts=3)", "unknown parameter 'rollouts' of policy 'random'"),
@@ -40,7 +41,7 @@ def test_bad_parameters_name_the_value_and_the_valid_range(spec, expected):
     assert expected in str(info.value)
 
 
-@pytest.mark.parametrize("params", [(("rollouts", 0.0),), (("rollouts", float("nan")),), (("rollout", 3.0),),
+@pytest.mark.parametrize("params", [(("rollouts", 0.0),), (("rollouts", float("nan")),), (("rollout", 9.0),),
                                     (("horizon", 0.5),)])
 def test_a_spec_built_directly_is_checked_too(params):
     with pytest.raises(ValueError, match="lookahead"):

@@ -24,7 +24,7 @@ CASES = {
                 {"match_mode": "single_round"}),
     "spin": ("spin", 3, "greedy_points,lookahead(rollouts=2,rollout=keep_wilds,horizon=6),random",
              {"match_mode": "single_round", "jump_in": True}),
-    "no_mercy": ("no_mercy", 4, "lookahead(rollouts=2,horizon=10),random*", {"match_mode": "single_round"}),
+    "no_mercy": ("no_mercy", 4, "lookahead(rollouts=2,horizon=10,rollout=punisher),random*", {"match_mode": "single_round"}),
 }
 GAMES = 6
 
