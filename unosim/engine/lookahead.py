@@ -25,7 +25,8 @@ carries the preset's weights and zero probabilities).
 The defaults (``unosim.policies``: 128 worlds, horizon 8, rollouts by ``greedy_points``) were tuned
 against the presets and random in classic and no_mercy: short rollouts scored by hand sizes beat
 rollouts played to the end at equal cost (the end of a round is far away and mostly noise), and
-``greedy_points`` rollouts beat ``keep_wilds`` ones.
+``greedy_points`` rollouts beat ``keep_wilds`` ones and every ``weighted`` preset (its weighted twin
+``high_card_out`` plays alike but slower; README "The expert player" has the figures).
 
 The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
 seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
