@@ -21,7 +21,7 @@ CASES = [("classic", 4, "random(p_bluff=0.2,p_challenge=0.5)", {"p_forget_uno": 
          ("spin", 4, "save_wilds,by_number,high_card_out,colour_counter", {"seven_o": True}),
          # the lookahead search (its rollouts run the interpreted turn loop too) and its beliefs
          ("no_mercy", 3, "lookahead(rollouts=1,horizon=3),random*", {}),
-         ("classic", 3, "lookahead(rollouts=2,horizon=2,rollout=by_colour),random*", {"seven_o": True})]
+         ("classic", 3, "lookahead(rollouts=1,horizon=2,rollout=by_colour),random*", {"seven_o": True})]
 
 SCRIPT = textwrap.dedent("""
     import sys, warnings
