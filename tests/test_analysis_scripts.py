@@ -19,3 +19,18 @@ def test_script_writes_its_table(script, small_dataset):  # noqa: F811
     assert out.returncode == 0, out.stderr
     assert (small_dataset / "analysis" / SCRIPTS[script]).exists()
     assert "estimate" in out.stdout
+
+
+def test_strength_table_rows():
+    """One markdown row per pair; at two players A's win rate is its head-to-head share."""
+    path = Path(__file__).parents[1] / "analyses" / "strength.py"
+    out = subprocess.run([sys.executable, str(path), "--pairs", "by_colour:random,random:by_colour", "--deals",
+                          "300", "--variants", "classic", "--players", "2", "--n-jobs", "1"],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split("|")[1:-1] for line in out.stdout.splitlines()[2:]]
+    assert [(r[2].strip(), r[3].strip()) for r in rows] == [("by_colour", "random"), ("random", "by_colour")]
+    for r in rows:
+        assert r[5].strip() == r[6].strip()
+    share = [float(r[5].split()[0]) for r in rows]   # the same deals seen from either side
+    assert share[0] + share[1] == pytest.approx(1.0, abs=2e-3)

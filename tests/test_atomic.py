@@ -31,3 +31,33 @@ def test_a_journal_drops_only_a_torn_last_line(tmp_path):
     assert read_journal(path) == ['{"job": 0}', '{"job": 1}']
     with pytest.raises(ValueError, match="newline"):
         append_line_durable(path, "two\nlines")
+
+
+def test_a_batch_renames_its_files_only_when_every_write_succeeded(tmp_path):
+    from unosim.atomic import AtomicBatch
+    old = tmp_path / "a" / "old.bin"
+    write_text_atomic(old, "old\n")
+    with pytest.raises(RuntimeError, match="encoding failed"):
+        with AtomicBatch() as batch:
+            batch.write_bytes(old, b"new")
+            batch.write_bytes(tmp_path / "b" / "new.bin", b"new")
+            raise RuntimeError("encoding failed")
+    assert old.read_text() == "old\n" and not (tmp_path / "b" / "new.bin").exists()
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["old.bin"]
+    (tmp_path / "c").write_text("a file where a directory is needed")
+    with pytest.raises(OSError):
+        with AtomicBatch() as batch:
+            batch.write_bytes(tmp_path / "a" / "x.bin", b"x")
+            batch.write_bytes(tmp_path / "c" / "y.bin", b"y")
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["c", "old.bin"]
+    with pytest.raises(TypeError):  # fails in the writing thread: raised when the batch ends
+        with AtomicBatch() as batch:
+            batch.write_bytes(old, b"new")
+            batch.write_bytes(tmp_path / "a" / "z.bin", "text, not bytes")
+    assert old.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["c", "old.bin"]
+    with AtomicBatch() as batch:
+        batch.write_bytes(old, b"new")
+        batch.write_bytes(tmp_path / "b" / "new.bin", b"two")
+    assert old.read_bytes() == b"new" and (tmp_path / "b" / "new.bin").read_bytes() == b"two"
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["c", "new.bin", "old.bin"]

@@ -34,3 +34,22 @@ def test_c_reference_plays_classic_four_player_rounds_like_the_kernel(tmp_path):
     se = np.sqrt(kernel * (1 - kernel) * 2 / ROUNDS)
     assert np.all(np.abs(shares - kernel) < 5 * se), (shares, kernel)
     assert shares[1] - shares[0] > 10 * se[0]  # the seat left of the dealer plays first and wins more
+
+
+def test_the_bench_study_plays_the_baselines_game():
+    from unosim.bench_study import bench_spec
+    from unosim.simulate import resolve
+    from unosim.study import parse_study
+    (cell,) = parse_study(bench_spec(1000)).cells
+    ruleset, lineup = resolve("classic", 4, "random", bench.rules_for("classic"))
+    assert cell.ruleset == ruleset and cell.players == 4
+    assert resolve(cell.ruleset, 4, cell.lineup_spec, None)[1] == lineup
+
+
+@pytest.mark.slow
+def test_the_bench_study_is_measured_on_started_workers(tmp_path):
+    from unosim.bench_study import bench_study_run
+    run = bench_study_run(tmp_path, games=4000, n_jobs=2, chunk_size=1000)
+    assert run["workers_reused"]  # the measured run's parts come from the warm-up's workers
+    assert run["round_rows"] == 4000 and run["bytes"]["seats"] > 0
+    assert run["wall_s"] > 0 and run["cpu_s"] > 0 and run["workers_start_s"] > 0

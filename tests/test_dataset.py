@@ -39,6 +39,21 @@ def test_parts_are_hive_partitioned_and_zstd_compressed(small_dataset):  # noqa:
     assert "variant" not in meta.schema.names and "players" not in meta.schema.names
 
 
+def test_each_column_of_a_part_has_its_cheap_encoding(small_dataset):  # noqa: F811
+    import pyarrow.parquet as pq
+    part = next(small_dataset.glob("seats/variant=*/players=*/part-*.parquet"))
+    meta = pq.read_metadata(part)
+    schema = pq.read_schema(part)
+    encodings = {meta.schema.column(i).name: set(meta.row_group(0).column(i).encodings)
+                 for i in range(meta.num_columns)}
+    assert "DELTA_BINARY_PACKED" in encodings["game"]
+    for name in ("open_n0", "open_wd4"):  # the opening-hand counts: costly to dictionary-encode
+        assert "BYTE_STREAM_SPLIT" in encodings[name] and "RLE_DICTIONARY" not in encodings[name], name
+    for name in ("round", "seat", "cards_left", "policy", "lineup"):  # what polars reads fastest
+        assert "RLE_DICTIONARY" in encodings[name] and "BYTE_STREAM_SPLIT" not in encodings[name], name
+    assert schema.field("policy").type.value_type == "string"  # read back as the dictionary it was
+
+
 def test_refuses_a_missing_part(copy_of):
     next(copy_of.glob("seats/variant=minions/players=2/*.parquet")).unlink()
     with pytest.raises(DatasetError, match="missing"):
@@ -68,3 +83,33 @@ def test_refuses_an_incomplete_run_and_a_directory_without_manifest(copy_of, tmp
         open_dataset(copy_of)
     with pytest.raises(DatasetError, match="no manifest.json"):
         open_dataset(tmp_path)
+
+
+def _frame_as_part(frame: pl.DataFrame, lineup: str):
+    """The oracle of dataset.part_table: the polars frame, partition columns dropped, lineup added,
+    every string column dictionary-encoded by arrow itself."""
+    import pyarrow as pa
+    table = frame.drop("variant", "players", strict=False).with_columns(pl.lit(lineup, pl.String).alias("lineup")).to_arrow()
+    for i, fld in enumerate(table.schema):
+        if pa.types.is_string(fld.type) or pa.types.is_large_string(fld.type):
+            column = table.column(i).cast(pa.string()).dictionary_encode()
+            table = table.set_column(i, pa.field(fld.name, column.type), column)
+    return table
+
+
+@pytest.mark.parametrize("variant", ["classic", "minions", "spin", "no_mercy"])
+@pytest.mark.parametrize(("players", "lineup", "mode"), [
+    (2, "random", "single_round"), (4, "greedy_points,random*", "single_round"),
+    (6, "keep_wilds,random,keep_wilds,greedy_points,random,random", "single_round"), (3, "random", "points"),
+    (3, "greedy_points,random*", "lowest")])
+def test_a_part_holds_exactly_the_results_frame(variant, players, lineup, mode):
+    from unosim import simulate
+    from unosim.dataset import part_table
+    results = simulate(variant, players=players, games=30, seed=5, lineup=lineup, rules={"match_mode": mode})
+    for name in TABLES:
+        direct = part_table(results, name, "the-lineup")
+        expected = _frame_as_part(getattr(results, name), "the-lineup")
+        assert direct.schema.names == expected.schema.names and direct.schema.types == expected.schema.types
+        nullable = [f.name for f in direct.schema if f.nullable]  # parquet writes no levels for the others
+        assert nullable == (["winner_max_deficit"] if name == "rounds" else []), name
+        assert direct.cast(expected.schema).equals(expected), name

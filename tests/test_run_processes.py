@@ -16,7 +16,7 @@ import pytest
 from study_specs import small
 
 from unosim.dataset import read_ledger, read_manifest
-from unosim.runner import run_study
+from unosim.runner import DEFAULT_CHUNK_SIZE, run_study
 from unosim.study import parse_study
 
 psutil = pytest.importorskip("psutil")
@@ -167,7 +167,7 @@ def test_a_trillion_game_spec_starts_at_once_in_bounded_memory(tmp_path):
         wait_for(lambda: parts(root) >= 1, proc, "the first part")
         assert psutil.Process(proc.pid).memory_info().rss < 1_000_000_000
         manifest = json.loads((root / "manifest.json").read_text())
-        assert manifest["cells"]["classic-p4-random"]["jobs"] == 20_000_000
+        assert manifest["cells"]["classic-p4-random"]["jobs"] == 10**12 // DEFAULT_CHUNK_SIZE["single_round"]
         assert (root / "manifest.json").stat().st_size < 20_000
         status = subprocess.run([sys.executable, "-m", "unosim", "study", "status", str(root)],
                                 capture_output=True, text=True, timeout=60, check=True).stdout

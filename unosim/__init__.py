@@ -1,7 +1,8 @@
 """unosim: fast, rigorous Monte Carlo simulation and statistics for UNO-family card games.
 
 Entry points: :func:`simulate` (one cell, in memory), :func:`replay` (one game as a readable log),
-:func:`get_variant` (rule sets), :func:`tournament` (a fair duplicate tournament of policies).
+:func:`get_variant` (rule sets), :func:`tournament` (a fair duplicate tournament of policies),
+:func:`tune` (search the ``weighted`` policy's weights against a field).
 Studies, datasets and analyses live in submodules and the ``unosim`` CLI.
 
 Importing the package loads neither numba nor the compiled engine: :mod:`unosim.simulate` imports
@@ -18,6 +19,7 @@ from .rules import RuleSet, get_variant, variant_names
 from .simulate import Results, simulate
 from .tournaments import tournament
 from .trace import replay
+from .tuning import tune
 
 __all__ = ["__version__", "ENGINE_VERSION", "RuleSet", "get_variant", "variant_names", "Results",
-           "replay", "simulate", "tournament"]
+           "replay", "simulate", "tournament", "tune"]

@@ -107,7 +107,7 @@ def cmd_simulate(args) -> None:
     if args.out:
         out = Path(args.out)
         for name in dataset.TABLES:
-            dataset.write_part(out / f"{name}.parquet", dataset.compact_table(getattr(results, name), args.lineup))
+            dataset.write_part(out / f"{name}.parquet", dataset.part_table(results, name, args.lineup))
         print(f"wrote {out}/{{{','.join(dataset.TABLES)}}}.parquet")
 
 
@@ -190,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("spec", help="the study spec (TOML), e.g. analyses/studies/demo.toml")
     p.add_argument("--out", default="data", help="parent directory of the dataset (default: data)")
     p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores / dask workers)")
-    p.add_argument("--chunk-size", type=int, help="games per job (default 50000; a resumed run keeps its own)")
+    p.add_argument("--chunk-size", type=int, help="games per job (default 100000 single rounds, 50000 matches; a resumed run keeps its own)")
     p.add_argument("--scheduler", help="run on dask: 'local' (a LocalCluster) or an address tcp://host:8786")
     p.add_argument("--force", action="store_true", help="delete an existing dataset of this study first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -219,8 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=int, default=0, help="the game index (default 0)")
     p.set_defaults(run=cmd_replay)
 
-    from . import cli_tournament
+    from . import cli_tournament, cli_tune
     cli_tournament.add_parser(sub)
+    cli_tune.add_parser(sub)
     return parser
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -161,32 +162,65 @@ def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
     return buffer[:n] if 2 * n >= len(buffer) else buffer[:n].copy()
 
 
-_END = pl.Enum(list(L.END_NAMES))
+@dataclass(frozen=True)
+class Labels:
+    """A string column held as codes into ``names`` (no Python string per row). ``enum``: the column is
+    a polars Enum of every name (round and match endings); otherwise plain strings (policy labels)."""
+
+    names: tuple[str, ...]
+    codes: np.ndarray
+    enum: bool
 
 
-def _labels(names, dtype, codes: np.ndarray) -> pl.Series:
-    """names[codes] as a polars column, gathered in Rust (no Python string per row)."""
-    return pl.Series(list(names), dtype=dtype).gather(codes.astype(np.int64))
-_MATCH_END = pl.Enum(list(L.MATCH_END_NAMES))
+@dataclass(frozen=True)
+class Constant:
+    """A string column with the same value in every row (the variant name)."""
+
+    value: str
+    rows: int
 
 
-def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, pl.Series]:
+@dataclass(frozen=True)
+class WithNulls:
+    """An integer column whose rows flagged in ``missing`` are null."""
+
+    values: np.ndarray
+    missing: np.ndarray
+
+
+#: a column of a Results table: numpy values (their dtype is the column's) or one of the kinds above
+Column = np.ndarray | Labels | Constant | WithNulls
+
+
+def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, Column]:
     """The game-quality measures (``unosim.engine.quality``) in compact dtypes: ``winner_max_deficit``
     and ``max_hand`` never exceed the largest deck (168 cards); ``lead_changes`` is bounded by the turns
     of the round, so it keeps the turn counter's width. No winner: ``winner_max_deficit`` is null."""
     deficit = cols["winner_max_deficit"]
     return {
-        "lead_changes": pl.Series("lead_changes", cols["lead_changes"].astype(np.int32)),
-        "winner_max_deficit": pl.Series("winner_max_deficit", deficit.astype(np.int16)).set(
-            pl.Series(deficit < 0), None),
-        "max_hand": pl.Series("max_hand", cols["max_hand"].astype(np.int16)),
+        "lead_changes": cols["lead_changes"].astype(np.int32),
+        "winner_max_deficit": WithNulls(deficit.astype(np.int16), deficit < 0),
+        "max_hand": cols["max_hand"].astype(np.int16),
     }
+
+
+def _polars_column(name: str, column: Column) -> pl.Series:
+    if isinstance(column, Labels):  # names[codes], gathered in Rust
+        dtype = pl.Enum(list(column.names)) if column.enum else pl.String
+        return pl.Series(name, list(column.names), dtype=dtype).gather(column.codes.astype(np.int64))
+    if isinstance(column, Constant):
+        return pl.repeat(column.value, column.rows, dtype=pl.String, eager=True).alias(name)
+    if isinstance(column, WithNulls):
+        return pl.Series(name, column.values).set(pl.Series(column.missing), None)
+    return pl.Series(name, column)
 
 
 class Results:
     """Results of one ``simulate`` call: polars tables ``rounds``, ``seats``, ``matches``.
 
-    Column definitions follow docs/rules.md §1.13; see the README's dataset schema.
+    Column definitions follow docs/rules.md §1.13; see the README's dataset schema. Each table is
+    defined once, as numpy columns (:meth:`columns`); the polars frames and a study's parquet parts
+    (:func:`unosim.dataset.part_table`) are both built from them.
     """
 
     def __init__(self, raw: RawResults, rules: RuleSet, players: int, lineup: tuple[PolicySpec, ...],
@@ -205,73 +239,88 @@ class Results:
     def to_pandas(self, table: str):
         """Table ``rounds``, ``seats`` or ``matches`` as pandas: pyarrow dtypes, categorical labels."""
         from .interop import to_pandas
-        if table not in ("rounds", "seats", "matches"):
-            raise ValueError(f"unknown table {table!r}: valid are ['rounds', 'seats', 'matches']")
-        return to_pandas(getattr(self, table))
+        return to_pandas(getattr(self, _check_table(table)))
 
     @property
     def rounds(self) -> pl.DataFrame:
-        if "rounds" not in self._frames:
-            r = self.raw.rounds
-            cols = {name: r[:, i] for i, name in enumerate(L.ROUND_COLUMNS)}
-            self._frames["rounds"] = pl.DataFrame({
-                "game": cols["game"].astype(np.int64),
-                "round": cols["round"].astype(np.int32),
-                "players": np.full(len(r), self.players, np.int8),
-                "variant": pl.repeat(self.rules.name, len(r), dtype=pl.String, eager=True),
-                **{k: cols[k].astype(np.int8) for k in ("dealer_seat", "first_seat", "winner_seat")},
-                "end": _labels(L.END_NAMES, _END, cols["end"]),
-                **{k: cols[k].astype(np.int32) for k in (
-                    "n_turns", "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties",
-                    "knockouts", "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
-                    *SPIN_OUTCOMES, "loop_bound_hits")},
-                **_quality_columns(cols),
-            })
-        return self._frames["rounds"]
+        return self._frame("rounds")
 
     @property
     def seats(self) -> pl.DataFrame:
-        if "seats" not in self._frames:
-            n = self.players
-            r, s, o = self.raw.rounds, self.raw.seats, self.raw.opening
-            seat = np.tile(np.arange(n, dtype=np.int8), len(r))
-            dealer = np.repeat(r[:, L.RC_DEALER], n)
-            labels = [p.label for p in self.lineup]
-            frame = {
-                "game": np.repeat(r[:, L.RC_GAME].astype(np.int64), n),
-                "round": np.repeat(r[:, L.RC_ROUND].astype(np.int32), n),
-                "players": np.full(len(seat), n, np.int8),
-                "seat": seat,
-                "rel_dealer": ((seat - dealer) % n).astype(np.int8),
-                "policy": _labels(labels, pl.String, seat),
-                "won": s[:, L.SC_WON].astype(bool),
-                **{k: s[:, getattr(L, "SC_" + c)] for k, c in (
-                    ("cards_left", "CARDS_LEFT"), ("points_left", "POINTS_LEFT"), ("n_drawn", "DRAWN"),
-                    ("n_played", "PLAYED"))},
-                "knocked_out": s[:, L.SC_KNOCKED_OUT].astype(bool),
-                "knockout_turn": s[:, L.SC_KNOCKOUT_TURN],
-                "wheel_gained": s[:, L.SC_WHEEL_GAINED],
-                "wheel_lost": s[:, L.SC_WHEEL_LOST],
-                **{f"open_{name}": o[:, i] for i, name in enumerate(cards.HAND_CLASSES)},
-            }
-            self._frames["seats"] = pl.DataFrame(frame)
-        return self._frames["seats"]
+        return self._frame("seats")
 
     @property
     def matches(self) -> pl.DataFrame:
-        if "matches" not in self._frames:
-            m = self.raw.matches
-            self._frames["matches"] = pl.DataFrame({
-                "game": m[:, L.MC_GAME].astype(np.int64),
-                "players": np.full(len(m), self.players, np.int8),
-                "n_rounds": m[:, L.MC_ROUNDS].astype(np.int32),
-                "first_dealer": m[:, L.MC_FIRST_DEALER].astype(np.int8),
-                "winner_seat": m[:, L.MC_WINNER].astype(np.int8),
-                "n_winners": m[:, L.MC_N_WINNERS].astype(np.int8),
-                "winners_mask": m[:, L.MC_WINNERS_MASK].astype(np.int16),
-                "end": _labels(L.MATCH_END_NAMES, _MATCH_END, m[:, L.MC_END]),
-            })
-        return self._frames["matches"]
+        return self._frame("matches")
+
+    def _frame(self, table: str) -> pl.DataFrame:
+        if table not in self._frames:
+            self._frames[table] = pl.DataFrame([_polars_column(k, c) for k, c in self.columns(table).items()])
+        return self._frames[table]
+
+    def columns(self, table: str) -> dict[str, Column]:
+        """Table ``rounds``, ``seats`` or ``matches`` as named columns, in the frame's order."""
+        return {"rounds": self._round_columns, "seats": self._seat_columns,
+                "matches": self._match_columns}[_check_table(table)]()
+
+    def _round_columns(self) -> dict[str, Column]:
+        r = self.raw.rounds
+        cols = {name: r[:, i] for i, name in enumerate(L.ROUND_COLUMNS)}
+        return {
+            "game": cols["game"].astype(np.int64),
+            "round": cols["round"].astype(np.int32),
+            "players": np.full(len(r), self.players, np.int8),
+            "variant": Constant(self.rules.name, len(r)),
+            **{k: cols[k].astype(np.int8) for k in ("dealer_seat", "first_seat", "winner_seat")},
+            "end": Labels(L.END_NAMES, cols["end"], enum=True),
+            **{k: cols[k].astype(np.int32) for k in (
+                "n_turns", "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties",
+                "knockouts", "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
+                *SPIN_OUTCOMES, "loop_bound_hits")},
+            **_quality_columns(cols),
+        }
+
+    def _seat_columns(self) -> dict[str, Column]:
+        n = self.players
+        r, s, o = self.raw.rounds, self.raw.seats, self.raw.opening
+        seat = np.tile(np.arange(n, dtype=np.int8), len(r))
+        dealer = np.repeat(r[:, L.RC_DEALER], n)
+        return {
+            "game": np.repeat(r[:, L.RC_GAME].astype(np.int64), n),
+            "round": np.repeat(r[:, L.RC_ROUND].astype(np.int32), n),
+            "players": np.full(len(seat), n, np.int8),
+            "seat": seat,
+            "rel_dealer": ((seat - dealer) % n).astype(np.int8),
+            "policy": Labels(tuple(p.label for p in self.lineup), seat, enum=False),
+            "won": s[:, L.SC_WON].astype(bool),
+            **{k: s[:, getattr(L, "SC_" + c)] for k, c in (
+                ("cards_left", "CARDS_LEFT"), ("points_left", "POINTS_LEFT"), ("n_drawn", "DRAWN"),
+                ("n_played", "PLAYED"))},
+            "knocked_out": s[:, L.SC_KNOCKED_OUT].astype(bool),
+            "knockout_turn": s[:, L.SC_KNOCKOUT_TURN],
+            "wheel_gained": s[:, L.SC_WHEEL_GAINED],
+            "wheel_lost": s[:, L.SC_WHEEL_LOST],
+            **{f"open_{name}": o[:, i] for i, name in enumerate(cards.HAND_CLASSES)},
+        }
+
+    def _match_columns(self) -> dict[str, Column]:
+        m = self.raw.matches
+        return {
+            "game": m[:, L.MC_GAME].astype(np.int64),
+            "players": np.full(len(m), self.players, np.int8),
+            "n_rounds": m[:, L.MC_ROUNDS].astype(np.int32),
+            "first_dealer": m[:, L.MC_FIRST_DEALER].astype(np.int8),
+            "winner_seat": m[:, L.MC_WINNER].astype(np.int8),
+            "n_winners": m[:, L.MC_N_WINNERS].astype(np.int8),
+            "winners_mask": m[:, L.MC_WINNERS_MASK].astype(np.int16),
+            "end": Labels(L.MATCH_END_NAMES, m[:, L.MC_END], enum=True),
+        }
+
+
+def _check_table(table: str) -> str:
+    if table not in ("rounds", "seats", "matches"):
+        raise ValueError(f"unknown table {table!r}: valid are ['rounds', 'seats', 'matches']")
+    return table
 
 
 def simulate(variant: str | RuleSet, *, players: int, games: int, seed: int, lineup="random",

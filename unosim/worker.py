@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import dataset
+from .atomic import AtomicBatch
 from .protocol import ENGINE_VERSION
 from .simulate import simulate
 from .study import Job
@@ -33,10 +34,11 @@ def run_job(job: Job, root: str) -> dict[str, Any]:
     identity = {"cell": cell.name, "job": job.index, "first_game": job.first_game, "games": job.games,
                 "seed": cell.seed, "engine_version": ENGINE_VERSION}
     parts, tables = {}, {}
-    for name in dataset.TABLES:  # matches last: the part that names the job's games
-        tables[name] = dataset.compact_table(getattr(results, name), cell.lineup)
-        path = dataset.part_path(Path(root), name, cell.variant, cell.players, cell.name, job.index)
-        parts[name] = dataset.write_part(path, tables[name], identity).as_list()
+    with AtomicBatch() as batch:  # each part's fsync runs while the next is encoded
+        for name in dataset.TABLES:  # matches last: the part that names the job's games
+            tables[name] = dataset.part_table(results, name, cell.lineup)
+            path = dataset.part_path(Path(root), name, cell.variant, cell.players, cell.name, job.index)
+            parts[name] = dataset.write_part(path, tables[name], identity, batch=batch).as_list()
     record = {"cell": cell.name, "job": job.index, "games": job.games, "engine": ENGINE_VERSION,
               "writer": f"{socket.gethostname()}:{os.getpid()}", "parts": parts}
     return {"record": record, "schema": dataset.table_schemas(tables)}

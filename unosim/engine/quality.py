@@ -60,7 +60,8 @@ def check_standings(g):
             lowest = (behind == 0) & (seat[s, SE_ACTIVE] != 0)
             tied += lowest
             holder += s * lowest
-    if tied == 1:
-        if holder != st[ST_LEADER] and st[ST_LEADER] >= 0:
-            st[ST_LEAD_CHANGES] += 1
-        st[ST_LEADER] = holder
+    # branch-free too: whether the lead is unique and changed hands is data, not a pattern
+    leader = st[ST_LEADER]
+    unique = tied == 1
+    st[ST_LEAD_CHANGES] += unique & (holder != leader) & (leader >= 0)
+    st[ST_LEADER] = leader + unique * (holder - leader)

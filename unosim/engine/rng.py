@@ -44,11 +44,9 @@ def rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
-def next64(g, stream):
-    rng = g["rng"]
-    o = 4 * stream
-    s0, s1, s2, s3 = rng[o], rng[o + 1], rng[o + 2], rng[o + 3]
+@njit(cache=True, inline='always')
+def advance(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in locals: (output, new state)."""
     result = rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -57,6 +55,14 @@ def next64(g, stream):
     s0 ^= s3
     s2 ^= t
     s3 = rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True)
+def next64(g, stream):
+    rng = g["rng"]
+    o = 4 * stream
+    result, s0, s1, s2, s3 = advance(rng[o], rng[o + 1], rng[o + 2], rng[o + 3])
     rng[o], rng[o + 1], rng[o + 2], rng[o + 3] = s0, s1, s2, s3
     return result
 
@@ -82,9 +88,17 @@ def bernoulli(g, stream, p):
 
 @njit(cache=True)
 def shuffle(g, a, m, stream):
+    """Fisher-Yates, the draw for position i being ``below(i + 1)``; the stream's state stays in locals
+    for the whole shuffle (one load and one store instead of one per draw: a round's shuffle is about
+    7% of a classic round in perf). The same numbers as calling ``below`` m - 1 times."""
+    rng = g["rng"]
+    o = 4 * stream
+    s0, s1, s2, s3 = rng[o], rng[o + 1], rng[o + 2], rng[o + 3]
     for i in range(m - 1, 0, -1):
-        j = below(g, stream, i + 1)
+        x, s0, s1, s2, s3 = advance(s0, s1, s2, s3)
+        j = np.int64(((x >> U11) * np.uint64(i + 1)) >> U53)
         a[i], a[j] = a[j], a[i]
+    rng[o], rng[o + 1], rng[o + 2], rng[o + 3] = s0, s1, s2, s3
 
 
 @njit(cache=True)

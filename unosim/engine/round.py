@@ -31,11 +31,14 @@ from .state import (
     K_WD4,
     KIND,
     KO_POINTS,
+    LEGAL,
+    LEGAL_WD4,
     LOOKAHEAD,
-    MATCHES_TOP,
     MAXC,
     NO_COLOUR,
+    PLAY_FLAGS,
     POINTS,
+    SAME_COLOUR,
     SE_ACTIVE,
     SE_DRAWN,
     SE_KO_TURN,
@@ -144,20 +147,19 @@ def legal_plays(g, p, legal):
     st = g["st"]
     hands = g["hands"]
     top, colour = st[ST_TOP], st[ST_COLOUR]
-    # one pass in hand order; WD4s are dropped afterwards if the hand holds the colour in play (§1.8)
+    # one pass in hand order, one table byte per card (PLAY_FLAGS); WD4s are dropped afterwards if the
+    # hand holds the colour in play (§1.8). Branch-free: whether a card is legal is a coin flip to the
+    # branch predictor, so every hand index is written and only the legal ones are kept.
+    flags = PLAY_FLAGS[top, colour]
     nleg = 0
-    has_colour = False
-    has_wd4 = False
+    seen = 0
     for i in range(g["hlen"][p]):
-        c = hands[p, i]
-        if COLOUR[c] == colour:
-            has_colour = True
-            legal[nleg] = i
-            nleg += 1
-        elif MATCHES_TOP[c, top]:
-            has_wd4 |= KIND[c] == K_WD4
-            legal[nleg] = i
-            nleg += 1
+        f = int(flags[hands[p, i]])
+        legal[nleg] = i
+        nleg += f & LEGAL
+        seen |= f
+    has_wd4 = (seen & LEGAL_WD4) != 0
+    has_colour = (seen & SAME_COLOUR) != 0
     bluff_index = -1
     if has_wd4 and has_colour:
         kept = 0
