@@ -5,7 +5,7 @@ built-in policy, derived from the registries, so a new variant or policy is comp
 without editing a test.
 """
 
-from unosim.policies import POLICIES
+from unosim.policies import TWINNED_POLICIES as POLICIES
 from unosim.rules import variant_names
 
 CASES = {

@@ -25,7 +25,7 @@ import numpy as np
 
 from unosim import families
 from unosim import rules as R
-from unosim.policies import POLICIES
+from unosim.policies import POLICIES, TWINNED_POLICIES
 
 FAMILIES = tuple(R.variant_names())   # derived from the registry: a new variant is fuzzed too
 WEIGHTS = (0.0, 1e-300, 1e-9, 0.5, 1.0, 3.0, 1e9, 1e308)
@@ -33,7 +33,7 @@ DIFFERENTIAL_EVERY = 2   # every other draw also compares its first game with th
 
 
 def _policy(rng: random.Random) -> str:
-    name = rng.choice(tuple(POLICIES))
+    name = rng.choice(TWINNED_POLICIES)   # a search policy's decisions are replayed, not twinned
     params = POLICIES[name].params
     chosen = [p for p in params if rng.random() < 0.5]
     if not chosen:

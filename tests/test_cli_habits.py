@@ -103,7 +103,7 @@ def test_json_listings():
     policies = json.loads(run("policies", "--json").stdout)
     assert {p["policy"] for p in policies} == {"random", "greedy_points", "keep_wilds", "weighted", "by_colour",
                                                "by_number", "high_card_out", "save_wilds", "punisher",
-                                               "colour_counter"}
+                                               "colour_counter", "lookahead"}
     assert next(p for p in policies if p["policy"] == "random")["parameters"] == ["p_draw", "p_bluff",
                                                                                    "p_challenge", "p_keep_drawn"]
     spec = json.loads(run("rules", "no_mercy", "--set", "target=300", "--json").stdout)

@@ -13,6 +13,7 @@ import pytest
 from unosim.engine import round as kernel_round
 from unosim.engine import state as kernel_state
 from unosim import protocol as L
+from unosim.policies import SEARCH_POLICIES
 from unosim.protocol import POLICY_NAMES
 from unosim.rules import variant_names
 from unosim.simulate import resolve, run_compiled
@@ -24,7 +25,9 @@ GAMES = 10_000
 @pytest.mark.parametrize("variant", variant_names())
 # every policy mechanism (the presets share weighted's code: two of them stand for all, the
 # differential grid plays every preset)
-@pytest.mark.parametrize("policy", [*POLICY_NAMES, "punisher", "colour_counter"])
+# (lookahead's own audited games, rollouts included, are in tests/test_lookahead_policy.py)
+@pytest.mark.parametrize("policy", [*(name for name in POLICY_NAMES if name not in SEARCH_POLICIES),
+                                    "punisher", "colour_counter"])
 def test_audited_games_for_every_player_count(variant, policy):
     for players in range(2, 11):
         rs, specs = resolve(variant, players, policy, {"match_mode": "single_round"})

@@ -18,7 +18,10 @@ CASES = [("classic", 4, "random(p_bluff=0.2,p_challenge=0.5)", {"p_forget_uno": 
          ("classic", 4, "by_colour,punisher,colour_counter,weighted(w_voluntary_draw=1,w_bluff=2,"
           "w_challenge=-3,w_challenge_hand=1,w_points=0.5,p_keep_drawn=0.3)",
           {"stacking": "any_draw", "jump_in": True}),
-         ("spin", 4, "save_wilds,by_number,high_card_out,colour_counter", {"seven_o": True})]
+         ("spin", 4, "save_wilds,by_number,high_card_out,colour_counter", {"seven_o": True}),
+         # the lookahead search (its rollouts run the interpreted turn loop too) and its beliefs
+         ("no_mercy", 3, "lookahead(rollouts=1,horizon=3),random*", {}),
+         ("classic", 3, "lookahead(rollouts=1,horizon=2,rollout=by_colour),random*", {"seven_o": True})]
 
 SCRIPT = textwrap.dedent("""
     import sys, warnings

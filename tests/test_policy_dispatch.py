@@ -14,7 +14,7 @@ from unosim.policies import parse_policy
 from unosim.protocol import N_POLICY_PARAMS
 from unosim.simulate import resolve
 
-BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.WEIGHTED)
+BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.WEIGHTED, S.LOOKAHEAD)
 # weighted with weights on every kind of decision (all zero it would only break ties)
 WEIGHTED_SPEC = "colour_counter(w_order=0.1,w_challenge=-5,w_challenge_hand=1,w_target_order=1)"
 
@@ -77,7 +77,7 @@ DECISIONS = {
 
 @pytest.mark.parametrize("decision", sorted(DECISIONS))
 def test_every_decision_raises_for_an_unknown_policy_id(decision):
-    block = _dealt("spin", len(L.POLICY_NAMES))
+    block = _dealt("spin", len(L.POLICY_NAMES))   # the first id no policy has
     g = block[0]
     g["legal"][:3] = (0, 1, 2)
     with pytest.raises(ValueError, match="unknown policy id"):

@@ -14,6 +14,9 @@ do. The baseline is single-core :func:`unosim.simulate` throughput (tables inclu
 * ``unosim analyze`` of that study in a fresh process: games/s ÷ baseline, and peak memory;
 * the ``weighted`` presets' kernel throughput ÷ ``random``'s (classic 4p; :mod:`unosim.bench_policies`);
 * peak memory and time of a large ``simulate`` call in a fresh process, and the first call's time.
+* peak memory and time of a large ``simulate`` call in a fresh process, and the first call's time;
+* the ``lookahead`` policy's games per CPU-second, one seat at its default budget, every variant at
+  2-6 players (:mod:`unosim.bench_lookahead`).
 
 The default run takes under 3 minutes on 2 cores. ``--full`` (``make bench-full``) adds the long runs:
 a 1,000,000-round ``simulate``, a 10,000,000-game study and its analyses, greedy lineups, and
@@ -38,7 +41,7 @@ from typing import Any
 import numpy as np
 
 import unosim
-from unosim import bench_policies, bench_study, protocol as L
+from unosim import bench_lookahead, bench_policies, bench_study, protocol as L
 from unosim.atomic import write_text_atomic
 from unosim.rules import FAMILIES
 from unosim.simulate import resolve, run_compiled
@@ -205,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results["policies"] = bench_policies.policy_rates(games, repeats)
     bench_policies.print_rates(results["policies"], games, repeats)
+    results["lookahead"] = bench_lookahead.bench_lookahead()
 
     big_games = 1_000_000 if full else 200_000
     first = fresh_process(10)

@@ -13,9 +13,17 @@ weighted       strategies as data: scores every option by Σ weight × feature a
                (``unosim.engine.policy_features`` defines each feature; its weights ``w_<feature>``
                are parameters, ``PRESET_BASE`` by default and 0 where it sets none, so plain
                ``weighted`` plays a uniformly random legal card and names its most-held colour).
+lookahead      the expert: determinized flat Monte Carlo search at every play and stack decision
+               (:mod:`unosim.engine.lookahead`); ``rollouts`` = sampled worlds per option (a whole
+               number, default 128), ``horizon`` = turns each rollout plays before the position is
+               scored (default 8; 0 plays the round out), ``rollout`` = the preset that plays the
+               rollouts and the lookahead seat's other decisions, by name (or index) among
+               ``protocol.ROLLOUT_PRESETS`` — greedy_points (default), keep_wilds, random or a
+               ``weighted`` preset: ``lookahead(rollouts=64,horizon=12,rollout=by_colour)``.
 ============== ==================================================================================
 
-Every probability parameter is in [0, 1]; a weight is any finite number. ``p_keep_drawn`` (every
+Every probability parameter is in [0, 1]; a weight is any finite number; ``rollouts`` is a whole number
+in ``1..MAX_ROLLOUTS``, ``horizon`` in ``0..MAX_HORIZON``, ``rollout`` a preset name (kept as its index). ``p_keep_drawn`` (every
 built-in) keeps a playable drawn card with that probability (``force_play_drawn`` overrides it).
 
 **Presets** are named weight vectors of ``weighted``, usable wherever a policy name is
@@ -53,7 +61,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from .checks import is_real
-from .protocol import N_POLICY_PARAMS, POLICY_NAMES, POLICY_PARAMS, PROBABILITY_PARAMS, WEIGHT_PARAMS
+from .protocol import (
+    N_POLICY_PARAMS,
+    POLICY_NAMES,
+    POLICY_PARAMS,
+    PROBABILITY_PARAMS,
+    ROLLOUT_PRESETS,
+    SEARCH_PARAMS,
+    WEIGHT_PARAMS,
+)
+
+# lookahead's search budget: worlds sampled per option at a decision (engine/lookahead.py). The default
+# makes a 4-player classic game with one lookahead seat run at >= 100 games/s per core (make bench).
+DEFAULT_ROLLOUTS = 128
+MAX_ROLLOUTS = 4096
+DEFAULT_HORIZON = 8      # turns a rollout plays before the position is scored (0: to the round's end)
+MAX_HORIZON = 10_000
+# the whole-number range of each search parameter
+SEARCH_RANGES = {"rollouts": (1, MAX_ROLLOUTS), "rollout": (0, len(ROLLOUT_PRESETS) - 1),
+                 "horizon": (0, MAX_HORIZON)}
 
 
 
@@ -63,7 +89,8 @@ class PolicyInfo:
     id: int
     doc: str
     params: tuple[str, ...]   # the parameters it honours (others are refused, never ignored)
-    defaults: tuple[tuple[str, float], ...] = ()   # a preset's weights (a parameter given overrides)
+    defaults: tuple[tuple[str, float], ...] = ()   # a preset's weights, lookahead's budget (a parameter
+                                                   # given overrides)
 
 
 # What each built-in policy does and which parameters it honours; its id (the kernel's dispatch key)
@@ -74,6 +101,9 @@ _POLICY_FACTS = {
     "greedy_points": ("shed the highest-point legal card first", ("p_challenge", "p_keep_drawn")),
     "keep_wilds": ("play coloured cards of the longest colour; wilds last", ("p_challenge", "p_keep_drawn")),
     "weighted": ("score every option by a weighted sum of named features (w_* parameters)", _WEIGHTED_PARAMS),
+    "lookahead": ("expert: flat Monte Carlo search over sampled hidden cards, rollouts by a preset",
+                  SEARCH_PARAMS,
+                  (("horizon", float(DEFAULT_HORIZON)), ("rollout", 0.0), ("rollouts", float(DEFAULT_ROLLOUTS)))),
 }
 
 # The presets' shared part: the options that are not a card lose to any card (never draw voluntarily
@@ -106,6 +136,11 @@ POLICIES["weighted"] = PolicyInfo("weighted", POLICY_NAMES.index("weighted"), *_
 POLICIES.update({name: PolicyInfo(name, POLICY_NAMES.index("weighted"), f"weighted preset: {doc}",
                                   _WEIGHTED_PARAMS, tuple(sorted({**PRESET_BASE, **weights}.items())))
                  for name, (doc, weights) in PRESETS.items()})
+# Policies that search (thousands of rollouts per decision): the reference engine replays their recorded
+# decisions instead of twinning them (unosim.reference.lookahead), and sweeps over every policy skip them.
+SEARCH_POLICIES = ("lookahead",)
+TWINNED_POLICIES = tuple(name for name in POLICIES if name not in SEARCH_POLICIES)
+assert set(ROLLOUT_PRESETS) <= set(TWINNED_POLICIES), "a rollout preset must be a twinned policy"
 
 
 @dataclass(frozen=True)
@@ -123,14 +158,23 @@ class PolicySpec:
     def label(self) -> str:
         if not self.params:
             return self.name
-        return f"{self.name}({','.join(f'{k}={v:g}' for k, v in self.params)})"
+        return f"{self.name}({','.join(f'{k}={_shown(k, v)}' for k, v in self.params)})"
 
     def vector(self) -> np.ndarray:
-        """Its kernel parameter vector: a preset's weights, then the parameters given."""
+        """Its kernel parameter vector: a preset's weights, then the parameters given. A search
+        policy's vector also carries its rollout preset's weights (engine/lookahead.py reads them)."""
         out = np.zeros(N_POLICY_PARAMS, np.float64)
-        for k, v in POLICIES[self.name].defaults + self.params:
+        entries = POLICIES[self.name].defaults + self.params
+        if self.name in SEARCH_POLICIES:
+            entries = POLICIES[ROLLOUT_PRESETS[int(dict(entries)["rollout"])]].defaults + entries
+        for k, v in entries:
             out[POLICY_PARAMS.index(k)] = v
         return out
+
+
+def _shown(key: str, value: float) -> str:
+    """A parameter as a lineup string writes it (a rollout preset by its name)."""
+    return ROLLOUT_PRESETS[int(value)] if key == "rollout" else f"{value:g}"
 
 
 _SPEC_RE = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*")
@@ -160,7 +204,7 @@ def parse_policy(spec: str | PolicySpec) -> PolicySpec:
             raise ValueError(f"policy {spec!r} gives parameter {key} twice: give each of {list(valid)} "
                              f"at most once")
         try:
-            value = float(raw) if equals else None
+            value = _number(key, raw) if equals else None
         except ValueError:
             value = None
         if value is None or not _valid_value(key, value):
@@ -186,14 +230,33 @@ def _checked(spec: PolicySpec) -> PolicySpec:
     return spec
 
 
+def _number(key: str, raw: str) -> float:
+    """A parameter's text as its number: a rollout preset's name gives its index."""
+    if key == "rollout" and raw.strip() in ROLLOUT_PRESETS:
+        return float(ROLLOUT_PRESETS.index(raw.strip()))
+    return float(raw)
+
+
 def _valid_value(key: str, value: float) -> bool:
-    """A probability lies in [0, 1]; a weight is any finite number."""
+    """A probability lies in [0, 1]; a weight is any finite number; a search parameter is a whole
+    number in its SEARCH_RANGES."""
+    if not math.isfinite(value):
+        return False
     if key in WEIGHT_PARAMS:
-        return math.isfinite(value)
+        return True
+    if key in SEARCH_RANGES:
+        low, high = SEARCH_RANGES[key]
+        return value == int(value) and low <= value <= high
     return 0.0 <= value <= 1.0
 
 
 def _valid_range(key: str) -> str:
+    if key == "rollouts":
+        return f"a whole number of rollouts in 1..{MAX_ROLLOUTS}"
+    if key == "rollout":
+        return f"a rollout preset, one of {list(ROLLOUT_PRESETS)} (or its index)"
+    if key == "horizon":
+        return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
     return "a finite number (a weight)" if key in WEIGHT_PARAMS else "a probability in [0, 1]"
 
 

@@ -109,8 +109,8 @@ MATCH_END_NAMES = ("won", "no_winner", "truncated")
 # Built-in policies: ids are positions in POLICY_NAMES; every policy's parameter vector has one slot
 # per name of POLICY_PARAMS (PP_DRAW …: the name without its ``p_``; PP_W_POINTS …: a weight). The
 # probabilities come first, then the ``weighted`` policy's weights, one per feature of
-# engine/policy_features.py (documented there).
-POLICY_NAMES = ("random", "greedy_points", "keep_wilds", "weighted")
+# engine/policy_features.py (documented there), then the ``lookahead`` search's parameters.
+POLICY_NAMES = ("random", "greedy_points", "keep_wilds", "weighted", "lookahead")
 PROBABILITY_PARAMS = ("p_draw", "p_bluff", "p_challenge", "p_keep_drawn")
 WEIGHT_PARAMS = (
     # a card option (play, stack, drawn card, jump-in; the wheel's discards), summed in this order
@@ -125,8 +125,16 @@ WEIGHT_PARAMS = (
     # challenging a Wild Draw Four
     "w_challenge", "w_challenge_hand",
 )
-POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS
+# the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS) and
+# rollout depth in turns (engine/lookahead.py)
+SEARCH_PARAMS = ("rollouts", "rollout", "horizon")
+POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS + SEARCH_PARAMS
 N_POLICY_PARAMS = len(POLICY_PARAMS)
+# The presets a lookahead seat's rollouts (and its decisions other than play and stack) use, by the
+# index its ``rollout`` parameter holds; the first is the default. A name that is not in POLICY_NAMES is
+# a preset of ``weighted`` (unosim.policies.PRESETS; its weights travel in the lookahead seat's vector).
+ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_number", "high_card_out",
+                   "save_wilds", "punisher", "colour_counter")
 
 
 # ---- compiled rules ---------------------------------------------------------------------------------
@@ -258,6 +266,10 @@ STATE = Layout("ST", (
     field("LEADER", doc="quality measures (engine.quality): last unique leader, -1 before the first"),
     field("LEAD_CHANGES"),
     field("MAX_HAND", doc="largest hand held so far in the round"),
+    field("IDLE", doc="idle turns in a row so far (stalemate, §1.6), kept while the turn loop pauses"),
+    field("LA_SEARCH", doc="1: a lookahead seat's turn pauses the turn loop for its search (0 in rollouts)"),
+    field("LA_READY", doc="1: the search of the seat about to move is done (engine/lookahead.py)"),
+    field("LA_CHOICE", doc="the searched choice: hand index, -1 draw/accept, -2 none (the rollout preset)"),
 ))
 SEAT_STATE = Layout("SE", (
     field("DRAWN"),
@@ -303,6 +315,7 @@ EVENTS = (
     ("show", "seat shows its hand"),
     ("shout", "seat shouts \"UNO Spin\" first"),
     ("spinner", "seat is designated to spin at its next turn"),
+    ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
 )
 EV_NAMES = {code: name for code, (name, _) in enumerate(EVENTS, 1)}
 EVENT_WIDTH = 4          # (code, seat, a, b)
@@ -346,6 +359,7 @@ class RawResults:
 __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
            "RawResults", "FAMILIES", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
            "SPIN_OUTCOMES", "N_SPIN_OUTCOMES", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
-           "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",
+           "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
+           "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",
            "MATCH_TABLE", "STATE", "SEAT_STATE", "EVENTS", "EV_NAMES", "EVENT_WIDTH", "ROUND_COLUMNS",
            "SEAT_COLUMNS", "MATCH_COLUMNS", *GENERATED]

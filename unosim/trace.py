@@ -75,6 +75,9 @@ def describe(event) -> str:
         return f"  {who} shows its hand"
     if code == L.EV_SHOUT:
         return f"  {who} shouts UNO Spin first"
+    if code == L.EV_LOOKAHEAD:
+        choice = "draw / accept" if a < 0 else f"hand index {a}"
+        return f"  {who} {'searched' if b else 'did not search'}: {choice}"
     if code == L.EV_ROUND_END:
         outcome = L.END_NAMES[a]
         if seat < 0:

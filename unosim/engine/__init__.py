@@ -144,6 +144,13 @@ the candidate with the fewest cards (first on ties), drawn legal card played unl
 best; the features, the options and the tie rules (a draw from the play stream only among tied
 options) are specified in :mod:`.policy_features` and :mod:`.policy_weighted`.
 
+``lookahead`` (engine/lookahead.py) answers a play or stack decision with the choice its search
+stored before the turn (the turn loop pauses before its turn, ``play_round`` runs the search; a search
+draws one ``play.next64()`` as its seed, before any other number of the turn) and every other decision
+as its rollout preset; each play or stack answer emits ``LOOKAHEAD(p, index or -1, searched)``.
+The search runs only when the turn will ask a play or stack decision with at least two options and no
+Dumb Fu pose closes first; otherwise the preset answers and no number is drawn for it.
+
 5. Stacking, no_mercy and the other house rules (docs/rules.md §1.7, §2.4, §4)
 ----------------------------------------------------------------------
 State: pending total ``P``, last draw value ``V``, last stacked kind ``K``. A draw card that takes

@@ -10,19 +10,43 @@ Adding a built-in policy: its name in ``unosim.protocol.POLICY_NAMES`` (which gi
 registry entry in ``unosim.policies``, its module (like :mod:`.policy_random`), one branch per decision
 here, and its Python twin in ``unosim.reference.policies`` (the differential tests compare the two);
 ``CONTRIBUTING.md`` lists every file.
+
+A ``lookahead`` seat (:mod:`.lookahead`) answers a play or stack decision with the choice its search
+stored before the turn (``st[ST_LA_READY]``), and every other decision as its rollout preset
+(:func:`acting_policy`); each of its play and stack answers is a ``LOOKAHEAD`` trace event.
 """
 
+import numpy as np
 from numba import njit
 
+from .. import protocol as L
 from . import policy_heuristic as heuristic
 from . import policy_random as random
 from . import policy_weighted as weighted
 from .rng import PLAY_STREAM, bernoulli
-from .state import GREEDY_POINTS, KEEP_WILDS, PP_KEEP_DRAWN, RANDOM, SE_ACTIVE, ST_DIR, ST_N, WEIGHTED, step
-
+from .state import (
+    GREEDY_POINTS,
+    KEEP_WILDS,
+    LOOKAHEAD,
+    PP_KEEP_DRAWN,
+    RANDOM,
+    SE_ACTIVE,
+    ST_DIR,
+    ST_LA_CHOICE,
+    ST_LA_READY,
+    ST_N,
+    WEIGHTED,
+    emit,
+    step,
+)
 
 UNKNOWN_POLICY = ("unknown policy id: the built-in ids are 0 (random), 1 (greedy_points), 2 (keep_wilds), "
-                  "3 (weighted)")
+                  "3 (weighted), 4 (lookahead)")
+# lookahead's rollout presets as policy ids (its ``rollout`` parameter indexes this): a name that is no
+# built-in policy is a ``weighted`` preset, whose weights the lookahead seat's vector carries
+ROLLOUT_POLICY = np.asarray([L.POLICY_NAMES.index(name) if name in L.POLICY_NAMES else L.WEIGHTED
+                             for name in L.ROLLOUT_PRESETS], np.int64)
+NO_CHOICE = -2   # st[ST_LA_CHOICE] when no search ran (engine/lookahead.py)
 
 
 @njit(cache=True)
@@ -30,8 +54,27 @@ def check_lineup(g):
     """Raise ValueError unless every seat's policy id is a built-in one (called before any game)."""
     pol = g["pol"]
     for s in range(g["st"][ST_N]):
-        if pol[s] != RANDOM and pol[s] != GREEDY_POINTS and pol[s] != KEEP_WILDS and pol[s] != WEIGHTED:
+        if (pol[s] != RANDOM and pol[s] != GREEDY_POINTS and pol[s] != KEEP_WILDS and pol[s] != WEIGHTED
+                and pol[s] != LOOKAHEAD):
             raise ValueError(UNKNOWN_POLICY)
+
+
+@njit(cache=True, inline='always')
+def acting_policy(g, p):
+    """The policy id that takes p's decisions: a lookahead seat's rollout preset, else p's own."""
+    pid = g["pol"][p]
+    if pid == LOOKAHEAD:
+        return ROLLOUT_POLICY[np.int64(g["pp"][p, L.PP_ROLLOUT])]
+    return pid
+
+
+@njit(cache=True)
+def searched(g, p, choice):
+    """Lookahead seat p's answer ``choice`` (a hand index, -1 draw/accept): the LOOKAHEAD event says
+    whether a search chose it (b = 1) or the rollout preset did (b = 0)."""
+    st = g["st"]
+    emit(g, L.EV_LOOKAHEAD, p, choice, 1 if st[ST_LA_READY] and st[ST_LA_CHOICE] != NO_CHOICE else 0)
+    return choice
 
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
@@ -43,6 +86,22 @@ def choose_play(g, p, legal, nleg, bluff_index):
     if nleg == 0:
         return -1
     pid = g["pol"][p]
+    if pid == LOOKAHEAD:
+        return searched(g, p, lookahead_play(g, p, legal, nleg, bluff_index))
+    return play_as(g, p, pid, legal, nleg, bluff_index)
+
+
+@njit(cache=True)
+def lookahead_play(g, p, legal, nleg, bluff_index):
+    """The stored choice of p's search, else its rollout preset's play."""
+    st = g["st"]
+    if st[ST_LA_READY] and st[ST_LA_CHOICE] != NO_CHOICE:
+        return st[ST_LA_CHOICE]
+    return play_as(g, p, acting_policy(g, p), legal, nleg, bluff_index)
+
+
+@njit(cache=True, inline='always')
+def play_as(g, p, pid, legal, nleg, bluff_index):
     if pid == RANDOM:
         return random.play(g, p, legal, nleg, bluff_index)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
@@ -59,6 +118,16 @@ def choose_stack(g, p, legal, ns):
     if ns == 0:
         return -1
     pid = g["pol"][p]
+    if pid == LOOKAHEAD:
+        st = g["st"]
+        if st[ST_LA_READY] and st[ST_LA_CHOICE] != NO_CHOICE:
+            return searched(g, p, st[ST_LA_CHOICE])
+        return searched(g, p, stack_as(g, p, acting_policy(g, p), legal, ns))
+    return stack_as(g, p, pid, legal, ns)
+
+
+@njit(cache=True)
+def stack_as(g, p, pid, legal, ns):
     if pid == RANDOM:
         return random.stack(g, legal, ns)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
@@ -73,7 +142,7 @@ def plays_drawn(g, p, i):
     """Whether p plays the legal card it just drew (hand index i; not asked under force_play_drawn):
     every built-in keeps it with probability p_keep_drawn (a draw only when 0 < p < 1: at the default 0
     nothing is drawn), else random and the heuristics play it and weighted asks its scores."""
-    pid = g["pol"][p]
+    pid = acting_policy(g, p)
     if pid != RANDOM and pid != GREEDY_POINTS and pid != KEEP_WILDS and pid != WEIGHTED:
         raise ValueError(UNKNOWN_POLICY)
     if bernoulli(g, PLAY_STREAM, g["pp"][p, PP_KEEP_DRAWN]):
@@ -87,7 +156,7 @@ def plays_drawn(g, p, i):
 def jumps_in(g, s, i):
     """Whether s jumps in with hand index i, a card identical to T: random and the heuristics always
     do, weighted when its scores say so."""
-    pid = g["pol"][s]
+    pid = acting_policy(g, s)
     if pid == RANDOM or pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return True
     if pid == WEIGHTED:
@@ -98,7 +167,7 @@ def jumps_in(g, s, i):
 @njit(cache=True, inline='always')
 def choose_colour(g, p):
     """The colour (0-3) p names for a wild, or as the victim of a Wild Color Roulette."""
-    pid = g["pol"][p]
+    pid = acting_policy(g, p)
     if pid == RANDOM:
         return random.colour(g)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
@@ -128,7 +197,7 @@ def choose_target(g, p):
     """The seat p swaps hands with (blank swap_hands, a 7 with seven_o)."""
     cand = g["cand"]
     k = target_candidates(g, p, cand)
-    pid = g["pol"][p]
+    pid = acting_policy(g, p)
     if pid == RANDOM:
         return random.target(g, cand, k)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
@@ -142,7 +211,7 @@ def choose_target(g, p):
 def challenges(g, v):
     """Whether v challenges the Wild Draw Four just played on it: random and the heuristics with
     probability p_challenge, weighted by its scores."""
-    pid = g["pol"][v]
+    pid = acting_policy(g, v)
     if pid == RANDOM or pid == GREEDY_POINTS or pid == KEEP_WILDS:
         return random.challenges(g, v)
     if pid == WEIGHTED:
@@ -154,7 +223,7 @@ def challenges(g, v):
 def almost_uno_discards(g, s, order):
     """ALMOST_UNO (s holds more than 2 cards): order[:m] = the hand indices s discards, in that order;
     returns m."""
-    pid = g["pol"][s]
+    pid = acting_policy(g, s)
     if pid == RANDOM:
         return random.almost_uno(g, g["hlen"][s], order)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
@@ -168,7 +237,7 @@ def almost_uno_discards(g, s, order):
 def choose_group(g, s, tally, points, groups, k):
     """DISCARD_NUMBER / DISCARD_COLOUR: the group (a number or a colour) s discards, among the k > 0
     groups it holds: tally[x] cards worth points[x] points in group x < groups."""
-    pid = g["pol"][s]
+    pid = acting_policy(g, s)
     if pid == RANDOM:
         return random.group(g, tally, groups, k)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:
@@ -182,7 +251,7 @@ def choose_group(g, s, tally, points, groups, k):
 def order_discards(g, s, order, m):
     """The order in which s's wheel discards order[:m] (a group, or War's reveals) go down: random
     shuffles them, the heuristics and weighted keep the given order."""
-    pid = g["pol"][s]
+    pid = acting_policy(g, s)
     if pid == RANDOM:
         random.discard_order(g, order, m)
     elif pid != GREEDY_POINTS and pid != KEEP_WILDS and pid != WEIGHTED:
@@ -193,7 +262,7 @@ def order_discards(g, s, order, m):
 def war_reveal(g, t, ties):
     """War: which (0-based, hand order) of its ``ties`` cards of its highest unrevealed number t
     reveals: random uniformly, the heuristics and weighted the first."""
-    pid = g["pol"][t]
+    pid = acting_policy(g, t)
     if pid == RANDOM:
         return random.war_reveal(g, ties)
     if pid == GREEDY_POINTS or pid == KEEP_WILDS or pid == WEIGHTED:
@@ -204,7 +273,7 @@ def war_reveal(g, t, ties):
 @njit(cache=True)
 def uno_spin_discard(g, w):
     """UNO_SPIN won by w (holding a card): the hand index it discards."""
-    pid = g["pol"][w]
+    pid = acting_policy(g, w)
     if pid == RANDOM:
         return random.uno_spin_discard(g, g["hlen"][w])
     if pid == GREEDY_POINTS or pid == KEEP_WILDS:

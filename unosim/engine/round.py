@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from .. import protocol as L
+from . import lookahead   # circular on purpose: lookahead runs rollouts through turn_loop (no cycle of calls)
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
 from .piles import clear_stack, draw_n, draw_one
 from .policy import check_lineup, choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
@@ -32,6 +33,7 @@ from .state import (
     KO_POINTS,
     LEGAL,
     LEGAL_WD4,
+    LOOKAHEAD,
     MAXC,
     NO_COLOUR,
     PLAY_FLAGS,
@@ -56,9 +58,12 @@ from .state import (
     ST_EV_LEN,
     ST_FINAL_SPINS,
     ST_FIRST_SEAT,
+    ST_IDLE,
     ST_K,
     ST_KNOCKOUTS,
     ST_KO_SEAT,
+    ST_LA_READY,
+    ST_LA_SEARCH,
     ST_LARGEST,
     ST_LAST_PLAYER,
     ST_LOOP_BOUND_HITS,
@@ -105,18 +110,26 @@ def can_stack(st, stacking, c):
 
 
 @njit(cache=True, inline='always')
-def response_turn(g, p):
-    """A response turn (§1.7 stacking, §2.4.3 step 1): p stacks a card the stacking mode allows, or
-    accepts and draws the pending total; returns the next seat (-1 when the round ended)."""
+def stack_options(g, p, legal):
+    """legal[:ns] = the hand indices p may stack on the pending penalty (hand order); returns ns."""
     st = g["st"]
     hands = g["hands"]
-    legal = g["legal"]
     stacking = g["ir"][L.IR_STACKING]
     ns = 0
     for i in range(g["hlen"][p]):
         if can_stack(st, stacking, hands[p, i]):
             legal[ns] = i
             ns += 1
+    return ns
+
+
+@njit(cache=True, inline='always')
+def response_turn(g, p):
+    """A response turn (§1.7 stacking, §2.4.3 step 1): p stacks a card the stacking mode allows, or
+    accepts and draws the pending total; returns the next seat (-1 when the round ended)."""
+    st = g["st"]
+    legal = g["legal"]
+    ns = stack_options(g, p, legal)
     choice = choose_stack(g, p, legal, ns)
     if choice >= 0:
         return play_card(g, p, choice)
@@ -428,7 +441,7 @@ def reset_round(g):
     seat = g["seat"]
     for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
                 ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS,
-                ST_LEAD_CHANGES):
+                ST_LEAD_CHANGES, ST_IDLE, ST_LA_READY):
         st[key] = 0
     st[ST_LEADER] = -1
     st[ST_MAX_HAND] = g["ir"][L.IR_HAND_SIZE]   # the opening deal: every hand gets hand_size cards
@@ -487,15 +500,22 @@ def deal(g, deck, order, opening, orow):
 @njit(cache=True)
 def turn_loop(g, cur, deck_counts):
     """Turns from seat ``cur`` until the round ends: won, knock-out, stalemate or turn cap (§1.5, §1.6,
-    §4 jump_in); each turn is followed by its checkpoint and a standings check (docs/rules.md §1.10)."""
+    §4 jump_in); each turn is followed by its checkpoint and a standings check (docs/rules.md §1.10).
+
+    Returns -1 when the round ended, or pauses before the turn of a lookahead seat whose search has
+    not run yet and returns that seat (``play_round`` runs the search and calls again; the idle-turn
+    count survives in ``st[ST_IDLE]``, engine/lookahead.py)."""
     st = g["st"]
     ir = g["ir"]
-    idle = 0
+    idle = st[ST_IDLE]
     while True:   # terminates: every pass counts a turn, and the turn cap is checked first
         if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:
             st[ST_ENDED] = 1
             st[ST_END] = L.END_TRUNCATED
-            return
+            return -1
+        if st[ST_LA_SEARCH] and not st[ST_LA_READY] and g["pol"][cur] == LOOKAHEAD:
+            st[ST_IDLE] = idle
+            return cur
         st[ST_TURNS] += 1
         p = cur
         emit(g, L.EV_TURN, p, st[ST_TURNS], 0)
@@ -503,15 +523,16 @@ def turn_loop(g, cur, deck_counts):
         st[ST_PLAYED] = 0
         st[ST_KO_SEAT] = -1
         cur = take_turn(g, p)
+        st[ST_LA_READY] = 0   # a search prepares one turn only
         if ir[L.IR_AUDIT]:
             audit(g, deck_counts, st[ST_ENDED] != 0)
         if st[ST_ENDED]:
             check_standings(g)
-            return
+            return -1
         checkpoint(g, p)
         check_standings(g)
         if st[ST_ENDED]:
-            return
+            return -1
         if st[ST_KO_SEAT] >= 0:   # §2.4.6: play goes on from the knocked-out seat
             cur = next_seat(g, st[ST_KO_SEAT])
         if ir[L.IR_JUMP_IN]:
@@ -519,13 +540,13 @@ def turn_loop(g, cur, deck_counts):
             if ir[L.IR_AUDIT]:
                 audit(g, deck_counts, st[ST_ENDED] != 0)
             if st[ST_ENDED]:
-                return
+                return -1
         if st[ST_MOVES] == moves_before:
             idle += 1
             if idle >= st[ST_N_ACTIVE]:   # §1.6: a full lap in which nothing moved
                 st[ST_ENDED] = 1
                 st[ST_END] = L.END_STALEMATE
-                return
+                return -1
         else:
             idle = 0
 
@@ -548,7 +569,10 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     check_standings(g)
     if st[ST_ENDED]:
         return   # UNO penalties at the first checkpoint knocked out all but one seat (tiny mercy_limit)
-    turn_loop(g, cur, deck_counts)
+    cur = turn_loop(g, cur, deck_counts)
+    while cur >= 0:   # paused before a lookahead seat's turn: its search, then the turns go on
+        lookahead.search(g, cur, deck_counts)
+        cur = turn_loop(g, cur, deck_counts)
 
 
 @njit(cache=True)

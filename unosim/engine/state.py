@@ -13,6 +13,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   (``protocol.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat;
 * ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
+* ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_CARD_IDS]: per lookahead seat, the cards it knows to
+  be in each other hand (:mod:`.belief`, fed by :func:`emit` while ``st[ST_LA_SEARCH]`` is set);
 * scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
   trace buffer used when ``st[ST_TRACE]`` is set.
 
@@ -24,9 +26,11 @@ from numba import njit
 
 from .. import cards as C
 from .. import protocol as L
+from .belief import observe
 from ..protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
     GREEDY_POINTS,
     KEEP_WILDS,
+    LOOKAHEAD,
     N_POLICY_PARAMS,
     N_SPIN_OUTCOMES,
     PP_BLUFF,
@@ -54,9 +58,13 @@ from ..protocol import (  # noqa: F401 (the game record's layout, re-exported fo
     ST_EV_LEN,
     ST_FINAL_SPINS,
     ST_FIRST_SEAT,
+    ST_IDLE,
     ST_K,
     ST_KNOCKOUTS,
     ST_KO_SEAT,
+    ST_LA_CHOICE,
+    ST_LA_READY,
+    ST_LA_SEARCH,
     ST_LARGEST,
     ST_LAST_PLAYER,
     ST_LEADER,
@@ -167,6 +175,8 @@ def emit(g, code, s, a, b):
             ev[k, 2] = a
             ev[k, 3] = b
         st[ST_EV_LEN] = k + 1
+    if st[ST_LA_SEARCH]:   # a lookahead seat observes the game (never in its own rollouts)
+        observe(g, code, s, a, b)
 
 
 # ---- seats and matching -----------------------------------------------------------------------------
@@ -238,6 +248,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
+        ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
         ("ev", np.int64, (trace_capacity, 4)),
     ])
 
@@ -257,8 +268,8 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
     fr : float64[layout.FR_SIZE]
         Compiled float rules.
     pol : int64[n]
-        Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``, ``WEIGHTED``); the kernel raises
-        on others.
+        Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``, ``WEIGHTED``, ``LOOKAHEAD``);
+        the kernel raises on others.
     pp : float64[n, N_POLICY_PARAMS]
         Policy parameters per seat (``PP_*`` columns).
     trace : bool
@@ -282,4 +293,5 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
     n = ir[L.IR_PLAYERS]
     forgetful = (fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + n] > 0).any()
     g["st"][ST_UNO_CHECKS] = 1 if trace or forgetful else 0
+    g["st"][ST_LA_SEARCH] = 1 if (np.asarray(pol) == LOOKAHEAD).any() else 0
     return block

@@ -13,8 +13,9 @@ Modules: :mod:`.table` (round state and primitive verbs, knock-outs), :mod:`.pen
 Fu pose windows, draw cards, the WD4 challenge and stacking), :mod:`.effects` (the other card effects),
 :mod:`.round` (the round procedure, ``TURN(p)`` and jump-ins), :mod:`.spin` (spin cards and the
 wheel), :mod:`.match` (matches, scoring, output
-tables), :mod:`.policies` (views, Python policies, the built-in policies in Python), :mod:`.card_tables`
-(the card tables as tuples). The random streams live in :mod:`unosim.reference_rng`.
+tables), :mod:`.policies` (views, Python policies, the built-in policies in Python), :mod:`.lookahead`
+(replays the compiled engine's recorded ``lookahead`` decisions), :mod:`.card_tables` (the card tables
+as tuples). The random streams live in :mod:`unosim.reference_rng`.
 """
 
 from __future__ import annotations

@@ -372,6 +372,10 @@ def _as_policy(item: Any) -> Seat:
         if spec.id == WEIGHTED:   # ``weighted`` and its presets: the full parameter vector
             from .weighted import WeightedPolicy
             return Seat(WeightedPolicy(spec.vector()), spec.label)
+        if spec.name not in _BUILT_INS:
+            raise ValueError(f"policy {spec.label!r} runs in the compiled engine only (unosim.simulate); the "
+                             f"reference engine plays {list(_BUILT_INS)} and replays lookahead's recorded "
+                             f"decisions (unosim.reference.lookahead)")
         return Seat(_BUILT_INS[spec.name](**dict(spec.params)), spec.label)
     if isinstance(item, PythonPolicy):
         return Seat(item, policy_name(item))

@@ -1,0 +1,70 @@
+"""The lookahead search is information-set consistent (issue 9 item 2): it never reads a hidden card.
+
+Two states that differ only in what the deciding seat cannot see — the other hands' unknown cards and
+their order, the draw and set-aside piles, the deck stream that orders future reshuffles, stale slots
+and scratch buffers — with the same play stream, give the same decision and leave the play stream in
+the same state, at every decision of many games of all four variants. A determinization keeps every
+count the seat has observed, and its beliefs are always true.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from lookahead_states import CASES, decisions, forget_others, hidden_variant, known_split
+
+from unosim import protocol as L
+from unosim.engine import lookahead as LA
+
+GAMES = 12
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_decisions_ignore_hidden_information(case):
+    rng = np.random.default_rng(7)
+    checked = changed = searched = 0
+    for block, p, deck_counts in decisions(case, seed=5, games=GAMES):
+        original = block.copy()
+        forget_others(original, p)
+        variant = hidden_variant(block, p, rng)
+        changed += not np.array_equal(original[0]["hands"], variant[0]["hands"])
+        LA.search(original[0], p, deck_counts)
+        LA.search(variant[0], p, deck_counts)
+        a, b = original[0]["st"], variant[0]["st"]
+        assert a[L.ST_LA_CHOICE] == b[L.ST_LA_CHOICE], f"seat {p} decided differently on hidden cards"
+        assert np.array_equal(original[0]["rng"][4:], variant[0]["rng"][4:]), "play stream diverged"
+        assert a[L.ST_VIOLATIONS] == b[L.ST_VIOLATIONS] == 0
+        checked += 1
+        searched += a[L.ST_LA_CHOICE] != LA.NO_CHOICE
+    assert checked >= 100 and searched >= 50, (checked, searched)
+    assert changed >= 0.9 * checked, "the variants hardly changed the hidden cards: the test proves little"
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_determinization_keeps_every_observed_count(case):
+    learned = 0
+    for block, p, deck_counts in decisions(case, seed=9, games=GAMES):
+        g = block[0]
+        n = g["st"][L.ST_N]
+        unseen = np.empty(L.MAX_CARDS, np.int64)
+        m = LA.unseen_cards(g, p, deck_counts, unseen)
+        assert m >= 0, "the seat's beliefs contradict the counts it observed"
+        work_block = np.zeros(1, LA.WORLD)
+        work = work_block[0]
+        LA.deal_world(g, p, work, unseen, m, np.uint64(12345), 3)
+        everything = [work["hands"][t, :work["hlen"][t]] for t in range(n)]
+        everything += [work["pile"][r, :work["plen"][r]] for r in range(3)]
+        assert np.array_equal(np.bincount(np.concatenate(everything), minlength=len(deck_counts)), deck_counts)
+        assert np.array_equal(work["hlen"][:n], g["hlen"][:n])
+        assert np.array_equal(work["plen"], g["plen"])
+        disc = g["plen"][1]
+        assert np.array_equal(work["pile"][1, :disc], g["pile"][1, :disc])
+        assert np.array_equal(work["hands"][p, :g["hlen"][p]], g["hands"][p, :g["hlen"][p]])
+        for t in range(n):
+            if t != p:
+                known_split(work, p, t)   # asserts: every known card is in the sampled hand
+                known_split(g, p, t)      # and in the real one (beliefs are true)
+                learned += g["known"][p, t].sum()
+        assert work["st"][L.ST_LA_SEARCH] == 0 and work["st"][L.ST_TRACE] == 0
+    if case != "minions":   # minions has no move that shows a hand
+        assert learned > 0, "no seat ever learned a card: the belief tracking was not exercised"

@@ -1,0 +1,159 @@
+"""What a lookahead seat knows about the other hands: ``g["known"][o, t, c]``, the number of copies of
+card id ``c`` that observer ``o`` knows for certain to be in seat ``t``'s hand (a lower bound that is
+always true; :mod:`.lookahead` samples everything else).
+
+The seat learns only from what happens in public, or to itself, so the table is updated from the
+game's events (:func:`observe`, called by ``state.emit`` for every event while ``st[ST_LA_SEARCH]``
+is set; the hook runs whether or not the game is traced). What each event teaches, for every lookahead
+seat ``o`` (docs/rules.md sections of the moves):
+
+* ``ROUND_START``: a new deal, nothing known. ``REDEAL`` (blank shuffle_hands, §2.1.3): the hands
+  were gathered and shuffled, nothing known.
+* ``PLAY`` / ``DISCARD`` of card ``c`` by ``t``: one known copy of ``c`` in ``t``'s hand is gone
+  (if ``o`` knew one).
+* ``SWAP(p, t)`` (blank swap_hands, 7-swap, §2.1.3, §2.4.4): the two hands change owner, so what
+  ``o`` knew moves with them; the swapper and its partner each now know exactly the hand they gave.
+* ``PASS(p)`` (0-pass, §2.4.4) and ``TRADE`` (Trade Hands, §2.3.3): every hand moves one seat on;
+  knowledge moves with it, and each seat knows exactly the hand it passed on. ``TRADE`` is emitted
+  before the hands move (its knowledge is taken from the hands as they are then).
+* ``SHOW(t)`` (Show Hand, §2.3.3): everyone knows ``t``'s hand exactly.
+* ``REVEAL(t, c)`` (War, §2.3.3): the revealed cards stay in ``t``'s hand unless it wins; ``o`` knows
+  at least as many copies of ``c`` as ``t`` has revealed in this War.
+* ``CHALLENGE(v, ...)`` (§1.8): the challenger ``v`` sees the hand of the WD4's player, as the
+  printed rules have the challenged player show it to the challenger (docs/rules.md is silent on
+  what the challenger sees; unosim follows the printed rules).
+* ``KNOCKOUT(t)`` (§2.4.6): the hand goes face down to the set-aside pile; ``o`` forgets it.
+
+Draws teach nothing about the card drawn (Wild Color Roulette's reveals are treated as draws: a
+conservative choice, the search then simply samples those cards). Events after the round is decided
+(final-card effects, a final spin) change nothing that a decision of this round could use.
+
+This module imports only the protocol and the card tables (``state.emit`` imports it).
+"""
+
+import numpy as np
+from numba import njit
+
+from .. import cards as C
+from .. import protocol as L
+
+COLOUR = np.asarray(C.COLOUR)
+
+
+@njit(cache=True)
+def hand_into(g, t, row):
+    """row[c] = copies of card c in t's hand (read only where the observer has seen that hand)."""
+    row[:] = 0
+    for i in range(g["hlen"][t]):
+        row[g["hands"][t, i]] += 1
+
+
+@njit(cache=True)
+def move_rows(known, o, order, k, buf):
+    """Hands moved one place along order[:k] (order[j] received the hand of order[j-1], order[0]
+    that of order[k-1]): o's knowledge of each hand moves with it."""
+    buf[:] = known[o, order[k - 1]]
+    for j in range(k - 1, 0, -1):
+        known[o, order[j]] = known[o, order[j - 1]]
+    known[o, order[0]] = buf
+
+
+@njit(cache=True)
+def seats_from(g, p, order):
+    """order[:k] = the active seats from p (included when active) in direction d; returns k (the
+    order of the 0-pass, piles.pass_hands)."""
+    st = g["st"]
+    n = st[L.ST_N]
+    d = st[L.ST_DIR]
+    k = 0
+    s = p
+    for _ in range(n):
+        if g["seat"][s, L.SE_ACTIVE]:
+            order[k] = s
+            k += 1
+        s = (s + d) % n
+    return k
+
+
+@njit(cache=True)
+def active_ascending(g, order):
+    """order[:k] = the active seats 0..n-1 (Trade Hands moves hands i -> i+1 whatever d); returns k."""
+    k = 0
+    for s in range(g["st"][L.ST_N]):
+        if g["seat"][s, L.SE_ACTIVE]:
+            order[k] = s
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def pass_on(g, o, order, k, before):
+    """Hands moved along order[:k]: o's knowledge moves with them and o knows the hand it passed on
+    exactly (``before``: the hands have not moved yet, so o's own hand is still o's)."""
+    known = g["known"]
+    buf = np.empty(known.shape[2], known.dtype)
+    move_rows(known, o, order, k, buf)
+    for j in range(k):
+        if order[j] == o:
+            receiver = order[(j + 1) % k]
+            hand_into(g, o if before else receiver, known[o, receiver])
+
+
+@njit(cache=True)
+def revealed_copies(g, t, c):
+    """How many of the cards t has revealed in this War are copies of card c."""
+    count = 0
+    for j in range(g["n_revealed"][t]):
+        if g["hands"][t, g["revealed"][t, j]] == c:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def observe(g, code, s, a, b):
+    """Update every lookahead seat's knowledge after event (code, s, a, b) (see the module docstring)."""
+    st = g["st"]
+    known = g["known"]
+    pol = g["pol"]
+    n = st[L.ST_N]
+    if code == L.EV_ROUND_START or code == L.EV_REDEAL:
+        known[:n, :n] = 0
+        return
+    if st[L.ST_ENDED]:
+        return
+    if code == L.EV_PLAY or code == L.EV_DISCARD:
+        for o in range(n):
+            if known[o, s, a] > 0:
+                known[o, s, a] -= 1
+    elif code == L.EV_KNOCKOUT:
+        known[:n, s] = 0
+    elif code == L.EV_SHOW:
+        for o in range(n):
+            if o != s and pol[o] == L.LOOKAHEAD:
+                hand_into(g, s, known[o, s])
+    elif code == L.EV_REVEAL:
+        seen = revealed_copies(g, s, a)
+        for o in range(n):
+            if o != s and known[o, s, a] < seen:
+                known[o, s, a] = seen
+    elif code == L.EV_CHALLENGE:
+        if pol[s] == L.LOOKAHEAD:
+            hand_into(g, st[L.ST_LAST_PLAYER], known[s, st[L.ST_LAST_PLAYER]])
+    elif code == L.EV_SWAP:
+        buf = np.empty(known.shape[2], known.dtype)
+        for o in range(n):
+            if pol[o] == L.LOOKAHEAD:
+                buf[:] = known[o, s]
+                known[o, s] = known[o, a]
+                known[o, a] = buf
+                if o == s:
+                    hand_into(g, a, known[o, a])
+                elif o == a:
+                    hand_into(g, s, known[o, s])
+    elif code == L.EV_PASS or code == L.EV_TRADE:
+        order = np.empty(n, np.int64)
+        k = seats_from(g, s, order) if code == L.EV_PASS else active_ascending(g, order)
+        if k >= 2:
+            for o in range(n):
+                if pol[o] == L.LOOKAHEAD:
+                    pass_on(g, o, order, k, code == L.EV_TRADE)

@@ -1,0 +1,311 @@
+"""The ``lookahead`` policy: determinized flat Monte Carlo search (the expert player).
+
+At each of its play decisions (which legal card, or a voluntary draw) and stack decisions (which card
+to stack, or accept), a lookahead seat ``p``:
+
+1. lists its options (one per distinct legal card id: identical cards are one option; plus *draw*
+   with ``voluntary_draw``, or *accept* facing a penalty). It never bluffs a Wild Draw Four: the
+   rollouts could not price the risk of a challenge. Fewer than two options: no search;
+2. takes ONE 64-bit number from the game's play stream: the seed of the whole search;
+3. for each of ``R = rollouts`` worlds: samples the cards it cannot see (:func:`deal_world`) —
+   the unseen cards, i.e. the deck minus its own hand, the discard pile and the cards it knows to be
+   in other hands (:mod:`.belief`), shuffled into the other hands (around their known cards), the
+   draw pile and the set-aside pile, every count as observed — then, in that same world and with the
+   same random streams for every option (common random numbers), applies each option and lets the
+   rollout preset play every seat for ``horizon`` turns (0: to the end of the round);
+4. scores each outcome from its own point of view (:func:`outcome_value`: its chance of winning —
+   1, 0, or at the horizon an estimate from the hand sizes — minus a little per point it holds), sums
+   the scores over the worlds and takes the best option; ties are broken uniformly by the search's
+   own generator.
+
+The rollout preset is ``greedy_points``, ``keep_wilds``, ``random`` or a ``weighted`` preset
+(``protocol.ROLLOUT_PRESETS``; every seat of a rollout plays it with the lookahead seat's vector, which
+carries the preset's weights and zero probabilities).
+
+The defaults (``unosim.policies``: 128 worlds, horizon 8, rollouts by ``greedy_points``) were tuned
+against the presets and random in classic and no_mercy: short rollouts scored by hand sizes beat
+rollouts played to the end at equal cost (the end of a round is far away and mostly noise), and
+``greedy_points`` rollouts beat ``keep_wilds`` ones and every ``weighted`` preset (its weighted twin
+``high_card_out`` plays alike but slower; README "The expert player" has the figures).
+
+The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
+seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
+the same decision). Every other decision of a lookahead seat (colour, challenge, target, wheel …) and
+every decision it is asked without a search is its rollout preset's.
+
+Structure (no recursion for numba): the turn loop never calls the search. When the seat to move is a
+lookahead seat whose search has not run, ``round.turn_loop`` pauses and returns that seat;
+``round.play_round`` calls :func:`search`, which stores the chosen hand index in
+``st[ST_LA_CHOICE]`` (``st[ST_LA_READY] = 1``) and runs its rollouts through the ordinary turn loop on
+a copy with ``st[ST_LA_SEARCH] = 0`` (no pause, no search, no belief tracking there); the real turn
+loop then resumes and ``policy.choose_play`` / ``choose_stack`` return the stored choice. Call graph:
+play_round → search → turn_loop → … → choose_play (which only reads the stored choice).
+"""
+
+import numpy as np
+from numba import njit
+
+from .. import protocol as L
+from . import round as rnd
+from .policy import NO_CHOICE, acting_policy
+from .rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
+from .state import (
+    ASIDE,
+    COLOUR,
+    NO_COLOUR,
+    DISC,
+    DRAW,
+    KO_POINTS,
+    LOOKAHEAD,
+    MAXC,
+    POINTS,
+    SE_ACTIVE,
+    SE_WINDOW,
+    ST_LA_CHOICE,
+    ST_LA_READY,
+    ST_LA_SEARCH,
+    ST_N,
+    ST_P,
+    ST_SPINNER,
+    ST_TRACE,
+    ST_TURNS,
+    ST_VIOLATIONS,
+    ST_WINNER,
+    game_dtype,
+)
+
+DRAW_OR_ACCEPT = -1            # the option "draw" (normal turn) / "accept the penalty" (stack turn)
+WORLD = game_dtype(1)          # the record a rollout plays in (no trace buffer)
+# outcome_value's two constants, tuned in classic at 4 players with 128 worlds and horizon 8 (±0.017):
+# a wild counting half a card won 0.343 of the rounds against random, a whole card 0.327; a points
+# weight of 0.1 (per 100 points held) won 0.314 against greedy_points and finished ahead of it 0.525
+# of the time, 0.01 won 0.319 but finished ahead only 0.507, 0.3 and 1 won 0.302 and 0.276.
+WILD_SIZE = 0.5
+POINTS_WEIGHT = 0.1
+
+
+@njit(cache=True)
+def add_distinct(g, p, legal, nleg, options):
+    """options[:k] = the first hand index of each distinct card id among legal[:nleg]; returns k."""
+    hands = g["hands"]
+    k = 0
+    for j in range(nleg):
+        c = hands[p, legal[j]]
+        fresh = True
+        for q in range(k):
+            if hands[p, options[q]] == c:
+                fresh = False
+                break
+        if fresh:
+            options[k] = legal[j]
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def candidates(g, p, options):
+    """options[:k] = what seat p, about to take its turn, may choose between (hand indices, or
+    DRAW_OR_ACCEPT); returns k (0: the turn asks no play or stack decision that a search could
+    prepare — a spin turn, or a Dumb Fu pose about to close, which draws from the play stream before
+    the decision and may change the hand)."""
+    st = g["st"]
+    if g["seat"][p, SE_WINDOW] == 1 or st[ST_SPINNER] == p:
+        return 0
+    legal = g["legal"]
+    if st[ST_P] > 0:
+        k = add_distinct(g, p, legal, rnd.stack_options(g, p, legal), options)
+        if k == 0:
+            return 0   # nothing to stack: the penalty is accepted without a decision
+        options[k] = DRAW_OR_ACCEPT
+        return k + 1
+    nleg, _ = rnd.legal_plays(g, p, legal)
+    if nleg == 0:
+        return 0
+    k = add_distinct(g, p, legal, nleg, options)
+    if g["ir"][L.IR_VOLUNTARY_DRAW]:
+        options[k] = DRAW_OR_ACCEPT
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def unseen_cards(g, p, deck_counts, out):
+    """out[:m] = the cards p cannot locate (ascending ids): the deck minus p's hand, the discard pile
+    and the cards p knows to be in the other hands. Returns m, or -1 when that count disagrees with
+    the hidden places (other hands' unknown cards, draw pile, set-aside pile): a corrupt belief."""
+    st = g["st"]
+    known = g["known"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    count = deck_counts.copy()
+    for i in range(hlen[p]):
+        count[hands[p, i]] -= 1
+    for i in range(plen[DISC]):
+        count[pile[DISC, i]] -= 1
+    hidden = plen[DRAW] + plen[ASIDE]
+    for t in range(st[ST_N]):
+        if t != p:
+            hidden += hlen[t]
+            for c in range(count.shape[0]):
+                count[c] -= known[p, t, c]
+                hidden -= known[p, t, c]
+    m = 0
+    for c in range(count.shape[0]):
+        if count[c] < 0:
+            return -1
+        for _ in range(count[c]):
+            out[m] = c
+            m += 1
+    return m if m == hidden else -1
+
+
+@njit(cache=True)
+def deal_world(g, p, work, unseen, m, seed, world):
+    """Fill ``work`` with one world consistent with what p has observed: every public field of g, p's
+    own hand, the other hands' known cards (ascending ids, first) and the unseen cards shuffled by the
+    world's deck stream into the remaining places of the other hands, the draw pile and the set-aside
+    pile. The world's two streams are seeded from (seed, world) only; every seat plays p's rollout
+    preset, p itself through the lookahead dispatch (st[ST_LA_CHOICE] first, then the preset)."""
+    st = g["st"]
+    n = st[ST_N]
+    hlen = g["hlen"]
+    plen = g["plen"]
+    known = g["known"]
+    seed_streams(work, seed, world)
+    wst = work["st"]
+    wst[:] = st
+    wst[ST_TRACE] = 0
+    wst[ST_LA_SEARCH] = 0
+    wst[ST_LA_READY] = 1
+    work["ir"][:] = g["ir"]
+    work["fr"][:] = g["fr"]
+    work["plen"][:] = plen
+    work["outcomes"][:] = g["outcomes"]
+    for t in range(n):
+        work["hlen"][t] = hlen[t]
+        work["seat"][t] = g["seat"][t]
+        work["shown"][t] = g["shown"][t]
+        work["deficit"][t] = g["deficit"][t]
+        work["totals"][t] = g["totals"][t]
+    wpile = work["pile"]
+    wpile[DISC, :plen[DISC]] = g["pile"][DISC, :plen[DISC]]
+    whands = work["hands"]
+    whands[p, :hlen[p]] = g["hands"][p, :hlen[p]]
+    pool = work["buf"]
+    pool[:m] = unseen[:m]
+    shuffle(work, pool, m, DECK_STREAM)
+    j = 0
+    for t in range(n):
+        if t == p:
+            continue
+        h = 0
+        for c in range(known.shape[2]):
+            for _ in range(known[p, t, c]):
+                whands[t, h] = c
+                h += 1
+        while h < hlen[t]:
+            whands[t, h] = pool[j]
+            h += 1
+            j += 1
+    for row in (DRAW, ASIDE):
+        for i in range(plen[row]):
+            wpile[row, i] = pool[j]
+            j += 1
+    preset = acting_policy(g, p)   # p's rollout preset
+    for t in range(n):
+        work["pol"][t] = preset
+        work["pp"][t, :] = g["pp"][p]   # a weighted preset's weights ride in p's vector (policies.py)
+    work["pol"][p] = LOOKAHEAD
+
+
+@njit(cache=True)
+def outcome_value(work, p):
+    """A rollout scored for p: its chance of winning the round — 1 when it won, 0 when another seat won
+    or p was knocked out, and at the horizon an estimate, p's share of 1 / effective hand size among
+    the active seats (a wild counts WILD_SIZE of a card: it fits everywhere) — minus POINTS_WEIGHT ×
+    the points p holds / 100 (a knock-out: KO_POINTS), since finishing with fewer points is the next
+    best thing (tournament head-to-head, `lowest` matches)."""
+    st = work["st"]
+    hlen = work["hlen"]
+    if not work["seat"][p, SE_ACTIVE]:
+        return -POINTS_WEIGHT * KO_POINTS / 100.0
+    points = 0
+    for i in range(hlen[p]):
+        points += POINTS[work["hands"][p, i]]
+    penalty = POINTS_WEIGHT * points / 100.0
+    if st[ST_WINNER] >= 0:
+        return (1.0 if st[ST_WINNER] == p else 0.0) - penalty
+    total = 0.0
+    mine = 0.0
+    for t in range(st[ST_N]):
+        if work["seat"][t, SE_ACTIVE]:
+            wilds = 0
+            for i in range(hlen[t]):
+                wilds += COLOUR[work["hands"][t, i]] == NO_COLOUR
+            chance = 1.0 / max(hlen[t] - (1.0 - WILD_SIZE) * wilds, WILD_SIZE)
+            total += chance
+            if t == p:
+                mine = chance
+    return mine / total - penalty
+
+
+@njit(cache=True)
+def best_option(scores, k, work, seed, worlds):
+    """The index of the highest score; ties uniformly by a generator seeded from (seed, worlds)."""
+    top = scores[0]
+    for j in range(1, k):
+        top = max(top, scores[j])
+    ties = 0
+    for j in range(k):
+        ties += scores[j] == top
+    pick = 0
+    if ties > 1:
+        seed_streams(work, seed, worlds)
+        pick = below(work, PLAY_STREAM, ties)
+    for j in range(k):
+        if scores[j] == top:
+            if pick == 0:
+                return j
+            pick -= 1
+    return k - 1
+
+
+@njit(cache=True)
+def search(g, p, deck_counts):
+    """Prepare lookahead seat p's decision for the turn it is about to take (module docstring):
+    st[ST_LA_CHOICE] = the chosen hand index, DRAW_OR_ACCEPT, or NO_CHOICE when there was nothing to
+    search; st[ST_LA_READY] = 1. Draws one number from the play stream only when it searches."""
+    st = g["st"]
+    st[ST_LA_READY] = 1
+    st[ST_LA_CHOICE] = NO_CHOICE
+    options = np.empty(MAXC + 1, np.int64)
+    k = candidates(g, p, options)
+    if k < 2:
+        return
+    seed = next64(g, PLAY_STREAM)
+    unseen = np.empty(MAXC, np.int64)
+    m = unseen_cards(g, p, deck_counts, unseen)
+    if m < 0:
+        st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search
+        return
+    block = np.zeros(1, WORLD)
+    work = block[0]
+    worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])
+    horizon = np.int64(g["pp"][p, L.PP_HORIZON])
+    cap = g["ir"][L.IR_MAX_TURNS]
+    if horizon > 0:
+        cap = min(cap, st[ST_TURNS] + horizon)
+    scores = np.zeros(k)
+    violations = 0
+    for r in range(worlds):
+        for j in range(k):
+            deal_world(g, p, work, unseen, m, seed, r)
+            work["st"][ST_LA_CHOICE] = options[j]
+            work["ir"][L.IR_MAX_TURNS] = cap
+            rnd.turn_loop(work, p, deck_counts)
+            scores[j] += outcome_value(work, p)
+            violations += work["st"][ST_VIOLATIONS] - st[ST_VIOLATIONS]
+    st[ST_VIOLATIONS] += violations   # audit mode: a sampled world broke an invariant
+    st[ST_LA_CHOICE] = options[best_option(scores, k, work, seed, worlds)]
