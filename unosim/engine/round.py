@@ -437,6 +437,7 @@ def reset_round(g):
     g["outcomes"][:] = 0
     g["shown"][:] = 0
     g["deficit"][:] = 0
+    g["out_pad"][:] = 0
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1

@@ -13,6 +13,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   (``protocol.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat;
 * ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
+* ``out_pad`` int64[MAX_PLAYERS]: 0 for an active seat, ``quality.OUT`` for a knocked-out one, so
+  the standings check finds the smallest active hand without reading ``seat``;
 * scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
   trace buffer used when ``st[ST_TRACE]`` is set.
 
@@ -238,7 +240,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
-        ("ev", np.int64, (trace_capacity, 4)),
+        ("out_pad", np.int64, (MAXP,)), ("ev", np.int64, (trace_capacity, 4)),
     ])
 
 
