@@ -20,7 +20,7 @@ the turn cap gets no extra check (no turn was played). Knocked-out seats are not
 
 from numba import njit
 
-from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N
+from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N, ST_N_ACTIVE
 
 OUT = MAXC + 1   # g["out_pad"] of a knocked-out seat: more cards than any hand, so never the fewest
 
@@ -32,26 +32,36 @@ def check_standings(g):
 
     A turn costs about 100 ns, so this runs without data-dependent branches (mispredictions would cost
     a fifth of a turn) over contiguous arrays: one pass for the smallest active hand, one for the
-    deficits and the seats holding it. A knocked-out seat carries ``g["out_pad"]`` = OUT (0 while
-    active), so one path serves every case without reading the 2-D ``seat`` table: its padded size
-    never is the smallest, and as it holds no cards its deficit is never positive and its maximum
-    stays as it was."""
+    deficits and the seats holding it. While every seat is active the hand sizes alone decide; once a
+    seat is knocked out it carries ``g["out_pad"]`` = OUT (0 while active), so its padded size is never
+    the smallest and the 2-D ``seat`` table is never read. A knocked-out seat holds no cards, so its
+    deficit is never positive and its maximum stays as it was."""
     st = g["st"]
     hlen = g["hlen"]
-    out_pad = g["out_pad"]
     deficit = g["deficit"]
     n = st[ST_N]
-    low = OUT
-    for s in range(n):
-        low = min(low, hlen[s] + out_pad[s])
     tied = 0
     holder = 0
-    for s in range(n):
-        size = hlen[s]
-        deficit[s] = max(deficit[s], size - low)
-        lowest = size + out_pad[s] == low
-        tied += lowest
-        holder += s * lowest
+    if st[ST_N_ACTIVE] == n:
+        low = hlen[0]
+        for s in range(1, n):
+            low = min(low, hlen[s])
+        for s in range(n):
+            behind = hlen[s] - low
+            deficit[s] = max(deficit[s], behind)
+            tied += behind == 0
+            holder += s * (behind == 0)
+    else:
+        out_pad = g["out_pad"]
+        low = OUT
+        for s in range(n):
+            low = min(low, hlen[s] + out_pad[s])
+        for s in range(n):
+            size = hlen[s]
+            deficit[s] = max(deficit[s], size - low)
+            lowest = size + out_pad[s] == low
+            tied += lowest
+            holder += s * lowest
     # branch-free too: whether the lead is unique and changed hands is data, not a pattern
     leader = st[ST_LEADER]
     unique = tied == 1
