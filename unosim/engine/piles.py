@@ -4,6 +4,7 @@ under the top card, the 0-pass, and the end of a round by a win (docs/rules.md Â
 from numba import njit
 
 from .. import protocol as L
+from .quality import OUT
 from .rng import DECK_STREAM, shuffle
 from .state import (
     ASIDE,
@@ -120,6 +121,7 @@ def knock_out(g, s):
         plen[ASIDE] += 1
     hlen[s] = 0
     seat[s, SE_ACTIVE] = 0
+    g["out_pad"][s] = OUT
     seat[s, SE_UNO_DONE] = 0
     seat[s, SE_KO_TURN] = st[ST_TURNS]
     seat[s, SE_WINDOW] = -1

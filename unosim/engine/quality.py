@@ -20,9 +20,9 @@ the turn cap gets no extra check (no turn was played). Knocked-out seats are not
 
 from numba import njit
 
-from .state import MAXC, SE_ACTIVE, ST_LEAD_CHANGES, ST_LEADER, ST_N, ST_N_ACTIVE
+from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N, ST_N_ACTIVE
 
-OUT = MAXC + 1   # more cards than any hand: a knocked-out seat never holds the fewest
+OUT = MAXC + 1   # g["out_pad"] of a knocked-out seat: more cards than any hand, so never the fewest
 
 
 # inlined into its callers (numba IR): as a call it cost ~5% of classic 4p throughput
@@ -31,9 +31,11 @@ def check_standings(g):
     """One standings check: update the lead and every seat's running maximum deficit (``g["deficit"]``).
 
     A turn costs about 100 ns, so this runs without data-dependent branches (mispredictions would cost
-    a fifth of a turn) over contiguous arrays, with a shortcut while every seat is active: one pass for
-    the smallest active hand, one for the deficits and the seats holding the smallest hand. A
-    knocked-out seat holds nothing, so its deficit is never positive and its maximum stays as it was."""
+    a fifth of a turn) over contiguous arrays: one pass for the smallest active hand, one for the
+    deficits and the seats holding it. While every seat is active the hand sizes alone decide; once a
+    seat is knocked out it carries ``g["out_pad"]`` = OUT (0 while active), so its padded size is never
+    the smallest and the 2-D ``seat`` table is never read. A knocked-out seat holds no cards, so its
+    deficit is never positive and its maximum stays as it was."""
     st = g["st"]
     hlen = g["hlen"]
     deficit = g["deficit"]
@@ -50,14 +52,14 @@ def check_standings(g):
             tied += behind == 0
             holder += s * (behind == 0)
     else:
-        seat = g["seat"]
+        out_pad = g["out_pad"]
         low = OUT
         for s in range(n):
-            low = min(low, hlen[s] + (1 - seat[s, SE_ACTIVE]) * OUT)
+            low = min(low, hlen[s] + out_pad[s])
         for s in range(n):
-            behind = hlen[s] - low
-            deficit[s] = max(deficit[s], behind)
-            lowest = (behind == 0) & (seat[s, SE_ACTIVE] != 0)
+            size = hlen[s]
+            deficit[s] = max(deficit[s], size - low)
+            lowest = size + out_pad[s] == low
             tied += lowest
             holder += s * lowest
     # branch-free too: whether the lead is unique and changed hands is data, not a pattern

@@ -422,10 +422,8 @@ def jump_ins(g, cur):
         st[ST_PLAYED] = 0
         st[ST_KO_SEAT] = -1
         cur = play_card(g, jumper, index)
-        if st[ST_ENDED]:
-            check_standings(g)
-            return cur
-        checkpoint(g, jumper)
+        if not st[ST_ENDED]:
+            checkpoint(g, jumper)
         check_standings(g)
         if st[ST_ENDED]:
             return cur
@@ -450,6 +448,7 @@ def reset_round(g):
     g["outcomes"][:] = 0
     g["shown"][:] = 0
     g["deficit"][:] = 0
+    g["out_pad"][:] = 0
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1
@@ -526,11 +525,9 @@ def turn_loop(g, cur, deck_counts):
         st[ST_LA_READY] = 0   # a search prepares one turn only
         if ir[L.IR_AUDIT]:
             audit(g, deck_counts, st[ST_ENDED] != 0)
-        if st[ST_ENDED]:
-            check_standings(g)
-            return -1
-        checkpoint(g, p)
-        check_standings(g)
+        if not st[ST_ENDED]:
+            checkpoint(g, p)
+        check_standings(g)   # one inlined copy in the hot loop: after the checkpoint or at the end
         if st[ST_ENDED]:
             return -1
         if st[ST_KO_SEAT] >= 0:   # §2.4.6: play goes on from the knocked-out seat

@@ -15,6 +15,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_CARD_IDS]: per lookahead seat, the cards it knows to
   be in each other hand (:mod:`.belief`, fed by :func:`emit` while ``st[ST_LA_SEARCH]`` is set);
+* ``out_pad`` int64[MAX_PLAYERS]: 0 for an active seat, ``quality.OUT`` for a knocked-out one, so
+  the standings check finds the smallest active hand without reading ``seat``;
 * scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
   trace buffer used when ``st[ST_TRACE]`` is set.
 
@@ -248,7 +250,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
-        ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
+        ("out_pad", np.int64, (MAXP,)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
         ("ev", np.int64, (trace_capacity, 4)),
     ])
 
