@@ -1,13 +1,14 @@
 """Strength table: duplicate tournaments of one policy against another, one pair at a time.
 
     python analyses/strength.py --pairs save_wilds:random,lookahead:save_wilds --deals 20000
-        [--variants classic,no_mercy] [--players 2,4] [--seed 1] [--n-jobs 2]
+        [--variants classic,no_mercy] [--players 2,4] [--seed 1] [--n-jobs 2] [--seating rotations]
 
 For every variant, player count and pair ``A:B`` it plays ``unosim.tournament`` with the two policies
 (each takes half the seats; every deal under every arrangement) and prints one markdown row: A's win
 rate (fair share 1/N) and head-to-head share against B (fair 1/2), each with its 95% interval
 clustered by deal, and the verdict: which policy is stronger when that interval excludes parity. This is how the strength
-table in the README is made.
+table in the README is made. ``--seating rotations`` plays each deal under fewer arrangements (at four
+seats ABAB and BABA instead of the six orders of AABB): the scheme for the slow ``lookahead``.
 """
 
 import argparse
@@ -24,6 +25,7 @@ parser.add_argument("--variants", default="classic,no_mercy")
 parser.add_argument("--players", default="2,4")
 parser.add_argument("--seed", type=int, default=1)
 parser.add_argument("--n-jobs", type=int, default=2)
+parser.add_argument("--seating", default="permutations", help="tournament arrangement scheme")
 args = parser.parse_args()
 
 print("| variant | players | A | B | deals | A's win rate | A ahead of B | verdict | s |")
@@ -34,7 +36,7 @@ for variant in args.variants.split(","):
             a, b = pair.split(":")
             start = time.perf_counter()
             result = unosim.tournament(variant, players=players, policies=[a, b], games=args.deals,
-                                       seed=args.seed, n_jobs=args.n_jobs)
+                                       seed=args.seed, n_jobs=args.n_jobs, seating=args.seating)
             row = result.standings.row(by_predicate=pl.col("policy") == a, named=True)
             h2h = result.head_to_head.row(
                 by_predicate=(pl.col("a") == a) & (pl.col("b") == b), named=True)

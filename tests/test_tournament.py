@@ -32,15 +32,17 @@ def trio(tmp_path_factory):
 
 
 # ---- rotation balance ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("scheme", seating.SCHEMES)
 @pytest.mark.parametrize(("k", "players"), COMBOS)
-def test_every_entrant_sits_in_every_seat_equally_often(k, players):
-    arrangements = seating.arrangements(k, players)
+def test_every_entrant_sits_in_every_seat_equally_often(k, players, scheme):
+    arrangements = seating.arrangements(k, players, scheme)
     counts = Counter((e, seat) for a in arrangements for seat, e in enumerate(a))
     assert len(set(counts.values())) == 1 and len(counts) == k * players
     for a in arrangements:   # seat counts as even as they can be within each arrangement
         per = Counter(a)
         assert len(per) == min(k, players) and max(per.values()) - min(per.values()) <= 1
-    assert len(arrangements) == seating.arrangement_count(k, players) or players > 4
+    count = seating.arrangement_count(k, players, scheme)
+    assert len(arrangements) == count or (len(arrangements) <= count and (players > 4 or scheme == "rotations"))
 
 
 @pytest.mark.parametrize(("k", "players"), [(k, n) for n in range(2, 5) for k in range(2, 7)])
@@ -50,6 +52,20 @@ def test_small_tables_play_every_permutation_so_neighbours_balance_too(k, player
     after = Counter((a[s], a[(s + 1) % players]) for a in arrangements for s in range(players))
     pairs = [(x, y) for x in range(k) for y in range(k) if x != y]
     assert len({after[p] for p in pairs}) == 1   # everyone follows everyone equally often
+
+
+def test_the_rotations_scheme_seats_two_policies_alternately_at_four_seats():
+    assert seating.arrangements(2, 4, "rotations") == ((0, 1, 0, 1), (1, 0, 1, 0))
+    assert len(seating.arrangements(4, 4, "rotations")) == 8   # 4 rotations of 0123 and 4 of 3210
+
+
+def test_a_rotations_tournament_replays_each_deal_under_its_arrangements(tmp_path):
+    result = unosim.tournament("classic", players=4, policies=["random", "greedy_points"], games=60, seed=5,
+                               out=tmp_path, seating="rotations")
+    assert result.seating == "rotations" and list(result.arrangements.values()) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    assert "(rotations)" in result.title
+    assert load_tournament(result.path).seating == "rotations"
+    assert 2 * result.standings["win_rate"].sum() == pytest.approx(1.0)   # win rate per seat; two seats each
 
 
 def test_large_tables_use_rotations_and_their_reverse():
@@ -216,6 +232,7 @@ def test_strategies_beat_random_with_intervals_excluding_parity(variant, stronge
     ({"rules": {"match_mode": "points"}}, "match_mode='points'", "'single_round'"),
     ({"rules": {"stacking": "sometimes"}}, "sometimes", "valid"),
     ({"rules": ["stacking"]}, "rules=['stacking']", "a dict of rule overrides"),
+    ({"seating": "random"}, "seating='random'", "'permutations', 'rotations'"),
 ])
 def test_bad_input_is_one_clear_error(tmp_path, kwargs, named, valid):
     call = {"variant": "classic", "players": 4, "policies": TRIO, "games": 10, "seed": 1, **kwargs}

@@ -22,6 +22,9 @@ def add_parser(sub) -> None:
     p.add_argument("--name", help="dataset name (default: tournament_<variant>_p<players>)")
     p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores)")
     p.add_argument("--force", action="store_true", help="replace an existing dataset of another tournament")
+    p.add_argument("--seating", default="permutations",
+                   help="arrangement scheme: permutations (default; every seat order at up to 4 players) or "
+                        "rotations (fewer replays, for slow policies such as lookahead)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=cmd_tournament)
 
@@ -30,7 +33,8 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     from .tournaments import tournament
     result = tournament(args.variant, players=args.players, policies=args.policies, games=args.games,
                         seed=args.seed, rules=parse_set(args.set) or None, out=args.out, name=args.name,
-                        n_jobs=args.n_jobs, force=args.force, progress=False if args.quiet else None)
+                        n_jobs=args.n_jobs, force=args.force, progress=False if args.quiet else None,
+                        seating=args.seating)
     print(f"{result.title} (seed {result.seed}); intervals 95%, clustered by deal")
     print_standings(result)
     print()

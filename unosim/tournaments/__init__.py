@@ -22,7 +22,8 @@ Decisions:
 * ``k >= 2`` policies at ``N`` seats. ``k <= N``: each takes ``N // k`` seats, ``N % k`` of them one
   more (every choice of which); ``k > N``: every ``N``-subset of them takes the table in turn (see
   :mod:`.seating`; at most ``seating.MAX_ARRANGEMENTS`` arrangements). A policy given twice plays
-  against a copy of itself.
+  against a copy of itself. ``seating="rotations"`` replays each deal fewer times (for slow policies
+  such as ``lookahead``); the default ``"permutations"`` also balances who sits beside whom.
 * Without ``out`` the dataset lives in a temporary directory that is deleted once the standings are
   computed (``result.path`` is then None).
 """
@@ -58,6 +59,7 @@ class TournamentResult:
     players: int
     games: int
     seed: int
+    seating: str
     entrants: tuple[Entrant, ...]
     arrangements: dict[str, tuple[int, ...]]
     standings: pl.DataFrame
@@ -81,13 +83,14 @@ class TournamentResult:
     @property
     def title(self) -> str:
         return (f"{self.variant}, {self.players} players: {self.games:,} deals × "
-                f"{len(self.arrangements)} arrangements")
+                f"{len(self.arrangements)} arrangements" + ("" if self.seating == seating.SCHEMES[0] else
+                                                            f" ({self.seating})"))
 
 
 def tournament(variant: str, *, players: int, policies, games: int, seed: int, rules: dict | None = None,
                out: str | Path | None = None, name: str | None = None, n_jobs: int = 1,
                chunk_size: int | None = None, scheduler: str | None = None, force: bool = False,
-               progress: bool | None = False) -> TournamentResult:
+               progress: bool | None = False, seating: str = "permutations") -> TournamentResult:
     """Play a duplicate tournament of ``policies`` and return its standings.
 
     ``policies``: a list of policy specs (``["random", "greedy_points", "random(p_draw=0.3)"]``) or
@@ -95,22 +98,23 @@ def tournament(variant: str, *, players: int, policies, games: int, seed: int, r
     ``rules``: rule overrides of ``variant``. ``out``: parent directory of the dataset
     ``<out>/<name>`` (default name ``tournament_<variant>_p<players>``); None plays in a temporary
     directory. ``n_jobs`` (default 1: in this process), ``chunk_size``, ``scheduler``, ``force``,
-    ``progress``: as :func:`unosim.runner.run_study`; a dataset of the same name holding another
+    ``progress``: as :func:`unosim.runner.run_study`; ``seating``: the arrangement scheme of
+    :mod:`.seating` (``"permutations"`` or ``"rotations"``); a dataset of the same name holding another
     tournament is refused unless ``force``, the same tournament is resumed (or reused when complete). Bad input raises ValueError naming the value and what is valid.
     """
     from ..runner import run_study
     study, entrant_list, arrangement_map = build_study(variant, players, policies, games, seed, rules,
-                                                       name or default_name(variant, players))
+                                                       name or default_name(variant, players), seating)
     if out is None:
         with tempfile.TemporaryDirectory(prefix="unosim-tournament-") as tmp:
             summary = run_study(study, tmp, n_jobs=n_jobs, chunk_size=chunk_size, scheduler=scheduler,
                                 progress=progress)
-            _write_description(summary.path, variant, players, games, seed, entrant_list, arrangement_map)
+            _write_description(summary.path, variant, players, games, seed, seating, entrant_list, arrangement_map)
             result = load_tournament(summary.path)
         return dataclasses.replace(result, path=None)
     summary = run_study(study, out, n_jobs=n_jobs, chunk_size=chunk_size, scheduler=scheduler, force=force,
                         progress=progress)
-    _write_description(summary.path, variant, players, games, seed, entrant_list, arrangement_map)
+    _write_description(summary.path, variant, players, games, seed, seating, entrant_list, arrangement_map)
     result = load_tournament(summary.path)
     write_tables(result)
     return result
@@ -120,7 +124,8 @@ def default_name(variant: str, players: int) -> str:
     return f"tournament_{variant}_p{players}"
 
 
-def build_study(variant: str, players: int, policies, games: int, seed: int, rules: dict | None, name: str):
+def build_study(variant: str, players: int, policies, games: int, seed: int, rules: dict | None, name: str,
+                scheme: str = seating.SCHEMES[0]):
     """The study spec of a tournament (validated), its entrants and arrangements by lineup name."""
     from ..study import parse_study
     if not isinstance(variant, str) or variant not in rules_module.variant_names():
@@ -137,8 +142,9 @@ def build_study(variant: str, players: int, policies, games: int, seed: int, rul
         raise ValueError(f"match_mode={mode!r} is invalid for a tournament: valid is {MODE!r} (a deal is one "
                          f"round)")
     rules_module.get_variant(variant, {**overrides, "match_mode": MODE}).check_players(players)
-    entrant_list = seating.entrants(policies, players)
-    order = seating.arrangements(len(entrant_list), players)
+    seating.check_scheme(scheme)
+    entrant_list = seating.entrants(policies, players, scheme)
+    order = seating.arrangements(len(entrant_list), players, scheme)
     width = len(str(len(order) - 1))
     arrangement_map = {f"s{i:0{max(width, 2)}d}": a for i, a in enumerate(order)}
     vname = f"{variant}_rules" if overrides else variant
@@ -153,10 +159,10 @@ def build_study(variant: str, players: int, policies, games: int, seed: int, rul
     return parse_study(spec, source="tournament"), entrant_list, arrangement_map
 
 
-def _write_description(root: Path, variant: str, players: int, games: int, seed: int,
+def _write_description(root: Path, variant: str, players: int, games: int, seed: int, scheme: str,
                        entrant_list: tuple[Entrant, ...], arrangement_map: dict[str, tuple[int, ...]]) -> None:
     text = json.dumps({"format": FORMAT, "variant": variant, "players": players, "games": games, "seed": seed,
-                       "entrants": [{"name": e.name, "spec": e.spec} for e in entrant_list],
+                       "seating": scheme, "entrants": [{"name": e.name, "spec": e.spec} for e in entrant_list],
                        "arrangements": {k: list(v) for k, v in arrangement_map.items()}}, indent=2)
     write_text_atomic(root / TOURNAMENT_FILE, text + "\n")
 
@@ -176,7 +182,8 @@ def load_tournament(path: str | Path) -> TournamentResult:
     games = st.games_from_tables(ds.seats, ds.rounds, arrangement_map)
     ahead, comparisons = st.pairwise(games, len(entrant_list))
     return TournamentResult(variant=desc["variant"], players=desc["players"], games=desc["games"],
-                            seed=desc["seed"], entrants=entrant_list, arrangements=arrangement_map,
+                            seed=desc["seed"], seating=desc.get("seating", seating.SCHEMES[0]),
+                            entrants=entrant_list, arrangements=arrangement_map,
                             standings=st.standings(games, ahead, entrant_list, desc["seed"]),
                             head_to_head=st.head_to_head(ahead, comparisons, entrant_list), path=ds.path)
 

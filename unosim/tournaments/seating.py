@@ -14,7 +14,13 @@ sits at the table, one seat each, in turn. For each resulting seat multiset:
   who sits directly after whom (whom a Skip or a Draw Two hits).
 * ``N > 4``: the ``N`` cyclic rotations of an interleaved lineup (entrant copies spread round the
   table) and the ``N`` rotations of its reverse, so every seat sees every entrant and each neighbour
-  relation appears in both directions (2N arrangements, duplicates dropped when that keeps the balance).
+  relation appears in both directions (2N arrangements per seat multiset; repeats are dropped
+  when that keeps every seat balanced).
+
+That default is the ``"permutations"`` **scheme**. The ``"rotations"`` scheme uses the rotations and
+their reverse at every table size. It is the cheaper choice when a policy is slow: two policies at four
+seats play ``ABAB`` and ``BABA`` (2 arrangements instead of the 6 orders of ``AABB``), so each policy
+always sits between two of the other's seats. Seats stay balanced; which copies sit side by side does not.
 
 In both schemes every entrant sits in every seat equally often (:func:`seat_counts`), so within a
 deal the seat and the dealer position (the dealer is drawn from the deck stream, so it is the same
@@ -37,6 +43,8 @@ from .. import policies
 ALL_PERMUTATIONS_UP_TO = 4
 #: every deal is played this many times at most
 MAX_ARRANGEMENTS = 1000
+#: the seating schemes, the default first
+SCHEMES = ("permutations", "rotations")
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,13 @@ class Entrant:
     spec: str
 
 
-def entrants(policy_list, players: int) -> tuple[Entrant, ...]:
+def check_scheme(scheme) -> str:
+    if scheme not in SCHEMES:
+        raise ValueError(f"seating={scheme!r} is unknown: valid schemes are {list(SCHEMES)}")
+    return scheme
+
+
+def entrants(policy_list, players: int, scheme: str = SCHEMES[0]) -> tuple[Entrant, ...]:
     """Validate the policy list for ``players`` seats; raises ValueError naming the bad value."""
     if isinstance(policy_list, str):
         policy_list = policies._split_top_level(policy_list)
@@ -58,7 +72,7 @@ def entrants(policy_list, players: int) -> tuple[Entrant, ...]:
         raise ValueError(f"policies={list(policy_list)!r} names {len(policy_list)} polic"
                          f"{'y' if len(policy_list) == 1 else 'ies'}: a tournament needs at least 2 (give a "
                          f"policy twice to play it against a copy of itself)")
-    count = arrangement_count(len(policy_list), players)
+    count = arrangement_count(len(policy_list), players, scheme)
     if count > MAX_ARRANGEMENTS:
         raise ValueError(f"policies={list(policy_list)!r}: {len(policy_list)} policies at {players} seats "
                          f"would replay every deal {count:,} times; valid is at most {MAX_ARRANGEMENTS:,} "
@@ -73,41 +87,42 @@ def entrants(policy_list, players: int) -> tuple[Entrant, ...]:
     return tuple(out)
 
 
-def arrangement_count(n_entrants: int, players: int) -> int:
-    """How many arrangements :func:`arrangements` makes (an upper bound from 5 players), by arithmetic."""
+def arrangement_count(n_entrants: int, players: int, scheme: str = SCHEMES[0]) -> int:
+    """How many arrangements :func:`arrangements` makes (an upper bound for rotations), by arithmetic."""
     if n_entrants > players:
-        return math.comb(n_entrants, players) * arrangement_count(players, players)
-    if players <= ALL_PERMUTATIONS_UP_TO:
+        return math.comb(n_entrants, players) * arrangement_count(players, players, scheme)
+    if players <= ALL_PERMUTATIONS_UP_TO and check_scheme(scheme) == "permutations":
         return len(arrangements(n_entrants, players))   # at most 3 compositions of at most 24
     return math.comb(n_entrants, players % n_entrants) * 2 * players
 
 
-def arrangements(n_entrants: int, players: int) -> tuple[tuple[int, ...], ...]:
-    """Every arrangement as a tuple of entrant indices, one per seat, in a fixed order."""
+def arrangements(n_entrants: int, players: int, scheme: str = SCHEMES[0]) -> tuple[tuple[int, ...], ...]:
+    """Every arrangement of ``scheme`` as a tuple of entrant indices, one per seat, in a fixed order."""
+    check_scheme(scheme)
     if n_entrants < 2:
         raise ValueError(f"{n_entrants} entrants cannot make a tournament: valid is at least 2")
     if n_entrants > players:
-        one_table = arrangements(players, players)
+        one_table = arrangements(players, players, scheme)
         return tuple(tuple(table[i] for i in a)
                      for table in itertools.combinations(range(n_entrants), players) for a in one_table)
     base, extra = divmod(players, n_entrants)
     out: list[tuple[int, ...]] = []
     for favoured in itertools.combinations(range(n_entrants), extra):
         counts = [base + (e in favoured) for e in range(n_entrants)]
-        if players <= ALL_PERMUTATIONS_UP_TO:
+        if players <= ALL_PERMUTATIONS_UP_TO and scheme == "permutations":
             seats = [e for e in range(n_entrants) for _ in range(counts[e])]
             out.extend(sorted(set(itertools.permutations(seats))))
         else:
             out.extend(_rotations_and_reverse(counts))
-    return tuple(out)
+    distinct = list(dict.fromkeys(out))
+    # a symmetric lineup repeats some of its rotations: dropping the repeats must not unbalance the seats
+    return tuple(distinct if _balanced(distinct, n_entrants) else out)
 
 
 def _rotations_and_reverse(counts: list[int]) -> list[tuple[int, ...]]:
     lineup = [e for r in range(max(counts)) for e, c in enumerate(counts) if c > r]  # copies spread out
     n = len(lineup)
-    every = [tuple(seq[i:] + seq[:i]) for seq in (lineup, lineup[::-1]) for i in range(n)]
-    distinct = list(dict.fromkeys(every))
-    return distinct if _balanced(distinct, len(counts)) else every
+    return [tuple(seq[i:] + seq[:i]) for seq in (lineup, lineup[::-1]) for i in range(n)]
 
 
 def seat_counts(arrangement_list, n_entrants: int) -> np.ndarray:
@@ -122,4 +137,4 @@ def seat_counts(arrangement_list, n_entrants: int) -> np.ndarray:
 
 def _balanced(arrangement_list, n_entrants: int) -> bool:
     counts = seat_counts(arrangement_list, n_entrants)
-    return bool((counts == counts[:, :1]).all())
+    return bool((counts == counts[0, 0]).all())   # every entrant in every seat equally often
