@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from unosim.engine import COMPILE_MESSAGE
+from unosim.engine import COMPILE_MESSAGE, STALE_AFTER_DAYS, prune_stale_builds
 
 SPEC = """
 [study]
@@ -53,19 +53,25 @@ def _study_run(tmp_path, env) -> subprocess.CompletedProcess:
 def test_first_run_compiles_with_one_message_then_runs_warm(tmp_path):
     (tmp_path / "warm.toml").write_text(SPEC)
     env = _env(tmp_path / "cache")
+    stale, recent = _old_build(tmp_path / "cache" / "unosim", "stale", 40), _old_build(
+        tmp_path / "cache" / "unosim", "recent", 5)
 
     first = _study_run(tmp_path, env)
     assert first.returncode == 0, first.stderr
     assert first.stderr.count(COMPILE_MESSAGE) == 1, first.stderr
+    assert not stale.exists() and recent.exists()   # the new build pruned the build unused for 40 days
 
-    engines = list((tmp_path / "cache" / "unosim").glob("unosim-engine-*"))
+    engines = [e for e in (tmp_path / "cache" / "unosim").glob("unosim-engine-*") if e != recent]
     assert len(engines) == 1, engines
-    assert (engines[0] / "compiled-plain").is_file()
+    marker = engines[0] / "compiled-plain"
+    assert marker.is_file()
     assert any(engines[0].rglob("*.nbi")), "numba wrote no cache index into the per-user cache"
 
+    os.utime(marker, (time.time() - 86400, time.time() - 86400))
     second = _study_run(tmp_path, env)
     assert second.returncode == 0, second.stderr
     assert COMPILE_MESSAGE not in second.stderr
+    assert marker.stat().st_mtime > time.time() - 3600   # a warm run marks the build as used
 
     t = time.perf_counter()
     call = subprocess.run([sys.executable, "-c", WARM_CALL], capture_output=True, text=True, env=env, timeout=600)
@@ -74,6 +80,31 @@ def test_first_run_compiles_with_one_message_then_runs_warm(tmp_path):
     assert COMPILE_MESSAGE not in call.stderr
     # the issue's bound: a warm first call loads machine code (~0.5 s here); a compile takes 30 s or more
     assert float(call.stdout.strip()) < 3, (call.stdout, process_seconds)
+
+
+def _old_build(base, name, days_ago):
+    build = base / f"unosim-engine-{name}"
+    build.mkdir(parents=True)
+    (build / "compiled-plain").write_text("an older engine\n")
+    (build / "kernel.nbi").write_bytes(b"machine code")
+    stamp = time.time() - days_ago * 86400
+    os.utime(build / "compiled-plain", (stamp, stamp))
+    return build
+
+
+def test_builds_unused_for_longer_than_the_limit_are_pruned(tmp_path):
+    days = STALE_AFTER_DAYS
+    stale, fresh = _old_build(tmp_path, "a", days + 1), _old_build(tmp_path, "b", days - 1)
+    unmarked = tmp_path / "unosim-engine-c"
+    unmarked.mkdir()          # a build still compiling: its directory is new
+    other = tmp_path / "not-an-engine"
+    other.mkdir()
+    os.utime(other, (0, 0))
+    assert prune_stale_builds(tmp_path) == [stale]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-an-engine", "unosim-engine-b", "unosim-engine-c"]
+    assert fresh.exists() and (fresh / "kernel.nbi").exists()
+    later = time.time() + 2 * 86400   # two days on, b has passed the limit too
+    assert prune_stale_builds(tmp_path, now=later) == [fresh]
 
 
 def test_numba_cache_dir_overrides_the_user_cache(tmp_path):

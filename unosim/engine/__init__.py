@@ -263,8 +263,10 @@ and ``wheel_lost`` (cards discarded by the wheel and given away by TRADE_HANDS).
 
 import hashlib
 import os
+import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -309,6 +311,29 @@ def _source_digest() -> str:
 
 
 CACHE_DIR = cache_base() / f"unosim-engine-{_source_digest()}"
+#: a build of the engine unused for this long is deleted when a new build compiles (each is ~40 MB)
+STALE_AFTER_DAYS = 30
+
+
+def prune_stale_builds(base: Path, now: float | None = None) -> list[Path]:
+    """Delete the other engine builds under ``base`` last used more than :data:`STALE_AFTER_DAYS` ago.
+
+    Every edit or upgrade of the engine makes a new build directory; without pruning they pile up.
+    A build's last use is the newest modification time of its ``compiled-*`` markers (touched by the
+    first kernel call of every process), else of the directory. A build another process is removing
+    or still filling is skipped, never an error. Returns the directories removed.
+    """
+    cutoff = (time.time() if now is None else now) - STALE_AFTER_DAYS * 86400
+    removed = []
+    for build in base.glob("unosim-engine-*"):
+        try:
+            stamps = [m.stat().st_mtime for m in build.glob("compiled-*")] or [build.stat().st_mtime]
+            if build != CACHE_DIR and build.is_dir() and max(stamps) < cutoff:
+                shutil.rmtree(build)
+                removed.append(build)
+        except OSError:
+            continue
+    return removed
 
 
 @contextmanager
@@ -341,7 +366,8 @@ def first_compile_notice(kind: str) -> Iterator[None]:
     ``kind`` names the specialisation (``plain`` or ``traced``: numba compiles each record layout
     separately). A marker file in :data:`CACHE_DIR`, written after the first successful call, tells a
     warm cache from a cold one; a cold cache prints :data:`COMPILE_MESSAGE` once per process and kind,
-    a warm one prints nothing.
+    a warm one prints nothing and touches the marker (the build's last use). A new build, once
+    compiled, prunes the stale ones (:func:`prune_stale_builds`).
     """
     from numba.core import config
 
@@ -349,19 +375,24 @@ def first_compile_notice(kind: str) -> Iterator[None]:
     if kind in _warm or config.DISABLE_JIT:   # NUMBA_DISABLE_JIT=1 compiles nothing: no message, no marker
         yield
         return
-    if not marker.exists():
+    cold = not marker.exists()
+    if cold:
         print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
     yield
     _warm.add(kind)
-    if not marker.exists():
-        try:
+    try:
+        if cold:
             write_text_atomic(marker, f"unosim engine {ENGINE_VERSION}\n")
-        except OSError:
-            pass   # a read-only cache still works; the message then repeats next time
+            prune_stale_builds(CACHE_DIR.parent)
+        else:
+            os.utime(marker)
+    except OSError:
+        pass   # a read-only cache still works; the message then repeats next time
 
 
 with _cache_keyed_on_source():
     # decorating every jitted function now, under the source-keyed cache directory
     from . import round as _round  # noqa: E402, F401
 
-__all__ = ["CACHE_DIR", "COMPILE_MESSAGE", "ENGINE_VERSION", "cache_base", "first_compile_notice"]
+__all__ = ["CACHE_DIR", "COMPILE_MESSAGE", "ENGINE_VERSION", "STALE_AFTER_DAYS", "cache_base",
+           "first_compile_notice", "prune_stale_builds"]
