@@ -354,3 +354,27 @@ def test_more_policies_than_seats_meet_at_every_table():
     assert sorted(result.arrangements.values()) == sorted(itertools.permutations(range(4), 2))
     assert result.head_to_head.height == 12 and result.head_to_head["estimate"].is_not_null().all()
     assert result.standings["win_rate"].mean() == pytest.approx(0.5, abs=0.01)
+
+
+def test_long_policy_specs_are_shortened_on_the_chart_and_spelt_out_below(trio):
+    """A tuned weight vector as a tick label squeezed the panels to nothing (a constrained-layout
+    warning and an unreadable chart); it is shortened, numbered and given in full in a footnote."""
+    import warnings
+
+    from unosim.plots import to_png
+    from unosim.tournaments.plots import MAX_LABEL, tournament_chart
+
+    long = "weighted(" + ",".join(f"w_feature_{i}={i}.125" for i in range(12)) + ")"
+    rename = {trio.entrants[0].name: long}
+    standings = trio.standings.with_columns(pl.col("policy").replace(rename))
+    h2h = trio.head_to_head.with_columns(pl.col("a").replace(rename), pl.col("b").replace(rename))
+    names = [rename.get(e.name, e.name) for e in trio.entrants]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = tournament_chart(standings, h2h, names, players=4, title="t")
+        assert to_png(fig, dpi=72).startswith(b"\x89PNG")
+    for ax in (fig.axes[0], fig.axes[2]):   # win rate and head-to-head (the rating panel shares the rows)
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert labels and all(len(label) <= MAX_LABEL for label in labels)
+    assert sum(label.get_text().endswith("[1]") for label in fig.axes[0].get_yticklabels()) == 1
+    assert fig.get_supxlabel().replace("\n", "").replace("    ", "") == f"[1] {long}"
