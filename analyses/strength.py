@@ -7,7 +7,9 @@ For every variant, player count and pair ``A:B`` it plays ``unosim.tournament`` 
 (each takes half the seats; every deal under every arrangement) and prints one markdown row: A's win
 rate (fair share 1/N) and head-to-head share against B (fair 1/2), each with its 95% interval
 clustered by deal, and the verdict: which policy is stronger when that interval excludes parity. This is how the strength
-table in the README is made. ``--seating rotations`` plays each deal under fewer arrangements (at four
+table in the README is made. ``A:B+C+D`` plays one tournament of the four policies (one seat each at
+four players) and prints a row per opponent: A's head-to-head share against each, in that field; with
+a slow A (``lookahead``) this costs less than a pair at a time. ``--seating rotations`` plays each deal under fewer arrangements (at four
 seats ABAB and BABA instead of the six orders of AABB): the scheme for the slow ``lookahead``.
 """
 
@@ -19,7 +21,8 @@ import polars as pl
 import unosim
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-parser.add_argument("--pairs", required=True, help="comma-separated A:B pairs of policy specs")
+parser.add_argument("--pairs", required=True,
+                    help="comma-separated A:B pairs of policy specs (A:B+C+D: one tournament of A, B, C and D)")
 parser.add_argument("--deals", type=int, default=20_000)
 parser.add_argument("--variants", default="classic,no_mercy")
 parser.add_argument("--players", default="2,4")
@@ -33,15 +36,18 @@ print("|---|---|---|---|---|---|---|---|---|")
 for variant in args.variants.split(","):
     for players in (int(p) for p in args.players.split(",")):
         for pair in args.pairs.split(","):
-            a, b = pair.split(":")
+            a, field = pair.split(":")
+            opponents = field.split("+")
             start = time.perf_counter()
-            result = unosim.tournament(variant, players=players, policies=[a, b], games=args.deals,
+            result = unosim.tournament(variant, players=players, policies=[a, *opponents], games=args.deals,
                                        seed=args.seed, n_jobs=args.n_jobs, seating=args.seating)
             row = result.standings.row(by_predicate=pl.col("policy") == a, named=True)
-            h2h = result.head_to_head.row(
-                by_predicate=(pl.col("a") == a) & (pl.col("b") == b), named=True)
-            verdict = (f"{a} stronger" if h2h["ci_low"] > 0.5 else f"{b} stronger" if h2h["ci_high"] < 0.5
-                       else "no clear difference")
-            print(f"| {variant} | {players} | {a} | {b} | {args.deals:,} | {row['win_rate']:.3f} "
-                  f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}] | {h2h['estimate']:.3f} [{h2h['ci_low']:.3f}, "
-                  f"{h2h['ci_high']:.3f}] | {verdict} | {time.perf_counter() - start:.0f} |", flush=True)
+            for b in opponents:
+                h2h = result.head_to_head.row(
+                    by_predicate=(pl.col("a") == a) & (pl.col("b") == b), named=True)
+                verdict = (f"{a} stronger" if h2h["ci_low"] > 0.5 else f"{b} stronger" if h2h["ci_high"] < 0.5
+                           else "no clear difference")
+                print(f"| {variant} | {players} | {a} | {b if len(opponents) == 1 else b + ' (in ' + field + ')'} "
+                      f"| {args.deals:,} | {row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}] | "
+                      f"{h2h['estimate']:.3f} [{h2h['ci_low']:.3f}, {h2h['ci_high']:.3f}] | {verdict} | "
+                      f"{time.perf_counter() - start:.0f} |", flush=True)
