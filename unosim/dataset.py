@@ -16,9 +16,10 @@ compact types (small ints, dictionary-encoded strings, zstd, page checksums).
 
 Workers write their job's three parts themselves, each atomically (temp name not ending in
 ``.parquet``, fsync, rename), and stamp each part's footer with the job's identity (cell, job, seed,
-games, engine version). They return only the parts' metadata; the run's parent appends it to the
-ledger. A job is done when the ledger records it; :mod:`unosim.integrity` checks every part against
-its record, so a copied-in, truncated or bit-flipped part is refused by name.
+games, engine version). They return only the parts' metadata; the run's parent fsyncs the parts'
+directories (so the renames survive a crash) and appends the metadata to the ledger. A job is done
+when the ledger records it; :mod:`unosim.integrity` checks every part against its record, so a
+copied-in, truncated or bit-flipped part is refused by name.
 """
 
 from __future__ import annotations
