@@ -2,11 +2,11 @@
 
 Each worker simulates one job and writes its three parquet parts itself (:mod:`unosim.worker`); the
 parent only makes the parts' renames durable (an fsync of their directories), appends each job's
-metadata (rows, bytes, sha256 per part) to the dataset's ledger and keeps ``manifest.json`` current, holding the dataset's lock (:mod:`unosim.lock`) the whole time. Game
-``g`` of a cell depends only on (cell seed, g), so the dataset is the same whatever ``n_jobs``, chunk
-size or scheduler. A run that finds its dataset half done (killed, crashed) resumes: recorded jobs are
-re-verified and skipped, the others are (re)written whole (:mod:`unosim.resume`), so no game is lost
-or duplicated.
+metadata (rows, bytes, sha256 per part) to the dataset's ledger and keeps ``manifest.json`` current,
+holding the dataset's lock (:mod:`unosim.lock`) the whole time. Game ``g`` of a cell depends only on
+(cell seed, g), so the dataset is the same whatever ``n_jobs``, chunk size or scheduler. A run that
+finds its dataset half done (killed, crashed) resumes: recorded jobs are re-verified and skipped, the
+others are (re)written whole (:mod:`unosim.resume`), so no game is lost or duplicated.
 
 Resources stay bounded whatever the spec: jobs are generated lazily (a trillion-game cell is a count,
 not a list), a job holds at most ``MAX_CHUNK_SIZE`` games (about 2.5 GB), and the number of workers is capped by the
@@ -139,10 +139,10 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
                 if output["schema"] != manifest["schema"]:
                     raise RunError(f"worker {record['writer']} wrote parts whose columns differ from this "
                                    f"run's engine: are the workers running another unosim version?")
+                # the worker renamed its parts without waiting for the journal: a recorded job survives a crash
                 cell = cells[record["cell"]]
-                # the worker renamed its parts without waiting for the journal: recorded jobs survive a crash
-                sync_directories(dataset.part_path(root, table, cell.variant, cell.players, cell.name, record["job"])
-                                 for table in dataset.TABLES)
+                sync_directories(dataset.part_path(root, table, cell.variant, cell.players, cell.name,
+                                                   record["job"]) for table in dataset.TABLES)
                 dataset.append_ledger(root, record)
                 entry = manifest["cells"][record["cell"]]
                 entry["jobs_done"] += 1
