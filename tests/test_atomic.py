@@ -61,3 +61,28 @@ def test_a_batch_renames_its_files_only_when_every_write_succeeded(tmp_path):
         batch.write_bytes(tmp_path / "b" / "new.bin", b"two")
     assert old.read_bytes() == b"new" and (tmp_path / "b" / "new.bin").read_bytes() == b"two"
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["c", "new.bin", "old.bin"]
+
+
+def test_a_batch_can_leave_the_directory_fsyncs_to_its_caller(tmp_path, monkeypatch):
+    from unosim import atomic
+    synced = []
+    real_fsync = atomic._fsync
+
+    def recording_fsync(path, flags=atomic.os.O_RDONLY):
+        synced.append((path.parent.name, "file") if flags != atomic.os.O_RDONLY else (path.name, "directory"))
+        real_fsync(path, flags)
+
+    monkeypatch.setattr(atomic, "_fsync", recording_fsync)
+    with atomic.AtomicBatch(sync_directories=False) as batch:
+        batch.write_bytes(tmp_path / "a" / "one.bin", b"1")
+        batch.write_bytes(tmp_path / "a" / "two.bin", b"2")
+        batch.write_bytes(tmp_path / "b" / "three.bin", b"3")
+    assert sorted(synced) == [("a", "file"), ("a", "file"), ("b", "file")]  # each file before its rename
+    assert (tmp_path / "b" / "three.bin").read_bytes() == b"3"
+    synced.clear()
+    atomic.sync_directories([tmp_path / "a" / "one.bin", tmp_path / "a" / "two.bin", tmp_path / "b" / "three.bin"])
+    assert synced == [("a", "directory"), ("b", "directory")]  # once per directory
+    synced.clear()
+    with atomic.AtomicBatch() as batch:
+        batch.write_bytes(tmp_path / "a" / "one.bin", b"1")
+    assert synced == [("a", "file"), ("a", "directory")]

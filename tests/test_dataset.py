@@ -41,17 +41,41 @@ def test_parts_are_hive_partitioned_and_zstd_compressed(small_dataset):  # noqa:
 
 def test_each_column_of_a_part_has_its_cheap_encoding(small_dataset):  # noqa: F811
     import pyarrow.parquet as pq
-    part = next(small_dataset.glob("seats/variant=*/players=*/part-*.parquet"))
-    meta = pq.read_metadata(part)
-    schema = pq.read_schema(part)
-    encodings = {meta.schema.column(i).name: set(meta.row_group(0).column(i).encodings)
-                 for i in range(meta.num_columns)}
-    assert "DELTA_BINARY_PACKED" in encodings["game"]
-    for name in ("open_n0", "open_wd4"):  # the opening-hand counts: costly to dictionary-encode
-        assert "BYTE_STREAM_SPLIT" in encodings[name] and "RLE_DICTIONARY" not in encodings[name], name
-    for name in ("round", "seat", "cards_left", "policy", "lineup"):  # what polars reads fastest
-        assert "RLE_DICTIONARY" in encodings[name] and "BYTE_STREAM_SPLIT" not in encodings[name], name
+
+    def encodings(table):
+        part = next(small_dataset.glob(f"{table}/variant=classic/players=3/part-*.parquet"))
+        meta = pq.read_metadata(part)
+        return {meta.schema.column(i).name: set(meta.row_group(0).column(i).encodings)
+                for i in range(meta.num_columns)}
+
+    seats, rounds = encodings("seats"), encodings("rounds")
+    assert "DELTA_BINARY_PACKED" in seats["game"] and "DELTA_BINARY_PACKED" in rounds["game"]
+    for name in ("open_n0", "open_wd4", "cards_left", "n_played"):  # costly to dictionary-encode
+        assert "BYTE_STREAM_SPLIT" in seats[name] and "RLE_DICTIONARY" not in seats[name], name
+    for name in ("rel_dealer", "policy", "lineup"):  # what polars reads fastest
+        assert "RLE_DICTIONARY" in seats[name] and "BYTE_STREAM_SPLIT" not in seats[name], name
+    for name in ("n_turns", "points", "dealer_seat", "end"):
+        assert "RLE_DICTIONARY" in rounds[name], name
+    # one value in the whole part (single rounds; classic has no knockouts nor draw-four cards), and
+    # the seat number 0..n-1 over and over: plain
+    for encoding, name in [(seats, "round"), (seats, "open_draw_four"), (seats, "seat"), (rounds, "round"),
+                           (rounds, "knockouts")]:
+        assert encoding[name] <= {"PLAIN", "RLE"} and "PLAIN" in encoding[name], name
+    schema = pq.read_schema(next(small_dataset.glob("seats/variant=classic/players=3/part-*.parquet")))
     assert schema.field("policy").type.value_type == "string"  # read back as the dictionary it was
+
+
+def test_only_a_column_with_one_value_and_no_nulls_is_written_plain():
+    import pyarrow as pa
+
+    from unosim.dataset import column_encodings
+    table = pa.table({"same": pa.array([3, 3, 3], pa.int32()), "varies": pa.array([3, 3, 4], pa.int32()),
+                      "same_with_null": pa.array([3, None, 3], pa.int16()), "zeros": pa.array([0, 0, 0], pa.int8()),
+                      "label": pa.array(["a", "a", "a"]).dictionary_encode(), "won": pa.array([True] * 3)})
+    dictionary, encodings = column_encodings(table)
+    assert encodings == {"same": "PLAIN", "zeros": "PLAIN"}
+    assert dictionary == ["varies", "same_with_null", "label"]
+    assert column_encodings(table.slice(0, 0)) == (["same", "varies", "same_with_null", "zeros", "label"], {})
 
 
 def test_refuses_a_missing_part(copy_of):

@@ -26,6 +26,24 @@ def test_data_do_not_depend_on_n_jobs_or_chunk_size(tmp_path):
         assert table(serial, name).equals(table(parallel, name)), name
 
 
+def test_the_parent_makes_a_jobs_renames_durable_before_recording_it(tmp_path, monkeypatch):
+    from unosim import dataset, runner
+    events = []
+    monkeypatch.setattr(runner, "sync_directories",
+                        lambda paths: events.append(("sync", sorted(p.relative_to(root).parts[0] for p in paths))))
+    real_append = dataset.append_ledger
+    monkeypatch.setattr(dataset, "append_ledger",
+                        lambda where, record: (events.append(("record", record["job"])), real_append(where, record)))
+    study = parse_study(small())
+    root = tmp_path / study.name
+    run_study(study, tmp_path, n_jobs=2, chunk_size=150, progress=False)
+    jobs = sum(cell["jobs"] for cell in read_manifest(root)["cells"].values())
+    assert len(events) == 2 * jobs
+    for synced, recorded in zip(events[::2], events[1::2], strict=True):  # each record right after its sync
+        assert synced == ("sync", sorted(TABLES)) and recorded[0] == "record"
+    open_dataset(root)
+
+
 def test_a_cell_holds_exactly_what_simulate_returns(small_dataset):  # noqa: F811
     manifest = read_manifest(small_dataset)
     cell = next(c for c in manifest["study"]["cells"] if c["name"] == "minions-p3-greedy_first")

@@ -3,14 +3,15 @@
 Every file unosim writes — parquet parts, the manifest, analysis tables, charts, the report — goes
 through :func:`write_atomic` (a study job's parts through :class:`AtomicBatch`): written under a
 temporary name in the same directory, fsynced, renamed onto the final name, and the directory fsynced so
-the rename itself survives a crash.
+the rename itself survives a crash (for a study job's parts, by the run's parent before it records the
+job: :func:`sync_directories`).
 """
 
 from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -40,11 +41,18 @@ class AtomicBatch:
     the ``with`` block waits for them, renames each onto its name, and fsyncs the directories
     concurrently (one journal commit rather than one per file). Each file is as durable and atomic as
     with :func:`write_atomic`. On any error no file is renamed and every temporary file is removed.
+
+    ``sync_directories=False`` leaves the directory fsyncs to the caller (:func:`sync_directories`), who
+    must make them before relying on the files surviving a crash: a study worker returns to its next job
+    while the run's parent, otherwise idle, waits for that journal commit (it took 10 ms of a
+    100,000-game job's 0.5 s). Every file is still fsynced before its rename, so a renamed file is
+    never partial.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, sync_directories: bool = True) -> None:
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="unosim-write")
         self._files: list[tuple[Path, Path, Future]] = []
+        self._sync_directories = sync_directories
 
     def write_bytes(self, path: Path, data: bytes) -> None:
         path = Path(path)
@@ -68,11 +76,18 @@ class AtomicBatch:
             if error is None:
                 for path, tmp, _ in self._files:
                     os.replace(tmp, path)
-                list(self._pool.map(_fsync, {path.parent for path, _, _ in self._files}))
+                if self._sync_directories:
+                    list(self._pool.map(_fsync, {path.parent for path, _, _ in self._files}))
         finally:
             for _, tmp, _ in self._files:
                 tmp.unlink(missing_ok=True)  # renamed ones are gone already
             self._pool.shutdown()
+
+
+def sync_directories(paths: Iterable[Path]) -> None:
+    """fsync the directories holding ``paths``, once each: the renames that made the files survive a crash."""
+    for directory in sorted({Path(p).parent for p in paths}):
+        _fsync(directory)
 
 
 def _temporary_name(path: Path) -> Path:

@@ -16,9 +16,10 @@ compact types (small ints, dictionary-encoded strings, zstd, page checksums).
 
 Workers write their job's three parts themselves, each atomically (temp name not ending in
 ``.parquet``, fsync, rename), and stamp each part's footer with the job's identity (cell, job, seed,
-games, engine version). They return only the parts' metadata; the run's parent appends it to the
-ledger. A job is done when the ledger records it; :mod:`unosim.integrity` checks every part against
-its record, so a copied-in, truncated or bit-flipped part is refused by name.
+games, engine version). They return only the parts' metadata; the run's parent fsyncs the parts'
+directories (so the renames survive a crash) and appends the metadata to the ledger. A job is done
+when the ledger records it; :mod:`unosim.integrity` checks every part against its record, so a
+copied-in, truncated or bit-flipped part is refused by name.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ PARTITION_COLUMNS = tuple(PARTITION_SCHEMA)
 #: the footer key holding a part's identity (JSON)
 IDENTITY_KEY = b"unosim.job"
 _DELTA_COLUMNS = ("game",)  # monotone within a part: delta encoding stores them in ~0 bytes
+_PLAIN_COLUMNS = ("seat",)  # 0..n-1 over and over: zstd stores the period once
+#: the seats table's per-seat counts: many distinct values, none read by the standard analyses
+_BYTE_STREAM_SPLIT_COLUMNS = ("cards_left", "points_left", "n_drawn", "n_played")
 _BYTE_STREAM_SPLIT_PREFIX = "open_"  # the opening-hand counts (see column_encodings)
 #: zstd level of the parts: level 3 wrote 2 % smaller files than level 1 for 5-10 % more writing time
 ZSTD_LEVEL = 1
@@ -152,7 +156,7 @@ def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> pa.B
     if identity is not None:
         table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                                IDENTITY_KEY: json.dumps(identity, sort_keys=True).encode()})
-    dictionary, encodings = column_encodings(table.schema)
+    dictionary, encodings = column_encodings(table)
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd", compression_level=ZSTD_LEVEL, use_dictionary=dictionary,
                    column_encoding=encodings, write_statistics=False, write_page_checksum=True,
@@ -160,28 +164,47 @@ def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> pa.B
     return sink.getvalue()
 
 
-def column_encodings(schema: pa.Schema) -> tuple[list[str], dict[str, str]]:
-    """(dictionary-encoded columns, explicit encoding of the others) for a part of ``schema``.
+def column_encodings(table: pa.Table) -> tuple[list[str], dict[str, str]]:
+    """(dictionary-encoded columns, explicit encoding of the others) for a part holding ``table``.
 
     Each part is written once and read by every analysis, so both costs count. Measured per 100 000
     classic 4p games (400 000 seat rows, CPU seconds): dictionary encoding is what polars reads fastest,
-    and for most integer columns it is cheap enough to write. The 24 opening-hand counts of the seats
-    table are the exception: dictionary-encoding them (a hash per value) took 0.10 s, a sixth of a
-    worker's job; BYTE_STREAM_SPLIT writes them in 0.036 s (it transposes the bytes of each value, so
-    zstd sees the zero high bytes of small counts as runs) and polars reads them in 0.047 s instead of
-    0.012 s. Game numbers are monotone within a part: delta encoding stores them in ~0 bytes. Strings
-    are dictionaries of a few labels; booleans are bit-packed as they are. BYTE_STREAM_SPLIT for
-    integers is Parquet format 2.11: pyarrow ≥ 17, polars and DuckDB ≥ 2.0 read it (DuckDB 1.x does not).
+    but it hashes every value. It stays on the columns the analyses read (seat positions, round counts,
+    labels). The opening-hand counts and the per-seat counts of the seats table take BYTE_STREAM_SPLIT
+    instead: dictionary-encoding the 24 opening counts took 0.10 s, a sixth of a worker's job, and the
+    four per-seat counts 0.015 s; BYTE_STREAM_SPLIT writes them in a third of that (it transposes the
+    bytes of each value, so zstd sees the zero high bytes of small counts as runs), and polars reads
+    each in about 3 ms per 400 000 values instead of 1 ms. A column holding one value in the whole part
+    (the counters of another variant's rules, a single-round game's round number) is written PLAIN:
+    zstd shrinks it to a few bytes at a third of a dictionary's cost, and it reads as fast. So is the
+    seat number, which repeats 0..n-1. Game numbers are monotone within a part: delta encoding stores
+    them in ~0 bytes. Strings are dictionaries of a few labels; booleans are bit-packed as they are.
+    BYTE_STREAM_SPLIT for integers is Parquet format 2.11: pyarrow ≥ 17, polars and DuckDB ≥ 2.0 read
+    it (DuckDB 1.x does not).
     """
     dictionary, encodings = [], {}
-    for fld in schema:
+    for fld, column in zip(table.schema, table.columns, strict=True):
+        if pa.types.is_boolean(fld.type):
+            continue
         if fld.name in _DELTA_COLUMNS:
             encodings[fld.name] = "DELTA_BINARY_PACKED"
-        elif fld.name.startswith(_BYTE_STREAM_SPLIT_PREFIX) and pa.types.is_integer(fld.type):
+        elif pa.types.is_integer(fld.type) and (fld.name in _PLAIN_COLUMNS or _one_value(column)):
+            encodings[fld.name] = "PLAIN"
+        elif pa.types.is_integer(fld.type) and (fld.name in _BYTE_STREAM_SPLIT_COLUMNS
+                                                or fld.name.startswith(_BYTE_STREAM_SPLIT_PREFIX)):
             encodings[fld.name] = "BYTE_STREAM_SPLIT"
-        elif not pa.types.is_boolean(fld.type):
+        else:
             dictionary.append(fld.name)
     return dictionary, encodings
+
+
+def _one_value(column: pa.ChunkedArray) -> bool:
+    """True when ``column`` (integers) holds the same value in every row, none null (and has rows)."""
+    if column.null_count or len(column) == 0:
+        return False
+    values = [chunk.to_numpy() for chunk in column.chunks if len(chunk)]
+    first = values[0][0]
+    return all(v.min() == first == v.max() for v in values)
 
 
 def write_part(path: Path, table: pa.Table, identity: dict[str, Any] | None = None, *,

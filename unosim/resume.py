@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import dataset, integrity
+from .atomic import sync_directories
 from .dataset import TABLES, DatasetError
 
 PART_RE = re.compile(r"part-(?P<cell>.+)-(?P<job>\d{5,})\.parquet")
@@ -41,6 +42,7 @@ def recorded_jobs(root: Path, manifest: dict[str, Any], engine_version: int) -> 
                 path.unlink(missing_ok=True)
         else:
             done[(name, job)] = record
+            sync_directories(paths.values())  # the killed run may not have made the renames durable
     dataset.rewrite_ledger(root, done)  # always: this also drops a torn last line before appending
     return done
 

@@ -1,12 +1,12 @@
 """Run a study: jobs in parallel (joblib: loky processes, or a dask cluster), parts and manifest on disk.
 
 Each worker simulates one job and writes its three parquet parts itself (:mod:`unosim.worker`); the
-parent only appends each job's metadata (rows, bytes, sha256 per part) to the dataset's ledger and
-keeps ``manifest.json`` current, holding the dataset's lock (:mod:`unosim.lock`) the whole time. Game
-``g`` of a cell depends only on (cell seed, g), so the dataset is the same whatever ``n_jobs``, chunk
-size or scheduler. A run that finds its dataset half done (killed, crashed) resumes: recorded jobs are
-re-verified and skipped, the others are (re)written whole (:mod:`unosim.resume`), so no game is lost
-or duplicated.
+parent only makes the parts' renames durable (an fsync of their directories), appends each job's
+metadata (rows, bytes, sha256 per part) to the dataset's ledger and keeps ``manifest.json`` current,
+holding the dataset's lock (:mod:`unosim.lock`) the whole time. Game ``g`` of a cell depends only on
+(cell seed, g), so the dataset is the same whatever ``n_jobs``, chunk size or scheduler. A run that
+finds its dataset half done (killed, crashed) resumes: recorded jobs are re-verified and skipped, the
+others are (re)written whole (:mod:`unosim.resume`), so no game is lost or duplicated.
 
 Resources stay bounded whatever the spec: jobs are generated lazily (a trillion-game cell is a count,
 not a list), a job holds at most ``MAX_CHUNK_SIZE`` games (about 2.5 GB), and the number of workers is capped by the
@@ -40,6 +40,7 @@ from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
 from . import dataset, resume
+from .atomic import sync_directories
 from ._version import __version__
 from .protocol import ENGINE_VERSION
 from .lock import LOCK_FILES, DatasetLock
@@ -124,6 +125,7 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
               progress: bool) -> None:
     """Run the pending jobs on the current joblib backend; record each job as its metadata arrives."""
     chunk = manifest["chunk_size"]
+    cells = {cell.name: cell for cell in study.cells}
     done_games = sum(entry["games_done"] for entry in manifest["cells"].values())
     with tqdm(total=study.total_games, initial=done_games, unit="game", unit_scale=True, smoothing=0.1,
               desc=study.name, disable=not progress) as bar:
@@ -137,6 +139,10 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
                 if output["schema"] != manifest["schema"]:
                     raise RunError(f"worker {record['writer']} wrote parts whose columns differ from this "
                                    f"run's engine: are the workers running another unosim version?")
+                # the worker renamed its parts without waiting for the journal: a recorded job survives a crash
+                cell = cells[record["cell"]]
+                sync_directories(dataset.part_path(root, table, cell.variant, cell.players, cell.name,
+                                                   record["job"]) for table in dataset.TABLES)
                 dataset.append_ledger(root, record)
                 entry = manifest["cells"][record["cell"]]
                 entry["jobs_done"] += 1

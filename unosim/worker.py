@@ -3,6 +3,9 @@
 The worker writes its job's three parts straight into the dataset (atomically, see
 :func:`unosim.dataset.write_part`) and returns only their metadata, so rows never travel to the run's
 parent: on a dask cluster the dataset must be on a filesystem every worker can write, at the same path.
+Each part is fsynced before its rename; the parent fsyncs the part directories (making the renames
+durable) before it records the job, so the worker goes on to its next job without waiting for that
+journal commit.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ def run_job(job: Job, root: str) -> dict[str, Any]:
     identity = {"cell": cell.name, "job": job.index, "first_game": job.first_game, "games": job.games,
                 "seed": cell.seed, "engine_version": ENGINE_VERSION}
     parts, tables = {}, {}
-    with AtomicBatch() as batch:  # each part's fsync runs while the next is encoded
+    # each part's fsync runs while the next is encoded; the parent syncs the directories (runner._run_jobs)
+    with AtomicBatch(sync_directories=False) as batch:
         for name in dataset.TABLES:  # matches last: the part that names the job's games
             tables[name] = dataset.part_table(results, name, cell.lineup)
             path = dataset.part_path(Path(root), name, cell.variant, cell.players, cell.name, job.index)
