@@ -20,50 +20,60 @@ the turn cap gets no extra check (no turn was played). Knocked-out seats are not
 
 from numba import njit
 
-from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N, ST_N_ACTIVE
+from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N
 
 OUT = MAXC + 1   # g["out_pad"] of a knocked-out seat: more cards than any hand, so never the fewest
 
 
-# inlined into its callers (numba IR): as a call it cost ~5% of classic 4p throughput
 @njit(cache=True, inline='always')
-def check_standings(g):
-    """One standings check: update the lead and every seat's running maximum deficit (``g["deficit"]``).
+def scan_standings(g, n):
+    """The standings check over seats 0..n-1: update the lead and every seat's running maximum deficit
+    (``g["deficit"]``).
 
     A turn costs about 100 ns, so this runs without data-dependent branches (mispredictions would cost
     a fifth of a turn) over contiguous arrays: one pass for the smallest active hand, one for the
-    deficits and the seats holding it. While every seat is active the hand sizes alone decide; once a
-    seat is knocked out it carries ``g["out_pad"]`` = OUT (0 while active), so its padded size is never
-    the smallest and the 2-D ``seat`` table is never read. A knocked-out seat holds no cards, so its
-    deficit is never positive and its maximum stays as it was."""
+    deficits and the seats holding it. A knocked-out seat carries ``g["out_pad"]`` = OUT (0 while
+    active), so its padded size is never the smallest and the 2-D ``seat`` table is never read; it holds
+    no cards, so its deficit is never positive and its maximum stays as it was."""
     st = g["st"]
     hlen = g["hlen"]
     deficit = g["deficit"]
-    n = st[ST_N]
+    out_pad = g["out_pad"]
+    low = OUT
+    for s in range(n):
+        low = min(low, hlen[s] + out_pad[s])
     tied = 0
     holder = 0
-    if st[ST_N_ACTIVE] == n:
-        low = hlen[0]
-        for s in range(1, n):
-            low = min(low, hlen[s])
-        for s in range(n):
-            behind = hlen[s] - low
-            deficit[s] = max(deficit[s], behind)
-            tied += behind == 0
-            holder += s * (behind == 0)
-    else:
-        out_pad = g["out_pad"]
-        low = OUT
-        for s in range(n):
-            low = min(low, hlen[s] + out_pad[s])
-        for s in range(n):
-            size = hlen[s]
-            deficit[s] = max(deficit[s], size - low)
-            lowest = size + out_pad[s] == low
-            tied += lowest
-            holder += s * lowest
+    for s in range(n):
+        size = hlen[s]
+        deficit[s] = max(deficit[s], size - low)
+        lowest = size + out_pad[s] == low
+        tied += lowest
+        holder += s * lowest
     # branch-free too: whether the lead is unique and changed hands is data, not a pattern
     leader = st[ST_LEADER]
     unique = tied == 1
     st[ST_LEAD_CHANGES] += unique & (holder != leader) & (leader >= 0)
     st[ST_LEADER] = leader + unique * (holder - leader)
+
+
+# inlined into its callers (numba IR): as a call it cost ~5% of classic 4p throughput
+@njit(cache=True, inline='always')
+def check_standings(g):
+    """One standings check (:func:`scan_standings`). The common table sizes get a copy whose seat count
+    is a constant, which the compiler turns into straight-line code (no loop control, no vector-width
+    dispatch): the branch on the table size always goes the same way in a run, and the copies cost
+    less than the loops (measured: classic 6p 13.8% -> 11.8% of throughput, no_mercy 6p 10.7% -> 7.3%)."""
+    n = g["st"][ST_N]
+    if n == 4:
+        scan_standings(g, 4)
+    elif n == 2:
+        scan_standings(g, 2)
+    elif n == 3:
+        scan_standings(g, 3)
+    elif n == 6:
+        scan_standings(g, 6)
+    elif n == 5:
+        scan_standings(g, 5)
+    else:
+        scan_standings(g, n)
