@@ -93,7 +93,7 @@ def test_a_decision_ignores_what_earlier_decisions_left_in_scratch_space(decisio
     for junk in (0, 5):
         block = _dealt("spin", pid)
         g = block[0]
-        for name in ("count", "cand", "order", "buf", "tally", "group_points", "mark", "fbuf", "seen"):
+        for name in ("count", "cand", "order", "buf", "tally", "group_points", "mark", "fbuf", "scores"):
             g[name][...] = junk
         g["legal"][:3] = (0, 1, 2)
         g["order"][:4] = (3, 1, 0, 2)   # the input of order_discards

@@ -1,12 +1,16 @@
 """The kernel's fast card score (engine/policy_features.py): it skips every term whose weight is 0 and
 reads the 0/1 features from per-card tables, and must still equal the full Σ weight × feature of the
 module docstring, added in its order, for every card id (the differential tests then check whole games
-against the reference twin)."""
+against the reference twin); the discard pile's colour counts it reads for ``seen`` are audited."""
 
 import numpy as np
 
 from unosim import cards
+from unosim import protocol as L
+from unosim.engine import round as kernel_round
+from unosim.engine import state as S
 from unosim.engine.policy_features import NUMBER_KEY, card_score
+from unosim.simulate import resolve
 
 N_TERMS = 13   # points … order, as the docstring's table lists them
 N_IDS = len(cards.COLOUR)
@@ -48,7 +52,7 @@ def test_card_score_equals_the_full_sum_for_every_card_and_sparse_weights():
         w = np.where(rng.random(N_TERMS) < 0.5, 0.0, np.round(rng.normal(0, 5, N_TERMS), 2))
         held = rng.integers(0, 12, 5)
         seen = rng.integers(0, 30, 5)
-        seen[cards.NO_COLOUR] = 0   # count_seen leaves 0 there
+        # seen[NO_COLOUR] (the wilds in the discard pile, engine/state.py discards) is never a feature
         colour_in_play = int(rng.integers(0, 5))
         top = int(rng.integers(0, N_IDS))
         next_close, prev_close = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
@@ -63,3 +67,27 @@ def test_card_score_equals_the_full_sum_for_every_card_and_sparse_weights():
             if got != want:
                 mismatches.append((trial, c, got, want))
     assert not mismatches, mismatches[:5]
+
+
+def test_the_discard_pile_colour_counts_are_audited():
+    """``seen`` reads the game record's running colour counts of the discard pile (engine/state.py
+    ``discards``); the audit (on in the invariant tests' games, rollouts included) compares them with
+    the pile after every turn, and catches a count that drifted from it."""
+    rs, _ = resolve("classic", 4, "random", {"match_mode": "single_round"})
+    ir, fr, deck = rs.compile(4)
+    block = S.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
+    g = block[0]
+    counts = np.bincount(deck, minlength=N_IDS)
+    pile = np.random.default_rng(1).permutation(deck)   # the discard pile: its first 9 cards
+    g["pile"][S.DISC, :9] = pile[:9]
+    g["plen"][S.DISC] = 9
+    g["pile"][S.DRAW, :len(deck) - 9] = pile[9:]
+    g["plen"][S.DRAW] = len(deck) - 9
+    g["st"][S.ST_TOP] = pile[8]
+    S.recount_discards(g)
+    assert g["discards"].tolist() == np.bincount(cards.COLOUR[pile[:9]], minlength=5).tolist()
+    kernel_round.audit(g, counts, False)
+    assert g["st"][S.ST_VIOLATIONS] == 0
+    S.discarded(g, pile[0])   # counted, but never put on the pile
+    kernel_round.audit(g, counts, False)
+    assert g["st"][S.ST_VIOLATIONS] == 1

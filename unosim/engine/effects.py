@@ -61,6 +61,7 @@ from .state import (
     ST_TOP,
     ST_UNO_CHECKS,
     ST_V,
+    discarded,
     emit,
     holds_colour,
     next_seat,
@@ -250,6 +251,7 @@ def place_card(g, p, i):
     c = remove_card(g, p, i)
     pile[DISC, plen[DISC]] = c
     plen[DISC] += 1
+    discarded(g, c)
     st[ST_TOP] = c
     st[ST_PLAYS] += 1
     st[ST_MOVES] += 1

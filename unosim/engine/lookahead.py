@@ -191,6 +191,7 @@ def deal_world(g, p, work, unseen, m, seed, world):
         work["totals"][t] = g["totals"][t]
     wpile = work["pile"]
     wpile[DISC, :plen[DISC]] = g["pile"][DISC, :plen[DISC]]
+    work["discards"][:] = g["discards"]
     whands = work["hands"]
     whands[p, :hlen[p]] = g["hands"][p, :hlen[p]]
     pool = work["buf"]

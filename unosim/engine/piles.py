@@ -34,7 +34,9 @@ from .state import (
     ST_TURNS,
     ST_V,
     ST_WINNER,
+    discarded,
     emit,
+    recount_discards,
     step,
 )
 
@@ -67,6 +69,7 @@ def reshuffle(g):
         pile[DRAW, k + i] = pile[ASIDE, i]
     pile[DISC, 0] = pile[DISC, k]
     plen[DISC] = 1
+    recount_discards(g)
     plen[ASIDE] = 0
     plen[DRAW] = m
     shuffle(g, pile[DRAW], m, DECK_STREAM)
@@ -218,6 +221,7 @@ def discard_colour(g, p, colour):
             pile[DISC, plen[DISC] - 1] = c
             pile[DISC, plen[DISC]] = top
             plen[DISC] += 1
+            discarded(g, c)
             st[ST_MOVES] += 1
             seat[p, SE_UNO_DONE] = 0
             emit(g, L.EV_DISCARD, p, c, 0)

@@ -52,7 +52,6 @@ from numba import njit
 
 from .state import (
     COLOUR,
-    DISC,
     DRAW_VALUE,
     K_NUMBER,
     K_REVERSE,
@@ -112,26 +111,6 @@ def count_held(g, p, held):
         held[COLOUR[hands[p, i]]] += 1
 
 
-@njit(cache=True, inline='always')
-def count_seen(g, seen):
-    """seen[k] = cards of colour k in the discard pile (public: every discard was shown face up);
-    seen[NO_COLOUR] = 0 (the feature is 0 for a wild). Counted in four locals: incrementing seen[k] in
-    memory chains every card on the previous store."""
-    pile = g["pile"][DISC]
-    n0 = n1 = n2 = n3 = 0
-    for j in range(g["plen"][DISC]):
-        colour = COLOUR[pile[j]]
-        n0 += colour == 0
-        n1 += colour == 1
-        n2 += colour == 2
-        n3 += colour == 3
-    seen[0] = n0
-    seen[1] = n1
-    seen[2] = n2
-    seen[3] = n3
-    seen[NO_COLOUR] = 0
-
-
 def _indicator(flags) -> np.ndarray:
     return np.asarray(flags, dtype=np.float64)
 
@@ -165,16 +144,15 @@ def next_close_to_uno(g, p):
 
 # inlined into every decision that scores cards (a call costs more than the context itself)
 @njit(cache=True, inline='always')
-def card_context(g, p, held, seen):
-    """Fill held and seen (each only when its weight is not 0) and return the decision's constants for
+def card_context(g, p, held):
+    """Fill held (only when colour_left's weight is not 0) and return the decision's constants for
     ``card_score``: p's card weights, with attack_close's and reverse_close's set to 0 unless their
     seat is close to UNO, own_hand's term, the colour in play and the top card's NUMBER_KEY (a weight
-    of 0 multiplies whatever is left in held or seen: its term is skipped)."""
+    of 0 multiplies whatever is left in held: its term is skipped). ``seen`` needs no counting: the
+    game record keeps the discard pile's colour counts (``discards``, engine/state.py)."""
     w = g["pp"][p]
     if w[PP_W_COLOUR_LEFT] != 0.0:
         count_held(g, p, held)
-    if w[PP_W_SEEN] != 0.0:
-        count_seen(g, seen)
     w_attack_close = w[PP_W_ATTACK_CLOSE]
     if w_attack_close != 0.0 and not next_close_to_uno(g, p):
         w_attack_close = 0.0
@@ -191,7 +169,8 @@ def card_context(g, p, held, seen):
 # inlined (numba IR): it runs for every legal card of every weighted decision
 @njit(cache=True, inline='always')
 def card_score(context, c, i, held, seen):
-    """The score of card c at hand index i: Σ weight × feature in the order of the module docstring.
+    """The score of card c at hand index i: Σ weight × feature in the order of the module docstring;
+    ``held`` = p's colour counts (``count_held``), ``seen`` = the discard pile's (``g["discards"]``).
 
     A term whose weight is 0 is skipped: adding weight × feature = ±0.0 leaves the sum unchanged (up to
     the sign of a zero sum, which no comparison sees), so the score equals the full sum's, and every
@@ -223,7 +202,7 @@ def card_score(context, c, i, held, seen):
     if own_hand != 0.0:
         score += own_hand
     if w_seen != 0.0:
-        score += w_seen * seen[colour]
+        score += w_seen * (seen[colour] if colour != NO_COLOUR else 0)
     if w_order != 0.0:
         score += w_order * (-i)
     return score

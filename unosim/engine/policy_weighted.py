@@ -17,14 +17,14 @@ defines every feature) and takes the best. Tie rules, the same in ``unosim.refer
   Spin discards the highest-scoring card (the first on ties); War reveals the first of its tied cards
   and discards its reveals in reveal order.
 
-Called only through :mod:`.policy`. Scratch: ``count`` (colours held), ``seen`` (colours in the
-discard pile) and ``scores`` (the options' scores).
+Called only through :mod:`.policy`. Scratch: ``count`` (colours held) and ``scores`` (the options'
+scores); the discard pile's colour counts are the game record's ``discards``.
 """
 
 from numba import njit
 
 from .. import protocol as L
-from .policy_features import card_context, card_score, count_held, count_seen, prev_seat
+from .policy_features import card_context, card_score, count_held, prev_seat
 from .rng import PLAY_STREAM, below, bernoulli
 from .state import COLOUR, KIND, K_NUMBER, N_COLOURS, NUMBER_OF, next_seat
 
@@ -39,26 +39,61 @@ def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_
     if nleg == 1 and not draw_offered and bluff_index < 0:
         return legal[0]
     held = g["count"]
-    seen = g["seen"]
+    seen = g["discards"]
     scores = g["scores"]
-    context = card_context(g, p, held, seen)
+    context = card_context(g, p, held)
     hand = g["hands"][p]
-    k_options = nleg
-    for k in range(nleg):
+    # the best option is kept while scoring (no second pass over the scores; pick_best's rule)
+    best = card_score(context, hand[legal[0]], legal[0], held, seen)
+    scores[0] = best
+    best_k = 0
+    ties = 1
+    for k in range(1, nleg):
         i = legal[k]
-        scores[k] = card_score(context, hand[i], i, held, seen)
+        score = card_score(context, hand[i], i, held, seen)
+        scores[k] = score
+        best, best_k, ties = running_best(score, k, best, best_k, ties)
+    k_options = nleg
     if draw_offered:
         scores[k_options] = draw_score
+        best, best_k, ties = running_best(draw_score, k_options, best, best_k, ties)
         k_options += 1
     if bluff_index >= 0:
-        scores[k_options] = card_score(context, hand[bluff_index], bluff_index, held, seen) + bluff_bias
+        score = card_score(context, hand[bluff_index], bluff_index, held, seen) + bluff_bias
+        scores[k_options] = score
+        best, best_k, ties = running_best(score, k_options, best, best_k, ties)
         k_options += 1
-    k = pick_best(g, scores, k_options)
+    k = best_k if ties == 1 else tied(g, scores, k_options, best, best_k, ties)
     if k < nleg:
         return legal[k]
     if draw_offered and k == nleg:
         return -1
     return bluff_index
+
+
+@njit(cache=True, inline='always')
+def running_best(score, k, best, best_k, ties):
+    """Option k scoring ``score`` joins the best so far (``best``, first reached at option ``best_k``,
+    by ``ties`` options): the new (best, best_k, ties). Selects, not branches: whether an option beats
+    the best so far is a coin flip to the branch predictor."""
+    beats = score > best
+    ties = 1 if beats else ties + (1 if score == best else 0)
+    best_k = k if beats else best_k
+    best = score if beats else best
+    return best, best_k, ties
+
+
+@njit(cache=True)
+def tied(g, scores, k_options, best, best_k, ties):
+    """The below(ties)-th (play stream) of the ``ties`` > 1 options of scores[:k_options] that score
+    ``best``, the first of them being best_k."""
+    r = below(g, PLAY_STREAM, ties)
+    for k in range(best_k, k_options):
+        if scores[k] == best:
+            if r == 0:
+                return k
+            r -= 1
+    return best_k
 
 
 @njit(cache=True, inline='always')
@@ -69,20 +104,8 @@ def pick_best(g, scores, k_options):
     best_k = 0
     ties = 1
     for k in range(1, k_options):
-        s = scores[k]
-        if s > best:
-            best, best_k, ties = s, k, 1
-        elif s == best:
-            ties += 1
-    if ties == 1:
-        return best_k
-    r = below(g, PLAY_STREAM, ties)
-    for k in range(best_k, k_options):
-        if scores[k] == best:
-            if r == 0:
-                return k
-            r -= 1
-    return best_k
+        best, best_k, ties = running_best(scores[k], k, best, best_k, ties)
+    return best_k if ties == 1 else tied(g, scores, k_options, best, best_k, ties)
 
 
 @njit(cache=True, inline='always')
@@ -105,9 +128,8 @@ def stack(g, p, legal, ns):
 def plays(g, p, i):
     """Play hand index i (a legal drawn card, or a jump-in) rather than keep it: score ≥ w_keep."""
     held = g["count"]
-    seen = g["seen"]
-    context = card_context(g, p, held, seen)
-    return card_score(context, g["hands"][p, i], i, held, seen) >= g["pp"][p, L.PP_W_KEEP]
+    context = card_context(g, p, held)
+    return card_score(context, g["hands"][p, i], i, held, g["discards"]) >= g["pp"][p, L.PP_W_KEEP]
 
 
 @njit(cache=True, inline='always')
@@ -120,11 +142,9 @@ def colour(g, p):
     w_shown = w[L.PP_W_COLOUR_SHOWN]
     w_order = w[L.PP_W_COLOUR_ORDER]
     held = g["count"]
-    seen = g["seen"]
+    seen = g["discards"]
     scores = g["scores"]
     count_held(g, p, held)
-    if w_seen != 0.0:
-        count_seen(g, seen)
     # next(p)'s Show Hand counts; with w_colour_shown = 0 no row is read, p's own stands in
     shown = g["shown"][next_seat(g, p) if w_shown != 0.0 else p]
     for k in range(N_COLOURS):
@@ -173,8 +193,8 @@ def almost_uno(g, s, order):
     """ALMOST_UNO: keep the two lowest-scoring cards (earlier on ties); order[:m] = the others in hand
     order; returns m."""
     held = g["count"]
-    seen = g["seen"]
-    context = card_context(g, s, held, seen)
+    seen = g["discards"]
+    context = card_context(g, s, held)
     hand = g["hands"][s]
     h = g["hlen"][s]
     first = 0
@@ -203,8 +223,8 @@ def group(g, s, tally, groups):
     """DISCARD_NUMBER (groups = 10 numbers) / DISCARD_COLOUR (4 colours): the held group whose cards'
     scores sum highest (the first on ties)."""
     held = g["count"]
-    seen = g["seen"]
-    context = card_context(g, s, held, seen)
+    seen = g["discards"]
+    context = card_context(g, s, held)
     hand = g["hands"][s]
     by_colour = groups == N_COLOURS
     chosen = -1
@@ -226,8 +246,8 @@ def group(g, s, tally, groups):
 def uno_spin_discard(g, w):
     """UNO_SPIN: the highest-scoring card (the first on ties)."""
     held = g["count"]
-    seen = g["seen"]
-    context = card_context(g, w, held, seen)
+    seen = g["discards"]
+    context = card_context(g, w, held)
     hand = g["hands"][w]
     index = 0
     best = card_score(context, hand[0], 0, held, seen)

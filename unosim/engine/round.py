@@ -86,9 +86,12 @@ from .state import (
     ST_V,
     ST_VIOLATIONS,
     ST_WINNER,
+    discarded,
+    discards_agree,
     emit,
     next_seat,
     playable,
+    recount_discards,
     step,
 )
 from .wheel import spin
@@ -226,6 +229,7 @@ def turn_up_number(g, f):
         emit(g, L.EV_FIRST_CARD, f, c, 0)
         pile[DISC, plen[DISC]] = c
         plen[DISC] += 1
+        discarded(g, c)
         if KIND[c] == K_NUMBER:
             st[ST_TOP] = c
             st[ST_COLOUR] = COLOUR[c]
@@ -262,6 +266,7 @@ def turn_up(g, f):
         emit(g, L.EV_RETURN, -1, c, j)
     pile[DISC, 0] = c
     plen[DISC] = 1
+    recount_discards(g)
     st[ST_TOP] = c
     st[ST_COLOUR] = COLOUR[c]
     return c
@@ -318,7 +323,8 @@ def first_card(g):
 def audit(g, deck_counts, round_over):
     """Invariants checked after every turn in audit mode (tests): card identities are conserved across
     hands and piles (set-aside hands included), every hand size is possible, no active hand is at the
-    mercy limit, knocked-out seats hold nothing, and a won round leaves the winner empty-handed.
+    mercy limit, knocked-out seats hold nothing, a won round leaves the winner empty-handed, and the
+    discard pile's colour counts (``discards``) are the pile's.
 
     Parameters
     ----------
@@ -351,6 +357,8 @@ def audit(g, deck_counts, round_over):
         if count[c] != deck_counts[c]:
             bad = True
     if plen[DISC] > 0 and pile[DISC, plen[DISC] - 1] != st[ST_TOP]:
+        bad = True
+    if not discards_agree(g):
         bad = True
     if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
         bad = True
@@ -484,6 +492,7 @@ def deal(g, deck, order, opening, orow):
     plen[DRAW] = m
     plen[DISC] = 0
     plen[ASIDE] = 0
+    recount_discards(g)
     for _ in range(g["ir"][L.IR_HAND_SIZE]):
         s = st[ST_DEALER]
         for _ in range(n):

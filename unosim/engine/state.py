@@ -15,6 +15,9 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_CARD_IDS]: per lookahead seat, the cards it knows to
   be in each other hand (:mod:`.belief`, fed by :func:`emit` while ``st[ST_LA_SEARCH]`` is set);
+* ``discards`` int64[N_COLOURS + 1]: the discard pile's cards per colour (its wilds at ``NO_COLOUR``),
+  kept up to date where a card reaches the pile (:func:`discarded`) or the pile is rebuilt
+  (:func:`recount_discards`), so that the ``weighted`` policy's ``seen`` feature needs no recount;
 * ``out_pad`` int64[MAX_PLAYERS]: 0 for an active seat, ``quality.OUT`` for a knocked-out one, so
   the standings check finds the smallest active hand without reading ``seat``;
 * scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
@@ -208,6 +211,34 @@ def next_seat(g, s):
     return s
 
 
+# ---- the discard pile's colour counts (``discards``) -----------------------------------------------
+@njit(cache=True, inline='always')
+def discarded(g, c):
+    """Card c has just gone onto the discard pile."""
+    g["discards"][COLOUR[c]] += 1
+
+
+@njit(cache=True)
+def recount_discards(g):
+    """Count the discard pile afresh, after it was rebuilt (a deal empties it, the first card starts
+    it, a reshuffle leaves T alone)."""
+    discards = g["discards"]
+    discards[:] = 0
+    pile = g["pile"]
+    for i in range(g["plen"][DISC]):
+        discards[COLOUR[pile[DISC, i]]] += 1
+
+
+@njit(cache=True)
+def discards_agree(g):
+    """Whether ``discards`` holds the discard pile's colour counts (an audited invariant)."""
+    count = np.zeros(N_COLOURS + 1, np.int64)
+    pile = g["pile"]
+    for i in range(g["plen"][DISC]):
+        count[COLOUR[pile[DISC, i]]] += 1
+    return (count == g["discards"]).all()
+
+
 @njit(cache=True)
 def matches(c, top, colour):
     """docs/rules.md §1.4 items 1-4."""
@@ -246,11 +277,11 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, N_POLICY_PARAMS)), ("legal", np.int64, (MAXC,)),
         ("buf", np.int64, (MAXC,)), ("count", np.int64, (N_COLOURS + 1,)), ("cand", np.int64, (MAXP,)),
         ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (N_SPIN_OUTCOMES,)),
-        ("shown", np.int64, (MAXP, N_COLOURS)), ("seen", np.int64, (N_COLOURS + 1,)), ("scores", np.float64, (MAXC,)),
+        ("shown", np.int64, (MAXP, N_COLOURS)), ("scores", np.float64, (MAXC,)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
-        ("out_pad", np.int64, (MAXP,)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
+        ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
         ("ev", np.int64, (trace_capacity, 4)),
     ])
 

@@ -49,6 +49,7 @@ from .state import (
     ST_SPINS,
     ST_TOP,
     ST_WINNER,
+    discarded,
     emit,
     next_seat,
     step,
@@ -83,6 +84,7 @@ def wheel_discard(g, s, order, m, final):
     for j in range(m):
         pile[DISC, plen[DISC]] = buf[j]
         plen[DISC] += 1
+        discarded(g, buf[j])
         emit(g, L.EV_DISCARD, s, buf[j], 0)
     top = buf[m - 1]
     st[ST_TOP] = top
