@@ -2,7 +2,7 @@
 
 Runs the real CLI in fresh processes against an empty per-user cache (a temporary XDG_CACHE_HOME, which
 platformdirs honours, with NUMBA_CACHE_DIR unset). Asserts on the message and on the cache files; the
-one timing is a coarse sanity bound on a warm call (a cold compile takes 30-90 s).
+one timing is a coarse sanity bound on a warm call (a cold compile takes 2-3 minutes).
 """
 
 from __future__ import annotations
