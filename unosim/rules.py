@@ -447,6 +447,21 @@ def get_variant(name: str, overrides: dict[str, Any] | None = None) -> RuleSet:
 _KEY_RE = re.compile(r"\s*([a-z_]+)\s*(?:\((.*)\))?\s*")
 
 
+
+def single_round_variant(variant: str, rules, purpose: str) -> tuple[dict, RuleSet]:
+    """The rule overrides and rule set of ``variant`` played in single rounds, as tournaments and
+    tuning play it (a deal is one round): ``rules`` must be None or a dict, and may set ``match_mode``
+    only to ``single_round``. ``purpose`` names the caller in the error (``a tournament``, ``tuning``)."""
+    if rules is not None and not isinstance(rules, dict):
+        raise ValueError(f"rules={rules!r} is invalid: valid is None or a dict of rule overrides such as "
+                         f"{{'stacking': 'any_draw'}} (see `unosim rules {variant}`)")
+    overrides = dict(rules or {})
+    mode = overrides.pop("match_mode", "single_round")
+    if mode != "single_round":
+        raise ValueError(f"match_mode={mode!r} is invalid for {purpose}: valid is 'single_round' (a deal is "
+                         f"one round)")
+    return overrides, get_variant(variant, {**overrides, "match_mode": "single_round"})
+
 def from_key(key: str) -> RuleSet:
     """Parse a canonical key such as ``classic(n_blank=0,match_mode=single_round)``."""
     m = _KEY_RE.fullmatch(key) if isinstance(key, str) else None

@@ -133,15 +133,8 @@ def build_study(variant: str, players: int, policies, games: int, seed: int, rul
     players = as_int("players", players, 2)
     games = as_int("games", games, 1, 10**12)
     seed = as_int("seed", seed, 0, 2**63 - 1)
-    if rules is not None and not isinstance(rules, dict):
-        raise ValueError(f"rules={rules!r} is invalid: valid is None or a dict of rule overrides such as "
-                         f"{{'stacking': 'any_draw'}} (see `unosim rules {variant}`)")
-    overrides = dict(rules or {})
-    mode = overrides.pop("match_mode", MODE)
-    if mode != MODE:
-        raise ValueError(f"match_mode={mode!r} is invalid for a tournament: valid is {MODE!r} (a deal is one "
-                         f"round)")
-    rules_module.get_variant(variant, {**overrides, "match_mode": MODE}).check_players(players)
+    overrides, ruleset = rules_module.single_round_variant(variant, rules, "a tournament")
+    ruleset.check_players(players)
     seating.check_scheme(scheme)
     entrant_list = seating.entrants(policies, players, scheme)
     order = seating.arrangements(len(entrant_list), players, scheme)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..checks import as_int, is_real
 from ..policies import PolicySpec, _split_top_level, lineup_label, make_lineup, parse_policy
-from ..rules import get_variant
+from ..rules import single_round_variant
 from ..simulate import MAX_SEED
 from .duplicate import Estimate, Evaluator, Table
 from .space import DEFAULT_START, WeightSpace, searched_weights, start_spec
@@ -27,7 +27,6 @@ from .space import DEFAULT_START, WeightSpace, searched_weights, start_spec
 if TYPE_CHECKING:
     from .search import Generation, Plan
 
-MODE = "single_round"   # a deal is one round, as in a tournament
 DEFAULT_EVAL_DEALS = 20_000
 #: CMA-ES's default first step size, in score units (:mod:`.space`): it changes a typical score
 #: difference by about 3 points, enough to reorder the start's close calls but not its clear ones (the
@@ -198,14 +197,7 @@ def _validated(variant, players, budget, against, seed, start, rules, weights, s
     """Every argument checked (ValueError naming the bad one), in the order a user reads them. The
     budget is checked against a generation of every requested weight (the probe may drop some)."""
     from .search import Plan
-    if rules is not None and not isinstance(rules, dict):
-        raise ValueError(f"rules={rules!r} is invalid: valid is None or a dict of rule overrides such as "
-                         f"{{'stacking': 'any_draw'}} (see `unosim rules {variant}`)")
-    overrides = dict(rules or {})
-    mode = overrides.pop("match_mode", MODE)
-    if mode != MODE:
-        raise ValueError(f"match_mode={mode!r} is invalid for tuning: valid is {MODE!r} (a deal is one round)")
-    rs = get_variant(variant, {**overrides, "match_mode": MODE})
+    overrides, rs = single_round_variant(variant, rules, "tuning")
     rs.check_players(players)
     players = int(players)
     try:
