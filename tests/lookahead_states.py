@@ -109,7 +109,9 @@ def hidden_variant(block: np.ndarray, p: int, rng: np.random.Generator) -> np.nd
     for row in range(3):
         pile[row, plen[row]:] = rng.integers(0, cards.N_CARD_IDS, L.MAX_CARDS - plen[row])
     g["rng"][:4] = rng.integers(0, 2**63, 4, dtype=np.uint64)
-    for scratch in ("legal", "buf", "order", "cand", "count"):
+    for t in range(n):   # the other hands' colour counts change with them (and p's search never reads them)
+        S.recount_held(g, t)
+    for scratch in ("legal", "buf", "order", "cand"):
         g[scratch][:] = rng.integers(0, 5, g[scratch].shape[0])
     forget_others(out, p)
     return out

@@ -48,6 +48,7 @@ def _dealt(variant, pid, seed=3):
     for s in range(4):
         g["hands"][s, :9] = order[9 * s:9 * s + 9]
         g["hlen"][s] = 9
+        S.recount_held(g, s)
         g["seat"][s, S.SE_ACTIVE] = 1
     g["st"][S.ST_N_ACTIVE] = 4
     g["st"][S.ST_DIR] = 1
@@ -93,7 +94,7 @@ def test_a_decision_ignores_what_earlier_decisions_left_in_scratch_space(decisio
     for junk in (0, 5):
         block = _dealt("spin", pid)
         g = block[0]
-        for name in ("count", "cand", "order", "buf", "tally", "group_points", "mark", "fbuf", "scores"):
+        for name in ("cand", "order", "buf", "tally", "group_points", "mark", "fbuf", "scores"):
             g[name][...] = junk
         g["legal"][:3] = (0, 1, 2)
         g["order"][:4] = (3, 1, 0, 2)   # the input of order_discards

@@ -91,3 +91,33 @@ def test_the_discard_pile_colour_counts_are_audited():
     S.discarded(g, pile[0])   # counted, but never put on the pile
     kernel_round.audit(g, counts, False)
     assert g["st"][S.ST_VIOLATIONS] == 1
+
+
+def test_the_hand_colour_counts_are_audited():
+    """``colour_left`` and the colour choice read each hand's running colour counts (engine/state.py
+    ``held``, kept by every verb that moves a card into or out of a hand); the audit compares them with
+    the hands after every turn, and catches a count that drifted from its hand."""
+    rs, _ = resolve("classic", 4, "random", {"match_mode": "single_round"})
+    ir, fr, deck = rs.compile(4)
+    block = S.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
+    g = block[0]
+    counts = np.bincount(deck, minlength=N_IDS)
+    order = np.random.default_rng(2).permutation(deck)
+    for s in range(4):
+        g["hands"][s, :7] = order[7 * s:7 * s + 7]
+        g["hlen"][s] = 7
+        g["seat"][s, S.SE_ACTIVE] = 1
+        S.recount_held(g, s)
+        assert g["held"][s].tolist() == np.bincount(cards.COLOUR[order[7 * s:7 * s + 7]], minlength=5).tolist()
+    g["st"][S.ST_N_ACTIVE] = 4
+    g["pile"][S.DISC, 0] = order[28]
+    g["plen"][S.DISC] = 1
+    g["pile"][S.DRAW, :len(deck) - 29] = order[29:]
+    g["plen"][S.DRAW] = len(deck) - 29
+    g["st"][S.ST_TOP] = order[28]
+    S.recount_discards(g)
+    kernel_round.audit(g, counts, False)
+    assert g["st"][S.ST_VIOLATIONS] == 0
+    g["held"][2, cards.COLOUR[order[14]]] -= 1   # a card left seat 2's count but not its hand
+    kernel_round.audit(g, counts, False)
+    assert g["st"][S.ST_VIOLATIONS] == 1

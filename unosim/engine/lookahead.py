@@ -72,6 +72,7 @@ from .state import (
     ST_VIOLATIONS,
     ST_WINNER,
     game_dtype,
+    recount_held,
 )
 
 DRAW_OR_ACCEPT = -1            # the option "draw" (normal turn) / "accept the penalty" (stack turn)
@@ -210,6 +211,8 @@ def deal_world(g, p, work, unseen, m, seed, world):
             whands[t, h] = pool[j]
             h += 1
             j += 1
+    for t in range(n):
+        recount_held(work, t)
     for row in (DRAW, ASIDE):
         for i in range(plen[row]):
             wpile[row, i] = pool[j]

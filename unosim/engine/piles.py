@@ -11,6 +11,7 @@ from .state import (
     COLOUR,
     DISC,
     DRAW,
+    N_COLOURS,
     SE_ACTIVE,
     SE_DRAWN,
     SE_KO_TURN,
@@ -37,6 +38,7 @@ from .state import (
     discarded,
     emit,
     recount_discards,
+    recount_held,
     step,
 )
 
@@ -50,6 +52,7 @@ def remove_card(g, p, i):
     for j in range(i, hlen[p] - 1):
         hands[p, j] = hands[p, j + 1]
     hlen[p] -= 1
+    g["held"][p, COLOUR[c]] -= 1
     return c
 
 
@@ -95,6 +98,7 @@ def draw_one(g, s):
     c = pile[DRAW, plen[DRAW]]
     hands[s, hlen[s]] = c
     hlen[s] += 1
+    g["held"][s, COLOUR[c]] += 1
     if hlen[s] > st[ST_MAX_HAND]:   # quality measure max_hand (engine.quality): only draws grow a hand
         st[ST_MAX_HAND] = hlen[s]
     st[ST_DRAWS] += 1
@@ -123,6 +127,7 @@ def knock_out(g, s):
         pile[ASIDE, plen[ASIDE]] = hands[s, i]
         plen[ASIDE] += 1
     hlen[s] = 0
+    g["held"][s, :] = 0
     seat[s, SE_ACTIVE] = 0
     g["out_pad"][s] = OUT
     seat[s, SE_UNO_DONE] = 0
@@ -168,6 +173,9 @@ def swap_hands(g, p, t):
     for i in range(m):
         hands[p, i], hands[t, i] = hands[t, i], hands[p, i]
     hlen[p], hlen[t] = hlen[t], hlen[p]
+    held = g["held"]
+    for k in range(N_COLOURS + 1):
+        held[p, k], held[t, k] = held[t, k], held[p, k]
     seat[p, SE_UNO_DONE] = 0
     seat[t, SE_UNO_DONE] = 0
     st[ST_MOVES] += 1
@@ -199,6 +207,8 @@ def redeal(g, p):
             m -= 1
             hands[s, hlen[s]] = buf[m]
             hlen[s] += 1
+    for s in range(n):
+        recount_held(g, s)
     st[ST_MOVES] += 1
     emit(g, L.EV_REDEAL, p, 0, 0)
 
@@ -270,6 +280,7 @@ def rotate_hands(g, order, k):
     hands[first, :m] = buf[:m]
     hlen[first] = m
     for j in range(k):
+        recount_held(g, order[j])
         seat[order[j], SE_UNO_DONE] = 0
     st[ST_MOVES] += 1
 

@@ -102,15 +102,6 @@ def prev_seat(g, s):
     return s
 
 
-@njit(cache=True, inline='always')
-def count_held(g, p, held):
-    """held[k] = cards of colour k in p's hand (held[NO_COLOUR]: its wilds)."""
-    hands = g["hands"]
-    held[:] = 0
-    for i in range(g["hlen"][p]):
-        held[COLOUR[hands[p, i]]] += 1
-
-
 def _indicator(flags) -> np.ndarray:
     return np.asarray(flags, dtype=np.float64)
 
@@ -144,15 +135,12 @@ def next_close_to_uno(g, p):
 
 # inlined into every decision that scores cards (a call costs more than the context itself)
 @njit(cache=True, inline='always')
-def card_context(g, p, held):
-    """Fill held (only when colour_left's weight is not 0) and return the decision's constants for
-    ``card_score``: p's card weights, with attack_close's and reverse_close's set to 0 unless their
-    seat is close to UNO, own_hand's term, the colour in play and the top card's NUMBER_KEY (a weight
-    of 0 multiplies whatever is left in held: its term is skipped). ``seen`` needs no counting: the
-    game record keeps the discard pile's colour counts (``discards``, engine/state.py)."""
+def card_context(g, p):
+    """The decision's constants for ``card_score``: p's card weights, with attack_close's and
+    reverse_close's set to 0 unless their seat is close to UNO, own_hand's term, the colour in play and
+    the top card's NUMBER_KEY. Nothing is counted: the game record keeps p's colour counts (``held``)
+    and the discard pile's (``discards``, engine/state.py)."""
     w = g["pp"][p]
-    if w[PP_W_COLOUR_LEFT] != 0.0:
-        count_held(g, p, held)
     w_attack_close = w[PP_W_ATTACK_CLOSE]
     if w_attack_close != 0.0 and not next_close_to_uno(g, p):
         w_attack_close = 0.0
@@ -170,7 +158,7 @@ def card_context(g, p, held):
 @njit(cache=True, inline='always')
 def card_score(context, c, i, held, seen):
     """The score of card c at hand index i: Σ weight × feature in the order of the module docstring;
-    ``held`` = p's colour counts (``count_held``), ``seen`` = the discard pile's (``g["discards"]``).
+    ``held`` = p's colour counts (``g["held"][p]``), ``seen`` = the discard pile's (``g["discards"]``).
 
     A term whose weight is 0 is skipped: adding weight × feature = ±0.0 leaves the sum unchanged (up to
     the sign of a zero sum, which no comparison sees), so the score equals the full sum's, and every

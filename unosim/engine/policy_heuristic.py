@@ -15,15 +15,6 @@ WILD_KEEP_SCORE = 1000   # keep_wilds keeps a wild before any coloured card (ALM
 
 
 @njit(cache=True)
-def count_colours(g, p, count):
-    """count[c] = cards of colour c in p's hand (count[NO_COLOUR]: its wilds)."""
-    hands = g["hands"]
-    count[:] = 0
-    for i in range(g["hlen"][p]):
-        count[COLOUR[hands[p, i]]] += 1
-
-
-@njit(cache=True)
 def most_points(g, p, legal, nleg):
     """greedy_points: the legal card with the most points (first in hand order on ties)."""
     hands = g["hands"]
@@ -39,8 +30,7 @@ def longest_colour(g, p, legal, nleg):
     """keep_wilds: the coloured legal card maximising COLOUR_WEIGHT × (cards of its colour held) +
     points (first on ties); the first legal wild when no coloured card is legal."""
     hands = g["hands"]
-    count = g["count"]
-    count_colours(g, p, count)
+    count = g["held"][p]
     best = -1
     best_score = -1
     for k in range(nleg):
@@ -64,8 +54,7 @@ def play(g, p, legal, nleg, wilds_last):
 def colour(g, p, wilds_last):
     """The colour p holds most (lowest index on ties; play.below(4) when it holds no coloured card).
     keep_wilds breaks ties by the colour the next seat last showed fewest of (spin SHOW_HAND)."""
-    count = g["count"]
-    count_colours(g, p, count)
+    count = g["held"][p]
     best = 0
     for c in range(1, N_COLOURS):
         if count[c] > count[best]:
@@ -107,8 +96,7 @@ def almost_uno(g, s, order, wilds_last):
     = the others in hand order; returns m."""
     hands = g["hands"]
     h = g["hlen"][s]
-    count = g["count"]
-    count_colours(g, s, count)
+    count = g["held"][s]
     first = 0
     for i in range(1, h):
         if keep_score(count, hands[s, i], wilds_last) > keep_score(count, hands[s, first], wilds_last):

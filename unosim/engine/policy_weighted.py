@@ -17,14 +17,14 @@ defines every feature) and takes the best. Tie rules, the same in ``unosim.refer
   Spin discards the highest-scoring card (the first on ties); War reveals the first of its tied cards
   and discards its reveals in reveal order.
 
-Called only through :mod:`.policy`. Scratch: ``count`` (colours held) and ``scores`` (the options'
-scores); the discard pile's colour counts are the game record's ``discards``.
+Called only through :mod:`.policy`. Scratch: ``scores`` (the options' scores); the colour counts of
+the seat's hand and of the discard pile are the game record's ``held`` and ``discards``.
 """
 
 from numba import njit
 
 from .. import protocol as L
-from .policy_features import card_context, card_score, count_held, prev_seat
+from .policy_features import card_context, card_score, prev_seat
 from .rng import PLAY_STREAM, below, bernoulli
 from .state import COLOUR, KIND, K_NUMBER, N_COLOURS, NUMBER_OF, next_seat
 
@@ -38,10 +38,10 @@ def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_
     option is taken unscored (pick_best draws nothing for it either)."""
     if nleg == 1 and not draw_offered and bluff_index < 0:
         return legal[0]
-    held = g["count"]
+    held = g["held"][p]
     seen = g["discards"]
     scores = g["scores"]
-    context = card_context(g, p, held)
+    context = card_context(g, p)
     hand = g["hands"][p]
     # the best option is kept while scoring (no second pass over the scores; pick_best's rule)
     best = card_score(context, hand[legal[0]], legal[0], held, seen)
@@ -127,9 +127,7 @@ def stack(g, p, legal, ns):
 @njit(cache=True, inline='always')
 def plays(g, p, i):
     """Play hand index i (a legal drawn card, or a jump-in) rather than keep it: score ≥ w_keep."""
-    held = g["count"]
-    context = card_context(g, p, held)
-    return card_score(context, g["hands"][p, i], i, held, g["discards"]) >= g["pp"][p, L.PP_W_KEEP]
+    return card_score(card_context(g, p), g["hands"][p, i], i, g["held"][p], g["discards"]) >= g["pp"][p, L.PP_W_KEEP]
 
 
 @njit(cache=True, inline='always')
@@ -141,10 +139,9 @@ def colour(g, p):
     w_seen = w[L.PP_W_COLOUR_SEEN]
     w_shown = w[L.PP_W_COLOUR_SHOWN]
     w_order = w[L.PP_W_COLOUR_ORDER]
-    held = g["count"]
+    held = g["held"][p]
     seen = g["discards"]
     scores = g["scores"]
-    count_held(g, p, held)
     # next(p)'s Show Hand counts; with w_colour_shown = 0 no row is read, p's own stands in
     shown = g["shown"][next_seat(g, p) if w_shown != 0.0 else p]
     for k in range(N_COLOURS):
@@ -192,9 +189,9 @@ def challenges(g, v):
 def almost_uno(g, s, order):
     """ALMOST_UNO: keep the two lowest-scoring cards (earlier on ties); order[:m] = the others in hand
     order; returns m."""
-    held = g["count"]
+    held = g["held"][s]
     seen = g["discards"]
-    context = card_context(g, s, held)
+    context = card_context(g, s)
     hand = g["hands"][s]
     h = g["hlen"][s]
     first = 0
@@ -222,9 +219,9 @@ def almost_uno(g, s, order):
 def group(g, s, tally, groups):
     """DISCARD_NUMBER (groups = 10 numbers) / DISCARD_COLOUR (4 colours): the held group whose cards'
     scores sum highest (the first on ties)."""
-    held = g["count"]
+    held = g["held"][s]
     seen = g["discards"]
-    context = card_context(g, s, held)
+    context = card_context(g, s)
     hand = g["hands"][s]
     by_colour = groups == N_COLOURS
     chosen = -1
@@ -245,9 +242,9 @@ def group(g, s, tally, groups):
 @njit(cache=True)
 def uno_spin_discard(g, w):
     """UNO_SPIN: the highest-scoring card (the first on ties)."""
-    held = g["count"]
+    held = g["held"][w]
     seen = g["discards"]
-    context = card_context(g, w, held)
+    context = card_context(g, w)
     hand = g["hands"][w]
     index = 0
     best = card_score(context, hand[0], 0, held, seen)

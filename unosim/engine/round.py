@@ -88,10 +88,12 @@ from .state import (
     ST_WINNER,
     discarded,
     discards_agree,
+    held_agree,
     emit,
     next_seat,
     playable,
     recount_discards,
+    recount_held,
     step,
 )
 from .wheel import spin
@@ -358,7 +360,7 @@ def audit(g, deck_counts, round_over):
             bad = True
     if plen[DISC] > 0 and pile[DISC, plen[DISC] - 1] != st[ST_TOP]:
         bad = True
-    if not discards_agree(g):
+    if not discards_agree(g) or not held_agree(g):
         bad = True
     if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
         bad = True
@@ -501,6 +503,7 @@ def deal(g, deck, order, opening, orow):
             hands[s, hlen[s]] = pile[DRAW, plen[DRAW]]
             hlen[s] += 1
     for s in range(n):
+        recount_held(g, s)
         for i in range(hlen[s]):
             opening[orow + s, HAND_CLASS[hands[s, i]]] += 1
 

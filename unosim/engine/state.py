@@ -18,9 +18,13 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
 * ``discards`` int64[N_COLOURS + 1]: the discard pile's cards per colour (its wilds at ``NO_COLOUR``),
   kept up to date where a card reaches the pile (:func:`discarded`) or the pile is rebuilt
   (:func:`recount_discards`), so that the ``weighted`` policy's ``seen`` feature needs no recount;
+* ``held`` int64[MAX_PLAYERS, N_COLOURS + 1]: per seat, its hand's cards per colour (wilds at
+  ``NO_COLOUR``), kept up to date wherever a hand changes (the verbs of :mod:`.piles` and
+  :mod:`.wheel`, the deal; :func:`recount_held` where hands are rebuilt) and audited, so that the
+  ``weighted`` policy's colour features need no recount per decision;
 * ``out_pad`` int64[MAX_PLAYERS]: 0 for an active seat, ``quality.OUT`` for a knocked-out one, so
   the standings check finds the smallest active hand without reading ``seat``;
-* scratch buffers (``legal``, ``buf``, ``count``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
+* scratch buffers (``legal``, ``buf``, ``cand``, ``order``, ``mark`` …) and ``ev``, the
   trace buffer used when ``st[ST_TRACE]`` is set.
 
 Card tables are constants frozen into the compiled code; rule switches are data in ``ir``/``fr``.
@@ -239,6 +243,31 @@ def discards_agree(g):
     return (count == g["discards"]).all()
 
 
+# ---- each hand's colour counts (``held``) ------------------------------------------------------------
+@njit(cache=True)
+def recount_held(g, s):
+    """Count seat s's hand afresh, after it was rebuilt (a deal, a redeal, hands passed on)."""
+    held = g["held"][s]
+    held[:] = 0
+    hands = g["hands"]
+    for i in range(g["hlen"][s]):
+        held[COLOUR[hands[s, i]]] += 1
+
+
+@njit(cache=True)
+def held_agree(g):
+    """Whether ``held`` holds every seat's colour counts (an audited invariant)."""
+    count = np.zeros(N_COLOURS + 1, np.int64)
+    hands = g["hands"]
+    for s in range(g["st"][ST_N]):
+        count[:] = 0
+        for i in range(g["hlen"][s]):
+            count[COLOUR[hands[s, i]]] += 1
+        if not (count == g["held"][s]).all():
+            return False
+    return True
+
+
 @njit(cache=True)
 def matches(c, top, colour):
     """docs/rules.md §1.4 items 1-4."""
@@ -275,13 +304,14 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("pile", np.int64, (3, MAXC)), ("plen", np.int64, (3,)), ("seat", np.int64, (MAXP, SE_SIZE)),
         ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
         ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, N_POLICY_PARAMS)), ("legal", np.int64, (MAXC,)),
-        ("buf", np.int64, (MAXC,)), ("count", np.int64, (N_COLOURS + 1,)), ("cand", np.int64, (MAXP,)),
+        ("buf", np.int64, (MAXC,)), ("cand", np.int64, (MAXP,)),
         ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (N_SPIN_OUTCOMES,)),
         ("shown", np.int64, (MAXP, N_COLOURS)), ("scores", np.float64, (MAXC,)),
         ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
-        ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
+        ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)),
+        ("held", np.int64, (MAXP, N_COLOURS + 1)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
         ("ev", np.int64, (trace_capacity, 4)),
     ])
 

@@ -73,6 +73,7 @@ def wheel_discard(g, s, order, m, final):
     for j in range(m):
         buf[j] = hands[s, order[j]]
         mark[order[j]] = 1
+        g["held"][s, COLOUR[buf[j]]] -= 1
     kept = 0
     for i in range(hlen[s]):
         if mark[i]:
