@@ -105,8 +105,8 @@ def _tournament_sections(ds: Dataset) -> list[Section]:
                          "deal), and the head-to-head shares.",
                          "tournament standings with intervals and a head-to-head heatmap", svg)
     return [Section("tournament", "Tournament",
-                    "Every deal is played under every seat arrangement of the policies, so card and seat "
-                    "luck cancel; intervals are 95%, clustered by deal. A policy whose interval lies above "
+                    "Every deal is played under every seat arrangement of the tournament's seating scheme, "
+                    "where each policy sits in each seat equally often, so card and seat luck cancel; intervals are 95%, clustered by deal. A policy whose interval lies above "
                     "another's beats it on these rules.",
                     [figure], [_table(result.standings, "Standings"),
                                _table(result.head_to_head_matrix(),

@@ -84,7 +84,7 @@ class TournamentResult:
     def title(self) -> str:
         return (f"{self.variant}, {self.players} players: {self.games:,} deals × "
                 f"{len(self.arrangements)} arrangements" + ("" if self.seating == seating.SCHEMES[0] else
-                                                            f" ({self.seating})"))
+                                                            f" by {self.seating}"))
 
 
 def tournament(variant: str, *, players: int, policies, games: int, seed: int, rules: dict | None = None,
