@@ -138,8 +138,10 @@ def next_close_to_uno(g, p):
 def card_context(g, p):
     """The decision's constants for ``card_score``: p's card weights, with attack_close's and
     reverse_close's set to 0 unless their seat is close to UNO, own_hand's term, the colour in play and
-    the top card's NUMBER_KEY. Nothing is counted: the game record keeps p's colour counts (``held``)
-    and the discard pile's (``discards``, engine/state.py)."""
+    the top card's NUMBER_KEY, and ``late``: whether any term after ``draw`` has a weight (without one,
+    as in high_card_out, a card's score is its first four terms and the other nine tests are skipped).
+    Nothing is counted: the game record keeps p's colour counts (``held``) and the discard pile's
+    (``discards``, engine/state.py)."""
     w = g["pp"][p]
     w_attack_close = w[PP_W_ATTACK_CLOSE]
     if w_attack_close != 0.0 and not next_close_to_uno(g, p):
@@ -148,10 +150,13 @@ def card_context(g, p):
     if w_reverse_close != 0.0 and g["hlen"][prev_seat(g, p)] > CLOSE_TO_UNO:
         w_reverse_close = 0.0
     st = g["st"]
-    return (w[PP_W_POINTS], w[PP_W_ACTION], w[PP_W_WILD], w[PP_W_DRAW], w[PP_W_COLOUR_LEFT],
+    own_hand = w[PP_W_OWN_HAND] * g["hlen"][p]
+    late = (w[PP_W_COLOUR_LEFT] != 0.0 or w[PP_W_KEEPS_COLOUR] != 0.0 or w[PP_W_NUMBER_MATCH] != 0.0
+            or w[PP_W_ATTACK] != 0.0 or w_attack_close != 0.0 or w_reverse_close != 0.0 or own_hand != 0.0
+            or w[PP_W_SEEN] != 0.0 or w[PP_W_ORDER] != 0.0)
+    return (w[PP_W_POINTS], w[PP_W_ACTION], w[PP_W_WILD], w[PP_W_DRAW], late, w[PP_W_COLOUR_LEFT],
             w[PP_W_KEEPS_COLOUR], w[PP_W_NUMBER_MATCH], w[PP_W_ATTACK], w_attack_close, w_reverse_close,
-            w[PP_W_OWN_HAND] * g["hlen"][p], w[PP_W_SEEN], w[PP_W_ORDER], st[ST_COLOUR],
-            NUMBER_KEY[st[ST_TOP]])
+            own_hand, w[PP_W_SEEN], w[PP_W_ORDER], st[ST_COLOUR], NUMBER_KEY[st[ST_TOP]])
 
 
 # inlined (numba IR): it runs for every legal card of every weighted decision
@@ -163,9 +168,8 @@ def card_score(context, c, i, held, seen):
     A term whose weight is 0 is skipped: adding weight × feature = ±0.0 leaves the sum unchanged (up to
     the sign of a zero sum, which no comparison sees), so the score equals the full sum's, and every
     weight test is the same for all cards of a decision (a predictable branch)."""
-    (w_points, w_action, w_wild, w_draw, w_colour_left, w_keeps_colour, w_number_match, w_attack,
+    (w_points, w_action, w_wild, w_draw, late, w_colour_left, w_keeps_colour, w_number_match, w_attack,
      w_attack_close, w_reverse_close, own_hand, w_seen, w_order, colour_in_play, top_number) = context
-    colour = COLOUR[c]
     score = 0.0
     if w_points != 0.0:
         score += w_points * POINTS[c]
@@ -175,6 +179,9 @@ def card_score(context, c, i, held, seen):
         score += w_wild * IS_WILD[c]
     if w_draw != 0.0:
         score += w_draw * IS_DRAW[c]
+    if not late:
+        return score
+    colour = COLOUR[c]
     if w_colour_left != 0.0:
         score += w_colour_left * (held[colour] - 1 if colour != NO_COLOUR else 0)
     if w_keeps_colour != 0.0:
