@@ -223,23 +223,25 @@ def discarded(g, c):
 
 
 @njit(cache=True)
+def count_colours(cards, m, out):
+    """out[k] = the cards of colour k among cards[:m] (out[NO_COLOUR]: the wilds)."""
+    out[:] = 0
+    for i in range(m):
+        out[COLOUR[cards[i]]] += 1
+
+
+@njit(cache=True)
 def recount_discards(g):
     """Count the discard pile afresh, after it was rebuilt (a deal empties it, the first card starts
     it, a reshuffle leaves T alone)."""
-    discards = g["discards"]
-    discards[:] = 0
-    pile = g["pile"]
-    for i in range(g["plen"][DISC]):
-        discards[COLOUR[pile[DISC, i]]] += 1
+    count_colours(g["pile"][DISC], g["plen"][DISC], g["discards"])
 
 
 @njit(cache=True)
 def discards_agree(g):
     """Whether ``discards`` holds the discard pile's colour counts (an audited invariant)."""
     count = np.zeros(N_COLOURS + 1, np.int64)
-    pile = g["pile"]
-    for i in range(g["plen"][DISC]):
-        count[COLOUR[pile[DISC, i]]] += 1
+    count_colours(g["pile"][DISC], g["plen"][DISC], count)
     return (count == g["discards"]).all()
 
 
@@ -247,22 +249,15 @@ def discards_agree(g):
 @njit(cache=True)
 def recount_held(g, s):
     """Count seat s's hand afresh, after it was rebuilt (a deal, a redeal, hands passed on)."""
-    held = g["held"][s]
-    held[:] = 0
-    hands = g["hands"]
-    for i in range(g["hlen"][s]):
-        held[COLOUR[hands[s, i]]] += 1
+    count_colours(g["hands"][s], g["hlen"][s], g["held"][s])
 
 
 @njit(cache=True)
 def held_agree(g):
     """Whether ``held`` holds every seat's colour counts (an audited invariant)."""
     count = np.zeros(N_COLOURS + 1, np.int64)
-    hands = g["hands"]
     for s in range(g["st"][ST_N]):
-        count[:] = 0
-        for i in range(g["hlen"][s]):
-            count[COLOUR[hands[s, i]]] += 1
+        count_colours(g["hands"][s], g["hlen"][s], count)
         if not (count == g["held"][s]).all():
             return False
     return True
