@@ -63,7 +63,7 @@ def test_a_rotations_tournament_replays_each_deal_under_its_arrangements(tmp_pat
     result = unosim.tournament("classic", players=4, policies=["random", "greedy_points"], games=60, seed=5,
                                out=tmp_path, seating="rotations")
     assert result.seating == "rotations" and list(result.arrangements.values()) == [(0, 1, 0, 1), (1, 0, 1, 0)]
-    assert "(rotations)" in result.title
+    assert result.title.endswith("2 arrangements by rotations")
     assert load_tournament(result.path).seating == "rotations"
     assert 2 * result.standings["win_rate"].sum() == pytest.approx(1.0)   # win rate per seat; two seats each
 
