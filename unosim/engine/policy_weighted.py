@@ -127,7 +127,8 @@ def stack(g, p, legal, ns):
 @njit(cache=True, inline='always')
 def plays(g, p, i):
     """Play hand index i (a legal drawn card, or a jump-in) rather than keep it: score ≥ w_keep."""
-    return card_score(card_context(g, p), g["hands"][p, i], i, g["held"][p], g["discards"]) >= g["pp"][p, L.PP_W_KEEP]
+    score = card_score(card_context(g, p), g["hands"][p, i], i, g["held"][p], g["discards"])
+    return score >= g["pp"][p, L.PP_W_KEEP]
 
 
 @njit(cache=True, inline='always')
