@@ -28,8 +28,8 @@ OUT = MAXC + 1   # g["out_pad"] of a knocked-out seat: more cards than any hand,
 
 @njit(cache=True, inline='always')
 def scan_standings(g, n, knockouts):
-    """The standings check over seats 0..n-1: update the lead and every seat's running maximum deficit
-    (``g["deficit"]``).
+    """The standings check over seats 0..n-1 (n <= 7, :func:`scan_by_size`): update the lead and every
+    seat's running maximum deficit (``g["deficit"]``).
 
     A turn costs about 100 ns, so this runs without data-dependent branches (mispredictions would cost
     a fifth of a turn) over contiguous arrays: one pass of selects finds the smallest padded hand, how
@@ -55,7 +55,14 @@ def scan_standings(g, n, knockouts):
         low = size if smaller else low
     for s in range(n):
         deficit[s] = max(deficit[s], hlen[s] - low)
-    # branch-free too: whether the lead is unique and changed hands is data, not a pattern
+    set_leader(st, tied, holder)
+
+
+@njit(cache=True, inline='always')
+def set_leader(st, tied, holder):
+    """The lead after a check where ``tied`` seats hold the smallest hand (``holder``: that seat when
+    ``tied`` is 1): branch-free too, since whether the lead is unique and changed hands is data, not a
+    pattern."""
     leader = st[ST_LEADER]
     unique = tied == 1
     st[ST_LEAD_CHANGES] += unique & (holder != leader) & (leader >= 0)
@@ -76,10 +83,12 @@ def check_standings(g):
 
 @njit(cache=True, inline='always')
 def scan_by_size(g, knockouts):
-    """The common table sizes get a copy whose seat count is a constant, which the compiler turns into
-    straight-line code (no loop control, no vector-width dispatch): the branch on the table size always
-    goes the same way in a run, and the copies cost less than the loops (measured: classic 6p 13.8% ->
-    11.8% of throughput, no_mercy 6p 10.7% -> 7.3%)."""
+    """Tables of 2-7 seats get a copy of :func:`scan_standings` whose seat count is a constant, which the
+    compiler turns into straight-line code (no loop control, no vector-width dispatch): the branch on
+    the table size always goes the same way in a run, and the copies cost less than the loops
+    (measured: classic 6p 13.8% -> 11.8% of throughput, no_mercy 6p 10.7% -> 7.3%). Larger tables take
+    :func:`scan_wide`: over 8-10 seats the serial chain of selects cost 19-21 % of classic throughput,
+    its vectorised passes 10-12 %."""
     n = g["st"][ST_N]
     if n == 4:
         scan_standings(g, 4, knockouts)
@@ -91,5 +100,30 @@ def scan_by_size(g, knockouts):
         scan_standings(g, 6, knockouts)
     elif n == 5:
         scan_standings(g, 5, knockouts)
+    elif n == 7:
+        scan_standings(g, 7, knockouts)
     else:
-        scan_standings(g, n, knockouts)
+        scan_wide(g, n, knockouts)
+
+
+@njit(cache=True, inline='always')
+def scan_wide(g, n, knockouts):
+    """:func:`scan_standings` for 8-10 seats, the same results: one pass for the smallest padded hand,
+    then one for the deficits and the seats holding it. Neither pass carries a select chain from seat
+    to seat, so the compiler vectorises both."""
+    st = g["st"]
+    hlen = g["hlen"]
+    deficit = g["deficit"]
+    out_pad = g["out_pad"]
+    low = OUT
+    for s in range(n):
+        low = min(low, hlen[s] + out_pad[s] if knockouts else hlen[s])
+    tied = 0
+    holder = 0
+    for s in range(n):
+        size = hlen[s]
+        deficit[s] = max(deficit[s], size - low)
+        lowest = (size + out_pad[s] if knockouts else size) == low
+        tied += lowest
+        holder += s * lowest
+    set_leader(st, tied, holder)
