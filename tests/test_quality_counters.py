@@ -149,3 +149,45 @@ def test_invariants(case):
         assert (r["max_hand"] <= res.rules.mercy_limit).all()
     # the measures are not constant: the tests above could fail
     assert all(r[name].n_unique() > 2 for name in QUALITY)
+
+
+def _obvious_check(sizes, active, deficit, leader, changes):
+    """One standings check written out plainly (the docstring of engine.quality)."""
+    low = min(size for size, on in zip(sizes, active, strict=True) if on)
+    holders = [s for s, (size, on) in enumerate(zip(sizes, active, strict=True)) if on and size == low]
+    deficit = [max(d, size - low) for d, size in zip(deficit, sizes, strict=True)]
+    if len(holders) == 1:
+        changes += leader >= 0 and holders[0] != leader
+        leader = holders[0]
+    return deficit, leader, changes
+
+
+@pytest.mark.parametrize("players", range(2, L.MAX_PLAYERS + 1))
+def test_every_compiled_scan_agrees_with_the_obvious_check(players):
+    """The straight-line scans (2-7 seats), the vectorised one (8-10) and the variant without the
+    knock-out padding (no mercy rule) against the plain check, over random standings with ties and
+    knocked-out seats."""
+    from unosim.engine import quality as Q
+    from unosim.engine import state as S
+
+    rng = np.random.default_rng(players)
+    for mercy in (0, 25):
+        rules = {"match_mode": "single_round", **({"mercy_limit": mercy} if mercy else {})}
+        rs, _ = resolve("classic", players, "random", rules)
+        ir, fr, _ = rs.compile(players)
+        block = S.new_game(ir, fr, np.zeros(players, np.int64), np.zeros((players, L.N_POLICY_PARAMS)))
+        g = block[0]
+        g["st"][S.ST_N] = players
+        g["st"][S.ST_LEADER] = -1
+        for _ in range(300):
+            active = np.ones(players, bool)
+            if mercy:
+                active[rng.choice(players, rng.integers(0, players), replace=False)] = False
+            sizes = np.where(active, rng.integers(0, 4, players), 0)   # small sizes: many ties
+            g["hlen"][:players] = sizes
+            g["out_pad"][:players] = np.where(active, 0, Q.OUT)
+            before = (list(g["deficit"][:players]), int(g["st"][S.ST_LEADER]), int(g["st"][S.ST_LEAD_CHANGES]))
+            Q.check_standings(g)
+            deficit, leader, changes = _obvious_check(sizes, active, *before)
+            assert list(g["deficit"][:players]) == deficit
+            assert (g["st"][S.ST_LEADER], g["st"][S.ST_LEAD_CHANGES]) == (leader, changes)
