@@ -12,6 +12,13 @@ from unosim.runner import run_study
 from unosim.study import parse_study
 
 
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``long`` first (a stable sort keeps the rest in order): pytest-xdist hands out tests
+    in this order, so on two workers the cold compile of test_warm_cache (3 minutes in a child process)
+    overlaps the rest of the suite instead of running alone at its end."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.fixture(scope="session")
 def small_dataset(tmp_path_factory):
     """The path of a complete small single-round study (5 cells × 600 games… see SMALL_SPEC)."""

@@ -50,6 +50,7 @@ def _study_run(tmp_path, env) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_first_run_compiles_with_one_message_then_runs_warm(tmp_path):
     (tmp_path / "warm.toml").write_text(SPEC)
     env = _env(tmp_path / "cache")
