@@ -19,10 +19,11 @@ BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.WEIGHTED, S.LOOKAHEAD
 WEIGHTED_SPEC = "colour_counter(w_order=0.1,w_challenge=-5,w_challenge_hand=1,w_target_order=1)"
 
 
-def _game(variant, players, pol):
+def _game(variant, players, pol, pp=None):
     rs, _ = resolve(variant, players, "random", {"match_mode": "single_round"})
     ir, fr, deck = rs.compile(players)
-    block = S.new_game(ir, fr, np.asarray(pol, np.int64), np.zeros((players, N_POLICY_PARAMS)))
+    pp = np.zeros((players, N_POLICY_PARAMS)) if pp is None else pp
+    block = S.new_game(ir, fr, np.asarray(pol, np.int64), pp)
     return block, deck
 
 
@@ -41,7 +42,10 @@ def test_a_kernel_call_with_an_unknown_policy_id_raises_before_playing(bad_id):
 
 def _dealt(variant, pid, seed=3):
     """A record with seat 0 of policy ``pid`` holding a dealt 9-card hand and a wild as T."""
-    block, deck = _game(variant, 4, [pid, S.RANDOM, S.RANDOM, S.RANDOM])
+    pp = np.zeros((4, N_POLICY_PARAMS))
+    if pid == S.WEIGHTED:
+        pp[0] = parse_policy(WEIGHTED_SPEC).vector()
+    block, deck = _game(variant, 4, [pid, S.RANDOM, S.RANDOM, S.RANDOM], pp)
     g = block[0]
     rng = np.random.default_rng(seed)
     order = rng.permutation(deck)
@@ -55,8 +59,6 @@ def _dealt(variant, pid, seed=3):
     g["st"][S.ST_TOP] = cards.ID_WILD
     g["st"][S.ST_COLOUR] = cards.R
     g["rng"][:] = np.arange(1, 9, dtype=np.uint64)
-    if pid == S.WEIGHTED:
-        g["pp"][0] = parse_policy(WEIGHTED_SPEC).vector()
     return block
 
 

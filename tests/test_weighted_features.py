@@ -4,12 +4,15 @@ module docstring, added in its order, for every card id (the differential tests 
 against the reference twin); the discard pile's colour counts it reads for ``seen`` are audited."""
 
 import numpy as np
+from scenario_tools import C
 
 from unosim import cards
 from unosim import protocol as L
 from unosim.engine import round as kernel_round
 from unosim.engine import state as S
-from unosim.engine.policy_features import NUMBER_KEY, card_score
+from unosim.engine import policy
+from unosim.engine.policy_features import NUMBER_KEY, card_floor, card_score
+from unosim.policies import PRESET_BASE, PRESETS, parse_policy
 from unosim.simulate import resolve
 
 N_TERMS = 13   # points … order, as the docstring's table lists them
@@ -71,6 +74,87 @@ def test_card_score_equals_the_full_sum_for_every_card_and_sparse_weights():
             if got != want:
                 mismatches.append((trial, c, got, want))
     assert not mismatches, mismatches[:5]
+
+
+def _vector(card_weights):
+    """A full policy vector with the 13 card weights (points … order) and nothing else."""
+    w = np.zeros(L.N_POLICY_PARAMS)
+    w[L.PP_W_POINTS:L.PP_W_POINTS + N_TERMS] = card_weights
+    return w
+
+
+def test_card_floor_lies_below_every_card_score_the_weights_can_give():
+    """``card_floor`` lets a decision between one card and an option scoring below it skip the card's
+    score; that is exact only if no card, in any state, scores below it. Every card id is scored with
+    random weights (of every size and sign) in random states whose counts reach the features' extremes
+    (a 167-card hand, a 167-card colour, hand index 167)."""
+    rng = np.random.default_rng(11)
+    below = []
+    for trial in range(400):
+        scale = 10.0 ** rng.integers(-2, 4)
+        w = np.where(rng.random(N_TERMS) < 0.4, 0.0, rng.normal(0, scale, N_TERMS))
+        floor = card_floor(_vector(w))
+        big = trial % 2 == 0
+        top = S.MAXC if big else 20
+        held = rng.integers(1, top, 5)
+        seen = rng.integers(0, top, 5)
+        colour_in_play, top_card = int(rng.integers(0, 5)), int(rng.integers(0, N_IDS))
+        next_close, prev_close = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+        hand_size = int(rng.integers(1, top))
+        late = [w[4], w[5], w[6], w[7], w[8] if next_close else 0.0, w[9] if prev_close else 0.0,
+                w[10] * hand_size, w[11], w[12]]
+        context = (w[0], w[1], w[2], w[3], any(x != 0.0 for x in late), *late, colour_in_play,
+                   int(NUMBER_KEY[top_card]))
+        for c in range(N_IDS):
+            i = hand_size - 1 if big else int(rng.integers(0, hand_size))
+            score = card_score(context, c, i, held, seen)
+            if score < floor:
+                below.append((trial, c, score, floor))
+    assert not below, below[:5]
+
+
+def test_every_preset_s_floor_is_above_the_options_that_lose_to_any_card():
+    """The shortcut only pays if it fires: in every preset the voluntary draw, accepting a penalty and
+    keeping a drawn card (all -100, policies.PRESET_BASE) score below the floor, as policies.py says."""
+    for name in PRESETS:
+        floor = card_floor(parse_policy(name).vector())
+        assert all(PRESET_BASE[key] < floor for key in ("w_voluntary_draw", "w_accept", "w_keep")), name
+
+
+def _one_card_record(spec, card):
+    """A classic 4p record where seat 0 (``spec``) holds ``card`` and a second card, only ``card``
+    legal on a red 7 (the voluntary draw offered)."""
+    rs, _ = resolve("classic", 4, "random", {"match_mode": "single_round"})
+    ir, fr, deck = rs.compile(4)
+    pp = np.zeros((4, L.N_POLICY_PARAMS))
+    pp[0] = parse_policy(spec).vector()
+    block = S.new_game(ir, fr, np.asarray([S.WEIGHTED, S.RANDOM, S.RANDOM, S.RANDOM]), pp)
+    g = block[0]
+    for s in range(4):
+        g["hlen"][s] = 2
+        g["seat"][s, S.SE_ACTIVE] = 1
+    g["hands"][0, :2] = [C(card), C("B3")]
+    S.recount_held(g, 0)
+    g["st"][S.ST_N_ACTIVE] = 4
+    g["st"][S.ST_DIR] = 1
+    g["st"][S.ST_TOP] = C("R7")
+    g["st"][S.ST_COLOUR] = cards.R
+    g["rng"][:] = np.arange(1, 9, dtype=np.uint64)
+    g["legal"][0] = 0
+    return block
+
+
+def test_a_single_legal_card_is_taken_unscored_only_when_the_draw_loses_to_every_card():
+    """The kernel's shortcut (policy_weighted.choose_card) never takes a card that the draw outscores:
+    a wild weighed at -500 loses to a draw at -100, and the kernel draws, as the full comparison does;
+    at -50 the card is played, and so is a red card, whose floor is above the draw."""
+    for spec, card, expected in (("weighted(w_wild=-500,w_voluntary_draw=-100)", "WILD", -1),
+                                 ("weighted(w_wild=-50,w_voluntary_draw=-100)", "WILD", 0),
+                                 ("colour_counter", "R5", 0),
+                                 ("weighted(w_order=1,w_voluntary_draw=-100)", "R5", 0)):
+        block = _one_card_record(spec, card)
+        g = block[0]
+        assert policy.choose_play(g, 0, g["legal"], 1, -1) == expected, spec
 
 
 def test_the_discard_pile_colour_counts_are_audited():

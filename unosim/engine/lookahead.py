@@ -221,6 +221,7 @@ def deal_world(g, p, work, unseen, m, seed, world):
     for t in range(n):
         work["pol"][t] = preset
         work["pp"][t, :] = g["pp"][p]   # a weighted preset's weights ride in p's vector (policies.py)
+        work["card_floor"][t] = g["card_floor"][p]
     work["pol"][p] = LOOKAHEAD
 
 

@@ -59,6 +59,7 @@ from .state import (
     K_SKIP_EVERYONE,
     K_WRD4,
     KIND,
+    MAXC,
     NO_COLOUR,
     NUMBER_OF,
     POINTS,
@@ -117,6 +118,33 @@ IS_REVERSE = _indicator([KIND[c] == K_REVERSE or KIND[c] == K_WRD4 for c in rang
 # a NUMBER card's number, -1 for any other card (number_match: equal and ≥ 0)
 NUMBER_KEY = np.asarray([NUMBER_OF[c] if KIND[c] == K_NUMBER else -1 for c in range(len(COLOUR))],
                         dtype=np.int64)
+
+
+# Each card feature's smallest and largest value (the table above, in its order, which is the order of
+# the weights PP_W_POINTS .. PP_W_ORDER): a hand, a colour and the discard pile hold fewer than MAXC cards
+FEATURE_LOW = np.asarray([POINTS.min(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -MAXC], dtype=np.float64)
+FEATURE_HIGH = np.asarray([POINTS.max(), 1, 1, 1, MAXC, 1, 1, 1, 1, 1, MAXC, MAXC, 0], dtype=np.float64)
+assert PP_W_ORDER - PP_W_POINTS == len(FEATURE_LOW) - 1   # the card weights are contiguous, in this order
+# the computed score differs from the exact sum by at most 26 roundings (13 products, 13 sums), each
+# within 2**-53 of the largest possible |term| sum: 1e-12 of it covers them with room to spare
+ROUNDING_ROOM = 1e-12
+
+
+@njit(cache=True)
+def card_floor(w):
+    """A number no card score under the weights ``w`` (one seat's PP vector) falls below, rounding
+    included: Σ over the card features of the smaller of weight × its smallest and largest value, less
+    the rounding room. An option scoring below it (a voluntary draw, accepting a penalty, keeping a
+    drawn card, at -100 in every preset) loses to any card, so a decision between one card and such an
+    option is taken without scoring the card (``policy_weighted``; the same choice, no draw either
+    way). Not finite for weights so large that a score may overflow: then nothing is skipped."""
+    floor = 0.0
+    scale = 1.0
+    for f in range(len(FEATURE_LOW)):
+        weight = w[PP_W_POINTS + f]
+        floor += min(weight * FEATURE_LOW[f], weight * FEATURE_HIGH[f])
+        scale += abs(weight) * max(abs(FEATURE_LOW[f]), abs(FEATURE_HIGH[f]))
+    return floor - ROUNDING_ROOM * scale
 
 
 @njit(cache=True, inline='always')
