@@ -109,6 +109,17 @@ def test_colour_counter_prefers_the_play_that_keeps_a_counted_colour():
     assert played("colour_counter", v) == "B7"
 
 
+def test_colour_counter_plays_the_colour_with_the_fewest_unseen_cards_even_against_its_longest():
+    # red: 2 held + 1 seen (the top); blue: 1 held + 4 seen, so fewer blues are unseen; the old weights
+    # (seen at a fifth of held) kept to the longer red
+    v = view(["R3", "R4", "B7"], "R7", discard=["B1", "B2", "B3", "B4"])
+    assert played("colour_counter", v) == "B7"
+    assert played("colour_counter(w_seen=0.2,w_points=0)", v) in ("R3", "R4")
+    # equal counts: the most points first (a tie-break, never outweighing one card of count)
+    assert played("colour_counter", view(["R3", "R8", "B7"], "R7", discard=["B1"])) == "R8"
+    assert played("colour_counter", view(["R3", "R8", "BSKIP"], "RSKIP", discard=["B1", "B2"])) == "BSKIP"
+
+
 # ---- features, options and tie rules ----------------------------------------------------------------
 def test_ties_are_broken_by_the_play_stream_and_only_ties_draw():
     v = view(["R3", "R4", "R5"], "R7")

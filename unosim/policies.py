@@ -38,8 +38,9 @@ high_card_out  sheds the most points first (``w_points``)
 save_wilds     a wild only when no coloured card fits; otherwise its longest colour
 punisher       holds draw cards and skips while another card fits until next(seat) holds ≤ 2
                cards, then plays them first
-colour_counter plays and names the colours most seen in the discard pile (the others likely lack
-               them), weighed against its own longest colour
+colour_counter counts cards: plays the colour with the fewest unseen cards (the most held + seen in
+               the discard pile: the colour the others most likely lack), the most points first
+               among equals; names the colour with the most held + 0.2 × seen; wilds last
 ============== ==================================================================================
 
 ``greedy_points`` and ``keep_wilds`` stay their own implementations: their tie rules (the first card in
@@ -124,8 +125,12 @@ PRESETS = {
                    {"w_wild": -50.0, "w_colour_left": 1.0, "w_points": 0.01}),
     "punisher": ("hold draw cards and skips until the next seat holds 2 cards or fewer",
                  {"w_attack": -10.0, "w_attack_close": 20.0, "w_colour_left": 0.1, "w_points": 0.01}),
-    "colour_counter": ("play and name the colours most seen in the discard pile (the others lack them)",
-                       {"w_seen": 0.2, "w_colour_left": 1.0, "w_wild": -20.0, "w_colour_seen": 0.5}),
+    # held + seen = the colour's cards minus those still unseen (in other hands or the draw pile), so
+    # equal weights play the colour the others are most likely to lack; points break its ties (< 1)
+    "colour_counter": ("play the colour with the fewest unseen cards (held + seen in the discard pile), "
+                       "the most points first among equals; name the most held + 0.2 × seen; wilds last",
+                       {"w_colour_left": 1.0, "w_seen": 1.0, "w_points": 0.01, "w_wild": -20.0,
+                        "w_colour_seen": 0.2}),
 }
 POLICIES = {name: PolicyInfo(name, POLICY_NAMES.index(name), *_POLICY_FACTS[name]) for name in POLICY_NAMES}
 # plain ``weighted`` starts from the base too: with every weight 0 the voluntary draw, the bluff and
