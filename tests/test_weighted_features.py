@@ -1,5 +1,5 @@
 """The kernel's fast card score (engine/policy_features.py): it skips every term whose weight is 0 and
-reads the 0/1 features from per-card tables, and must still equal the full Σ weight × feature of the
+reads the 0/1 features and the first four terms from per-card tables, and must still equal the full Σ weight × feature of the
 module docstring, added in its order, for every card id (the differential tests then check whole games
 against the reference twin); the discard pile's colour counts it reads for ``seen`` are audited."""
 
@@ -11,7 +11,7 @@ from unosim import protocol as L
 from unosim.engine import round as kernel_round
 from unosim.engine import state as S
 from unosim.engine import policy
-from unosim.engine.policy_features import NUMBER_KEY, card_floor, card_score
+from unosim.engine.policy_features import NUMBER_KEY, card_early, card_floor, card_score
 from unosim.policies import PRESET_BASE, PRESETS, parse_policy
 from unosim.simulate import resolve
 
@@ -47,6 +47,14 @@ def full_sum(w, c, i, held, seen, colour_in_play, top, next_close, prev_close, o
     return score
 
 
+def _context(w, late, colour_in_play, top):
+    """card_context's tuple for the 13 card weights ``w``: the seat's ``card_early`` row (built by the
+    kernel's own function, so a wrong row shows as a wrong score), the nine later terms' weights."""
+    early = np.empty(N_IDS)
+    card_early(_vector(w), early)
+    return (early, any(x != 0.0 for x in late), *late, colour_in_play, int(NUMBER_KEY[top]))
+
+
 def test_card_score_equals_the_full_sum_for_every_card_and_sparse_weights():
     rng = np.random.default_rng(9)
     mismatches = []
@@ -65,8 +73,7 @@ def test_card_score_equals_the_full_sum_for_every_card_and_sparse_weights():
         hand_size = int(rng.integers(1, 20))
         late = [w[4], w[5], w[6], w[7], w[8] if next_close else 0.0, w[9] if prev_close else 0.0,
                 w[10] * hand_size, w[11], w[12]]
-        context = (w[0], w[1], w[2], w[3], any(x != 0.0 for x in late), *late, colour_in_play,
-                   int(NUMBER_KEY[top]))
+        context = _context(w, late, colour_in_play, top)
         for c in range(N_IDS):
             i = int(rng.integers(0, hand_size))
             got = card_score(context, c, i, held, seen)
@@ -103,8 +110,7 @@ def test_card_floor_lies_below_every_card_score_the_weights_can_give():
         hand_size = int(rng.integers(1, top))
         late = [w[4], w[5], w[6], w[7], w[8] if next_close else 0.0, w[9] if prev_close else 0.0,
                 w[10] * hand_size, w[11], w[12]]
-        context = (w[0], w[1], w[2], w[3], any(x != 0.0 for x in late), *late, colour_in_play,
-                   int(NUMBER_KEY[top_card]))
+        context = _context(w, late, colour_in_play, top_card)
         for c in range(N_IDS):
             i = hand_size - 1 if big else int(rng.integers(0, hand_size))
             score = card_score(context, c, i, held, seen)

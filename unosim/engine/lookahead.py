@@ -222,6 +222,7 @@ def deal_world(g, p, work, unseen, m, seed, world):
         work["pol"][t] = preset
         work["pp"][t, :] = g["pp"][p]   # a weighted preset's weights ride in p's vector (policies.py)
         work["card_floor"][t] = g["card_floor"][p]
+        work["card_early"][t, :] = g["card_early"][p]
     work["pol"][p] = LOOKAHEAD
 
 

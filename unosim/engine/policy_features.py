@@ -147,6 +147,30 @@ def card_floor(w):
     return floor - ROUNDING_ROOM * scale
 
 
+@njit(cache=True)
+def early_terms(w, c):
+    """Card c's first four terms under the weights ``w`` (points, action, wild, draw: they depend on the
+    card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`card_score`."""
+    score = 0.0
+    if w[PP_W_POINTS] != 0.0:
+        score += w[PP_W_POINTS] * POINTS[c]
+    if w[PP_W_ACTION] != 0.0:
+        score += w[PP_W_ACTION] * IS_ACTION[c]
+    if w[PP_W_WILD] != 0.0:
+        score += w[PP_W_WILD] * IS_WILD[c]
+    if w[PP_W_DRAW] != 0.0:
+        score += w[PP_W_DRAW] * IS_DRAW[c]
+    return score
+
+
+@njit(cache=True)
+def card_early(w, out):
+    """out[c] = :func:`early_terms` of every card id c: one seat's ``card_early`` row of the game record
+    (set with ``pp``), which ``card_score`` reads instead of four products and tests per card."""
+    for c in range(len(out)):
+        out[c] = early_terms(w, c)
+
+
 @njit(cache=True, inline='always')
 def next_close_to_uno(g, p):
     """Whether next(p) holds ≤ CLOSE_TO_UNO cards."""
@@ -164,12 +188,12 @@ def next_close_to_uno(g, p):
 # inlined into every decision that scores cards (a call costs more than the context itself)
 @njit(cache=True, inline='always')
 def card_context(g, p):
-    """The decision's constants for ``card_score``: p's card weights, with attack_close's and
-    reverse_close's set to 0 unless their seat is close to UNO, own_hand's term, the colour in play and
-    the top card's NUMBER_KEY, and ``late``: whether any term after ``draw`` has a weight (without one,
-    as in high_card_out, a card's score is its first four terms and the other nine tests are skipped).
-    Nothing is counted: the game record keeps p's colour counts (``held``) and the discard pile's
-    (``discards``, engine/state.py)."""
+    """The decision's constants for ``card_score``: p's row of ``card_early`` (every card's first four
+    terms), p's later card weights, with attack_close's and reverse_close's set to 0 unless their seat
+    is close to UNO, own_hand's term, the colour in play and the top card's NUMBER_KEY, and ``late``:
+    whether any term after ``draw`` has a weight (without one, as in high_card_out, a card's score is
+    its row entry and the other nine tests are skipped). Nothing is counted: the game record keeps p's
+    colour counts (``held``) and the discard pile's (``discards``, engine/state.py)."""
     w = g["pp"][p]
     w_attack_close = w[PP_W_ATTACK_CLOSE]
     if w_attack_close != 0.0 and not next_close_to_uno(g, p):
@@ -182,9 +206,9 @@ def card_context(g, p):
     late = (w[PP_W_COLOUR_LEFT] != 0.0 or w[PP_W_KEEPS_COLOUR] != 0.0 or w[PP_W_NUMBER_MATCH] != 0.0
             or w[PP_W_ATTACK] != 0.0 or w_attack_close != 0.0 or w_reverse_close != 0.0 or own_hand != 0.0
             or w[PP_W_SEEN] != 0.0 or w[PP_W_ORDER] != 0.0)
-    return (w[PP_W_POINTS], w[PP_W_ACTION], w[PP_W_WILD], w[PP_W_DRAW], late, w[PP_W_COLOUR_LEFT],
-            w[PP_W_KEEPS_COLOUR], w[PP_W_NUMBER_MATCH], w[PP_W_ATTACK], w_attack_close, w_reverse_close,
-            own_hand, w[PP_W_SEEN], w[PP_W_ORDER], st[ST_COLOUR], NUMBER_KEY[st[ST_TOP]])
+    return (g["card_early"][p], late, w[PP_W_COLOUR_LEFT], w[PP_W_KEEPS_COLOUR], w[PP_W_NUMBER_MATCH],
+            w[PP_W_ATTACK], w_attack_close, w_reverse_close, own_hand, w[PP_W_SEEN], w[PP_W_ORDER],
+            st[ST_COLOUR], NUMBER_KEY[st[ST_TOP]])
 
 
 # inlined (numba IR): it runs for every legal card of every weighted decision
@@ -195,18 +219,12 @@ def card_score(context, c, i, held, seen):
 
     A term whose weight is 0 is skipped: adding weight × feature = ±0.0 leaves the sum unchanged (up to
     the sign of a zero sum, which no comparison sees), so the score equals the full sum's, and every
-    weight test is the same for all cards of a decision (a predictable branch)."""
-    (w_points, w_action, w_wild, w_draw, late, w_colour_left, w_keeps_colour, w_number_match, w_attack,
-     w_attack_close, w_reverse_close, own_hand, w_seen, w_order, colour_in_play, top_number) = context
-    score = 0.0
-    if w_points != 0.0:
-        score += w_points * POINTS[c]
-    if w_action != 0.0:
-        score += w_action * IS_ACTION[c]
-    if w_wild != 0.0:
-        score += w_wild * IS_WILD[c]
-    if w_draw != 0.0:
-        score += w_draw * IS_DRAW[c]
+    weight test is the same for all cards of a decision (a predictable branch). The first four terms
+    depend on the card alone: they are read from the seat's ``card_early`` row, summed there by the
+    same operations in the same order (:func:`early_terms`), so the score is the same float."""
+    (early, late, w_colour_left, w_keeps_colour, w_number_match, w_attack, w_attack_close, w_reverse_close,
+     own_hand, w_seen, w_order, colour_in_play, top_number) = context
+    score = early[c]
     if not late:
         return score
     colour = COLOUR[c]

@@ -12,7 +12,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
 * ``rng`` uint64[8]: the ``deck`` and ``play`` streams; ``ir``/``fr``: compiled rules
   (``protocol.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat; ``card_floor``
   float64[MAX_PLAYERS]: per seat, a bound below every card score of its weights
-  (``policy_features.card_floor``, set with ``pp``);
+  (``policy_features.card_floor``, set with ``pp``); ``card_early`` float64[MAX_PLAYERS, N_CARD_IDS]:
+  per seat, each card's first four score terms (``policy_features.card_early``, set with ``pp``);
 * ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_CARD_IDS]: per lookahead seat, the cards it knows to
@@ -310,6 +311,7 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)),
         ("held", np.int64, (MAXP, N_COLOURS + 1)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
         ("card_floor", np.float64, (MAXP,)),   # last: the fields before keep their places (measured)
+        ("card_early", np.float64, (MAXP, C.N_CARD_IDS)),
         ("ev", np.int64, (trace_capacity, 4)),
     ])
 
@@ -349,9 +351,10 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
     g["fr"][:] = fr
     g["pol"][:len(pol)] = pol
     g["pp"][:len(pol)] = pp
-    from .policy_features import card_floor   # (it imports this module's card tables)
+    from .policy_features import card_early, card_floor   # (it imports this module's card tables)
     for s, vector in enumerate(g["pp"][:len(pol)]):
         g["card_floor"][s] = card_floor(vector)
+        card_early(vector, g["card_early"][s])
     g["st"][ST_N] = ir[L.IR_PLAYERS]
     g["st"][ST_TRACE] = 1 if trace else 0
     n = ir[L.IR_PLAYERS]
