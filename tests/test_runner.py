@@ -83,6 +83,27 @@ def test_an_existing_dataset_of_another_spec_is_refused_unless_forced(tmp_path):
     assert run_study(other, tmp_path, n_jobs=1, force=True, progress=False).games_run == 2 * 2 * 300
 
 
+def test_a_dataset_started_under_other_preset_weights_is_not_continued(tmp_path, monkeypatch):
+    """A preset is a name for weights that a later unosim may change: the manifest records each cell's
+    effective lineup, so a resume under changed weights is refused instead of mixing two policies'
+    games under one name."""
+    from dataclasses import replace
+
+    from unosim import policies
+    spec = {**small(), "lineups": {"counter_first": "colour_counter,random*"},
+            "grid": [{"variants": ["classic"], "players": [2], "lineups": ["counter_first"]}]}
+    study = parse_study(spec)
+    first = run_study(study, tmp_path, n_jobs=1, chunk_size=100, progress=False)
+    recorded = read_manifest(first.path)["study"]["cells"][0]["lineup_effective"]
+    assert "w_seen=1.0" in recorded and recorded.endswith(",random")
+    assert run_study(parse_study(spec), tmp_path, n_jobs=1, progress=False).games_run == 0   # same weights
+    info = policies.POLICIES["colour_counter"]
+    monkeypatch.setitem(policies.POLICIES, "colour_counter",
+                        replace(info, defaults=tuple((k, 0.2 if k == "w_seen" else v) for k, v in info.defaults)))
+    with pytest.raises(RunError, match="other policy parameters for cell classic-p2-counter_first"):
+        run_study(parse_study(spec), tmp_path, n_jobs=1, progress=False)
+
+
 def test_force_refuses_to_delete_a_directory_that_is_not_a_dataset(tmp_path):
     (tmp_path / "small").mkdir()
     (tmp_path / "small" / "precious.txt").write_text("keep me")

@@ -319,3 +319,14 @@ def lineup_arrays(lineup: tuple[PolicySpec, ...]) -> tuple[np.ndarray, np.ndarra
 
 def lineup_label(lineup: tuple[PolicySpec, ...]) -> str:
     return ",".join(p.label for p in lineup)
+
+
+def effective_label(lineup: tuple[PolicySpec, ...]) -> str:
+    """The lineup with every parameter each seat plays by written out (a preset's weights, a search's
+    rollout weights; exact floats, zeros left out): what its games are a function of. A study records
+    it per cell, so resuming under a unosim whose preset weights differ is refused, not mixed."""
+    seats = []
+    for p in lineup:
+        params = ",".join(f"{k}={float(x)!r}" for k, x in zip(POLICY_PARAMS, p.vector()) if x != 0.0)
+        seats.append(f"{p.name}({params})" if params else p.name)
+    return ",".join(seats)

@@ -204,8 +204,7 @@ def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, acce
     if (root / dataset.MANIFEST).exists():
         manifest = dataset.read_manifest(root)
         if manifest["study"] != resolved:
-            raise RunError(f"{root} holds a dataset of a different spec; use --force to replace it or "
-                           f"another --out")
+            raise RunError(_spec_change(root, manifest["study"], resolved))
         if chunk_size is not None and chunk_size != manifest["chunk_size"]:
             raise RunError(f"{root} was started with chunk_size={manifest['chunk_size']:,}; resume with that "
                            f"chunk size (or none), or use --force to start again")
@@ -234,6 +233,21 @@ def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, acce
     dataset.write_manifest(root, manifest)  # first: a directory with a manifest is a dataset
     dataset.rewrite_ledger(root, {})
     return manifest, {}
+
+
+def _spec_change(root: Path, old: dict[str, Any], new: dict[str, Any]) -> str:
+    """Why a dataset cannot be continued with this spec: a different spec, or the same spec whose
+    policies now play by other parameters (a preset's weights changed between unosim versions)."""
+    def without_effective(spec):
+        return {**spec, "cells": [{k: v for k, v in c.items() if k != "lineup_effective"} for c in spec["cells"]]}
+
+    if without_effective(old) != without_effective(new):
+        return f"{root} holds a dataset of a different spec; use --force to replace it or another --out"
+    changed = next(c for c, d in zip(old["cells"], new["cells"]) if c.get("lineup_effective") != d["lineup_effective"])
+    return (f"{root} was started with other policy parameters for cell {changed['name']} "
+            f"({changed.get('lineup_effective', 'not recorded by that unosim version')}; this unosim plays "
+            f"{next(d for d in new['cells'] if d['name'] == changed['name'])['lineup_effective']}): its games "
+            f"would differ; use --force to start again or another --out")
 
 
 def _check_engine(root: Path, manifest: dict[str, Any], schema: dict[str, Any], accept: bool) -> None:

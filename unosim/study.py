@@ -82,9 +82,14 @@ class Cell:
     def lineup_label(self) -> str:
         return policies.lineup_label(policies.make_lineup(self.lineup_spec, self.players))
 
+    @property
+    def lineup_effective(self) -> str:
+        return policies.effective_label(policies.make_lineup(self.lineup_spec, self.players))
+
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "variant": self.variant, "players": self.players, "lineup": self.lineup,
                 "lineup_spec": self.lineup_spec, "lineup_label": self.lineup_label,
+                "lineup_effective": self.lineup_effective,
                 "rules_key": self.ruleset.key, "games": self.games, "seed": self.seed}
 
 
