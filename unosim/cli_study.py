@@ -18,9 +18,15 @@ def cmd_run(args) -> None:
         raise KeyboardInterrupt(f"the dataset is resumable: run `unosim study run {args.spec} --out "
                                 f"{args.out}` again") from None
     rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
-    resumed = f" ({summary.jobs_skipped:,} jobs already done)" if summary.jobs_skipped else ""
-    print(f"{summary.path}: {summary.games_run:,} games in {summary.jobs_run:,} jobs, {summary.seconds:.1f} s "
+    resumed = (f" ({summary.jobs_skipped:,} {_plural(summary.jobs_skipped, 'job')} already done)"
+               if summary.jobs_skipped else "")
+    print(f"{summary.path}: {summary.games_run:,} {_plural(summary.games_run, 'game')} in {summary.jobs_run:,} "
+          f"{_plural(summary.jobs_run, 'job')}, {summary.seconds:.1f} s "
           f"({rate:,.0f} games/s){resumed}")
+
+
+def _plural(count: int, noun: str) -> str:
+    return noun if count == 1 else noun + "s"
 
 
 def cmd_status(args) -> None:
