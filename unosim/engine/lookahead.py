@@ -167,8 +167,9 @@ def deal_world(g, p, work, unseen, m, seed, world):
     """Fill ``work`` with one world consistent with what p has observed: every public field of g, p's
     own hand, the other hands' known cards (ascending ids, first) and the unseen cards shuffled by the
     world's deck stream into the remaining places of the other hands, the draw pile and the set-aside
-    pile. The world's two streams are seeded from (seed, world) only; every seat plays p's rollout
-    preset, p itself through the lookahead dispatch (st[ST_LA_CHOICE] first, then the preset)."""
+    pile. The world's two streams are seeded from (seed, world) only. The seats' policies are set once
+    per search (:func:`seat_rollout_policies`): p's rollout preset, p itself through the lookahead
+    dispatch (st[ST_LA_CHOICE] first, then the preset)."""
     st = g["st"]
     n = st[ST_N]
     hlen = g["hlen"]
@@ -217,8 +218,14 @@ def deal_world(g, p, work, unseen, m, seed, world):
         for i in range(plen[row]):
             wpile[row, i] = pool[j]
             j += 1
-    preset = acting_policy(g, p)   # p's rollout preset
-    for t in range(n):
+
+
+@njit(cache=True)
+def seat_rollout_policies(g, p, work):
+    """Every seat of the worlds of p's search plays p's rollout preset, p itself through the lookahead
+    dispatch: set once per search (no world's rollout changes them), not per world."""
+    preset = acting_policy(g, p)
+    for t in range(g["st"][ST_N]):
         work["pol"][t] = preset
         work["pp"][t, :] = g["pp"][p]   # a weighted preset's weights ride in p's vector (policies.py)
         work["card_floor"][t] = g["card_floor"][p]
@@ -298,6 +305,7 @@ def search(g, p, deck_counts):
         return
     block = np.zeros(1, WORLD)
     work = block[0]
+    seat_rollout_policies(g, p, work)
     worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])
     horizon = np.int64(g["pp"][p, L.PP_HORIZON])
     cap = g["ir"][L.IR_MAX_TURNS]
