@@ -243,11 +243,11 @@ def _spec_change(root: Path, old: dict[str, Any], new: dict[str, Any]) -> str:
 
     if without_effective(old) != without_effective(new):
         return f"{root} holds a dataset of a different spec; use --force to replace it or another --out"
-    changed = next(c for c, d in zip(old["cells"], new["cells"]) if c.get("lineup_effective") != d["lineup_effective"])
-    return (f"{root} was started with other policy parameters for cell {changed['name']} "
-            f"({changed.get('lineup_effective', 'not recorded by that unosim version')}; this unosim plays "
-            f"{next(d for d in new['cells'] if d['name'] == changed['name'])['lineup_effective']}): its games "
-            f"would differ; use --force to start again or another --out")
+    then, now = next((c, d) for c, d in zip(old["cells"], new["cells"])
+                     if c.get("lineup_effective") != d["lineup_effective"])
+    return (f"{root} was started with other policy parameters for cell {then['name']}: "
+            f"{then.get('lineup_effective', '(not recorded by the unosim that started it)')}; this unosim plays "
+            f"{now['lineup_effective']}. Its games would differ: use --force to start again, or another --out")
 
 
 def _check_engine(root: Path, manifest: dict[str, Any], schema: dict[str, Any], accept: bool) -> None:
