@@ -327,6 +327,6 @@ def effective_label(lineup: tuple[PolicySpec, ...]) -> str:
     it per cell, so resuming under a unosim whose preset weights differ is refused, not mixed."""
     seats = []
     for p in lineup:
-        params = ",".join(f"{k}={float(x)!r}" for k, x in zip(POLICY_PARAMS, p.vector()) if x != 0.0)
+        params = ",".join(f"{k}={float(x)!r}" for k, x in zip(POLICY_PARAMS, p.vector(), strict=True) if x != 0.0)
         seats.append(f"{p.name}({params})" if params else p.name)
     return ",".join(seats)

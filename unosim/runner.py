@@ -243,7 +243,7 @@ def _spec_change(root: Path, old: dict[str, Any], new: dict[str, Any]) -> str:
 
     if without_effective(old) != without_effective(new):
         return f"{root} holds a dataset of a different spec; use --force to replace it or another --out"
-    then, now = next((c, d) for c, d in zip(old["cells"], new["cells"])
+    then, now = next((c, d) for c, d in zip(old["cells"], new["cells"], strict=True)
                      if c.get("lineup_effective") != d["lineup_effective"])
     return (f"{root} was started with other policy parameters for cell {then['name']}: "
             f"{then.get('lineup_effective', '(not recorded by the unosim that started it)')}; this unosim plays "
