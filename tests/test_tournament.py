@@ -279,6 +279,7 @@ def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
     ranked = [line.split()[1] for line in lines[2:5]]
     assert sorted(ranked) == sorted(TRIO) and ranked[-1] == "random"
     assert all(line.count("[") == 4 for line in lines[2:5])   # every figure with its interval
+    assert lines[5].startswith("ranked by win rate; rating: Bradley–Terry")   # what orders what
     assert any(line.startswith("head-to-head") for line in lines)
     assert "tournament_classic_p4" in lines[-1]
     result = load_tournament(tmp_path / "tournament_classic_p4")

@@ -37,6 +37,8 @@ def cmd_tournament(args: argparse.Namespace) -> None:
                         seating=args.seating)
     print(f"{result.title} (seed {result.seed}); intervals 95%, clustered by deal")
     print_standings(result)
+    # the two orders can differ (keep_wilds wins more rounds, greedy_points finishes ahead more often)
+    print("ranked by win rate; rating: Bradley–Terry on the head-to-head below (Elo scale, mean 0)")
     print()
     print("head-to-head: share of comparisons the row policy finished ahead of the column policy")
     print_head_to_head(result)
