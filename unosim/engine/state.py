@@ -310,8 +310,9 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
         ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)),
         ("held", np.int64, (MAXP, N_COLOURS + 1)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
-        ("card_floor", np.float64, (MAXP,)),   # last: the fields before keep their places (measured)
-        ("card_early", np.float64, (MAXP, C.N_CARD_IDS)),
+        # the per-seat score tables come after every other field but the trace: placed before them,
+        # card_floor moved the fields the turn loop reads and cost colour_counter its gain (measured)
+        ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, C.N_CARD_IDS)),
         ("ev", np.int64, (trace_capacity, 4)),
     ])
 
