@@ -5,11 +5,17 @@ through :func:`write_atomic` (a study job's parts through :class:`AtomicBatch`):
 temporary name in the same directory, fsynced, renamed onto the final name, and the directory fsynced so
 the rename itself survives a crash (for a study job's parts, by the run's parent before it records the
 job: :func:`sync_directories`).
+
+Nothing is written or deleted outside a dataset through a link: before any write or delete,
+:func:`check_confined` refuses a path that lies below a dataset directory (one holding
+``manifest.json``) with a symbolic link anywhere between the two (the target itself included). The
+dataset directory itself may be a link (``data -> /big/disk``); nothing inside it may.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -22,6 +28,7 @@ def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     On any error the temporary file is removed and ``path`` is left as it was.
     """
     path = Path(path)
+    check_confined(path)
     tmp = _temporary_name(path)
     try:
         write(tmp)
@@ -56,6 +63,7 @@ class AtomicBatch:
 
     def write_bytes(self, path: Path, data: bytes) -> None:
         path = Path(path)
+        check_confined(path)
         tmp = _temporary_name(path)
 
         def write() -> None:
@@ -125,7 +133,8 @@ def append_line_durable(path: Path, line: str) -> None:
     if "\n" in line:
         raise ValueError("a journal line must not contain a newline")
     data = (line + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    check_confined(Path(path))
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
     try:
         os.write(fd, data)
         os.fsync(fd)
@@ -141,3 +150,43 @@ def read_journal(path: Path) -> list[str]:
         return []
     lines = text.split("\n")
     return lines[:-1]  # the text after the last newline is empty, or a torn line
+
+
+#: the file that makes a directory a dataset (unosim.dataset.MANIFEST)
+DATASET_MARKER = "manifest.json"
+
+
+class OutsideDataset(OSError):
+    """A write or delete below a dataset directory would pass through a symbolic link."""
+
+
+def check_confined(path: Path, *, allow_link: bool = False) -> None:
+    """Refuse (:class:`OutsideDataset`) to write or delete ``path`` when a dataset directory lies above
+    it with a symbolic link in between: the link's target may be anywhere, and what a dataset's
+    commands write belongs inside the dataset. ``allow_link``: ``path`` itself may be a link (deleting
+    a link removes only the link). Checked on the path as written, before anything is created; the
+    cost is a few ``lstat`` calls."""
+    path = Path(os.path.abspath(path))
+    links = []   # (level, path): level 0 is the target
+    for level, entry in enumerate((path, *path.parents)):
+        if level > 0 and links and os.path.exists(os.path.join(entry, DATASET_MARKER)):
+            link = links[0][1]
+            raise OutsideDataset(f"refusing to write or delete {path}: {link} is a symbolic link (to "
+                                 f"{os.path.realpath(link)}) inside the dataset {entry}, and nothing is written "
+                                 f"or deleted outside a dataset; replace the link by a directory or a file")
+        try:
+            if stat.S_ISLNK(os.lstat(entry).st_mode) and not (level == 0 and allow_link):
+                links.append((level, entry))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+
+
+def remove(path: Path) -> bool:
+    """Delete the file (or link) ``path`` if it exists, unless :func:`check_confined` refuses; returns
+    whether it existed."""
+    check_confined(path, allow_link=True)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    return True

@@ -13,7 +13,7 @@ import os
 import socket
 from pathlib import Path
 
-from .atomic import write_text_atomic
+from .atomic import OutsideDataset, check_confined, write_text_atomic
 
 LOCK_NAME = ".lock"
 OWNER_NAME = ".lock.owner"
@@ -34,7 +34,10 @@ class DatasetLock:
     def __enter__(self) -> DatasetLock:
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+            check_confined(self.root / LOCK_NAME)
+            fd = os.open(self.root / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OutsideDataset:
+            raise
         except OSError as exc:
             raise OSError(f"cannot write the dataset directory {self.root}: {exc.strerror}; choose another "
                           f"--out") from None
