@@ -126,14 +126,16 @@ def test_variant_descriptions_name_the_published_games():
     assert "seed" not in text.lower()
 
 
-def test_numbers_in_messages_have_thousands_separators(tmp_path):
-    from unosim.dataset import FORMAT_VERSION
-    manifest = {"format": FORMAT_VERSION, "status": "running",
-                "cells": {"a": {"games_done": 1500, "games": 240000}}}
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    out = run("analyze", str(tmp_path), check=False)
+def test_numbers_in_messages_have_thousands_separators(small_dataset, tmp_path):  # noqa: F811
+    from unosim.dataset import read_manifest, write_manifest
+    root = shutil.copytree(small_dataset, tmp_path / "copy")
+    manifest = read_manifest(root)
+    manifest["status"] = "running"
+    manifest["cells"]["classic-p2-random"]["games_done"] = 0
+    write_manifest(root, manifest)
+    out = run("analyze", str(root), check=False)
     assert out.returncode == 2
-    assert "1,500 of 240,000 games" in out.stderr
+    assert "5,400 of 6,000 games" in out.stderr
 
 
 @pytest.mark.parametrize("script", ["win_rates", "card_values", "comparisons"])

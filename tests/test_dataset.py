@@ -8,7 +8,7 @@ import shutil
 import polars as pl
 import pytest
 
-from unosim.dataset import TABLES, DatasetError, open_dataset
+from unosim.dataset import TABLES, DatasetError, open_dataset, write_manifest
 
 
 @pytest.fixture
@@ -94,7 +94,9 @@ def test_refuses_an_unexpected_part(copy_of):
 def test_refuses_game_counts_that_disagree(copy_of):
     manifest = json.loads((copy_of / "manifest.json").read_text())
     manifest["study"]["cells"][0]["games"] = 550  # the same 3 jobs of 250 games, 50 fewer games
-    (copy_of / "manifest.json").write_text(json.dumps(manifest))
+    name = manifest["study"]["cells"][0]["name"]
+    manifest["cells"][name].update(games=550, layout=[[0, 0, 550, 250]])
+    write_manifest(copy_of, manifest)   # sealed so: only the parts disagree
     with pytest.raises(DatasetError, match="matches on disk"):
         open_dataset(copy_of)
 
@@ -102,7 +104,7 @@ def test_refuses_game_counts_that_disagree(copy_of):
 def test_refuses_an_incomplete_run_and_a_directory_without_manifest(copy_of, tmp_path):
     manifest = json.loads((copy_of / "manifest.json").read_text())
     manifest["status"] = "running"
-    (copy_of / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(copy_of, manifest)
     with pytest.raises(DatasetError, match="incomplete"):
         open_dataset(copy_of)
     with pytest.raises(DatasetError, match="no manifest.json"):

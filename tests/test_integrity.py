@@ -15,7 +15,8 @@ from study_specs import small, table
 
 from unosim import integrity
 from unosim.__main__ import main
-from unosim.dataset import LEDGER, TABLES, DatasetError, open_dataset, read_ledger, read_manifest
+from unosim.dataset import (LEDGER, TABLES, DatasetError, open_dataset, read_ledger, read_manifest,
+                            write_manifest)
 from unosim.runner import RunError, run_study
 from unosim.study import parse_study
 
@@ -74,10 +75,14 @@ def test_a_part_of_another_player_count_is_refused(copy_of):
     replace_file(three, two.read_bytes())
     with pytest.raises(DatasetError, match="players=3/part-classic-p3-random-00000.parquet"):
         open_dataset(copy_of)
-    # even with the ledger forged to match, the footer names the cell it belongs to
+    # a ledger forged to match is refused by the manifest's seal; even with the seal recomputed as well,
+    # the footer names the cell it belongs to
     ledger = read_ledger(copy_of)
     ledger[("classic-p3-random", 0)]["parts"]["seats"] = ledger[("classic-p2-random", 0)]["parts"]["seats"]
     (copy_of / LEDGER).write_text("".join(json.dumps(r) + "\n" for r in ledger.values()))
+    with pytest.raises(DatasetError, match="parts.jsonl: does not match the manifest's seal"):
+        open_dataset(copy_of)
+    write_manifest(copy_of, read_manifest(copy_of))
     with pytest.raises(DatasetError, match="belongs to another job or study: its footer says "
                                            "cell='classic-p2-random'"):
         open_dataset(copy_of)
@@ -109,7 +114,7 @@ def test_a_truncated_part_is_refused_in_one_line_by_the_cli(copy_of, capsys):
 def test_a_column_of_another_type_is_refused(copy_of):
     manifest = read_manifest(copy_of)
     manifest["schema"]["rounds"][0][1] = "int32"  # as if the dataset had been written with 32-bit games
-    (copy_of / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(copy_of, manifest)   # sealed so: only the parts can disagree
     with pytest.raises(DatasetError, match="columns differ from the dataset's schema: column game is int64, "
                                            "expected int32"):
         open_dataset(copy_of)
@@ -167,7 +172,7 @@ def test_a_resume_refuses_a_damaged_or_foreign_part_by_name(pair, tmp_path):
     root = shutil.copytree(a, tmp_path / "out" / "small")
     manifest = read_manifest(root)
     manifest["status"] = "interrupted"
-    (root / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(root, manifest)
     part = next(root.glob("seats/variant=classic/players=3/*.parquet"))
     replace_file(part, part.read_bytes()[:-1])
     with pytest.raises(DatasetError, match=f"{part.name}: .*verify .* --repair"):
@@ -190,7 +195,7 @@ def test_a_resume_adopts_good_parts_whose_record_was_lost_and_redoes_the_rest(pa
     replace_file(damaged, damaged.read_bytes()[:-1])
     manifest = read_manifest(root)
     manifest["status"] = "interrupted"
-    (root / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(root, manifest)
 
     summary = run_study(parse_study(small()), tmp_path / "out", n_jobs=1, progress=False)
     assert summary.jobs_run == 1 and summary.jobs_skipped == len(lines) - 1
@@ -206,7 +211,7 @@ def test_a_resume_by_another_engine_version_is_refused_unless_accepted(pair, tmp
     root = shutil.copytree(a, tmp_path / "out" / "small")
     manifest = read_manifest(root)
     manifest.update(engine_version=manifest["engine_version"] - 1, status="interrupted")
-    (root / "manifest.json").write_text(json.dumps(manifest))
+    write_manifest(root, manifest)
     with pytest.raises(RunError, match="started by engine version .* --accept-engine-change"):
         run_study(parse_study(small()), tmp_path / "out", n_jobs=1, progress=False)
     run_study(parse_study(small()), tmp_path / "out", n_jobs=1, progress=False, accept_engine_change=True)
@@ -221,8 +226,12 @@ def test_a_damaged_ledger_is_named(copy_of):
     record = json.loads(lines[0])
     record["parts"]["rounds"] = "x"
     (copy_of / LEDGER).write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n")
+    with pytest.raises(DatasetError, match="parts.jsonl: does not match the manifest's seal"):
+        open_dataset(copy_of)
+    write_manifest(copy_of, read_manifest(copy_of))   # the seal recomputed too: the record itself is named
     with pytest.raises(DatasetError, match=f"ledger job {record['cell']}#{record['job']}: record is incomplete"):
         open_dataset(copy_of)
-    (copy_of / LEDGER).write_text("\n".join(["not json", *lines]) + "\n")
-    with pytest.raises(DatasetError, match="parts.jsonl.*holds a line that is not a job record: 'not json'"):
-        open_dataset(copy_of)
+    for bad in ("not json", json.dumps({**record, "job": -1}), "[" * 100_000):
+        (copy_of / LEDGER).write_text("\n".join([bad, *lines]) + "\n")
+        with pytest.raises(DatasetError, match="parts.jsonl.*holds a line that is not a job record: "):
+            open_dataset(copy_of)

@@ -7,16 +7,18 @@ from pathlib import Path
 
 
 def cmd_run(args) -> None:
-    from .runner import run_study
+    from .runner import RunStopped, run_study
     from .study import load_study
     study = load_study(args.spec)
+    again = f"`unosim study run {args.spec} --out {args.out}`"
     try:
         summary = run_study(study, args.out, n_jobs=args.n_jobs, chunk_size=args.chunk_size,
                             scheduler=args.scheduler, force=args.force, progress=False if args.quiet else None,
                             accept_engine_change=args.accept_engine_change)
     except KeyboardInterrupt:
-        raise KeyboardInterrupt(f"the dataset is resumable: run `unosim study run {args.spec} --out "
-                                f"{args.out}` again") from None
+        raise KeyboardInterrupt(f"the dataset is resumable: run {again} again") from None
+    except RunStopped as exc:
+        raise RunStopped(f"{exc}: run {again} again to resume") from None
     rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
     resumed = (f" ({summary.jobs_skipped:,} {_plural(summary.jobs_skipped, 'job')} already done)"
                if summary.jobs_skipped else "")
@@ -57,19 +59,19 @@ def cmd_status(args) -> None:
 
 def _written_unrecorded(root: Path, manifest: dict, recorded: dict) -> dict:
     """Jobs whose three parts are on disk but not in the ledger (a kill came between), unverified."""
-    from . import dataset, resume
-    chunk = manifest["chunk_size"]
+    from . import dataset, integrity, resume
     cells = {c["name"]: c for c in manifest["study"]["cells"]}
     tables: dict[tuple[str, int], set[str]] = {}
-    for table in dataset.TABLES:
-        for path in (root / table).glob("variant=*/players=*/*.parquet"):
-            match = resume.PART_RE.fullmatch(path.name)
-            if match and match["cell"] in cells:
-                tables.setdefault((match["cell"], int(match["job"])), set()).add(table)
-    return {key: {"games": dataset.job_range(cells[key[0]]["games"], chunk, key[1])[1]}
-            for key, found in tables.items()
-            if key not in recorded and len(found) == len(dataset.TABLES)
-            and key[1] < dataset.job_count(cells[key[0]]["games"], chunk)}
+    for path, what in integrity.table_entries(root):
+        match = resume.PART_RE.fullmatch(path.name)
+        if what == "part" and match and match["cell"] in cells:
+            tables.setdefault((match["cell"], int(match["job"])), set()).add(path.relative_to(root).parts[0])
+    out = {}
+    for key, found in tables.items():
+        span = dataset.job_span(dataset.layout_of(manifest["cells"][key[0]]), key[1])
+        if key not in recorded and len(found) == len(dataset.TABLES) and span is not None:
+            out[key] = {"games": span[1]}
+    return out
 
 
 def cmd_verify(args) -> None:
@@ -83,46 +85,39 @@ def cmd_verify(args) -> None:
         print(f"bad: {problem}")
     in_flight = (f", {len(verdict.unrecorded):,} part(s) of jobs in flight (a resume adopts or recomputes "
                  f"them)" if verdict.unrecorded else "")
-    unfinished = "" if complete else f"; an unfinished dataset{in_flight}"
+    doubt = "; the ledger does not match the manifest's seal (a resume adopts what verifies)" \
+        if verdict.ledger_in_doubt and not complete else ""
+    unfinished = "" if complete else f"; an unfinished dataset{in_flight}{doubt}"
+    digest = (f"; content digest {dataset.data_digest(manifest, verdict.good)}"
+              if complete and not verdict.problems else "")
     print(f"{root}: {verdict.parts_checked:,} part(s), {verdict.bytes_checked:,} bytes checked, "
-          f"{len(verdict.problems):,} problem(s){unfinished}")
+          f"{len(verdict.problems):,} problem(s){unfinished}{digest}")
     if not verdict.problems:
         return
     if not args.repair:
         raise dataset.DatasetError(f"{root} has {len(verdict.problems):,} problem(s); `unosim study verify "
                                    f"{root} --repair` deletes the bad jobs so that a resume recomputes them")
     with DatasetLock(root):
-        deleted, jobs = repair(root, manifest, verdict)
-    print(f"repaired: deleted {deleted:,} file(s) of {jobs:,} job(s); run the same `unosim study run SPEC "
-          f"--out {root.parent}` to recompute them")
+        outcome = repair(root, dataset.read_manifest(root))
+    adopted = f", kept {outcome.adopted:,} job(s) whose parts prove themselves" if outcome.adopted else ""
+    rerun = ("; the dataset is complete" if outcome.complete else
+             f"; run the same `unosim study run SPEC --out {root.parent}` to recompute them")
+    print(f"repaired: deleted {outcome.deleted:,} file(s) of {outcome.dropped_jobs:,} job(s){adopted}{rerun}")
 
 
-def repair(root: Path, manifest: dict, verdict) -> tuple[int, int]:
-    """Delete every bad job's parts (all three) and stray parts; forget the jobs in the ledger."""
-    from . import dataset
-    cells = {c["name"]: c for c in manifest["study"]["cells"]}
-    deleted = 0
-    for name, job in sorted(verdict.bad_jobs):
-        cell = cells[name]
-        for table in dataset.TABLES:
-            path = dataset.part_path(root, table, cell["variant"], cell["players"], name, job)
-            if path.exists():
-                path.unlink()
-                deleted += 1
-    for problem in verdict.problems:
-        path = root / problem.where
-        if problem.job is None and path.suffix == ".parquet" and path.is_file():
-            path.unlink()
-            deleted += 1
-    kept = {key: record for key, record in dataset.read_ledger(root, lenient=True).items()
-            if key not in verdict.bad_jobs and key[0] in cells
-            and key[1] < dataset.job_count(cells[key[0]]["games"], manifest["chunk_size"])}
-    dataset.rewrite_ledger(root, kept)
-    dataset.record_progress(manifest, kept)
-    if any(entry["status"] != "complete" for entry in manifest["cells"].values()):
-        manifest["status"] = "repaired"
+def repair(root: Path, manifest: dict):
+    """Delete what cannot be proved: the parts of every job that neither matches its ledger record nor
+    verifies against its own footer identity (then all three), stray parts, links and other entries in
+    the tables; re-record the jobs that verify; forget the others (a resume recomputes them). A
+    manifest that does not match its seal is refused before (by :func:`unosim.dataset.read_manifest`),
+    so no good part is ever deleted on the word of an edited manifest."""
+    from . import dataset, resume
+    outcome = resume.reconcile(root, manifest, manifest["engine_version"], repair=True)
+    dataset.record_progress(manifest, outcome.done)
+    outcome.complete = all(entry["status"] == "complete" for entry in manifest["cells"].values())
+    manifest["status"] = "complete" if outcome.complete and manifest["status"] == "complete" else "repaired"
     dataset.write_manifest(root, manifest)
-    return deleted, len(verdict.bad_jobs)
+    return outcome
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:

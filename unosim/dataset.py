@@ -2,8 +2,10 @@
 
 Layout of ``<out>/<study>/``::
 
-    manifest.json      resolved spec, versions, column schema, per-cell progress (written atomically)
+    manifest.json      resolved spec, versions, column schema, per-cell jobs and progress, and its seal
+                       (written atomically)
     parts.jsonl        the ledger: one line per finished job with each part's rows, bytes and sha256
+    parts.verified     what the last full verification proved of each part (a cache, see integrity)
     rounds/variant=V/players=N/part-<cell>-<job>.parquet
     seats/variant=V/players=N/part-<cell>-<job>.parquet
     matches/variant=V/players=N/part-<cell>-<job>.parquet
@@ -19,15 +21,30 @@ Workers write their job's three parts themselves, each atomically (temp name not
 games, engine version). They return only the parts' metadata; the run's parent fsyncs the parts'
 directories (so the renames survive a crash) and appends the metadata to the ledger. A job is done
 when the ledger records it; :mod:`unosim.integrity` checks every part against its record, so a
-copied-in, truncated or bit-flipped part is refused by name.
+copied-in, truncated or bit-flipped part is refused by name, and readers scan exactly the parts the
+ledger records (:attr:`Dataset.parts`), never a glob.
+
+**Jobs.** A cell's games are cut into jobs by its *layout*: segments ``[first_job, first_game, games,
+chunk]``, each cut into jobs of ``chunk`` games (the last one shorter). A new cell has one segment
+``[0, 0, games, chunk_size]``. Raising a cell's ``games`` extends its last segment (so the dataset equals
+one run at the new size from the start: only the old last job, if it was short, is run again); a
+resume with another chunk size keeps the finished jobs and cuts the rest anew (new job numbers).
+
+**Seal.** The manifest carries ``seal``: the sha256 of its own content and of the ledger as the
+manifest was written (its size and sha256; a running study appends beyond that size), plus a short
+digest of every field, so that an edited manifest is refused naming the field. It is a checksum
+against edits and damage, not a signature.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
-from dataclasses import dataclass
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +60,8 @@ TABLES = ("rounds", "seats", "matches")
 MANIFEST = "manifest.json"
 LEDGER = "parts.jsonl"
 #: 2: workers write the parts; the ledger records each part's rows, bytes and sha256
-FORMAT_VERSION = 2
+#: 3: the manifest is sealed; each cell records its job layout
+FORMAT_VERSION = 3
 PARTITION_SCHEMA = {"variant": pl.String, "players": pl.Int8}
 #: columns stored in the path, not in the files
 PARTITION_COLUMNS = tuple(PARTITION_SCHEMA)
@@ -65,6 +83,13 @@ class DatasetError(ValueError):
     """A dataset that cannot be used as it is (missing, incomplete, or not matching its manifest)."""
 
 
+def shorten(value: Any, limit: int = 120) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (an error line stays one readable line)."""
+    text = value if isinstance(value, str) else repr(value)
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= limit else f"{text[:limit - 20]}… ({len(text):,} characters)"
+
+
 # ---- paths and jobs ---------------------------------------------------------------------------------
 def part_path(root: Path, table: str, variant: str, players: int, cell_name: str, job: int) -> Path:
     return root / table / f"variant={variant}" / f"players={players}" / f"part-{cell_name}-{job:05d}.parquet"
@@ -79,6 +104,41 @@ def job_range(games: int, chunk_size: int, job: int) -> tuple[int, int]:
     """(first_game, games) of job ``job`` of a cell."""
     first = job * chunk_size
     return first, min(chunk_size, games - first)
+
+
+#: a cell's jobs: segments (first job, first game, games, chunk), see the module docstring
+Layout = tuple[tuple[int, int, int, int], ...]
+
+
+def fresh_layout(games: int, chunk_size: int) -> list[list[int]]:
+    return [[0, 0, games, chunk_size]]
+
+
+def layout_of(entry: dict[str, Any]) -> Layout:
+    """The layout of a manifest cell entry (``manifest["cells"][name]``)."""
+    return tuple(tuple(segment) for segment in entry["layout"])
+
+
+def layout_jobs(layout: Layout) -> Iterator[tuple[int, int, int]]:
+    """(job, first_game, games) of every job of a layout, in layout order, generated lazily."""
+    for job0, first, games, chunk in layout:
+        for k in range(job_count(games, chunk)):
+            start, n = job_range(games, chunk, k)
+            yield job0 + k, first + start, n
+
+
+def job_span(layout: Layout, job: int) -> tuple[int, int] | None:
+    """(first_game, games) of job ``job`` of a layout, or None when the layout has no such job."""
+    for job0, first, games, chunk in layout:
+        k = job - job0
+        if 0 <= k < job_count(games, chunk):
+            start, n = job_range(games, chunk, k)
+            return first + start, n
+    return None
+
+
+def layout_job_count(layout: Layout) -> int:
+    return sum(job_count(games, chunk) for _, _, games, chunk in layout)
 
 
 # ---- writing ----------------------------------------------------------------------------------------
@@ -236,49 +296,235 @@ def _stored_fingerprint(schema: pa.Schema) -> list[list[str]]:
 
 
 # ---- manifest and ledger ----------------------------------------------------------------------------
+#: the statuses a manifest may have; "clearing": ``--force`` was deleting the dataset when it stopped
+STATUSES = ("running", "interrupted", "complete", "repaired", "clearing")
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_CELL_NAME = re.compile(r"(?P<variant>[a-z][a-z0-9_]{0,63})-p(?P<players>[0-9]{1,2})-(?P<lineup>[a-z][a-z0-9_]{0,63})")
+
+
 def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
-    text = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
-    write_text_atomic(root / MANIFEST, text)
+    """Seal ``manifest`` (with the ledger as it is now) and write it atomically."""
+    manifest.pop("seal", None)
+    manifest["seal"] = _seal(manifest, ledger_digest(root))
+    write_text_atomic(Path(root) / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+
+
+def ledger_digest(root: Path, size: int | None = None) -> dict[str, Any]:
+    """{"bytes", "sha256"} of the ledger (of its first ``size`` bytes when given)."""
+    try:
+        with open(Path(root) / LEDGER, "rb") as fh:
+            data = fh.read() if size is None else fh.read(size)
+    except FileNotFoundError:
+        data = b""
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def _fields(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    """(path, leaf) of every field of a manifest: dicts by key, lists of named records by name."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _fields(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        names = [v.get("name") for v in value]
+        keyed = all(isinstance(n, str) for n in names) and len(set(names)) == len(names)
+        for i, item in enumerate(value):
+            yield from _fields(item, f"{path}[{names[i] if keyed else i}]")
+    else:
+        yield path, value
+
+
+def _field_digest(value: Any) -> str:
+    return hashlib.blake2b(_canonical(value), digest_size=4).hexdigest()
+
+
+def _seal(body: dict[str, Any], ledger: dict[str, Any]) -> dict[str, Any]:
+    return {"sha256": hashlib.sha256(_canonical({"manifest": body, "ledger": ledger})).hexdigest(),
+            "ledger": ledger, "fields": {path: _field_digest(v) for path, v in _fields(body, "")}}
+
+
+def seal_problem(manifest: dict[str, Any]) -> str | None:
+    """Why ``manifest`` does not match its own seal (naming the field that changed), or None."""
+    seal = manifest.get("seal")
+    body = {k: v for k, v in manifest.items() if k != "seal"}
+    if not isinstance(seal, dict) or not isinstance(seal.get("fields"), dict) or not isinstance(seal.get("ledger"), dict):
+        return "it has no seal (edited, or not written by unosim)"
+    if _seal(body, seal["ledger"])["sha256"] == seal.get("sha256"):
+        return None
+    sealed = seal["fields"]
+    found = dict((path, _field_digest(v)) for path, v in _fields(body, ""))
+    for path, digest in found.items():
+        if path not in sealed:
+            return f"field {path} was added after unosim wrote it"
+        if sealed[path] != digest:
+            return f"field {path} was changed after unosim wrote it (it is now {shorten(_at(body, path), 60)})"
+    for path in sealed:
+        if path not in found:
+            return f"field {path} was removed after unosim wrote it"
+    return "its seal does not match its content (the seal was edited)"
+
+
+def _at(body: dict[str, Any], path: str) -> Any:
+    return dict(_fields(body, "")).get(path)
+
+
+def ledger_problem(root: Path, manifest: dict[str, Any]) -> str | None:
+    """Why the ledger is not the one the manifest was sealed with, or None. A finished dataset's ledger
+    must be exactly it; an unfinished one's may have grown by appends since (jobs finished after the
+    manifest's last write)."""
+    sealed = manifest["seal"]["ledger"]
+    now = ledger_digest(root, sealed.get("bytes"))
+    if now != sealed:
+        if not (Path(root) / LEDGER).exists():
+            return "missing (deleted after the run?)"
+        return "does not match the manifest's seal (edited, replaced or truncated after the run)"
+    if manifest["status"] == "complete" and (Path(root) / LEDGER).stat().st_size != sealed["bytes"]:
+        return "holds lines written after the dataset was complete (edited after the run)"
+    return None
 
 
 def read_manifest(root: str | Path) -> dict[str, Any]:
+    """The manifest of the dataset at ``root``, checked against its seal and for its shape; every
+    problem raises :class:`DatasetError` in one line naming the field."""
     root = Path(root)
     path = root / MANIFEST
     if not root.is_dir():
         what = "a file" if root.exists() else "missing"
         raise DatasetError(f"{root} is not a unosim dataset ({what}): give the dataset directory a study "
                            f"run wrote, e.g. data/demo")
+    if path.is_symlink():
+        raise DatasetError(f"{path} is a symbolic link (to {path.resolve()}); a dataset's manifest is its own "
+                           f"file: replace the link by the file")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         raise DatasetError(f"{root} is not a unosim dataset: no {MANIFEST}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"{path} is not valid JSON: {exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise DatasetError(f"{path} is not valid JSON: {shorten(str(exc))}") from None
+    except OSError as exc:
+        raise DatasetError(f"cannot read {path}: {exc.strerror}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:
         found = manifest.get("format") if isinstance(manifest, dict) else None
-        raise DatasetError(f"{root} is a dataset of format {found!r} (written by another unosim version, "
-                           f"without part checksums); this unosim reads format {FORMAT_VERSION}: run the "
-                           f"study again with --force")
+        raise DatasetError(f"{root} is a dataset of format {shorten(found, 40)} (written by another unosim "
+                           f"version); this unosim reads format {FORMAT_VERSION}: run the study again with "
+                           f"--force")
+    problem = seal_problem(manifest)
+    if problem:
+        raise DatasetError(f"{path}: {problem}; restore the file, or run the study again with --force")
+    if manifest.get("status") == "clearing":
+        raise DatasetError(f"{root} was being deleted by `unosim study run --force` when that run stopped; run "
+                           f"it again with --force")
+    _check_shape(path, manifest)
     return manifest
+
+
+def _check_shape(path: Path, manifest: dict[str, Any]) -> None:
+    """Every field a reader relies on has its type and range (a sealed manifest of another shape can only
+    come from a program other than unosim)."""
+    def need(ok: bool, field: str, value: Any, valid: str) -> None:
+        if not ok:
+            raise DatasetError(f"{path}: field {field} = {shorten(value, 60)} is invalid: {valid}; restore the "
+                               f"file, or run the study again with --force")
+
+    def whole(value: Any, lo: int = 0) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= lo
+
+    need(manifest.get("status") in STATUSES, "status", manifest.get("status"), f"one of {list(STATUSES)}")
+    need(whole(manifest.get("chunk_size"), 1), "chunk_size", manifest.get("chunk_size"), "a whole number ≥ 1")
+    need(whole(manifest.get("engine_version")), "engine_version", manifest.get("engine_version"), "a whole number")
+    study = manifest.get("study")
+    need(isinstance(study, dict), "study", study, "a table")
+    need(isinstance(study.get("comparisons"), list), "study.comparisons", study.get("comparisons"), "a list")
+    cells = study.get("cells")
+    need(isinstance(cells, list) and cells and all(isinstance(c, dict) for c in cells), "study.cells", cells,
+         "a non-empty list of cells")
+    entries = manifest.get("cells")
+    need(isinstance(entries, dict), "cells", entries, "a table of cells")
+    for cell in cells:
+        name = cell.get("name")
+        match = _CELL_NAME.fullmatch(name) if isinstance(name, str) else None
+        need(match is not None, "study.cells[].name", name, "variant-pN-lineup of lowercase identifiers")
+        where = f"study.cells[{name}]"
+        need(cell.get("variant") == match["variant"], f"{where}.variant", cell.get("variant"), "the cell's variant")
+        need(cell.get("players") == int(match["players"]), f"{where}.players", cell.get("players"),
+             "the cell's player count")
+        need(cell.get("lineup") == match["lineup"], f"{where}.lineup", cell.get("lineup"), "the cell's lineup")
+        need(whole(cell.get("games"), 1), f"{where}.games", cell.get("games"), "a whole number ≥ 1")
+        need(whole(cell.get("seed")), f"{where}.seed", cell.get("seed"), "a whole number ≥ 0")
+        entry = entries.get(name)
+        need(isinstance(entry, dict), f"cells.{name}", entry, "the cell's progress and layout")
+        need(entry.get("games") == cell["games"], f"cells.{name}.games", entry.get("games"),
+             f"the cell's games ({cell['games']:,})")
+        layout = entry.get("layout")
+        need(_valid_layout(layout, cell["games"]), f"cells.{name}.layout", layout,
+             "segments [first job, first game, games, chunk] covering the cell's games once")
+        need(entry.get("jobs") == layout_job_count(layout_of(entry)), f"cells.{name}.jobs", entry.get("jobs"),
+             "the number of jobs of its layout")
+    need(len(entries) == len(cells), "cells", sorted(entries), "one entry per cell of study.cells")
+    schema = manifest.get("schema")
+    need(isinstance(schema, dict) and sorted(schema) == sorted(TABLES)
+         and all(isinstance(cols, list) and all(isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)
+                                                for c in cols) for cols in schema.values()),
+         "schema", schema, f"the columns of each of {list(TABLES)}")
+
+
+def _valid_layout(layout: Any, games: int) -> bool:
+    """Segments of whole numbers that cover 0..games-1 once, their job numbers disjoint."""
+    if not isinstance(layout, list) or not layout:
+        return False
+    if not all(isinstance(seg, list) and len(seg) == 4 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                                for x in seg) for seg in layout):
+        return False
+    if any(job0 < 0 or first < 0 or n < 1 or chunk < 1 for job0, first, n, chunk in layout):
+        return False
+    covered = sorted((first, first + n) for _, first, n, _ in layout)
+    if covered[0][0] != 0 or covered[-1][1] != games or any(a[1] != b[0] for a, b in itertools.pairwise(covered)):
+        return False
+    jobs = sorted((job0, job0 + job_count(n, chunk)) for job0, _, n, chunk in layout)
+    return all(a[1] <= b[0] for a, b in itertools.pairwise(jobs))
 
 
 def read_ledger(root: Path, *, lenient: bool = False) -> dict[tuple[str, int], dict[str, Any]]:
     """(cell, job) → the ledger record of each finished job (a later line for the same job wins).
 
-    A line that is not a record raises :class:`DatasetError`, or is skipped when ``lenient`` (repair).
+    A line that is not a record (a JSON object with a cell name, a job number ≥ 0, its games and its
+    three parts) raises :class:`DatasetError`, or is skipped when ``lenient`` (repair, status).
     """
+    path = Path(root) / LEDGER
+    if path.is_symlink():
+        raise DatasetError(f"{path} is a symbolic link (to {path.resolve()}); a dataset's ledger is its own "
+                           f"file: replace the link by the file")
+    try:
+        lines = read_journal(path)
+    except OSError as exc:
+        raise DatasetError(f"cannot read {path}: {exc.strerror}") from None
     out = {}
-    for line in read_journal(Path(root) / LEDGER):
-        try:
-            record = json.loads(line)
-            key = (str(record["cell"]), int(record["job"]))
-        except (ValueError, KeyError, TypeError):
+    for line in lines:
+        record = _record(line)
+        if record is None:
             if lenient:
                 continue
-            raise DatasetError(f"{Path(root) / LEDGER} holds a line that is not a job record: "
-                               f"{line[:80]!r}") from None
-        out[key] = record
+            raise DatasetError(f"{path} holds a line that is not a job record: {shorten(line, 80)}")
+        out[(record["cell"], record["job"])] = record
     return out
+
+
+def _record(line: str) -> dict[str, Any] | None:
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("cell"), str):
+        return None
+    job, games, parts = record.get("job"), record.get("games"), record.get("parts")
+    if not (isinstance(job, int) and not isinstance(job, bool) and job >= 0):
+        return None
+    if not (isinstance(games, int) and not isinstance(games, bool) and games >= 1) or not isinstance(parts, dict):
+        return None
+    return record
 
 
 def append_ledger(root: Path, record: dict[str, Any]) -> None:
@@ -306,16 +552,20 @@ def record_progress(manifest: dict[str, Any], done: dict[tuple[str, int], dict[s
 # ---- reading ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Dataset:
-    """A verified study dataset; tables are lazy polars frames."""
+    """A verified study dataset; tables are lazy polars frames over exactly the verified parts."""
 
     path: Path
     manifest: dict[str, Any]
+    #: table → the paths of its parts, as the ledger records them and verification checked them
+    parts: dict[str, tuple[str, ...]] = field(repr=False)
+    #: sha256 naming the dataset's content: its spec, layout, schema, engine and every part's sha256
+    digest: str
 
     def scan(self, table: str) -> pl.LazyFrame:
+        """Table ``table`` over its verified parts (a list, not a glob: nothing else in the folder is read)."""
         if table not in TABLES:
             raise DatasetError(f"unknown table {table!r}: valid are {list(TABLES)}")
-        return pl.scan_parquet(self.path / table / "**" / "*.parquet", hive_partitioning=True,
-                               hive_schema=PARTITION_SCHEMA)
+        return pl.scan_parquet(list(self.parts[table]), hive_partitioning=True, hive_schema=PARTITION_SCHEMA)
 
     @property
     def rounds(self) -> pl.LazyFrame:
@@ -357,14 +607,27 @@ def games_on_disk(manifest: dict[str, Any]) -> tuple[int, int]:
     return done, sum(c["games"] for c in manifest["cells"].values())
 
 
+def data_digest(manifest: dict[str, Any], records: dict[tuple[str, int], dict[str, Any]]) -> str:
+    """The sha256 naming a dataset's content: its resolved spec, job layouts, schema, engine version and
+    the sha256 of every part (not its timestamps, progress or the hosts that wrote it)."""
+    parts = sorted(f"{cell}\t{job}\t{table}\t{record['parts'][table][2]}"
+                   for (cell, job), record in records.items() for table in TABLES)
+    head = {"study": manifest["study"], "schema": manifest["schema"], "engine_version": manifest["engine_version"],
+            "layouts": {name: entry["layout"] for name, entry in manifest["cells"].items()}}
+    digest = hashlib.sha256(_canonical(head))
+    digest.update("\n".join(parts).encode("utf-8"))
+    return digest.hexdigest()
+
+
 def open_dataset(path: str | Path) -> Dataset:
     """Open a complete dataset after checking every part against the ledger and the manifest.
 
-    Checked: every job is recorded, every part exists with its recorded size, sha256 and row count,
-    its footer names this cell and job, its columns are the manifest's schema, and no other part lies
-    in the tables. The first problem raises :class:`DatasetError` naming the part (``unosim study
-    verify`` lists them all). Verdicts are cached in memory by file size and mtime, so opening the same
-    dataset again in one process does not re-read it.
+    Checked: the manifest matches its seal and the ledger the manifest's seal; every job is recorded,
+    every part exists with its recorded size, sha256 and row count, its footer names this cell and job,
+    its columns are the manifest's schema, and nothing else (no other file, no link) lies in the
+    tables. The first problem raises :class:`DatasetError` naming the part (``unosim study verify``
+    lists them all). What verification proved is kept (``parts.verified``, and in memory) by file
+    size, mtime, ctime and inode, so opening an unchanged dataset again reads no part.
     """
     from .integrity import verify  # integrity builds on this module
     root = Path(path)
@@ -373,8 +636,8 @@ def open_dataset(path: str | Path) -> Dataset:
         done, total = games_on_disk(manifest)
         raise DatasetError(f"dataset {root} is incomplete ({done:,} of {total:,} games); resume it with "
                            f"`unosim study run SPEC --out {root.parent}`")
-    problems = verify(root, manifest, stop_at_first=True).problems
-    if problems:
-        raise DatasetError(f"dataset {root} failed verification: {problems[0]} (see `unosim study verify "
-                           f"{root}`)")
-    return Dataset(root, manifest)
+    verdict = verify(root, manifest, stop_at_first=True)
+    if verdict.problems:
+        raise DatasetError(f"dataset {root} failed verification: {verdict.problems[0]} (see `unosim study "
+                           f"verify {root}`)")
+    return Dataset(root, manifest, verdict.part_paths(root, manifest), data_digest(manifest, verdict.good))
