@@ -46,7 +46,7 @@ def small_spec(**study_overrides) -> dict:
 
 def small(**study) -> dict:
     """SMALL_SPEC cut to one variant (classic, two player counts, two lineups) of 300 games."""
-    spec = small_spec(games=300, **study)
+    spec = small_spec(**{"games": 300, **study})
     return {**spec, "grid": [spec["grid"][0] | {"variants": ["classic"]}], "comparisons": []}
 
 

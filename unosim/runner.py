@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -43,9 +44,12 @@ from . import dataset, resume
 from .atomic import sync_directories
 from ._version import __version__
 from .protocol import ENGINE_VERSION
+from .atomic import OutsideDataset, remove
+from .checks import is_int
+from .dataset import shorten
 from .lock import LOCK_FILES, DatasetLock
 from .simulate import simulate
-from .study import Job, Study
+from .study import Job, SpecChange, Study, growth
 from .worker import init_local_worker, probe_dataset_dir, run_job
 
 #: games per job by default: large enough that a job's fixed costs (six fsyncs, a ledger line, the
@@ -60,6 +64,11 @@ MANIFEST_INTERVAL_S = 2.0
 
 class RunError(ValueError):
     """The run cannot start (an existing dataset of another spec, a bad option, no scheduler)."""
+
+
+class RunStopped(RunError):
+    """The run stopped part-way (a worker died, a disk filled up): its finished jobs are recorded, and
+    running the same study again resumes it (the command line adds the exact command)."""
 
 
 @dataclass(frozen=True)
@@ -85,23 +94,24 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     ``accept_engine_change``: resume a dataset started by another engine version (the manifest then
     records both). ``progress``: a progress bar with ETA (default: when stderr is a terminal).
     """
-    if not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
-        raise RunError(f"n_jobs={n_jobs} is invalid: use a positive number of workers or -1 for all")
+    if not is_int(n_jobs) or n_jobs == 0 or n_jobs < -1:
+        raise RunError(f"n_jobs={shorten(n_jobs, 60)} is invalid: use a positive number of workers or -1 for all")
+    n_jobs = int(n_jobs)
     most = MAX_CHUNK_SIZE["single_round" if study.mode == "single_round" else "match"]
-    if chunk_size is not None and not 1 <= chunk_size <= most:
-        raise RunError(f"chunk_size={chunk_size:,} is invalid: use 1..{most:,} games per job (a job holds "
-                       f"its games in memory: about 2 kB per single round, 12 kB per match)")
+    if chunk_size is not None and (not is_int(chunk_size) or not 1 <= chunk_size <= most):
+        raise RunError(f"chunk_size={shorten(chunk_size, 60)} is invalid: use a whole number 1..{most:,} of games "
+                       f"per job (a job holds its games in memory: about 2 kB per single round, 12 kB per match)")
+    chunk_size = None if chunk_size is None else int(chunk_size)
     root = Path(out).absolute() / study.name
     _refuse_foreign_directory(root, force)
     schema = _engine_schema(study)  # also compiles the engine once, so workers load it from the cache
     with _interrupt_on_sigterm(), _backend(scheduler, n_jobs) as (client, capacity), DatasetLock(root):
         manifest, done = _prepare(root, study, chunk_size, force, accept_engine_change, schema)
-        chunk = manifest["chunk_size"]
         dataset.record_progress(manifest, done)
         dataset.write_manifest(root, manifest)
         if client is not None:
             _probe_workers(client, root)
-        pending = sum(dataset.job_count(c.games, chunk) for c in study.cells) - len(done)
+        pending = sum(entry["jobs"] for entry in manifest["cells"].values()) - len(done)
         workers = max(1, min(capacity if n_jobs == -1 else n_jobs, capacity, pending))
         start = time.perf_counter()
         games_before = sum(entry["games_done"] for entry in manifest["cells"].values())
@@ -111,7 +121,8 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
         except BaseException:
             manifest["status"] = "interrupted"
             _stamp(manifest)
-            dataset.write_manifest(root, manifest)
+            with contextlib.suppress(OSError):  # a full disk: the ledger alone makes the resume exact
+                dataset.write_manifest(root, manifest)
             raise
         _remove_stale_temporaries(root)  # e.g. of a dask worker killed mid-write
         manifest["status"] = "complete"
@@ -124,7 +135,6 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
 def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, workers: int,
               progress: bool) -> None:
     """Run the pending jobs on the current joblib backend; record each job as its metadata arrives."""
-    chunk = manifest["chunk_size"]
     cells = {cell.name: cell for cell in study.cells}
     done_games = sum(entry["games_done"] for entry in manifest["cells"].values())
     with tqdm(total=study.total_games, initial=done_games, unit="game", unit_scale=True, smoothing=0.1,
@@ -132,9 +142,9 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
         last_manifest = time.perf_counter()
         outputs = Parallel(n_jobs=workers, return_as="generator_unordered", batch_size=1,
                            pre_dispatch="2*n_jobs")(
-            delayed(run_job)(job, str(root)) for job in _pending_jobs(study, chunk, done))
+            delayed(run_job)(job, str(root)) for job in _pending_jobs(study, manifest, done))
         try:
-            for output in outputs:
+            for output in _stopping_in_one_line(outputs, root):
                 record = output["record"]
                 if output["schema"] != manifest["schema"]:
                     raise RunError(f"worker {record['writer']} wrote parts whose columns differ from this "
@@ -159,9 +169,56 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
                 outputs.close()  # on an error or an interrupt: joblib stops and terminates the workers
 
 
-def _pending_jobs(study: Study, chunk: int, done: dict) -> Iterator[Job]:
-    """The jobs not yet recorded, generated one by one (memory does not grow with the study)."""
-    return (job for job in study.jobs(chunk) if (job.cell.name, job.index) not in done)
+def _pending_jobs(study: Study, manifest: dict[str, Any], done: dict) -> Iterator[Job]:
+    """The jobs of the cells' layouts not yet recorded, generated one by one (memory does not grow
+    with the study)."""
+    for cell in study.cells:
+        for job, first, games in dataset.layout_jobs(dataset.layout_of(manifest["cells"][cell.name])):
+            if (cell.name, job) not in done:
+                yield Job(cell, job, first, games)
+
+
+def _stopping_in_one_line(outputs: Iterator, root: Path) -> Iterator:
+    """``outputs``, with the ways a run can die on the way turned into one :class:`RunStopped` line: a
+    worker process killed (by the out-of-memory killer, most often), a dask worker lost again and again,
+    a disk that filled up or went read-only."""
+    try:
+        yield from outputs
+    except OutsideDataset:
+        raise
+    except OSError as exc:
+        where = exc.filename or root
+        raise RunStopped(f"cannot write {where}: {exc.strerror or exc} (free space or make it writable); the "
+                         f"finished jobs are kept") from None
+    except Exception as exc:
+        death = worker_death(exc)
+        if death is None:
+            raise
+        raise RunStopped(f"{death}; the finished jobs are kept") from None
+
+
+def worker_death(exc: BaseException) -> str | None:
+    """One line saying how a worker died, its likely cause and what to do, when ``exc`` reports a
+    worker's death (loky's TerminatedWorkerError or BrokenProcessPool, dask's KilledWorker); else None."""
+    kind = type(exc).__name__
+    text = str(exc)
+    if kind == "KilledWorker":
+        return (f"dask lost the workers running a job several times ({shorten(text, 100)}); most likely they ran "
+                f"out of memory: lower --chunk-size (a job holds its games in memory) or give the workers more")
+    if kind not in ("TerminatedWorkerError", "BrokenProcessPool", "ShutdownExecutorError"):
+        return None
+    codes = re.search(r"exit codes of the workers are \{([^}]*)\}", text)
+    signals = sorted(set(re.findall(r"(SIG[A-Z]+)\((-?\d+)\)", codes.group(1)))) if codes else []
+    how = (" and ".join(f"{name} (signal {abs(int(num))})" for name, num in signals) if signals
+           else "an unexpected exit")
+    if any(name == "SIGKILL" for name, _ in signals) or not signals:
+        cause = ("most likely the system's out-of-memory killer: lower --chunk-size (a job holds its games in "
+                 "memory) or --n-jobs")
+    elif any(name in ("SIGSEGV", "SIGBUS", "SIGILL", "SIGABRT") for name, _ in signals):
+        cause = "a crash inside the worker (please report it with the spec)"
+    else:
+        cause = "something outside unosim stopped it"
+    return f"a study worker process was killed by {how}, {cause}"
 
 
 def _refuse_foreign_directory(root: Path, force: bool) -> None:
@@ -197,20 +254,30 @@ def _engine_schema(study: Study) -> dict[str, list[list[str]]]:
 
 def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, accept_engine_change: bool,
              schema: dict[str, Any]) -> tuple[dict[str, Any], dict]:
-    """The manifest to continue from and the finished jobs: a fresh dataset, or the existing one."""
+    """The manifest to continue from and the finished jobs: a fresh dataset, or the existing one
+    (extended to a grown spec, or cut anew for another chunk size)."""
     resolved = json.loads(json.dumps(study.resolved()))
-    if force:
+    if force or _status_on_disk(root) == "clearing":   # a --force that was stopped half-way goes on
         _clear(root)
     if (root / dataset.MANIFEST).exists():
         manifest = dataset.read_manifest(root)
-        if manifest["study"] != resolved:
-            raise RunError(_spec_change(root, manifest["study"], resolved))
-        if chunk_size is not None and chunk_size != manifest["chunk_size"]:
-            raise RunError(f"{root} was started with chunk_size={manifest['chunk_size']:,}; resume with that "
-                           f"chunk size (or none), or use --force to start again")
+        try:
+            grown = growth(manifest["study"], resolved)
+        except SpecChange as exc:
+            raise RunError(f"{root} holds a dataset of a different spec ({exc}); a dataset can only grow (more "
+                           f"games per cell, more cells): use --force to replace it, or another --out") from None
+        rechunk = chunk_size is not None and chunk_size != manifest["chunk_size"]
+        if rechunk and grown:
+            raise RunError(f"{root}: give either more games or another chunk size ({manifest['chunk_size']:,} → "
+                           f"{chunk_size:,}) in one run, not both: run once with --chunk-size "
+                           f"{manifest['chunk_size']}, then again with the new one")
         _check_engine(root, manifest, schema, accept_engine_change)
         _remove_stale_temporaries(root)
         done = resume.recorded_jobs(root, manifest, ENGINE_VERSION)
+        if grown:
+            _grow(root, manifest, resolved, grown, done)
+        if rechunk:
+            _rechunk(manifest, chunk_size, done)
         manifest["status"] = "running"
         return manifest, done
     chunk = chunk_size or DEFAULT_CHUNK_SIZE["single_round" if study.mode == "single_round" else "match"]
@@ -227,27 +294,102 @@ def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, acce
         "git_revision": _git_revision(),
         "schema": schema,
         "ledger": dataset.LEDGER,
-        "cells": {c.name: {"games": c.games, "games_done": 0, "jobs": dataset.job_count(c.games, chunk),
-                           "jobs_done": 0, "status": "pending"} for c in study.cells},
+        "cells": {c.name: _cell_entry(c.games, chunk) for c in study.cells},
     }
-    dataset.write_manifest(root, manifest)  # first: a directory with a manifest is a dataset
     dataset.rewrite_ledger(root, {})
+    dataset.write_manifest(root, manifest)  # a directory with a manifest is a dataset
     return manifest, {}
 
 
-def _spec_change(root: Path, old: dict[str, Any], new: dict[str, Any]) -> str:
-    """Why a dataset cannot be continued with this spec: a different spec, or the same spec whose
-    policies now play by other parameters (a preset's weights changed between unosim versions)."""
-    def without_effective(spec):
-        return {**spec, "cells": [{k: v for k, v in c.items() if k != "lineup_effective"} for c in spec["cells"]]}
+def _cell_entry(games: int, chunk: int) -> dict[str, Any]:
+    layout = dataset.fresh_layout(games, chunk)
+    return {"games": games, "games_done": 0, "jobs": dataset.layout_job_count(dataset.layout_of({"layout": layout})),
+            "jobs_done": 0, "status": "pending", "layout": layout}
 
-    if without_effective(old) != without_effective(new):
-        return f"{root} holds a dataset of a different spec; use --force to replace it or another --out"
-    then, now = next((c, d) for c, d in zip(old["cells"], new["cells"], strict=True)
-                     if c.get("lineup_effective") != d["lineup_effective"])
-    return (f"{root} was started with other policy parameters for cell {then['name']}: "
-            f"{then.get('lineup_effective', '(not recorded by the unosim that started it)')}; this unosim plays "
-            f"{now['lineup_effective']}. Its games would differ: use --force to start again, or another --out")
+
+def _grow(root: Path, manifest: dict[str, Any], resolved: dict[str, Any], grown, done: dict) -> None:
+    """Extend the dataset to the grown spec: each grown cell's last segment (in game order) is extended,
+    so its jobs are those of one run at the new size; a short last job of the old size becomes a
+    longer one and runs again (its record dropped first, then its parts). New cells get fresh
+    layouts. The manifest is written last: a kill before leaves the old dataset, resumable."""
+    dropped = {}
+    for name, (_, games) in grown.grown.items():
+        entry = manifest["cells"][name]
+        layout = [list(segment) for segment in entry["layout"]]
+        last = max(layout, key=lambda segment: segment[1])
+        job0, first, old_games, chunk = last
+        tail = dataset.job_count(old_games, chunk) - 1 + job0   # the old last job
+        last[2] = games - first
+        taken = {j for seg in layout if seg is not last for j in range(seg[0], seg[0] + dataset.job_count(seg[2], seg[3]))}
+        if any(j in taken for j in range(job0, job0 + dataset.job_count(last[2], chunk))):
+            last[2] = old_games   # the extension's job numbers are in use (after a re-chunk): a segment of its own
+            layout.append([_next_job(layout), first + old_games, games - first - old_games, manifest["chunk_size"]])
+        elif (name, tail) in done and dataset.job_span(dataset.layout_of({"layout": layout}), tail)[1] != done[(name, tail)]["games"]:
+            dropped[(name, tail)] = done.pop((name, tail))
+        entry.update(games=games, layout=layout)
+        entry["jobs"] = dataset.layout_job_count(dataset.layout_of(entry))
+    for name in grown.added:
+        cell = next(c for c in resolved["cells"] if c["name"] == name)
+        manifest["cells"][name] = _cell_entry(cell["games"], manifest["chunk_size"])
+    cells = {c["name"]: c for c in resolved["cells"]}
+    if dropped:
+        dataset.rewrite_ledger(root, done)
+        for name, job in dropped:
+            for table in dataset.TABLES:
+                remove(dataset.part_path(root, table, cells[name]["variant"], cells[name]["players"], name, job))
+    manifest["study"] = resolved
+    manifest["cells"] = {c["name"]: manifest["cells"][c["name"]] for c in resolved["cells"]}   # spec order
+    dataset.record_progress(manifest, done)
+    dataset.write_manifest(root, manifest)
+
+
+def _next_job(layout: list[list[int]]) -> int:
+    return max(job0 + dataset.job_count(games, chunk) for job0, _, games, chunk in layout)
+
+
+def _rechunk(manifest: dict[str, Any], chunk: int, done: dict) -> None:
+    """Cut the games no finished job holds into jobs of ``chunk`` games (new job numbers); the
+    finished jobs keep theirs (consecutive ones as one segment). A cell with no finished job is laid
+    out afresh, as a new run would. Costs memory by finished jobs, not by games."""
+    for name, entry in manifest["cells"].items():
+        layout = dataset.layout_of(entry)
+        finished = sorted((*dataset.job_span(layout, job), job) for cell, job in done if cell == name)
+        if not finished:
+            entry["layout"] = dataset.fresh_layout(entry["games"], chunk)
+        elif sum(games for _, games, _ in finished) < entry["games"]:
+            kept = []   # segments [first job, first game, games, chunk] + [jobs]
+            for first, games, job in finished:
+                run, chunk_of = (kept[-1] if kept else None), _chunk_of(layout, job)
+                if (run is not None and run[0] + run[4] == job and run[1] + run[2] == first and run[3] == chunk_of
+                        and run[2] == run[3] * run[4]):
+                    run[2] += games
+                    run[4] += 1
+                else:
+                    kept.append([job, first, games, chunk_of, 1])
+            segments = [run[:4] for run in kept]
+            next_job = _next_job([list(s) for s in layout])
+            edge = 0
+            for _, first, games, _, _ in [*kept, [0, entry["games"], 0, 0, 0]]:
+                if first > edge:   # a gap no finished job holds
+                    segments.append([next_job, edge, first - edge, chunk])
+                    next_job += dataset.job_count(first - edge, chunk)
+                edge = first + games
+            entry["layout"] = sorted(segments, key=lambda segment: segment[1])
+        entry["jobs"] = dataset.layout_job_count(dataset.layout_of(entry))
+    manifest["chunk_size"] = chunk
+
+
+def _chunk_of(layout, job: int) -> int:
+    return next(chunk for job0, _, games, chunk in layout if job0 <= job < job0 + dataset.job_count(games, chunk))
+
+
+def _status_on_disk(root: Path) -> str | None:
+    """The status field of the manifest at ``root`` as written, unchecked (None if there is none)."""
+    try:
+        manifest = json.loads((root / dataset.MANIFEST).read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    return manifest.get("status") if isinstance(manifest, dict) else None
 
 
 def _check_engine(root: Path, manifest: dict[str, Any], schema: dict[str, Any], accept: bool) -> None:
@@ -272,21 +414,30 @@ def _check_engine(root: Path, manifest: dict[str, Any], schema: dict[str, Any], 
 
 
 def _clear(root: Path) -> None:
-    """Delete the dataset's contents, keeping the lock this run holds."""
+    """Delete the dataset's contents, keeping the lock this run holds. The manifest is marked
+    "clearing" first and deleted last, so a kill at any point leaves a dataset that the next run
+    (with --force or without) goes on clearing."""
+    manifest = root / dataset.MANIFEST
+    if manifest.exists():
+        dataset.write_manifest(root, {"format": dataset.FORMAT_VERSION, "status": "clearing"})
     for path in root.iterdir():
-        if path.name in LOCK_FILES:
+        if path.name in LOCK_FILES or path == manifest:
             continue
         if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
+            shutil.rmtree(path)   # never follows a link inside: a link is deleted, not its target
         else:
-            path.unlink()
+            remove(path)
+    remove(manifest)
 
 
 def _remove_stale_temporaries(root: Path) -> None:
-    """Temporary files of writers that died (the lock proves none is alive), and worker probes."""
-    for pattern in (".*.tmp", ".probe-*"):
-        for stale in root.rglob(pattern):
-            stale.unlink(missing_ok=True)
+    """Temporary files of writers that died (the lock proves none is alive), and worker probes; links
+    are not followed."""
+    for directory, subdirectories, files in os.walk(root):
+        for name in files:
+            if (name.startswith(".") and name.endswith(".tmp")) or name.startswith(".probe-"):
+                remove(Path(directory) / name)
+        subdirectories[:] = [d for d in subdirectories if not os.path.islink(os.path.join(directory, d))]
 
 
 def _probe_workers(client, root: Path) -> None:
