@@ -117,15 +117,14 @@ def cmd_study_run(args) -> None:
 
 
 def cmd_analyze(args) -> None:
-    from .analysis.standard import TABLE_DIR, standard_tables, write_standard_tables
-    from .charts import CHART_DIR, study_charts, write_charts
+    from .analysis.standard import TABLE_DIR
+    from .charts import CHART_DIR
     from .dataset import open_dataset
+    from .provenance import write_analysis
     ds = open_dataset(args.dataset)
     start = time.perf_counter()
-    tables = standard_tables(ds)
     out = Path(args.out or ds.path / TABLE_DIR)
-    paths = write_standard_tables(tables, out)
-    charts = write_charts(study_charts(tables), out / CHART_DIR)
+    _, paths, charts = write_analysis(ds, out)
     print(f"{len(paths)} tables in {out} and {len(charts)} charts (PNG, SVG) in {out / CHART_DIR} "
           f"({time.perf_counter() - start:.1f} s): {', '.join(p.stem for p in paths)}")
 

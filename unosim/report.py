@@ -24,11 +24,12 @@ import polars as pl
 
 from . import rules
 from .analysis.findings import Finding, findings
-from .analysis.standard import TABLE_DIR, read_standard_tables, standard_tables, write_standard_tables
+from .analysis.standard import TABLE_DIR
 from .atomic import write_text_atomic
 from .charts import CHART_DIR, study_charts, write_charts
 from .charts import read_charts as read_chart_files
 from .dataset import Dataset
+from .provenance import bound_tables, write_analysis
 
 REPORT_NAME = "report.html"
 APPENDIX_ROWS = 1500  # longer tables stay in their CSV file (the report must stay light)
@@ -61,14 +62,13 @@ class Section:
 
 
 def analysis_tables(ds: Dataset) -> dict[str, pl.DataFrame]:
-    """The dataset's analysis tables: read from ``analysis/`` when complete, else computed and written."""
+    """The dataset's analysis tables: read from ``analysis/`` when complete and computed from this very
+    dataset (:func:`unosim.provenance.bound_tables`), else computed and written."""
     directory = ds.path / TABLE_DIR
-    tables = read_standard_tables(directory) or {}
+    tables = bound_tables(ds, directory) or {}
     wanted_effects = bool(ds.manifest["study"]["comparisons"])
     if not all(name in tables for name in _ALWAYS) or (wanted_effects and "effects" not in tables):
-        tables = standard_tables(ds)
-        write_standard_tables(tables, directory)
-        write_charts(study_charts(tables), directory / CHART_DIR)
+        tables = write_analysis(ds, directory)[0]
     return tables
 
 
