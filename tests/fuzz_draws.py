@@ -4,10 +4,14 @@
 a random subset of every rule the variant allows, including extreme but valid values (a mercy limit just
 above the hand size, the largest UNO penalty, weights of 1e-300 and 1e308, tiny turn caps...).
 ``invalid_draw(rng)`` draws a call that must be refused with one ValueError, with the field and the
-value its message must name.
+value its message must name. ``extreme_pair(rng)`` draws a valid call twice: with sane numbers, and with
+every scale-free number (each weight of a ``weighted`` seat, ``spin_weights``, ``shout_weight``)
+multiplied by one power of two from anywhere in the float range, exactly; both take extreme
+probabilities (the smallest subnormal, 1 - 2**-53 …). The extreme call must play the sane call's games
+or be refused by one ValueError naming the field.
 
 Run as a script (``python tests/fuzz_draws.py SEED START COUNT DRAW_SECONDS``, or ``- DRAW_SECONDS`` with
-a JSON list of draws on stdin), it plays valid draws ``START .. START+COUNT-1`` of ``SEED`` with the
+a JSON list of draws on stdin, or ``extreme SEED START COUNT DRAW_SECONDS``), it plays valid draws ``START .. START+COUNT-1`` of ``SEED`` with the
 in-kernel audit, one JSON line per draw on stdout, under a faulthandler watchdog: a draw that runs longer than DRAW_SECONDS (a hang) kills the process with a
 traceback, and the parent test names the last draw started. Every other draw also replays its first game
 in the reference engine and requires identical traces and tables.
@@ -25,7 +29,8 @@ import numpy as np
 
 from unosim import families
 from unosim import rules as R
-from unosim.policies import POLICIES, TWINNED_POLICIES
+from unosim.policies import POLICIES, PRESETS, TWINNED_POLICIES
+from unosim.protocol import PROBABILITY_PARAMS, WEIGHT_PARAMS
 
 FAMILIES = tuple(R.variant_names())   # derived from the registry: a new variant is fuzzed too
 WEIGHTS = (0.0, 1e-300, 1e-9, 0.5, 1.0, 3.0, 1e9, 1e308)
@@ -97,6 +102,99 @@ def _spin_weights(rng: random.Random):
     if rng.random() < 0.3:
         return {o: w for o, w in zip(R.SPIN_OUTCOMES, weights, strict=True) if w}
     return weights
+
+
+# ---- extreme numbers: the same games at any scale, or a named error ----------------------------------
+#: valid probabilities at the edges of the float range
+EXTREME_PROBABILITIES = (0.0, 5e-324, 2.2250738585072014e-308, 1e-300, 1e-16, 0.5, 1 - 2**-53, 1.0)
+
+
+def _power_of_two(rng: random.Random, values: list[float]) -> int:
+    """An exponent k from anywhere in the float range such that every value × 2**k is exact, finite and
+    normal (so the scaled call is the same call at another scale)."""
+    exponents = [math.frexp(v)[1] for v in values if v != 0.0]
+    if not exponents:
+        return 0
+    low, high = -1021 - min(exponents), 1024 - max(exponents) - 1
+    return rng.choice((low, high, rng.randint(low, high), rng.randint(min(0, high), high), rng.randint(low, max(0, low))))
+
+
+def _scaled(values: list[float], k: int) -> list[float]:
+    return [math.ldexp(v, k) for v in values]
+
+
+def _weighted_seat(rng: random.Random) -> tuple[str, str]:
+    """(sane, extreme) specs of one weighted seat: every weight given, the extreme one scaled."""
+    name = rng.choice(("weighted", *PRESETS))
+    weights = [0.0 if rng.random() < 0.4 else rng.choice((-100.0, -1.0, 1.0, 20.0, round(rng.uniform(-50, 50), 3)))
+               for _ in WEIGHT_PARAMS]
+    k = _power_of_two(rng, weights)
+    probabilities = [f"{p}={rng.choice(EXTREME_PROBABILITIES)!r}" for p in ("p_challenge", "p_keep_drawn")
+                     if rng.random() < 0.5]
+
+    def spec(values):
+        terms = [f"{w}={v!r}" for w, v in zip(WEIGHT_PARAMS, values, strict=True)] + probabilities
+        return f"{name}({','.join(terms)})"
+    return spec(weights), spec(_scaled(weights, k))
+
+
+def _probability_seat(rng: random.Random) -> str:
+    name = rng.choice(("random", "greedy_points", "keep_wilds"))
+    params = [p for p in POLICIES[name].params if p in PROBABILITY_PARAMS and rng.random() < 0.6]
+    return f"{name}({','.join(f'{p}={rng.choice(EXTREME_PROBABILITIES)!r}' for p in params)})" if params else name
+
+
+def extreme_pair(rng: random.Random) -> tuple[dict, dict]:
+    """(sane, extreme) calls: see the module docstring."""
+    base = valid_draw(rng)
+    players, family = base["players"], base["variant"]
+    sane, extreme = [], []
+    for _ in range(players):
+        if rng.random() < 0.5:
+            a, b = _weighted_seat(rng)
+        else:
+            a = b = _probability_seat(rng)
+        sane.append(a)
+        extreme.append(b)
+    rules_sane = {k: v for k, v in base["rules"].items() if k not in ("spin_weights", "shout_weight")}
+    for key in ("p_forget_uno", "p_catch", "p_dumbfu_fail"):
+        if key in rules_sane:
+            rules_sane[key] = (rng.choice(EXTREME_PROBABILITIES) if not isinstance(rules_sane[key], list)
+                               else [rng.choice(EXTREME_PROBABILITIES) for _ in range(players)])
+    rules_extreme = dict(rules_sane)
+    if family == "spin":
+        spin = [rng.choice((0.0, 0.25, 1.0, 3.0, 7.5)) for _ in range(9)]
+        spin[rng.randrange(9)] = 1.0
+        shout = [rng.choice((0.5, 1.0, 2.0, 9.0)) for _ in range(players)]
+        k = _power_of_two(rng, spin + shout)
+        rules_sane.update(spin_weights=spin, shout_weight=shout)
+        rules_extreme.update(spin_weights=_scaled(spin, k), shout_weight=_scaled(shout, k))
+    draw = {**base, "games": min(base["games"], 2)}
+    return {**draw, "lineup": sane, "rules": rules_sane}, {**draw, "lineup": extreme, "rules": rules_extreme}
+
+
+def play_extreme(sane: dict, extreme: dict) -> str:
+    """Play both calls; the extreme one must play the sane one's games ("same") or raise a ValueError
+    naming the field that holds the extreme numbers ("refused: ...")."""
+    from unosim.simulate import resolve, run_compiled
+
+    rs, specs = resolve(sane["variant"], sane["players"], sane["lineup"], sane["rules"])
+    expected = run_compiled(rs, sane["players"], specs, sane["seed"], sane["first_game"], sane["games"], audit=True)
+    try:
+        rs, specs = resolve(extreme["variant"], extreme["players"], extreme["lineup"], extreme["rules"])
+        from unosim.policies import lineup_arrays
+        lineup_arrays(specs)
+    except ValueError as error:
+        message = str(error)
+        assert any(f in message for f in ("weights", "spin_weights", "shout_weight")), message
+        assert "\n" not in message, message
+        return f"refused: {message[:80]}"
+    found = run_compiled(rs, extreme["players"], specs, extreme["seed"], extreme["first_game"], extreme["games"],
+                         audit=True)
+    for name in ("rounds", "seats", "opening", "matches"):
+        a, b = getattr(expected, name), getattr(found, name)
+        assert a.shape == b.shape and np.array_equal(a, b), f"the extreme call plays other games ({name} differ)"
+    return "same"
 
 
 # ---- invalid calls: (description, call kwargs, field the message must name, value token it must show) --
@@ -221,7 +319,10 @@ def compare_with_reference(draw: dict) -> None:
 
 
 def main(argv: list[str]) -> None:
-    """``SEED START COUNT DRAW_SECONDS``: play those seeded draws; ``- DRAW_SECONDS``: a JSON list on stdin."""
+    """``SEED START COUNT DRAW_SECONDS``: play those seeded draws; ``- DRAW_SECONDS``: a JSON list on stdin;
+    ``extreme SEED START COUNT DRAW_SECONDS``: play those extreme pairs."""
+    if argv[0] == "extreme":
+        return main_extreme(int(argv[1]), int(argv[2]), int(argv[3]), float(argv[4]))
     if argv[0] == "-":
         draws = list(enumerate(json.load(sys.stdin)))
         draw_seconds = float(argv[1])
@@ -243,6 +344,22 @@ def main(argv: list[str]) -> None:
         finally:
             faulthandler.cancel_dump_traceback_later()
         print(json.dumps({"done": index, **summary}), flush=True)
+
+
+def main_extreme(seed: int, start: int, count: int, draw_seconds: float) -> None:
+    play({"variant": "classic", "players": 2, "lineup": "random", "rules": {}, "seed": 0, "first_game": 0,
+          "games": 1})   # warm-up, as in main
+    for index in range(start, start + count):
+        print(json.dumps({"start": index}), flush=True)
+        faulthandler.dump_traceback_later(draw_seconds, exit=True)
+        try:
+            outcome = play_extreme(*extreme_pair(random.Random(f"extreme:{seed}:{index}")))
+        except Exception as error:
+            print(json.dumps({"fail": index, "error": f"{type(error).__name__}: {error}"}), flush=True)
+            continue
+        finally:
+            faulthandler.cancel_dump_traceback_later()
+        print(json.dumps({"done": index, "outcome": outcome}), flush=True)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 in-kernel audit in a subprocess under a watchdog (a hang fails the test instead of hanging the suite;
 every other draw is also compared with the reference engine), and random invalid calls, each of which must raise one ValueError naming the field and the value.
 
-Budget: ``UNOSIM_FUZZ_DRAWS`` valid draws (default 400, a few seconds once the engine is compiled) and
-``UNOSIM_FUZZ_INVALID`` invalid ones (default 400) from ``UNOSIM_FUZZ_SEED`` (default 12), plus further
+Budget: ``UNOSIM_FUZZ_DRAWS`` valid draws (default 400, a few seconds once the engine is compiled),
+``UNOSIM_FUZZ_EXTREME`` pairs of a sane call and the same call with extreme numbers (default 200; see
+``fuzz_draws.extreme_pair``) and ``UNOSIM_FUZZ_INVALID`` invalid ones (default 400) from ``UNOSIM_FUZZ_SEED`` (default 12), plus further
 batches of valid draws while ``UNOSIM_FUZZ_BUDGET`` seconds last (default 0); ``make fuzz`` runs a long
 session (10 minutes) with a fresh seed. Every failure prints the seed and index that reproduce it.
 
@@ -26,7 +27,7 @@ import numpy as np
 import pytest
 
 import unosim
-from fuzz_draws import compare_with_reference, invalid_draw, valid_draw
+from fuzz_draws import compare_with_reference, extreme_pair, invalid_draw, valid_draw
 from unosim import reference
 from unosim import protocol as L
 from unosim.policies import parse_policy
@@ -37,6 +38,7 @@ from unosim.trace import replay, replay_events
 SEED = int(os.environ.get("UNOSIM_FUZZ_SEED", "12"))
 DRAWS = int(os.environ.get("UNOSIM_FUZZ_DRAWS", "400"))
 INVALID = int(os.environ.get("UNOSIM_FUZZ_INVALID", "400"))
+EXTREME = int(os.environ.get("UNOSIM_FUZZ_EXTREME", "200"))
 BUDGET = float(os.environ.get("UNOSIM_FUZZ_BUDGET", "0"))   # seconds of further valid batches (make fuzz)
 DRAW_SECONDS = 60.0      # one draw plays at most 4 matches of at most 5 short rounds: a hang, not slowness
 WORKER = Path(__file__).with_name("fuzz_draws.py")
@@ -77,6 +79,45 @@ def test_random_valid_rule_sets_play_with_the_audit():
     assert any(d["rules"].get("jump_in") and d["rules"].get("mercy_limit") == d["rules"]["hand_size"] + 1
                for d in draws)
     assert sum(x["rounds"] for x in done) >= DRAWS
+
+
+def test_random_extreme_numbers_play_the_sane_games_or_are_refused_by_name():
+    """Every numeric parameter at the edges of the float range: weights and spin/shout weights scaled by
+    any exact power of two play the games of the sane scale (or are refused naming the weights);
+    extreme probabilities play with the audit."""
+    start, deadline = 0, time.monotonic() + BUDGET
+    outcomes = []
+    while True:
+        lines = _run_worker(["extreme", str(SEED), str(start), str(EXTREME), str(DRAW_SECONDS)])
+        _check(lines, lambda i: f"UNOSIM_FUZZ_SEED={SEED}: {extreme_pair(random.Random(f'extreme:{SEED}:{i}'))}")
+        outcomes += [x["outcome"] for x in lines if "done" in x]
+        start += EXTREME
+        if time.monotonic() >= deadline:
+            break
+    assert len(outcomes) == start
+    pairs = [extreme_pair(random.Random(f"extreme:{SEED}:{i}")) for i in range(EXTREME)]
+    scales = [float(spec.split("(", 1)[1].split(",")[0].split("=")[1]) for _, b in pairs for spec in b["lineup"]
+              if spec.split("(")[0] in ("weighted", *unosim.policies.PRESETS)]
+    assert max(map(abs, scales)) > 1e250 and min(abs(x) for x in scales if x) < 1e-250   # the corners are reached
+    assert outcomes.count("same") > len(outcomes) // 2
+
+
+def test_regression_a_huge_weight_plays_the_games_of_a_sane_one():
+    """Issue 24: weighted(w_points=1e307) played other games than w_points=1 (scores overflowed from
+    about 3.6e306, and tied at inf), though scaling one weight cannot change a preference here."""
+    for family in ("classic", "spin"):
+        rules = {"match_mode": "single_round"}
+        sane = unosim.simulate(family, players=4, games=300, seed=3, lineup="weighted(w_points=1),random*", rules=rules)
+        huge = unosim.simulate(family, players=4, games=300, seed=3, lineup="weighted(w_points=1e307),random*",
+                               rules=rules)
+        tiny = unosim.simulate(family, players=4, games=300, seed=3, lineup="weighted(w_points=1e-300),random*",
+                               rules=rules)
+        for table in ("rounds", "seats"):
+            a = getattr(sane, table).drop("policy", strict=False)
+            assert a.equals(getattr(huge, table).drop("policy", strict=False)), (family, table)
+            assert a.equals(getattr(tiny, table).drop("policy", strict=False)), (family, table)
+    with pytest.raises(ValueError, match="weights of policy 'weighted' span too wide a range.*w_points=1e\\+308.*w_seen=1e-300"):
+        unosim.simulate("classic", players=2, games=1, seed=1, lineup="weighted(w_points=1e308,w_seen=1e-300)")
 
 
 def test_random_invalid_calls_raise_one_clear_value_error():

@@ -205,3 +205,41 @@ def test_oversized_requests_end_in_one_line_not_a_memory_error_traceback(tmp_pat
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("unosim: error: "), done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def loky_workers(pid: int) -> list:
+    return [k for k in children(pid) if "LokyProcess" in " ".join(k.cmdline())]
+
+
+def resource_tracker(pid: int) -> list:
+    return [k for k in children(pid) if "resource_tracker" in " ".join(k.cmdline())]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("victim", ["worker", "resource tracker"])
+def test_a_killed_worker_ends_the_run_in_one_line_and_the_resume_is_identical(tmp_path, victim):
+    """Issue 24: SIGKILL of a loky worker (what the out-of-memory killer does) ended `study run` with 29
+    lines of traceback, and killing loky's resource tracker printed 47 lines and 9 tracebacks."""
+    spec = write_spec(tmp_path, "oom", 120_000)
+    root = tmp_path / "out" / "oom"
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    wait_for(lambda: parts(root) >= 2 and len(loky_workers(proc.pid)) == 2
+             and (victim == "worker" or resource_tracker(proc.pid)), proc, f"the first parts and a {victim}")
+    target = (loky_workers if victim == "worker" else resource_tracker)(proc.pid)[0]
+    target.send_signal(signal.SIGKILL)
+    _, err = proc.communicate(timeout=300)
+    if victim == "worker":
+        assert proc.returncode == 2, err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert "killed by SIGKILL (signal 9)" in err and "out-of-memory" in err, err
+        assert f"run `unosim study run {spec} --out {tmp_path / 'out'}` again to resume" in err
+    else:   # loky starts a new tracker: the run goes on and says nothing about it
+        assert proc.returncode == 0 and err == "", err
+    resumed = subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
+                              str(tmp_path / "out"), "--quiet", "--n-jobs", "2"],
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0 and resumed.stderr == "", resumed.stderr
+    from unosim.study import load_study
+    reference = run_study(load_study(spec), tmp_path / "reference", n_jobs=1, chunk_size=2000, progress=False)
+    assert {k: r["parts"] for k, r in read_ledger(root).items()} == \
+        {k: r["parts"] for k, r in read_ledger(reference.path).items()}

@@ -63,6 +63,7 @@ import numpy as np
 
 from .checks import is_real
 from .protocol import (
+    MAX_CARDS,
     N_POLICY_PARAMS,
     POLICY_NAMES,
     POLICY_PARAMS,
@@ -174,7 +175,51 @@ class PolicySpec:
             entries = POLICIES[ROLLOUT_PRESETS[int(dict(entries)["rollout"])]].defaults + entries
         for k, v in entries:
             out[POLICY_PARAMS.index(k)] = v
-        return out
+        return scale_safe(out, self.name)
+
+
+#: where the weights of one seat may lie so that no score can overflow or lose bits to underflow: every
+#: score is a sum of at most 2 × MAX_CARDS weight × feature terms (a group of the spin wheel sums the
+#: scores of up to MAX_CARDS cards), each feature a whole number of magnitude at most MAX_CARDS
+_LOG_CEILING = 1000    # log2 of the largest score bound
+_LOG_FLOOR = -1000     # log2 of the smallest non-zero weight
+_WEIGHT_INDICES = np.array([POLICY_PARAMS.index(k) for k in WEIGHT_PARAMS])
+
+
+def scale_safe(vector: np.ndarray, name: str) -> np.ndarray:
+    """``vector`` with its weights multiplied by the power of two that keeps every score finite and every
+    weight a normal float, or as it is when they already are (every sane vector, so no game changes).
+
+    The ``weighted`` policy compares scores (Σ weight × feature) with each other, with other
+    weighted sums and with 0 (a challenge's sign). Multiplying every weight by the same power of two
+    multiplies each term, each rounded sum and so each score by it exactly, as long as nothing
+    overflows or becomes subnormal: every comparison, every tie and so every game stays the same,
+    while ``w_points=1e307`` no longer overflows to inf (scores from about 3.6e306 did) and ``1e-320``
+    no longer loses bits. The kernel's ``card_floor`` is computed from the scaled weights, so it stays
+    a bound of the scaled scores. Weights whose largest and smallest non-zero magnitude are too far
+    apart for any one scale raise ValueError naming both.
+    """
+    weights = vector[_WEIGHT_INDICES]
+    magnitudes = np.abs(weights[weights != 0.0])
+    if not len(magnitudes):
+        return vector
+    top = math.frexp(float(magnitudes.max()))[1]   # in log2, so that the bound itself cannot overflow
+    log_bound = top + math.log2(sum(math.ldexp(float(m), -top) for m in magnitudes) * MAX_CARDS * MAX_CARDS * 2)
+    log_smallest = math.log2(float(magnitudes.min()))
+    if log_bound <= _LOG_CEILING and log_smallest >= _LOG_FLOOR:
+        return vector
+    shift = (_LOG_CEILING - math.ceil(log_bound) if log_bound > _LOG_CEILING
+             else _LOG_FLOOR - math.floor(log_smallest))
+    if not (log_bound + shift <= _LOG_CEILING and log_smallest + shift >= _LOG_FLOOR):
+        low = WEIGHT_PARAMS[int(np.argmin(np.where(weights != 0.0, np.abs(weights), np.inf)))]
+        high = WEIGHT_PARAMS[int(np.argmax(np.abs(weights)))]
+        raise ValueError(f"the weights of policy {name!r} span too wide a range to score exactly: "
+                         f"{high}={float(vector[POLICY_PARAMS.index(high)]):g} and "
+                         f"{low}={float(vector[POLICY_PARAMS.index(low)]):g}; valid are weights whose largest "
+                         f"and smallest non-zero magnitudes lie within a factor of about 1e590")
+    out = vector.copy()
+    out[_WEIGHT_INDICES] = [math.ldexp(float(w), shift) for w in weights]
+    return out
 
 
 def _shown(key: str, value: float) -> str:
