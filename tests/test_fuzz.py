@@ -15,6 +15,7 @@ API side).
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import subprocess
@@ -102,21 +103,29 @@ def test_random_extreme_numbers_play_the_sane_games_or_are_refused_by_name():
     assert outcomes.count("same") > len(outcomes) // 2
 
 
-def test_regression_a_huge_weight_plays_the_games_of_a_sane_one():
-    """Issue 24: weighted(w_points=1e307) played other games than w_points=1 (scores overflowed from
-    about 3.6e306, and tied at inf), though scaling one weight cannot change a preference here."""
+@pytest.mark.parametrize("weight", ["1e307", "1.7e308", "1e-300", "5e-324"])
+def test_regression_an_extreme_weight_plays_the_games_of_the_same_weights_at_a_sane_scale(weight):
+    """Issue 24: weighted(w_points=1e307) played other games than the same preferences at a sane scale
+    (scores overflowed from about 3.6e306 and tied at inf). Now every weight vector plays as it does
+    scaled by any power of two that keeps it finite and normal; here the preset base's weights and
+    w_points, all scaled by 2**-k into ordinary numbers."""
+    given = dict(unosim.policies.POLICIES["weighted"].defaults, w_points=float(weight))
+    exponents = [math.frexp(v)[1] for v in given.values() if v]
+    k = -(max(exponents) + min(exponents)) // 2   # centred: far from overflow and from subnormals
+    sane = "weighted(" + ",".join(f"{name}={math.ldexp(value, k)!r}" for name, value in given.items()) + ")"
+    assert all(1e-200 < abs(math.ldexp(v, k)) < 1e200 for v in given.values() if v)
     for family in ("classic", "spin"):
         rules = {"match_mode": "single_round"}
-        sane = unosim.simulate(family, players=4, games=300, seed=3, lineup="weighted(w_points=1),random*", rules=rules)
-        huge = unosim.simulate(family, players=4, games=300, seed=3, lineup="weighted(w_points=1e307),random*",
-                               rules=rules)
-        tiny = unosim.simulate(family, players=4, games=300, seed=3, lineup="weighted(w_points=1e-300),random*",
-                               rules=rules)
-        for table in ("rounds", "seats"):
-            a = getattr(sane, table).drop("policy", strict=False)
-            assert a.equals(getattr(huge, table).drop("policy", strict=False)), (family, table)
-            assert a.equals(getattr(tiny, table).drop("policy", strict=False)), (family, table)
-    with pytest.raises(ValueError, match="weights of policy 'weighted' span too wide a range.*w_points=1e\\+308.*w_seen=1e-300"):
+        a = unosim.simulate(family, players=4, games=300, seed=3, lineup=f"{sane},random*", rules=rules)
+        b = unosim.simulate(family, players=4, games=300, seed=3, lineup=f"weighted(w_points={weight}),random*",
+                            rules=rules)
+        for table in ("rounds", "seats", "matches"):
+            assert getattr(a, table).drop("policy", strict=False).equals(getattr(b, table).drop("policy", strict=False))
+
+
+def test_regression_weights_too_far_apart_for_any_scale_are_refused_by_name():
+    with pytest.raises(ValueError, match="weights of policy 'weighted' span too wide a range.*w_points=1e\\+308.*"
+                                         "w_seen=1e-300"):
         unosim.simulate("classic", players=2, games=1, seed=1, lineup="weighted(w_points=1e308,w_seen=1e-300)")
 
 

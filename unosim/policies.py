@@ -197,7 +197,9 @@ def scale_safe(vector: np.ndarray, name: str) -> np.ndarray:
     while ``w_points=1e307`` no longer overflows to inf (scores from about 3.6e306 did) and ``1e-320``
     no longer loses bits. The kernel's ``card_floor`` is computed from the scaled weights, so it stays
     a bound of the scaled scores. Weights whose largest and smallest non-zero magnitude are too far
-    apart for any one scale raise ValueError naming both.
+    apart for any one scale raise ValueError naming both. (A weight raised far above the others, beyond
+    2**53 of them, makes their terms vanish in the rounding of its own, as in any float sum: the games
+    are then those of the same vector at any scale, not those of the vector before the raise.)
     """
     weights = vector[_WEIGHT_INDICES]
     magnitudes = np.abs(weights[weights != 0.0])
