@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import polars as pl
 import pytest
@@ -121,3 +122,45 @@ def test_workers_that_cannot_write_the_dataset_stop_the_run_before_the_first_job
         _probe_workers(_Client(2, elsewhere=other), root)
     with pytest.raises(RunError, match="cannot write the dataset directory: .* does not exist on worker"):
         _probe_workers(_Client(1, elsewhere=tmp_path / "missing"), root)
+
+
+@pytest.mark.slow
+def test_a_killed_local_dask_worker_has_its_jobs_run_again_quietly(tmp_path):
+    """Issue 24 (dask path): SIGKILL of a worker of `--scheduler local` — the nanny restarts it, its jobs
+    run again, the run says nothing and writes the same parts as loky."""
+    psutil = pytest.importorskip("psutil")
+    spec = tmp_path / "killed.toml"
+    spec.write_text("[study]\nname = 'killed'\nseed = 4\ngames = 40000\nmode = 'single_round'\n"
+                    "[[grid]]\nvariants = ['classic', 'minions']\nplayers = [3]\nlineups = ['random']\n")
+    root = tmp_path / "out" / "killed"
+    run = subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(tmp_path / "out"),
+                            "--scheduler", "local", "--n-jobs", "2", "--chunk-size", "500", "--quiet"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 180
+    while len(read_journal(root / "parts.jsonl")) < 4:
+        assert run.poll() is None, run.stderr.read()
+        assert time.monotonic() < deadline, "no parts"
+        time.sleep(0.05)
+    workers = [c for c in psutil.Process(run.pid).children() if "spawn_main" in " ".join(c.cmdline())]
+    assert len(workers) == 2
+    workers[0].kill()
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0 and err == "", err
+    from unosim.study import load_study
+    local = run_study(load_study(spec), tmp_path / "local", n_jobs=2, chunk_size=500, progress=False).path
+    assert {k: r["parts"] for k, r in read_ledger(root).items()} == \
+        {k: r["parts"] for k, r in read_ledger(local).items()}
+
+
+def test_a_worker_lost_again_and_again_is_one_line_naming_memory():
+    from distributed.scheduler import KilledWorker
+
+    from unosim.runner import worker_death
+    line = worker_death(KilledWorker("run_job-1234", SimpleNamespace(address="tcp://127.0.0.1:4567"), 3))
+    assert "\n" not in line and "out of memory" in line and "--chunk-size" in line
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+    line = worker_death(TerminatedWorkerError("A worker process managed by the executor was unexpectedly "
+                                              "terminated.\n\nThe exit codes of the workers are {SIGKILL(-9)}"))
+    assert line == ("a study worker process was killed by SIGKILL (signal 9), most likely the system's "
+                    "out-of-memory killer: lower --chunk-size (a job holds its games in memory) or --n-jobs")
+    assert worker_death(ValueError("no")) is None

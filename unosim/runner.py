@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -203,8 +204,9 @@ def worker_death(exc: BaseException) -> str | None:
     kind = type(exc).__name__
     text = str(exc)
     if kind == "KilledWorker":
-        return (f"dask lost the workers running a job several times ({shorten(text, 100)}); most likely they ran "
-                f"out of memory: lower --chunk-size (a job holds its games in memory) or give the workers more")
+        tries = getattr(exc, "allowed_failures", 2) + 1
+        return (f"{tries} dask workers in turn died while running one job, most likely out of memory: lower "
+                f"--chunk-size (a job holds its games in memory) or give the workers more memory")
     if kind not in ("TerminatedWorkerError", "BrokenProcessPool", "ShutdownExecutorError"):
         return None
     codes = re.search(r"exit codes of the workers are \{([^}]*)\}", text)
@@ -473,10 +475,46 @@ def _interrupt_on_sigterm():
 
 
 @contextlib.contextmanager
+def _quiet_resource_tracker():
+    """loky's resource tracker (a helper process that removes the workers' semaphores) may be killed
+    like any process; loky then starts another, with a warning, and the new one prints a traceback for
+    every semaphore the old one knew (47 lines in all). The run itself is unharmed, so it says
+    nothing: during the run a tracker is started with its stderr on /dev/null, and one that died is
+    replaced before the run returns (not at exit, where the replacement would speak)."""
+    from joblib.externals.loky.backend import resource_tracker
+    tracker = resource_tracker._resource_tracker
+    launch = tracker._launch
+
+    def quiet_launch():
+        sys.stderr.flush()
+        saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)   # the tracker inherits descriptor 2
+            launch()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(devnull)
+
+    tracker._launch = quiet_launch
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="resource_tracker: process died unexpectedly")
+            try:
+                yield
+            finally:
+                if tracker._fd is not None and not tracker._check_alive():
+                    resource_tracker.ensure_running()
+    finally:
+        del tracker._launch   # the class's method again
+
+
+@contextlib.contextmanager
 def _backend(scheduler: str | None, n_jobs: int):
     """joblib's loky backend, or its dask backend; yields (dask client or None, worker capacity)."""
     if scheduler is None:
-        with parallel_config(backend="loky", initializer=init_local_worker, initargs=(os.getpid(),)):
+        with _quiet_resource_tracker(), parallel_config(backend="loky", initializer=init_local_worker,
+                                                        initargs=(os.getpid(),)):
             yield None, len(os.sched_getaffinity(0))
         return
     try:
@@ -486,9 +524,11 @@ def _backend(scheduler: str | None, n_jobs: int):
     with contextlib.ExitStack() as stack:
         if scheduler == "local":
             cores = len(os.sched_getaffinity(0))
+            # its workers' logs stay quiet below errors: a worker that dies is restarted and its jobs run
+            # again (the run says nothing); one lost again and again ends the run in one line (worker_death)
             cluster = stack.enter_context(LocalCluster(n_workers=cores if n_jobs == -1 else min(n_jobs, cores),
                                                        threads_per_worker=1, processes=True,
-                                                       dashboard_address=None))
+                                                       dashboard_address=None, silence_logs=logging.ERROR))
             client = stack.enter_context(Client(cluster))
         else:
             try:
