@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -143,3 +144,84 @@ def test_a_killed_study_resumes_without_lost_or_duplicated_games(tmp_path):
     for row in games.iter_rows(named=True):
         assert row["game"] == list(range(6000)), row["variant"]
     assert table(root, "seats").height == 2 * 6000 * 4
+
+
+def test_a_full_disk_ends_the_run_in_one_line_with_the_path_and_the_resume(tmp_path, monkeypatch, capsys):
+    """Issue 24: the disk-full message had no path and no resume hint."""
+    from unosim import atomic
+    from unosim.__main__ import main
+    spec = tmp_path / "small.toml"
+    spec.write_text("[study]\nname = 'small'\nseed = 7\ngames = 300\nmode = 'single_round'\n"
+                    "[[grid]]\nvariants = ['classic']\nplayers = [2, 3]\nlineups = ['random']\n")
+    real_fsync, calls = atomic._fsync, []
+
+    def fills_up(path, flags=atomic.os.O_RDONLY):
+        calls.append(path)
+        if len(calls) > 12:
+            raise OSError(28, "No space left on device")
+        real_fsync(path, flags)
+
+    monkeypatch.setattr(atomic, "_fsync", fills_up)
+    assert main(["study", "run", str(spec), "--out", str(tmp_path / "out"), "--n-jobs", "1",
+                 "--chunk-size", "100", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "No space left on device" in err and str(tmp_path / "out" / "small") in err
+    assert f"run `unosim study run {spec} --out {tmp_path / 'out'}` again to resume" in err
+    monkeypatch.setattr(atomic, "_fsync", real_fsync)
+    assert main(["study", "run", str(spec), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    fresh = run_study(parse_study({"study": {"name": "small", "seed": 7, "games": 300, "mode": "single_round"},
+                                   "grid": [{"variants": ["classic"], "players": [2, 3], "lineups": ["random"]}]}),
+                      tmp_path / "fresh", n_jobs=1, chunk_size=100, progress=False)
+    for name in TABLES:
+        assert table(tmp_path / "out" / "small", name).equals(table(fresh.path, name)), name
+
+
+@pytest.mark.parametrize("option, value, shown", [("chunk_size", True, "chunk_size=True"),
+                                                  ("chunk_size", 250.5, "chunk_size=250.5"),
+                                                  ("n_jobs", False, "n_jobs=False"),
+                                                  ("n_jobs", "x" * 1000, "n_jobs='xxxx")])
+def test_api_options_of_the_wrong_type_are_refused_before_anything_is_written(tmp_path, option, value, shown):
+    """Issue 24: run_study(chunk_size=True) or 250.5 was written into the manifest, and every later CLI
+    resume crashed with a traceback; long values in errors are cut."""
+    with pytest.raises(RunError, match=re.escape(shown)) as caught:
+        run_study(parse_study(small()), tmp_path, progress=False, **{option: value})
+    assert len(str(caught.value)) < 400
+    assert not (tmp_path / "small").exists()
+
+
+def test_numpy_integers_are_accepted_as_the_cli_accepts_integers(tmp_path):
+    """Issue 24: n_jobs=np.int64(2) was refused as "n_jobs=2 is invalid"."""
+    import numpy as np
+    summary = run_study(parse_study(small()), tmp_path, n_jobs=np.int64(2), chunk_size=np.int32(150), progress=False)
+    assert summary.jobs_run == 8 and read_manifest(summary.path)["chunk_size"] == 150
+    assert type(read_manifest(summary.path)["chunk_size"]) is int
+
+
+def test_a_match_study_over_the_memory_budget_says_to_lower_the_chunk_size(tmp_path, monkeypatch, capsys):
+    """Issue 24: a match-mode study whose matches are very long hit the 4 GiB budget with advice about
+    `simulate`, and the chunk size could not be lowered on resume without --force."""
+    from unosim.__main__ import main
+    spec = tmp_path / "long.toml"
+    spec.write_text("[study]\nname = 'long'\nseed = 7\ngames = 40\nmode = 'points'\n"
+                    "[[grid]]\nvariants = ['classic']\nplayers = [3]\nlineups = ['random']\n")
+    monkeypatch.setenv("UNOSIM_MEMORY_BUDGET", str(40_000))   # as if each match were 100 times longer
+    assert main(["study", "run", str(spec), "--out", str(tmp_path), "--n-jobs", "1", "--chunk-size", "20",
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "simulate" not in err, err
+    assert "job 0 of cell classic-p3-random (20 games from game 0) needs more memory than a job may hold" in err
+    assert "lower --chunk-size, e.g. to 2" in err and "run `unosim study run" in err
+    assert main(["study", "run", str(spec), "--out", str(tmp_path), "--n-jobs", "1", "--chunk-size", "1",
+                 "--quiet"]) == 0
+    monkeypatch.delenv("UNOSIM_MEMORY_BUDGET")
+    assert open_dataset(tmp_path / "long").matches.collect().height == 40
+
+
+def test_a_huge_value_in_a_spec_gives_a_short_line(tmp_path, capsys):
+    from unosim.__main__ import main
+    spec = tmp_path / "huge.toml"
+    spec.write_text(f"[study]\nname = '{'x' * 300_000}'\nseed = 1\ngames = 1\nmode = 'single_round'\n"
+                    "[[grid]]\nvariants = ['classic']\nplayers = [2]\n")
+    assert main(["study", "run", str(spec), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 700 and "characters cut" in err and "lowercase identifier" in err

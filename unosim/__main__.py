@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ._version import __version__
+from .checks import clip_message
 from .cli_values import SET_HELP, format_value, parse_set, print_json
 
 EXIT_USAGE = 2
@@ -236,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # nothing left to flush at exit
         return EXIT_BROKEN_PIPE
     except (SpecError, RunError, DatasetError, ValueError, OSError) as exc:
-        print(f"unosim: error: {exc}", file=sys.stderr)
+        print(f"unosim: error: {clip_message(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except MemoryError:
         print("unosim: error: out of memory; ask for fewer games per call (simulate --games, or a study's "

@@ -62,3 +62,14 @@ def scaled(weights: Sequence[float]) -> tuple[float, ...]:
         return tuple(float(w) for w in weights)
     exponent = math.frexp(top)[1]
     return tuple(math.ldexp(float(w), -exponent) for w in weights)
+
+
+def clip_message(message: str, limit: int = 600) -> str:
+    """``message`` as one line of at most about ``limit`` characters: a value pasted into an error (a
+    300 kB list, a whole file) is cut in the middle, keeping the start (what is wrong) and the end (what
+    is valid)."""
+    message = message.replace("\n", " ")
+    if len(message) <= limit:
+        return message
+    keep = limit // 2 - 20
+    return f"{message[:keep]} … ({len(message) - 2 * keep:,} characters cut) … {message[-keep:]}"

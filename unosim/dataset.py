@@ -83,9 +83,10 @@ class DatasetError(ValueError):
     """A dataset that cannot be used as it is (missing, incomplete, or not matching its manifest)."""
 
 
-def shorten(value: Any, limit: int = 120) -> str:
-    """``repr(value)`` cut to about ``limit`` characters (an error line stays one readable line)."""
-    text = value if isinstance(value, str) else repr(value)
+def shorten(value: Any, limit: int = 120, *, text: bool = False) -> str:
+    """``repr(value)`` (``text``: ``value`` itself) cut to about ``limit`` characters, so that an error
+    stays one readable line."""
+    text = str(value) if text else repr(value)
     text = text.replace("\n", "\\n")
     return text if len(text) <= limit else f"{text[:limit - 20]}… ({len(text):,} characters)"
 
@@ -403,7 +404,7 @@ def read_manifest(root: str | Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise DatasetError(f"{root} is not a unosim dataset: no {MANIFEST}") from None
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise DatasetError(f"{path} is not valid JSON: {shorten(str(exc))}") from None
+        raise DatasetError(f"{path} is not valid JSON: {shorten(exc, text=True)}") from None
     except OSError as exc:
         raise DatasetError(f"cannot read {path}: {exc.strerror}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:

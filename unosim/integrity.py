@@ -93,13 +93,13 @@ def _stamp(st: os.stat_result) -> Stamp:
     return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
-def file_facts(path: Path, *, full_read: bool = False) -> _FileFacts:
+def file_facts(path: Path, *, full_read: bool = False, st: os.stat_result | None = None) -> _FileFacts:
     """sha256, footer row count, schema and identity of a part file (cached by size and mtime).
 
     ``full_read`` also decodes every page, verifying the page checksums (used before adopting a part
-    the ledger does not record); it bypasses the cache.
+    the ledger does not record); it bypasses the cache. ``st``: the file's stat, when known.
     """
-    st = path.stat()
+    st = st or path.stat()
     key, stamp = str(path), _stamp(st)
     cached = _FACTS.get(key)
     if cached and cached[0] == stamp and not full_read:
@@ -130,18 +130,20 @@ def expected_identity(cell: dict[str, Any], job: int, span: tuple[int, int]) -> 
 
 
 def part_problem(path: Path, info: PartInfo | None, identity: dict[str, Any],
-                 schema: list[list[str]], *, full_read: bool = False) -> str | None:
-    """Why the part at ``path`` is not the one recorded (``info``; None: any good one), or None."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return "missing"
+                 schema: list[list[str]], *, full_read: bool = False, st: os.stat_result | None = None) -> str | None:
+    """Why the part at ``path`` is not the one recorded (``info``; None: any good one), or None.
+    ``st``: its ``lstat``, when the caller has it."""
+    if st is None:
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return "missing"
     if not stat.S_ISREG(st.st_mode):
         return "not a regular file (a link or another kind of file): a part is a file of its own"
     if info is not None and st.st_size != info.bytes:
         return f"{st.st_size:,} bytes on disk, the ledger records {info.bytes:,} (truncated or replaced)"
     try:
-        facts = file_facts(path, full_read=full_read)
+        facts = file_facts(path, full_read=full_read, st=st)
     except (OSError, pa.ArrowException, ValueError) as exc:
         return f"not a readable parquet part ({str(exc).splitlines()[0][:120]})"
     if info is not None and facts.sha256 != info.sha256:
@@ -225,8 +227,11 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
             else:
                 verdict.unrecorded.append(path)
     known = _load_verified(root)
-    with ThreadPoolExecutor(_THREADS) as pool:
-        reasons = list(pool.map(lambda c: _checked(root, c, known, links), checks))
+    reasons = [_known_problem(root, check, known, links) for check in checks]   # no file read
+    unknown = [i for i, reason in enumerate(reasons) if reason is _UNKNOWN]
+    with ThreadPoolExecutor(_THREADS) as pool:   # read (and hash) the others on a few threads
+        for i, reason in zip(unknown, pool.map(lambda i: part_problem(*checks[i][1:]), unknown), strict=True):
+            reasons[i] = reason
     for (key, path, info, _, _), reason in zip(checks, reasons, strict=True):
         verdict.parts_checked += 1
         verdict.bytes_checked += info.bytes
@@ -235,20 +240,19 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
     bad = verdict.bad_jobs
     verdict.good = {k: r for k, r in ledger.items() if k not in bad and k[0] in cells and job_span(layouts[k[0]], k[1])}
     if require_complete:
+        recorded_jobs = {}
+        for name, _ in ledger:
+            recorded_jobs[name] = recorded_jobs.get(name, 0) + 1
         for name, layout in layouts.items():
-            missing = sum(1 for key in _jobs(name, layout) if key not in ledger)
-            if missing:
-                first = next(key for key in _jobs(name, layout) if key not in ledger)
+            missing = manifest["cells"][name]["jobs"] - recorded_jobs.get(name, 0)
+            if missing > 0:
+                first = next(job for job, _, _ in layout_jobs(layout) if (name, job) not in ledger)
                 verdict.problems.append(Problem(f"cell {name}", f"{missing:,} job(s) not recorded (missing parts), "
-                                                f"e.g. job {first[1]}", kind="cell"))
+                                                f"e.g. job {first}", kind="cell"))
     _save_verified(root, checks, reasons, known)
     if stop_at_first:
         verdict.problems = verdict.problems[:1]
     return verdict
-
-
-def _jobs(name: str, layout):
-    return ((name, job) for job, _, _ in layout_jobs(layout))
 
 
 def table_entries(root: Path) -> list[tuple[Path, str]]:
@@ -285,22 +289,28 @@ def table_entries(root: Path) -> list[tuple[Path, str]]:
 
 
 # ---- what earlier verifications proved --------------------------------------------------------------
-def _checked(root: Path, check, known: dict[str, list], links: set[str]) -> str | None:
-    """part_problem, reusing what an earlier process proved of the same file (same stamp); a part
-    below a link is not read."""
+_UNKNOWN = "unknown"   # a part that must be read to be judged
+
+
+def _known_problem(root: Path, check, known: dict[str, list], links: set[str]) -> str | None:
+    """part_problem from what is known of the file without reading it (its stamp unchanged since this
+    process or an earlier one read it), or _UNKNOWN; a part below a link is not read."""
     _, path, info, identity, schema = check
     if links and any(str(parent) in links for parent in path.parents):
         return "reached through a symbolic link (see above): not read"
-    entry = known.get(str(path.relative_to(root)))
-    if entry is not None and str(path) not in _FACTS:
-        try:
-            st = os.lstat(path)
-        except OSError:
-            st = None
-        if st is not None and stat.S_ISREG(st.st_mode) and list(_stamp(st)) == entry[0]:
-            sha, rows, identity_found, schema_found = entry[1:]
-            _FACTS[str(path)] = (_stamp(st), _FileFacts(sha, rows, schema_found, identity_found))
-    return part_problem(path, info, identity, schema)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return "missing"
+    key, stamp = str(path), _stamp(st)
+    cached = _FACTS.get(key)
+    if cached is None or cached[0] != stamp:
+        entry = known.get(str(path.relative_to(root)))
+        if entry is None or list(stamp) != entry[0] or not stat.S_ISREG(st.st_mode):
+            return _UNKNOWN
+        sha, rows, identity_found, schema_found = entry[1:]
+        _FACTS[key] = (stamp, _FileFacts(sha, rows, schema_found, identity_found))
+    return part_problem(path, info, identity, schema, st=st)
 
 
 def _load_verified(root: Path) -> dict[str, list]:

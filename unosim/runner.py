@@ -51,7 +51,7 @@ from .dataset import shorten
 from .lock import LOCK_FILES, DatasetLock
 from .simulate import simulate
 from .study import Job, SpecChange, Study, growth
-from .worker import init_local_worker, probe_dataset_dir, run_job
+from .worker import JobTooLarge, init_local_worker, probe_dataset_dir, run_job
 
 #: games per job by default: large enough that a job's fixed costs (six fsyncs, a ledger line, the
 #: worker's round trip) stay near 1 % of its time, while a job holds about 220 MB of single rounds or
@@ -117,18 +117,20 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
         start = time.perf_counter()
         games_before = sum(entry["games_done"] for entry in manifest["cells"].values())
         try:
-            if pending:
-                _run_jobs(study, root, manifest, done, workers, sys.stderr.isatty() if progress is None else progress)
+            with _stops_in_one_line(root):
+                if pending:
+                    _run_jobs(study, root, manifest, done, workers,
+                              sys.stderr.isatty() if progress is None else progress)
+                _remove_stale_temporaries(root)  # e.g. of a dask worker killed mid-write
+                manifest["status"] = "complete"
+                _stamp(manifest)
+                dataset.write_manifest(root, manifest)
         except BaseException:
             manifest["status"] = "interrupted"
             _stamp(manifest)
             with contextlib.suppress(OSError):  # a full disk: the ledger alone makes the resume exact
                 dataset.write_manifest(root, manifest)
             raise
-        _remove_stale_temporaries(root)  # e.g. of a dask worker killed mid-write
-        manifest["status"] = "complete"
-        _stamp(manifest)
-        dataset.write_manifest(root, manifest)
     games_run = sum(entry["games_done"] for entry in manifest["cells"].values()) - games_before
     return RunSummary(root, games_run, pending, len(done), time.perf_counter() - start)
 
@@ -145,7 +147,7 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
                            pre_dispatch="2*n_jobs")(
             delayed(run_job)(job, str(root)) for job in _pending_jobs(study, manifest, done))
         try:
-            for output in _stopping_in_one_line(outputs, root):
+            for output in outputs:
                 record = output["record"]
                 if output["schema"] != manifest["schema"]:
                     raise RunError(f"worker {record['writer']} wrote parts whose columns differ from this "
@@ -179,18 +181,21 @@ def _pending_jobs(study: Study, manifest: dict[str, Any], done: dict) -> Iterato
                 yield Job(cell, job, first, games)
 
 
-def _stopping_in_one_line(outputs: Iterator, root: Path) -> Iterator:
-    """``outputs``, with the ways a run can die on the way turned into one :class:`RunStopped` line: a
-    worker process killed (by the out-of-memory killer, most often), a dask worker lost again and again,
-    a disk that filled up or went read-only."""
+@contextlib.contextmanager
+def _stops_in_one_line(root: Path):
+    """The ways a run can die on the way, each turned into one :class:`RunStopped` line: a worker
+    process killed (by the out-of-memory killer, most often), a dask worker lost again and again, a
+    disk that filled up or went read-only (here or in a worker)."""
     try:
-        yield from outputs
+        yield
     except OutsideDataset:
         raise
     except OSError as exc:
         where = exc.filename or root
-        raise RunStopped(f"cannot write {where}: {exc.strerror or exc} (free space or make it writable); the "
-                         f"finished jobs are kept") from None
+        raise RunStopped(f"cannot write {where}: {exc.strerror or shorten(exc, text=True)} (free some space, or make "
+                         f"it writable); the finished jobs are kept") from None
+    except JobTooLarge as exc:
+        raise RunStopped(f"{exc}; the finished jobs are kept, and the chunk size may change on resume") from None
     except Exception as exc:
         death = worker_death(exc)
         if death is None:

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from . import policies, rules
+from .checks import clip_message
 from .dataset import job_count, job_range
 
 MODES = rules.MATCH_MODES
@@ -243,7 +244,7 @@ def load_study(path: str | Path) -> Study:
 def parse_study(data: dict[str, Any], source: str = "spec") -> Study:
     """Validate a parsed spec (a dict as read from TOML)."""
     def fail(msg: str) -> SpecError:
-        return SpecError(f"{source}: {msg}")
+        return SpecError(clip_message(f"{source}: {msg}"))
 
     _check_keys(data, _SPEC_KEYS, "top-level table", fail, required={"study", "grid"})
     head = data["study"]

@@ -29,11 +29,23 @@ PARENT_POLL_S = 0.5
 _watched_parent: int | None = None
 
 
+class JobTooLarge(ValueError):
+    """A job's games need more memory than one job may hold (their matches are long): the run stops,
+    and a resume with a smaller chunk size goes on."""
+
+
 def run_job(job: Job, root: str) -> dict[str, Any]:
     """Simulate one job, write its parts, return its ledger record (plus the parts' schema)."""
     cell = job.cell
-    results = simulate(cell.ruleset, players=cell.players, games=job.games, seed=cell.seed,
-                       lineup=cell.lineup_spec, first_game=job.first_game)
+    try:
+        results = simulate(cell.ruleset, players=cell.players, games=job.games, seed=cell.seed,
+                           lineup=cell.lineup_spec, first_game=job.first_game)
+    except ValueError as exc:
+        if "memory budget" not in str(exc):
+            raise
+        raise JobTooLarge(f"job {job.index} of cell {cell.name} ({job.games:,} games from game {job.first_game:,}) "
+                          f"needs more memory than a job may hold (its games are long: {str(exc).split(': ', 1)[1]}"
+                          f"); lower --chunk-size, e.g. to {max(1, job.games // 8):,}") from None
     identity = {"cell": cell.name, "job": job.index, "first_game": job.first_game, "games": job.games,
                 "seed": cell.seed, "engine_version": ENGINE_VERSION}
     parts, tables = {}, {}
