@@ -269,3 +269,37 @@ def test_a_shape_edit_with_a_recomputed_seal_is_one_line(copy, capsys):
         assert err.count("\n") == 1 and "is invalid" in err and "Traceback" not in err, err
         with pytest.raises(DatasetError, match="is invalid"):   # the resume refuses with the same line
             run_study(parse_study(small()), copy.parent, n_jobs=1, progress=False)
+
+
+# ---- 3. analyses bound to their dataset ---------------------------------------------------------------
+def test_an_analysis_copied_from_another_dataset_is_not_reported(pair, copy, tmp_path):
+    """Issue 24: `report` reused an analysis/ folder copied from another dataset as this dataset's numbers."""
+    from unosim.provenance import SOURCE, bound_tables
+    other = Path(shutil.copytree(pair[1], tmp_path / "other"))
+    assert main(["analyze", str(other)]) == 0
+    shutil.copytree(other / "analysis", copy / "analysis")
+    assert bound_tables(open_dataset(copy), copy / "analysis") is None
+    assert main(["report", str(copy)]) == 0
+    ours = (copy / "analysis" / "win_rates.csv").read_bytes()
+    assert ours != (other / "analysis" / "win_rates.csv").read_bytes()
+    assert json.loads((copy / "analysis" / SOURCE).read_text())["dataset_digest"] == open_dataset(copy).digest
+    stamp = (copy / "analysis" / "win_rates.csv").stat().st_mtime_ns
+    assert main(["report", str(copy)]) == 0   # bound: reused as it is
+    assert (copy / "analysis" / "win_rates.csv").stat().st_mtime_ns == stamp
+    chart = next((copy / "analysis" / "charts").glob("*.svg"))
+    chart.write_bytes(chart.read_bytes().replace(b"<svg", b"<svg data-edited='1'", 1))
+    assert bound_tables(open_dataset(copy), copy / "analysis") is None   # any file edited: recomputed
+    assert main(["report", str(copy)]) == 0
+    assert bound_tables(open_dataset(copy), copy / "analysis") is not None
+    (copy / "analysis" / "stray.csv").write_text("x\n1\n")   # read by nothing: the binding holds
+    assert bound_tables(open_dataset(copy), copy / "analysis") is not None
+
+
+def test_an_analysis_of_a_dataset_that_grew_since_is_recomputed(tmp_path):
+    first = run_study(parse_study(small(games=200)), tmp_path, n_jobs=1, chunk_size=100, progress=False).path
+    assert main(["analyze", str(first)]) == 0
+    before = open_dataset(first).digest
+    run_study(parse_study(small(games=300)), tmp_path, n_jobs=1, progress=False)
+    from unosim.provenance import bound_tables
+    assert open_dataset(first).digest != before
+    assert bound_tables(open_dataset(first), first / "analysis") is None

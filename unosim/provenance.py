@@ -4,9 +4,10 @@
 ``source.json``: the digest of the dataset they were computed from
 (:attr:`unosim.dataset.Dataset.digest`, which names the spec, the layout and every part's sha256) and
 the sha256 of every file it wrote. :func:`bound_tables` returns the tables only while all of that
-holds — the same dataset, the same files, no file added, no link — so an analysis folder copied from
-another dataset, left over from before a resume grew the dataset, or edited, is never reported as this
-dataset's numbers: the report computes them again (:func:`write_analysis`).
+holds — the same dataset, the same files, no link — so an analysis folder copied from another
+dataset, left over from before a resume grew the dataset, or edited, is never reported as this
+dataset's numbers: the report computes them again (:func:`write_analysis`). Other files in the folder
+are no part of the analysis: nothing reads them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import polars as pl
 
 from .atomic import remove, write_text_atomic
 from .dataset import Dataset
+from .table_store import INDEX
 
 SOURCE = "source.json"
 
@@ -36,23 +38,25 @@ def bound_tables(ds: Dataset, directory: str | Path) -> dict[str, pl.DataFrame] 
 
 
 def is_bound(ds: Dataset, directory: Path) -> bool:
-    """Whether ``directory`` holds exactly the files its ``source.json`` lists, with their sha256, and
-    names ``ds``'s digest."""
+    """Whether ``directory``'s ``source.json`` names ``ds``'s digest and every file it lists is there,
+    a regular file (not through a link) with its recorded sha256."""
     try:
         if os.path.islink(directory) or os.path.islink(directory / SOURCE):
             return False
         source = json.loads((directory / SOURCE).read_text(encoding="utf-8"))
-        if source.get("dataset_digest") != ds.digest:
+        if source.get("dataset_digest") != ds.digest or not isinstance(source.get("files"), dict):
             return False
-        return _files(directory) == source.get("files")
+        return all(_sha256(directory, name) == digest for name, digest in source["files"].items())
     except (OSError, ValueError, AttributeError, RecursionError):
         return False
 
 
-def bind(ds: Dataset, directory: str | Path) -> None:
-    """Record that every file now in ``directory`` was computed from ``ds`` (written last, atomically)."""
+def bind(ds: Dataset, directory: str | Path, files: list[Path]) -> None:
+    """Record that ``files`` (in ``directory``) were computed from ``ds`` (written last, atomically)."""
     directory = Path(directory)
-    text = json.dumps({"dataset": ds.name, "dataset_digest": ds.digest, "files": _files(directory)},
+    listed = {str(Path(f).relative_to(directory)): _sha256(directory, str(Path(f).relative_to(directory)))
+              for f in files}
+    text = json.dumps({"dataset": ds.name, "dataset_digest": ds.digest, "files": dict(sorted(listed.items()))},
                       indent=2, sort_keys=True)
     write_text_atomic(directory / SOURCE, text + "\n")
 
@@ -68,20 +72,18 @@ def write_analysis(ds: Dataset, directory: str | Path) -> tuple[dict[str, pl.Dat
     tables = standard_tables(ds)
     paths = write_standard_tables(tables, directory)
     charts = write_charts(study_charts(tables), directory / CHART_DIR)
-    bind(ds, directory)
+    written = [*paths, directory / INDEX, *(f for f in [directory / "FORMAT"] if f.exists()),   # standard's marker
+               *(directory / CHART_DIR / f"{name}.{kind}" for name in charts for kind in ("svg", "png"))]
+    bind(ds, directory, written)
     return tables, paths, charts
 
 
-def _files(directory: Path) -> dict[str, str]:
-    """relative path → sha256 of every file below ``directory`` but ``source.json``; a link or another
-    kind of entry makes the folder unbindable (ValueError)."""
-    out = {}
-    for folder, subfolders, names in os.walk(directory):
-        for name in subfolders + names:
-            path = Path(folder) / name
-            mode = os.lstat(path).st_mode
-            if stat.S_ISLNK(mode) or not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
-                raise ValueError(f"{path} is a link or not a regular file")
-            if stat.S_ISREG(mode) and not (path.parent == directory and name == SOURCE):
-                out[str(path.relative_to(directory))] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return dict(sorted(out.items()))
+def _sha256(directory: Path, name: str) -> str:
+    """sha256 of ``directory/name``, which must be a regular file reached without a link (ValueError)."""
+    path = directory / name
+    for entry in (path, *path.relative_to(directory).parents):
+        if entry != Path(".") and os.path.islink(directory / entry):
+            raise ValueError(f"{directory / entry} is a link")
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise ValueError(f"{path} is not a regular file")
+    return hashlib.sha256(path.read_bytes()).hexdigest()
