@@ -7,12 +7,14 @@ import json
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from study_specs import small, table
 
 from unosim.__main__ import main
 from unosim.atomic import OutsideDataset, write_text_atomic
-from unosim.dataset import LEDGER, MANIFEST, TABLES, DatasetError, open_dataset, read_ledger
+from unosim.dataset import (LEDGER, MANIFEST, PARTITION_SCHEMA, TABLES, DatasetError, open_dataset,
+                            read_ledger)
 from unosim.runner import run_study
 from unosim.study import parse_study
 
@@ -303,3 +305,28 @@ def test_an_analysis_of_a_dataset_that_grew_since_is_recomputed(tmp_path):
     from unosim.provenance import bound_tables
     assert open_dataset(first).digest != before
     assert bound_tables(open_dataset(first), first / "analysis") is None
+
+
+# ---- 8. a dataset of many small jobs reads like one of a few large ones ------------------------------
+def test_many_small_parts_are_read_from_consolidated_files_bound_to_the_dataset(pair, tmp_path):
+    from unosim import consolidate
+    spec = {**small(), "grid": [{"variants": ["classic"], "players": [3], "lineups": ["random"]}]}
+    root = run_study(parse_study(spec), tmp_path, n_jobs=1, chunk_size=5, progress=False).path   # 60 jobs
+    ds = open_dataset(root)
+    assert all(len(paths) == 1 and "/consolidated/" in paths[0] for paths in ds.parts.values())
+    parts = {t: tuple(sorted(str(p) for p in (root / t).rglob("*.parquet"))) for t in TABLES}
+    assert len(parts["rounds"]) == 60
+    for name in TABLES:   # the same rows and types as the parts themselves
+        direct = (pl.scan_parquet(list(parts[name]), hive_partitioning=True, hive_schema=PARTITION_SCHEMA)
+                  .collect())
+        assert ds.scan(name).collect().equals(direct), name
+    consolidated = Path(ds.parts["seats"][0])
+    data = consolidated.read_bytes()
+    replace = consolidated.with_name("edited")
+    replace.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    replace.rename(consolidated)   # a changed file (new inode): its sha256 no longer matches
+    assert open_dataset(root).parts["seats"] == parts["seats"]
+    assert open_dataset(root).parts["rounds"] != parts["rounds"]   # the other files still serve
+    other = Path(shutil.copytree(pair[0], tmp_path / "other"))
+    shutil.copytree(root / consolidate.DIR, other / consolidate.DIR)   # built from another dataset
+    assert not any("/consolidated/" in p for paths in open_dataset(other).parts.values() for p in paths)

@@ -80,7 +80,7 @@ def cmd_verify(args) -> None:
     root = Path(args.dataset)
     manifest = dataset.read_manifest(root)
     complete = manifest["status"] == "complete"
-    verdict = integrity.verify(root, manifest, require_complete=complete)
+    verdict = integrity.verify(root, manifest, require_complete=complete, full=args.full)
     for problem in verdict.problems:
         print(f"bad: {problem}")
     in_flight = (f", {len(verdict.unrecorded):,} part(s) of jobs in flight (a resume adopts or recomputes "
@@ -88,8 +88,7 @@ def cmd_verify(args) -> None:
     doubt = "; the ledger does not match the manifest's seal (a resume adopts what verifies)" \
         if verdict.ledger_in_doubt and not complete else ""
     unfinished = "" if complete else f"; an unfinished dataset{in_flight}{doubt}"
-    digest = (f"; content digest {dataset.data_digest(manifest, verdict.good)}"
-              if complete and not verdict.problems else "")
+    digest = f"; content digest {verdict.digest}" if verdict.digest else ""
     print(f"{root}: {verdict.parts_checked:,} part(s), {verdict.bytes_checked:,} bytes checked, "
           f"{len(verdict.problems):,} problem(s){unfinished}{digest}")
     if not verdict.problems:
@@ -131,4 +130,7 @@ def add_verify(study_sub) -> None:
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
     p.add_argument("--repair", action="store_true",
                    help="delete bad parts and their job's other parts, so a resume recomputes exactly those jobs")
+    p.add_argument("--full", action="store_true",
+                   help="read every byte again (by default a part unchanged since it was last verified, by size, "
+                        "mtime, ctime and inode, is not read)")
     p.set_defaults(run=cmd_verify)

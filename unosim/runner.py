@@ -41,7 +41,7 @@ import pyarrow
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from . import dataset, resume
+from . import consolidate, dataset, resume
 from .atomic import sync_directories
 from ._version import __version__
 from .protocol import ENGINE_VERSION
@@ -125,6 +125,8 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
                 manifest["status"] = "complete"
                 _stamp(manifest)
                 dataset.write_manifest(root, manifest)
+                if pending:
+                    _consolidate(root, manifest)
         except BaseException:
             manifest["status"] = "interrupted"
             _stamp(manifest)
@@ -170,6 +172,22 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
             with warnings.catch_warnings():  # joblib counts the cancelled tasks: the resume reruns them
                 warnings.simplefilter("ignore", UserWarning)
                 outputs.close()  # on an error or an interrupt: joblib stops and terminates the workers
+
+
+def _consolidate(root: Path, manifest: dict[str, Any]) -> None:
+    """Build the consolidated files of a dataset of many small jobs (:mod:`unosim.consolidate`), from
+    the ledger's records; a cache, so a failure to write it (a full disk) leaves the dataset as it is."""
+    records = dataset.read_ledger(root)
+    cells = {c["name"]: c for c in manifest["study"]["cells"]}
+    parts, sizes = {table: [] for table in dataset.TABLES}, {}
+    for (name, job), record in records.items():
+        for table in dataset.TABLES:
+            path = str(dataset.part_path(root, table, cells[name]["variant"], cells[name]["players"], name, job))
+            parts[table].append(path)
+            sizes[path] = record["parts"][table][1]
+    with contextlib.suppress(OSError):
+        consolidate.build(root, {t: tuple(sorted(p)) for t, p in parts.items()}, sizes,
+                          dataset.data_digest(manifest, records))
 
 
 def _pending_jobs(study: Study, manifest: dict[str, Any], done: dict) -> Iterator[Job]:
