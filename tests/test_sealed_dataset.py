@@ -236,21 +236,29 @@ def test_the_dataset_directory_itself_may_be_a_link(pair, tmp_path):
 
 
 # ---- 7. a kill during --force -------------------------------------------------------------------------
-def test_a_force_stopped_after_deleting_half_is_finished_by_the_next_run(copy, monkeypatch):
+@pytest.mark.parametrize("stop_at", ["first directory", "second directory", "manifest"])
+def test_a_force_stopped_at_any_point_is_finished_by_the_next_run(copy, monkeypatch, stop_at):
+    """Issue 24: a kill during --force, after the manifest was deleted, left a folder --force refused."""
     from unosim import runner
-    real_rmtree = shutil.rmtree
-    calls = []
+    real_rmtree, real_remove, calls = shutil.rmtree, runner.remove, []
 
-    def dies_on_the_second(path, *args, **kwargs):
+    def rmtree(path, *args, **kwargs):
         calls.append(path)
-        if len(calls) == 2:
+        if stop_at == {1: "first directory", 2: "second directory"}.get(len(calls)):
             raise KeyboardInterrupt
         real_rmtree(path, *args, **kwargs)
 
-    monkeypatch.setattr(runner.shutil, "rmtree", dies_on_the_second)
+    def remove(path):
+        if stop_at == "manifest" and Path(path).name == MANIFEST:
+            raise KeyboardInterrupt
+        return real_remove(path)
+
+    monkeypatch.setattr(runner.shutil, "rmtree", rmtree)
+    monkeypatch.setattr(runner, "remove", remove)
     with pytest.raises(KeyboardInterrupt):
         run_study(parse_study(small()), copy.parent, n_jobs=1, force=True, progress=False)
     monkeypatch.setattr(runner.shutil, "rmtree", real_rmtree)
+    monkeypatch.setattr(runner, "remove", real_remove)
     with pytest.raises(DatasetError, match="was being deleted by `unosim study run --force`"):
         open_dataset(copy)
     summary = run_study(parse_study(small()), copy.parent, n_jobs=1, progress=False)   # without --force

@@ -152,3 +152,17 @@ def test_cli_rejects_a_bad_spec_in_one_line_and_writes_nothing(tmp_path, capsys)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "players=12 is out of range" in err
     assert not out.exists()
+
+
+def test_a_byte_order_mark_is_read_and_deep_nesting_is_one_line(tmp_path):
+    """Issue 24: a UTF-8 BOM and deeply nested TOML gave tracebacks."""
+    from unosim.study import SpecError, load_study
+    spec = tmp_path / "bom.toml"
+    spec.write_bytes(b"\xef\xbb\xbf[study]\nname = 'bom'\nseed = 1\ngames = 10\nmode = 'single_round'\n"
+                     b"[[grid]]\nvariants = ['classic']\nplayers = [2]\n")
+    assert load_study(spec).name == "bom"
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(SpecError, match="nested too deeply") as caught:
+        load_study(deep)
+    assert "\n" not in str(caught.value)
