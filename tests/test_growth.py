@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from study_specs import small, table
 
-from unosim.dataset import MANIFEST, TABLES, open_dataset, read_ledger, read_manifest
+from unosim.dataset import MANIFEST, TABLES, open_dataset, read_ledger, read_manifest, rewrite_ledger
 from unosim.runner import RunError, run_study
 from unosim.study import parse_study
 
@@ -111,15 +111,28 @@ def test_the_chunk_size_may_change_on_resume(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         run_study(study, tmp_path / "a", n_jobs=1, chunk_size=120, progress=False)
     monkeypatch.setattr(runner, "_run_jobs", real)
-    kept = read_ledger(tmp_path / "a" / "small")
-    assert len(kept) == 3
+    root = tmp_path / "a" / "small"
+    ledger = read_ledger(root)
+    assert len(ledger) == 3
+    # as if job 1 had been in flight: a gap between finished jobs 0 and 2
+    del ledger[("classic-p2-random", 1)]
+    rewrite_ledger(root, ledger)
+    for part in root.glob("*/*/*/part-classic-p2-random-00001.parquet"):
+        part.unlink()
+    kept = read_ledger(root)
     summary = run_study(study, tmp_path / "a", n_jobs=1, chunk_size=50, progress=False)
-    assert summary.jobs_skipped == 3
+    assert summary.jobs_skipped == 2
     manifest = read_manifest(tmp_path / "a" / "small")
     assert manifest["chunk_size"] == 50
-    assert all(read_ledger(tmp_path / "a" / "small")[key] == record for key, record in kept.items())
+    assert all(read_ledger(root)[key]["parts"] == record["parts"] for key, record in kept.items())
     fresh = run_study(study, tmp_path / "b", n_jobs=1, chunk_size=120, progress=False)
     assert content(summary.path) == content(fresh.path)   # the same rows, cut differently
     with pytest.raises(RunError, match="either more games or another chunk size"):
         run_study(parse_study(small(games=400)), tmp_path / "a", n_jobs=1, chunk_size=70, progress=False)
     assert (tmp_path / "a" / "small" / MANIFEST).exists()
+    # a re-cut dataset grows too (its last segment's job numbers may be taken: the growth gets its own)
+    grown = run_study(parse_study(small(games=400)), tmp_path / "a", n_jobs=1, progress=False)
+    assert grown.games_run == 4 * 100   # job 2 (games 240-299) stays; 300-399 form a segment of their own
+    assert len(read_manifest(root)["cells"]["classic-p2-random"]["layout"]) == 4
+    larger = run_study(parse_study(small(games=400)), tmp_path / "c", n_jobs=1, chunk_size=120, progress=False)
+    assert content(grown.path) == content(larger.path)

@@ -345,8 +345,8 @@ def _grow(root: Path, manifest: dict[str, Any], resolved: dict[str, Any], grown,
         job0, first, old_games, chunk = last
         tail = dataset.job_count(old_games, chunk) - 1 + job0   # the old last job
         last[2] = games - first
-        taken = {j for seg in layout if seg is not last for j in range(seg[0], seg[0] + dataset.job_count(seg[2], seg[3]))}
-        if any(j in taken for j in range(job0, job0 + dataset.job_count(last[2], chunk))):
+        end = job0 + dataset.job_count(last[2], chunk)
+        if any(seg[0] < end and job0 < seg[0] + dataset.job_count(seg[2], seg[3]) for seg in layout if seg is not last):
             last[2] = old_games   # the extension's job numbers are in use (after a re-chunk): a segment of its own
             layout.append([_next_job(layout), first + old_games, games - first - old_games, manifest["chunk_size"]])
         elif (name, tail) in done and dataset.job_span(dataset.layout_of({"layout": layout}), tail)[1] != done[(name, tail)]["games"]:
