@@ -220,7 +220,7 @@ def resource_tracker(pid: int) -> list:
 def test_a_killed_worker_ends_the_run_in_one_line_and_the_resume_is_identical(tmp_path, victim):
     """Issue 24: SIGKILL of a loky worker (what the out-of-memory killer does) ended `study run` with 29
     lines of traceback, and killing loky's resource tracker printed 47 lines and 9 tracebacks."""
-    spec = write_spec(tmp_path, "oom", 120_000)
+    spec = write_spec(tmp_path, "oom", 60_000)
     root = tmp_path / "out" / "oom"
     proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
     wait_for(lambda: parts(root) >= 2 and len(loky_workers(proc.pid)) == 2
