@@ -42,6 +42,13 @@ def test_scheduler_local_starts_its_own_cluster(tmp_path):
     assert table(loky, "rounds").equals(table(dask, "rounds"))
 
 
+def _scheduler_address(path: Path) -> str | None:
+    try:
+        return json.loads(path.read_text())["address"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 def _start(args: list[str], log: Path) -> subprocess.Popen:
     return subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
 
@@ -55,10 +62,10 @@ def test_a_real_cluster_survives_a_killed_worker_and_writes_the_local_runs_parts
                      "--scheduler-file", str(scheduler_file)], tmp_path / "scheduler.log")]
     try:
         deadline = time.monotonic() + 60
-        while not scheduler_file.exists():
+        while not _scheduler_address(scheduler_file):   # the file may exist before it is written
             assert time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
             time.sleep(0.1)
-        address = json.loads(scheduler_file.read_text())["address"]
+        address = _scheduler_address(scheduler_file)
         workers = [_start([str(dask), "worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1",
                            "--no-nanny", "--no-dashboard", "--name", f"w{i}"], tmp_path / f"worker{i}.log")
                    for i in range(2)]

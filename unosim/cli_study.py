@@ -62,10 +62,10 @@ def _written_unrecorded(root: Path, manifest: dict, recorded: dict) -> dict:
     from . import dataset, integrity, resume
     cells = {c["name"]: c for c in manifest["study"]["cells"]}
     tables: dict[tuple[str, int], set[str]] = {}
-    for path, what in integrity.table_entries(root):
-        match = resume.PART_RE.fullmatch(path.name)
+    for rel, what in integrity.table_entries(root):
+        match = resume.PART_RE.fullmatch(rel.rsplit("/", 1)[-1])
         if what == "part" and match and match["cell"] in cells:
-            tables.setdefault((match["cell"], int(match["job"])), set()).add(path.relative_to(root).parts[0])
+            tables.setdefault((match["cell"], int(match["job"])), set()).add(rel.split("/", 1)[0])
     out = {}
     for key, found in tables.items():
         span = dataset.job_span(dataset.layout_of(manifest["cells"][key[0]]), key[1])
