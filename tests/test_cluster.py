@@ -137,7 +137,7 @@ def test_a_killed_local_dask_worker_has_its_jobs_run_again_quietly(tmp_path):
     run again, the run says nothing and writes the same parts as loky."""
     psutil = pytest.importorskip("psutil")
     spec = tmp_path / "killed.toml"
-    spec.write_text("[study]\nname = 'killed'\nseed = 4\ngames = 20000\nmode = 'single_round'\n"
+    spec.write_text("[study]\nname = 'killed'\nseed = 4\ngames = 40000\nmode = 'single_round'\n"
                     "[[grid]]\nvariants = ['classic', 'minions']\nplayers = [3]\nlineups = ['random']\n")
     root = tmp_path / "out" / "killed"
     run = subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(tmp_path / "out"),
