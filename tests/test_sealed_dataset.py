@@ -338,3 +338,25 @@ def test_many_small_parts_are_read_from_consolidated_files_bound_to_the_dataset(
     other = Path(shutil.copytree(pair[0], tmp_path / "other"))
     shutil.copytree(root / consolidate.DIR, other / consolidate.DIR)   # built from another dataset
     assert not any("/consolidated/" in p for paths in open_dataset(other).parts.values() for p in paths)
+
+
+def test_the_first_open_after_a_run_reads_no_part_and_a_changed_part_is_read(tmp_path, monkeypatch):
+    """What the run's workers hashed as they wrote is kept as proven: the first open after a run (of
+    20,000 jobs: a minute of hashing) reads nothing; a part replaced since is read and refused."""
+    from unosim import integrity
+    root = run_study(parse_study(small()), tmp_path, n_jobs=1, chunk_size=150, progress=False).path
+    reads = []
+    real = integrity._facts_of
+    monkeypatch.setattr(integrity, "_facts_of", lambda data: reads.append(1) or real(data))
+    digest = open_dataset(root).digest
+    assert reads == [] and main(["study", "verify", str(root)]) == 0 and reads == []
+    assert main(["study", "verify", str(root), "--full"]) == 0 and len(reads) == 3 * 8
+    part = next(root.glob("seats/variant=classic/players=3/*.parquet"))
+    data = part.read_bytes()
+    part.unlink()
+    part.write_bytes(data[:-2] + bytes([data[-2] ^ 1]) + data[-1:])   # same size, new inode and ctime
+    with pytest.raises(DatasetError, match=part.name):
+        open_dataset(root)
+    part.unlink()
+    part.write_bytes(data)
+    assert open_dataset(root).digest == digest

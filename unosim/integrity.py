@@ -369,6 +369,34 @@ def _proof(rel: str, st: os.stat_result, info: PartInfo, identity: dict[str, Any
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
+def record_written(root: Path, manifest: dict[str, Any], records: dict[tuple[str, int], dict[str, Any]]) -> None:
+    """After a run: keep as proven what the run's workers hashed as they wrote each part (the ledger's
+    sha256 and rows, this job's identity, the run's schema), with each file's stamp now, so that the
+    first open after a run does not read every part again (``study verify --full`` still does). The
+    whole dataset is proven too when its tables hold exactly the recorded parts."""
+    base = str(root) + os.sep
+    cells = {c["name"]: c for c in manifest["study"]["cells"]}
+    schema_ids = {table: _digest(manifest["schema"][table]) for table in TABLES}
+    proofs = _load_verified(root)
+    for (name, job), record in records.items():
+        cell = cells[name]
+        identity = expected_identity(cell, job, job_span(layout_of(manifest["cells"][name]), job))
+        folder = f"variant={cell['variant']}/players={cell['players']}/part-{name}-{job:05d}.parquet"
+        for table in TABLES:
+            rel = f"{table}/{folder}"
+            try:
+                st = os.lstat(base + rel)
+            except OSError:
+                continue
+            proofs.add(_proof(rel, st, PartInfo.from_list(record["parts"][table]), identity, schema_ids[table]))
+    scanned = _scan(root)
+    expected = len(records) * len(TABLES)
+    whole = None
+    if len(scanned) == expected and all(what == "part" for _, what, _ in scanned):
+        whole = {"proof": _whole_proof(manifest, scanned), "digest": data_digest(manifest, records)}
+    _save_verified(root, proofs, whole)
+
+
 def _read_verified(root: Path) -> tuple[dict[str, Any], str]:
     """(header, body) of ``parts.verified`` as last written (checked against its sha256), or ({}, "")."""
     path = root / VERIFIED

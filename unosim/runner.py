@@ -41,7 +41,7 @@ import pyarrow
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from . import consolidate, dataset, resume
+from . import consolidate, dataset, integrity, resume
 from .atomic import sync_directories
 from ._version import __version__
 from .protocol import ENGINE_VERSION
@@ -126,6 +126,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
                 _stamp(manifest)
                 dataset.write_manifest(root, manifest)
                 if pending:
+                    integrity.record_written(root, manifest, dataset.read_ledger(root))
                     _consolidate(root, manifest)
         except BaseException:
             manifest["status"] = "interrupted"
