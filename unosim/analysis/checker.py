@@ -11,7 +11,7 @@ checked is what a reader of the files sees) and the claims, and returns every vi
   p-values (recomputed), and a claim said supported has every row below 0.05, one said unsupported none;
 * "of practical size" / "negligible" hold against the measure's minimum effect;
 * coverage: every Holm-supported row of a table that findings speak for (effects, skill, fairness,
-  card values, head-to-head) is cited by some claim, so a sentence never says "no change" while a
+  card values, head-to-head — where the row (a, b) also covers its mirror (b, a)) is cited by some claim, so a sentence never says "no change" while a
   table holds a supported effect that no sentence states.
 
 ``unosim analyze`` runs it and fails on any violation (:class:`ClaimError`).
@@ -44,8 +44,9 @@ def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim]) -> list[s
     for claim in claims:
         problems += [f"{claim.subject}: {p} — {claim.text!r}" for p in _check_claim(claim, indexed, cited)]
     for name, index in indexed.items():
+        covered = {_pair(name, k) for k in cited[name]}
         for key, row in index.items():
-            if _supported(row) and key not in cited[name]:
+            if _supported(row) and _pair(name, key) not in covered:
                 problems.append(f"{name}: the Holm-supported row {dict(key)} is stated by no finding")
     return problems
 
@@ -54,6 +55,11 @@ def assert_claims(tables: dict[str, pl.DataFrame], claims: list[Claim]) -> None:
     problems = check_claims(tables, claims)
     if problems:
         raise ClaimError(f"{len(problems)} finding(s) contradict the analysis tables:\n" + "\n".join(problems))
+
+
+def _pair(name: str, key: tuple) -> tuple:
+    """A head-to-head row covers its mirror (b, a): both state the same comparison."""
+    return tuple(sorted(v for _, v in key)) if name == "head_to_head" else key
 
 
 def _index(name: str, table: pl.DataFrame) -> dict:

@@ -185,7 +185,7 @@ class Sentence:
         return "".join(self.parts)
 
 
-def decimals_for(*values: float, digits: int = 2, most: int = 3) -> int:
+def decimals_for(*values: float, digits: int = 2, most: int = 12) -> int:
     """Decimals that show the smallest nonzero of ``values`` with ``digits`` significant digits (capped at
     ``most``), so that a nonzero effect never prints as 0."""
     finite = [abs(v) for v in values if v is not None and math.isfinite(v) and v != 0]

@@ -211,8 +211,9 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
     if truncated:
         what = "rounds (restricted mean up to the turn cap)"
     relative = measure != "comebacks" and all(_relative(r) for r in rows)
+    units = {"comebacks": " points", "length": " turns"}
     column, scale, unit = ("rel_change", 100, "%") if relative else \
-        ("estimate", 100 if measure == "comebacks" else 1, " points" if measure == "comebacks" else "")
+        ("estimate", 100 if measure == "comebacks" else 1, units.get(measure, ""))
     low, high = ("rel_low", "rel_high") if relative else ("ci_low", "ci_high")
     if relative and (measure in _SUBJECT_FIRST or truncated):
         s.add(f"{what} ")
@@ -233,7 +234,7 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
     s.num(rows, best, high, f"+.{d}f", scale).add(f"{percent}], raw 95% (")
     _means(s, measure, rows, best)
     if truncated:
-        d = decimals_for(r["truncated_a"] * 100, r["truncated_b"] * 100, digits=2, most=2)
+        d = decimals_for(r["truncated_a"] * 100, r["truncated_b"] * 100, digits=2)
         s.add("; ").num(rows, best, "truncated_b", f".{d}f", 100).add("% of rounds hit the ")
         s.num(rows, best, "cap", ",.0f").add("-turn cap with the rule, ")
         s.num(rows, best, "truncated_a", f".{d}f", 100).add("% without")
@@ -243,11 +244,11 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
 def _means(s: Sentence, measure: str, rows: list[dict], best: int) -> None:
     r = rows[best]
     if measure == "comebacks":
-        d = decimals_for(r["mean_a"] * 100, r["mean_b"] * 100, digits=3, most=2)
+        d = decimals_for(r["mean_a"] * 100, r["mean_b"] * 100, digits=3)
         s.num(rows, best, "mean_a", f".{d}f", 100).add("% → ").num(rows, best, "mean_b", f".{d}f", 100)
         s.add("% of won rounds")
         return
-    d = decimals_for(r["mean_a"], r["mean_b"], abs(r["mean_b"] - r["mean_a"]), digits=2, most=3)
+    d = decimals_for(r["mean_a"], r["mean_b"], abs(r["mean_b"] - r["mean_a"]), digits=2)
     s.num(rows, best, "mean_a", f",.{d}f").add(" → ").num(rows, best, "mean_b", f",.{d}f")
     s.add(" turns" if measure == "length" else "")
 
@@ -284,7 +285,7 @@ def _fairness_change_text(s: Sentence, rows: list[dict], best: int) -> None:
     s.add(str(r["test"]))
     s.add(f"; largest at {_setting(r)}: " if len(rows) > 1 else ": ")
     s.add("the spread of win rates by position goes from ")
-    d = decimals_for(r["mean_a"] * 100, r["mean_b"] * 100, digits=2, most=2)
+    d = decimals_for(r["mean_a"] * 100, r["mean_b"] * 100, digits=2)
     s.num(rows, best, "mean_a", f".{d}f", 100).add(" to ").num(rows, best, "mean_b", f".{d}f", 100)
     s.add(" points)")
 
@@ -347,7 +348,7 @@ def _skill_claims(skill: pl.DataFrame) -> list[Claim]:
                                f"{len(these)} of {len(rows)} cells, by ")
             _span(s, these, "estimate", 100, " points")
             s.add(f"; {most} in {b['variant']} at {b['players']} players (")
-            s.num(these, best, "win_rate", f".{decimals_for(b['win_rate'] * 100, digits=3, most=2)}f", 100)
+            s.num(these, best, "win_rate", f".{decimals_for(b['win_rate'] * 100, digits=3)}f", 100)
             s.add("% of won rounds against ").num(these, best, "fair_share", ".1f", 100).add("%, [")
             _interval(s, these, best, 100)
             s.add("] points, raw 95%; p (Holm) ")
@@ -389,7 +390,7 @@ def _fairness_claims(fairness: pl.DataFrame) -> list[Claim]:
         s = Sentence().add(f"the position after the dealer matters in {len(large)} of {len(rows)} cells: "
                            f"{cells}{more}. Largest: {r['variant']} at {r['players']} players, lineup "
                            f"{r['lineup']}: position {r['best']} wins most and {r['worst']} least, a spread of ")
-        d = decimals_for(r["estimate"] * 100, r["ci_low"] * 100, r["ci_high"] * 100, digits=2, most=2)
+        d = decimals_for(r["estimate"] * 100, r["ci_low"] * 100, r["ci_high"] * 100, digits=2)
         s.num(large, 0, "estimate", f".{d}f", 100).add(" points [").num(large, 0, "ci_low", f".{d}f", 100)
         s.add(", ").num(large, 0, "ci_high", f".{d}f", 100).add("], raw 95%, Tukey; range test p (Holm) ")
         s.add("< 1e−300" if r["p_holm"] == 0 else "= ")
@@ -437,7 +438,7 @@ def _card_claims(balance: pl.DataFrame) -> list[Claim]:
             for i, r in enumerate(these):
                 s.add(", " if i else "").add(f"{r['card']} (printed ").num(these, i, "points", ".0f")
                 s.add(" points: ")
-                d = decimals_for(r["estimate"] * 100, r["ci_low"] * 100, r["ci_high"] * 100, digits=2, most=2)
+                d = decimals_for(r["estimate"] * 100, r["ci_low"] * 100, r["ci_high"] * 100, digits=2)
                 s.num(these, i, "estimate", f"+.{d}f", 100).add(" points [")
                 s.num(these, i, "ci_low", f"+.{d}f", 100).add(", ").num(these, i, "ci_high", f"+.{d}f", 100)
                 s.add("]")
