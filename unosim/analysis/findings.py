@@ -32,6 +32,7 @@ from .claims import (
     FAMILIES,
     MIN_EFFECT,
     Claim,
+    Number,
     Sentence,
     decimals_for,
     effect_size,
@@ -226,7 +227,7 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
         s.add(f"{word} {what}: ")
         _span(s, rows, column, scale, unit)
     r = rows[best]
-    d = decimals_for(r[column] * scale)
+    d = decimals_for(*(x[column] * scale for x in rows))  # the span's precision
     if len(rows) > 1:
         s.add(f", largest at {_setting(r)} ").num(rows, best, column, f".{d}f", scale, absolute=True).add(unit)
     percent = "%" if relative else ""
@@ -263,7 +264,8 @@ def _span(s: Sentence, rows: list[dict], column: str, scale: float, unit: str) -
     lo, hi = order[0], order[-1]
     d = decimals_for(*(rows[i][column] * scale for i in (lo, hi)))
     s.num(rows, lo, column, f".{d}f", scale, absolute=True)
-    if len(rows) > 1 and lo != hi:
+    low_text = s.numbers[-1].text
+    if len(rows) > 1 and lo != hi and Number.of(rows, hi, column, f".{d}f", scale, True).text != low_text:
         s.add("–").num(rows, hi, column, f".{d}f", scale, absolute=True)
     s.add(unit)
 
@@ -433,8 +435,8 @@ def _card_claims(balance: pl.DataFrame) -> list[Claim]:
             if not these:
                 continue
             stated |= {i for i in cell if rows[i] in these}
-            s = Sentence().add(f"({variant}, {players} players, lineup {lineup}) worth {word} than their printed "
-                               "points say, in change of win probability against the points line (raw 95%): ")
+            s = Sentence().add(f"({players} players, lineup {lineup}) worth {word} than their printed points "
+                               "say, in change of win probability against the points line (raw 95%): ")
             for i, r in enumerate(these):
                 s.add(", " if i else "").add(f"{r['card']} (printed ").num(these, i, "points", ".0f")
                 s.add(" points: ")
@@ -446,7 +448,7 @@ def _card_claims(balance: pl.DataFrame) -> list[Claim]:
                     s.add("; suggested ").num(these, i, "suggested_points", ".0f")
                 s.add(")")
             s.add(".")
-            out.append(_claim("effect", f"Card points in {variant}", "card", "card_balance", these, s,
+            out.append(_claim("effect", f"Cards in {variant}", "card", "card_balance", these, s,
                               scope=f"{players} players, lineup {lineup}", direction=sign, supported=True,
                               practical=True, size=max(effect_size("card", r) for r in these), section="cards"))
     rest = [r for i, r in enumerate(rows) if i not in stated and _supported(r)]
@@ -464,7 +466,7 @@ def _card_claims(balance: pl.DataFrame) -> list[Claim]:
             continue
         s = Sentence().add(f"{card} is worth {'more' if sign > 0 else 'less'} than its printed points say also "
                            f"in {where} (see the card table).")
-        out.append(_claim("note", f"Card points: {card}", "card", "card_balance", these, s, direction=sign,
+        out.append(_claim("note", f"Cards: {card}", "card", "card_balance", these, s, direction=sign,
                           supported=True, practical=True, size=max(effect_size("card", r) for r in these),
                           section="cards"))
     return out
