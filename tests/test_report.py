@@ -29,7 +29,7 @@ def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noq
     assert html.count("<figcaption>") == len(images)
     assert not re.search(r'src="(https?:|/|\.\.?/)', html), "the report must not load anything"
     links = re.findall(r'href="([^"#][^"]*)"', html)  # the only links out: each chart's SVG file, beside it
-    assert len(links) == len(images) and all(l.endswith(".svg") and (path.parent / l).is_file() for l in links)
+    assert len(links) == len(images) and all(h.endswith(".svg") and (path.parent / h).is_file() for h in links)
     ids = re.findall(r'<section id="([a-z]+)"', html)
     assert ids[0] == "findings" and set(SECTIONS) <= set(ids)
     nav = re.search(r"<nav.*?</nav>", html, re.S).group(0)
