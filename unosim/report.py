@@ -190,7 +190,7 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict) -> li
                     "restricted mean (truncated_a/truncated_b: the capped shares); tension and comebacks are "
                     "over the rounds with a winner.",
                     _figures(figures, "effects"),
-                    empty="This study has no [[comparisons]]: add one per house rule "
+                    empty="This study compares no house rules: add a comparisons entry per rule to its spec "
                           "(`unosim study new house-rules` writes such a study).")
     if effects is not None and not effects.is_empty() and (effects["axis"] == "variant").any():
         house.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "variant")),
