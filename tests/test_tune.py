@@ -405,3 +405,18 @@ def test_ctrl_c_stops_the_search_and_its_workers(tmp_path):
     assert proc.returncode == 130 and err == "unosim: interrupted\n"
     time.sleep(2)
     assert not [c for c in children if os.path.exists(f"/proc/{c}")]
+
+
+@pytest.mark.parametrize("low, high, said", [(0.002, 0.01, "wins more often than its start"),
+                                             (-0.014, -0.0055, "WORSE than its start"),
+                                             (-0.003, 0.004, "not clearly better than its start")])
+def test_the_summary_says_plainly_whether_the_tuned_policy_beats_its_start(low, high, said):
+    """`unosim tune` returned a policy significantly worse than its start (−0.0097 [−0.014, −0.0055])
+    without a word; the verdict line follows the paired interval on the fresh deals."""
+    from types import SimpleNamespace
+
+    from unosim.tuning import TuneResult
+    from unosim.tuning.duplicate import Estimate
+    fake = SimpleNamespace(difference=Estimate((low + high) / 2, low, high, 500), start="by_colour")
+    line = TuneResult.verdict(fake)
+    assert said in line and line.startswith("verdict:")

@@ -234,11 +234,13 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
     s.add(" [").num(rows, best, low, f"+.{d}f", scale).add(f"{percent}, ")
     s.num(rows, best, high, f"+.{d}f", scale).add(f"{percent}], raw 95% (")
     _means(s, measure, rows, best)
-    if truncated:
-        d = decimals_for(r["truncated_a"] * 100, r["truncated_b"] * 100, digits=2)
-        s.add("; ").num(rows, best, "truncated_b", f".{d}f", 100).add("% of rounds hit the ")
-        s.num(rows, best, "cap", ",.0f").add("-turn cap with the rule, ")
-        s.num(rows, best, "truncated_a", f".{d}f", 100).add("% without")
+    if truncated:  # the setting with the most capped rounds
+        t = max(range(len(rows)), key=lambda i: max(rows[i]["truncated_a"] or 0, rows[i]["truncated_b"] or 0))
+        d = decimals_for(rows[t]["truncated_a"] * 100, rows[t]["truncated_b"] * 100, digits=2)
+        s.add("; " + (f"at {_setting(rows[t])} " if len(rows) > 1 else ""))
+        s.num(rows, t, "truncated_b", f".{d}f", 100).add("% of rounds hit the ")
+        s.num(rows, t, "cap", ",.0f").add("-turn cap with the rule, ")
+        s.num(rows, t, "truncated_a", f".{d}f", 100).add("% without")
     s.add(")")
 
 
