@@ -8,7 +8,7 @@ the format). Sentences are rendered from claims only (:mod:`unosim.analysis.find
 writes. The multiplicity story: each table is one Holm family (named in :data:`FAMILIES`); every
 interval printed beside a Holm verdict is the raw 95 % interval of that row, and says so.
 
-The minimum effect per measure (:data:`MIN_EFFECT`, documented in docs/rules.md §7) separates what a
+The minimum effect per measure (:data:`MIN_EFFECT`, documented in docs/rules.md §8) separates what a
 designer should act on from what is merely detectable: a Holm-supported effect below it is listed as
 negligible and never headlined.
 """

@@ -2,7 +2,7 @@
 
 ``tables → claims (this module) → checked claims (:mod:`.checker`) → sentences / HTML`` is the one code
 path of the report and of anything else that shows findings (for a pair of cells: pass the tables of
-that pair). Rules the sentences follow (docs/rules.md §7):
+that pair). Rules the sentences follow (docs/rules.md §8):
 
 * a row is stated as an effect only when Holm's adjusted p-value (its table is one family) is below
   0.05 *and* the effect reaches its measure's minimum (:data:`.claims.MIN_EFFECT`); a supported effect
