@@ -213,3 +213,24 @@ def test_tension_and_comebacks_are_over_rounds_with_a_winner_and_truncation_is_r
     assert rows["comebacks"]["n"] == rows["lead_changes"]["n"] == won_pairs
     assert rows["comebacks"]["p_value"] > 0.001  # the same share among won rounds: no spurious drop
     assert rows["length"]["truncated_b"] == pytest.approx(1 - won_pairs / n) and rows["length"]["truncated_a"] == 0
+
+
+def test_identical_games_compare_every_round_of_a_match():
+    """Two match-mode cells whose first rounds agree but whose second rounds differ are not identical."""
+    from unosim.analysis.effects import effects
+    rng = np.random.default_rng(12)
+    first = _rounds(rng, 50, turns=rng.poisson(40, 50), lead=rng.poisson(3, 50), deficit_share=0.1)
+    second = first.with_columns(round=pl.lit(1))
+    rows = []
+    for variant, later in (("base", second), ("rule", second.with_columns(n_turns=pl.col("n_turns") + 1))):
+        rows += [frame.with_columns(variant=pl.lit(variant), players=pl.lit(4), lineup=pl.lit("random"))
+                 for frame in (first, later)]
+    rounds = pl.concat(rows, how="vertical_relaxed")
+    cells = pl.DataFrame({"name": ["b", "r"], "variant": ["base", "rule"], "players": [4, 4],
+                          "lineup": ["random", "random"], "lineup_spec": ["random", "random"]})
+    table = effects(rounds, cells, [{"axis": "variant", "a": "base", "b": "rule"}], lambda a, b: True)
+    assert not table["identical"].any()
+    same = effects(rounds.filter(pl.col("variant") == "base").vstack(
+        rounds.filter(pl.col("variant") == "base").with_columns(variant=pl.lit("rule"))), cells,
+        [{"axis": "variant", "a": "base", "b": "rule"}], lambda a, b: True)
+    assert same["identical"].all()

@@ -101,9 +101,19 @@ def first_rounds(rounds: pl.LazyFrame | pl.DataFrame, cell: Mapping[str, object]
     return lazy.collect().sort("game")
 
 
+def all_rounds(rounds: pl.LazyFrame | pl.DataFrame, cell: Mapping[str, object]) -> pl.DataFrame:
+    """Every round of every game of one cell, by game and round."""
+    lazy = rounds.lazy()
+    for column, value in cell.items():
+        lazy = lazy.filter(pl.col(column).cast(pl.String) == str(value))
+    return lazy.collect().sort("game", "round")
+
+
 def identical_games(frame_a: pl.DataFrame, frame_b: pl.DataFrame) -> bool:
-    """True when the two cells' rounds are equal in every outcome column, game by game."""
-    if frame_a.height != frame_b.height or not frame_a["game"].equals(frame_b["game"]):
+    """True when the two cells' rounds are equal in every outcome column, game by game (and round by
+    round: pass every round of a match, :func:`all_rounds`, not only the first)."""
+    keys = [c for c in ("game", "round") if c in frame_a.columns and c in frame_b.columns]
+    if frame_a.height != frame_b.height or not all(frame_a[c].equals(frame_b[c]) for c in keys):
         return False
     outcome = [c for c in frame_a.columns if c in frame_b.columns and c not in _KEYS]
     return all(_comparable(frame_a[c]).equals(_comparable(frame_b[c])) for c in outcome)
@@ -115,9 +125,12 @@ def _comparable(column: pl.Series) -> pl.Series:
 
 
 def compare_cells(frame_a: pl.DataFrame, frame_b: pl.DataFrame, players: int, *, paired: bool,
-                  confidence: float = 0.95, seed: int = 0) -> list[dict[str, object]]:
-    """One row per measure for cell A against cell B (frames of :func:`first_rounds`)."""
-    if paired and identical_games(frame_a, frame_b):
+                  confidence: float = 0.95, seed: int = 0, identical: bool | None = None) -> list[dict[str, object]]:
+    """One row per measure for cell A against cell B (frames of :func:`first_rounds`). ``identical``:
+    whether every round of the two cells was the same (None: judged from the first rounds given)."""
+    if identical is None:
+        identical = identical_games(frame_a, frame_b)
+    if paired and identical:
         rows = []
         for m in MEASURES:
             if _applies(m, frame_a, frame_b, nonzero=m.only_when_nonzero):
@@ -305,14 +318,21 @@ def effects(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comparison
             fb = first_rounds(rounds, {c: cell_b[c] for c in CELL})
             seed = int.from_bytes(hashlib.blake2b(f"{cell_a['name']}|{cell_b['name']}".encode(),
                                                   digest_size=8).digest(), "little")
+            same = paired and identical_games(fa, fb) and _every_round_identical(rounds, cell_a, cell_b)
             for row in compare_cells(fa, fb, int(pair["players"]), paired=paired, confidence=confidence,
-                                     seed=seed):
+                                     seed=seed, identical=same):
                 rows.append({**label, **row})
             if axis == "variant":
                 edge = _skill_row(rounds, cells, cell_a, cell_b, fa, fb, shares_decks, confidence)
                 if edge:
                     rows.append({**label, **edge})
     return finish_effects(rows)
+
+
+def _every_round_identical(rounds, cell_a: Mapping, cell_b: Mapping) -> bool:
+    """In match modes the first rounds can agree while a later round differs: compare them all."""
+    return identical_games(all_rounds(rounds, {c: cell_a[c] for c in CELL}),
+                           all_rounds(rounds, {c: cell_b[c] for c in CELL}))
 
 
 def _skill_row(rounds, cells, cell_a, cell_b, fa, fb, shares_decks, confidence) -> dict | None:
