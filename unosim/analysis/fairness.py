@@ -18,6 +18,9 @@ of position ``i``:
   the cells of the study (one Holm family, named "seat fairness" in the report);
 * the omnibus χ² goodness-of-fit test over the won rounds (``chi2``, ``dof``, ``chi2_p``), for
   reference.
+
+In match modes the rounds of a match are not independent: with ``cluster="game"`` each ``se_ij`` is
+the cluster-robust one over matches (the χ² reference test stays per round).
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ from .inference import holm
 from .win_rates import CELL
 
 
-def spread_interval(wins: np.ndarray, n: int, confidence: float = 0.95) -> dict[str, float]:
+def spread_interval(wins: np.ndarray, n: int, confidence: float = 0.95,
+                    per_cluster: np.ndarray | None = None, cluster_rounds: np.ndarray | None = None) -> dict[str, float]:
     """Spread of the win rates ``wins / n`` over positions, its simultaneous interval and the range test's
-    p-value (see the module docstring)."""
+    p-value (see the module docstring). ``per_cluster`` (G, positions) wins of each position in each of
+    ``G`` clusters with ``cluster_rounds`` (G,) rounds: the variances are the cluster-robust ones."""
     wins = np.asarray(wins, np.float64)
     k = len(wins)
     rates = wins / n
@@ -44,7 +49,12 @@ def spread_interval(wins: np.ndarray, n: int, confidence: float = 0.95) -> dict[
         return {"estimate": spread, "ci_low": spread, "ci_high": spread, "range_p": 1.0}
     q = float(stats.studentized_range.ppf(confidence, k, np.inf)) / math.sqrt(2)
     diff = rates[:, None] - rates[None, :]
-    se = np.sqrt(np.maximum(rates[:, None] + rates[None, :] - diff**2, 0.0) / n)
+    if per_cluster is None:
+        se = np.sqrt(np.maximum(rates[:, None] + rates[None, :] - diff**2, 0.0) / n)
+    else:
+        g = len(cluster_rounds)
+        pair = per_cluster[:, :, None] - per_cluster[:, None, :] - diff[None] * cluster_rounds[:, None, None]
+        se = np.sqrt((pair**2).sum(axis=0) * g / max(g - 1, 1)) / n
     upper = diff + q * se
     lower = diff - q * se
     off = ~np.eye(k, dtype=bool)
@@ -57,24 +67,32 @@ def spread_interval(wins: np.ndarray, n: int, confidence: float = 0.95) -> dict[
 
 
 def seat_fairness(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL, confidence: float = 0.95,
-                  seed: int = 0) -> pl.DataFrame:
+                  seed: int = 0, cluster: str | None = None) -> pl.DataFrame:
     """One row per cell: the spread as ``estimate`` with ``ci_low``/``ci_high`` and ``range_p``, the χ²
     test, ``best``/``worst`` position, ``n`` (rounds) and ``won_rounds``; ``p_holm`` over the cells.
-    (``seed`` is accepted for callers of the bootstrap version; the interval needs no random draws.)"""
+    ``cluster`` (e.g. ``"game"`` in match modes): intervals clustered by it. (``seed`` is accepted for
+    callers of the bootstrap version; the interval needs no random draws.)"""
+    keys = [*by, cluster] if cluster else list(by)
     counts = (rounds.lazy()
               .with_columns(position=pl.when(pl.col("winner_seat") >= 0)
                             .then((pl.col("winner_seat").cast(pl.Int32) - pl.col("dealer_seat").cast(pl.Int32))
                                   % pl.col("players").cast(pl.Int32)).otherwise(-1))
-              .group_by([*by, "position"]).agg(count=pl.len()).sort([*by, "position"]).collect())
+              .group_by([*keys, "position"]).agg(count=pl.len()).sort([*keys, "position"]).collect())
     rows = []
     for key, group in counts.group_by(list(by), maintain_order=True):
         players = int(dict(zip(by, key, strict=True)).get("players", group["position"].max() + 1))
         full = np.zeros(players + 1, np.int64)
-        full[group["position"].to_numpy() + 1] = group["count"].to_numpy()
+        np.add.at(full, group["position"].to_numpy() + 1, group["count"].to_numpy())
         n, wins = int(full.sum()), full[1:]
+        clustered = {}
+        if cluster:
+            ids, index = np.unique(group[cluster].to_numpy(), return_inverse=True)
+            per = np.zeros((len(ids), players + 1))
+            np.add.at(per, (index, group["position"].to_numpy() + 1), group["count"].to_numpy())
+            clustered = {"per_cluster": per[:, 1:], "cluster_rounds": per.sum(axis=1)}
         test = stats.chisquare(wins) if wins.sum() > 0 else None
         rates = wins / n
-        rows.append({**dict(zip(by, key, strict=True)), **spread_interval(wins, n, confidence),
+        rows.append({**dict(zip(by, key, strict=True)), **spread_interval(wins, n, confidence, **clustered),
                      "chi2": float(test.statistic) if test else None, "dof": players - 1,
                      "chi2_p": float(test.pvalue) if test else None,
                      "best": int(np.argmax(rates)), "worst": int(np.argmin(rates)),

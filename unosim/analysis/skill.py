@@ -16,16 +16,21 @@ and any difference comes from the seat's position, not its policy. How a house r
 from __future__ import annotations
 
 import polars as pl
+from scipy import stats
 
 from .effects import all_random, skilled_seat
 from .inference import holm, score_test_proportion
+from .intervals import clustered_rates
 
 
-def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,
+                cluster: str | None = None) -> pl.DataFrame:
     """One row per cell with a skilled seat: ``seat``, ``policy``, ``win_rate`` (share of won rounds),
     ``estimate`` = win rate − 1/N with ``ci_low``/``ci_high``, ``p_value``, ``p_holm``, ``n`` (won
-    rounds), ``rounds`` and ``random_rate``."""
-    wins = (rounds.lazy().group_by("variant", "players", "lineup", "winner_seat").agg(count=pl.len())
+    rounds), ``rounds`` and ``random_rate``. ``cluster`` (``"game"`` in match modes, whose rounds are
+    not independent): the cluster-robust Wald interval and z test over matches instead of Wilson's."""
+    keys = ["variant", "players", "lineup", "winner_seat", *([cluster] if cluster else [])]
+    wins = (rounds.lazy().group_by(keys).agg(count=pl.len())
             .collect().with_columns(pl.col("variant", "lineup").cast(pl.String)))
     rows = []
     for cell in cells.iter_rows(named=True):
@@ -47,7 +52,8 @@ def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confid
                 theirs = here.filter(pl.col("lineup") == other["lineup"], pl.col("winner_seat") >= 0)
                 won = int(theirs["count"].sum())
                 random_rate = int(theirs.filter(pl.col("winner_seat") == seat)["count"].sum()) / won if won else None
-        test = score_test_proportion(k, n, 1 / players, confidence)
+        test = score_test_proportion(k, n, 1 / players, confidence) if cluster is None else \
+            _clustered_test(mine.filter(pl.col("winner_seat") >= 0), seat, cluster, 1 / players, confidence)
         policy = cell["lineup_label"].split(",")[seat]
         rows.append({"variant": cell["variant"], "players": players, "lineup": cell["lineup"], "seat": seat,
                      "policy": policy, "win_rate": test["rate"], "fair_share": 1 / players,
@@ -58,3 +64,14 @@ def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confid
     if table.is_empty():
         return table
     return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+
+
+def _clustered_test(won: pl.DataFrame, seat: int, cluster: str, p0: float, confidence: float) -> dict[str, float]:
+    """The seat's share of won rounds against ``p0`` with a cluster-robust Wald interval and z test."""
+    per = (won.group_by(cluster).agg(wins=pl.col("count").filter(pl.col("winner_seat") == seat).sum(),
+                                     n=pl.col("count").sum()).with_columns(_all=pl.lit(0)))
+    row = clustered_rates(per, ["_all"], "wins", "n", confidence).row(0, named=True)
+    rate, se = row["estimate"], row["se"]
+    p_value = float(2 * stats.norm.sf(abs(rate - p0) / se)) if se > 0 else (1.0 if rate == p0 else 0.0)
+    return {"rate": rate, "estimate": rate - p0, "ci_low": row["ci_low"] - p0, "ci_high": row["ci_high"] - p0,
+            "p_value": p_value, "n": int(row["n"])}

@@ -47,7 +47,8 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
     if tables["quality"].is_empty():
         del tables["quality"]  # a dataset from before the game-quality counters
     with streaming():
-        skill = skill_edges(ds.rounds, ds.cells(), confidence)
+        matches = "game" if ds.manifest["study"]["mode"] != "single_round" else None
+        skill = skill_edges(ds.rounds, ds.cells(), confidence, cluster=matches)
         if not skill.is_empty():
             tables["skill"] = skill
         if ds.manifest["study"]["comparisons"]:
@@ -69,10 +70,11 @@ def tournament_tables(ds: Dataset) -> dict[str, pl.DataFrame]:
 
 def cell_tables(ds: Dataset | CellScan, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
     """The tables grouped by cell, of the rows of ``ds`` (a whole dataset or one cell)."""
+    matches = "game" if ds.manifest["study"]["mode"] != "single_round" else None  # rounds cluster by match
     tables = {
-        "win_rates": win_rates(ds.seats, confidence=confidence),
-        "win_rates_dealer": win_rates_by_dealer_position(ds.seats, confidence=confidence),
-        "fairness": seat_fairness(ds.rounds, confidence=confidence),
+        "win_rates": win_rates(ds.seats, confidence=confidence, cluster=matches),
+        "win_rates_dealer": win_rates_by_dealer_position(ds.seats, confidence=confidence, cluster=matches),
+        "fairness": seat_fairness(ds.rounds, confidence=confidence, cluster=matches),
         "points": points_when_winning(ds.rounds, confidence=confidence),
         "lengths": lengths_with_censoring(ds.rounds, confidence),
         # the counts and shares of each length; its survival (which would count a round stopped by the
