@@ -314,7 +314,7 @@ def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
 
 
 def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
-    """The skilled seat's win rate minus its fair share 1/N (95% Wilson interval), one row per cell; blue
+    """The skilled seat's share of won rounds minus its fair share 1/N (95% interval), one row per cell; blue
     when Holm's adjustment supports it."""
     labels = [f"{r['policy']} · {r['variant']} · {r['players']}p" for r in skill.iter_rows(named=True)]
     fig = Figure(figsize=(8, 0.3 * len(labels) + 1.2), layout="constrained")
@@ -327,7 +327,7 @@ def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
                     fmt="o", ms=4, capsize=2, color=colour)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(y, labels, fontsize="small")
-    ax.set_xlabel("win rate − fair share 1/N (percentage points, 95% CI)")
+    ax.set_xlabel("share of won rounds − fair share 1/N (percentage points, 95% CI)")
     ax.grid(alpha=0.3, axis="x")
     if title:
         ax.set_title(title)

@@ -96,7 +96,8 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     study = ds.manifest["study"]
     found = checked_claims(tables)
     html = env.get_template("report.html.j2").render(
-        study=study, manifest=ds.manifest, findings=found, headline=headline(found),
+        study=study, manifest=ds.manifest, findings=found, grouped=_by_subject(found),
+        quiet=("no_effect", "identical", "negligible", "note"), headline=headline(found),
         families=_families(tables), minimums=_minimums(),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
         sections=_tournament_sections(ds, out) + _sections(tables, figures, study), appendix=_appendix(ds, tables))
@@ -150,6 +151,14 @@ def order_note(standings: pl.DataFrame) -> str:
     return (f"Win rate ranks {', '.join(by_wins)}; the rating ranks {', '.join(by_rating)}: the win rate counts "
             "only wins, the rating every finishing order (who is knocked out later, who holds fewer points "
             "among the losers), so a policy that rarely wins but loses narrowly can rate higher.")
+
+
+def _by_subject(found: list) -> list[tuple[str, list]]:
+    """The ranked claims grouped by subject, each group where its strongest claim ranks."""
+    groups: dict[str, list] = {}
+    for claim in found:
+        groups.setdefault(claim.subject, []).append(claim)
+    return list(groups.items())
 
 
 def _families(tables: dict[str, pl.DataFrame]) -> list[str]:
@@ -252,8 +261,10 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict) -> li
                     "What holding a card in the opening hand is worth (change in win probability against an "
                     "average card), compared with what its printed points promise (the least-squares line of "
                     "value on points). Positive: the card is worth more than its points say "
-                    "(under-valued). The suggested points are the printed points made monotone in value "
-                    "(isotonic regression), changing the table as little as possible.",
+                    "(under-valued). A card's suggested points differ from its printed ones only when its "
+                    "mismatch is supported after Holm's adjustment and at least 0.5 points of win probability: "
+                    "it then moves to the points the line gives the edge of its interval nearest to the line "
+                    "(the smallest change the evidence demands); every other card keeps its printed points.",
                     _figures(figures, "cards"))
     cards.tables.append(_table(tables["card_balance"].select(
         "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",

@@ -1,4 +1,4 @@
-"""Card-value balance: which cards the printed points under- or over-value, and a monotone fix.
+"""Card-value balance: which cards the printed points under- or over-value, and the smallest fix the evidence demands.
 
 Input: the table of :func:`unosim.analysis.card_values` (per cell and card kind: ``points``, the
 estimated ``estimate`` = change in win probability from holding the card instead of an average card,
