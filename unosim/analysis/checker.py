@@ -80,9 +80,9 @@ def _check_family(name: str, table: pl.DataFrame) -> list[str]:
     column = FAMILIES[name][0]
     if column not in table.columns or "p_holm" not in table.columns:
         return [f"{name}: no {column} / p_holm columns"]
-    p = table[column].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    p = table[column].to_numpy().astype(np.float64)  # a null reads as NaN
     expected = holm(p)
-    stated = table["p_holm"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    stated = table["p_holm"].to_numpy().astype(np.float64)
     bad = ~((np.isnan(expected) & np.isnan(stated))
             | (np.abs(expected - stated) <= _HOLM_TOLERANCE * np.maximum(1.0, np.abs(expected))))
     return [f"{name}: p_holm of {int(bad.sum())} row(s) is not Holm's adjustment of {column} over the table"] \
