@@ -166,3 +166,24 @@ def test_skill_sentences_split_by_sign():
     less = next(c for c in found if c.direction < 0)
     assert "wins more" in more.text and "1 of 3 cells" in more.text
     assert "wins less" in less.text and "2 of 3 cells" in less.text and "5.0–14" in less.text
+
+
+def test_analyze_writes_checked_findings_and_fails_loudly_on_a_contradiction(house_rule_dataset, tmp_path,
+                                                                              monkeypatch, capsys):  # noqa: F811
+    from unosim.__main__ import main
+    from unosim.analysis import standard
+    out = tmp_path / "analysis"
+    assert main(["analyze", str(house_rule_dataset), "--out", str(out)]) == 0
+    assert "findings, each checked against the tables" in capsys.readouterr().out
+    found = standard.read_findings(out)
+    assert found and any(c.kind == "effect" for c in found) and any(c.kind == "identical" for c in found)
+    honest = standard.claims
+
+    def lying(tables):  # every stated direction flipped
+        return [dataclasses.replace(c, direction=-c.direction) for c in honest(tables)]
+    monkeypatch.setattr(standard, "claims", lying)
+    again = tmp_path / "again"
+    assert main(["analyze", str(house_rule_dataset), "--out", str(again)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("unosim: error: ") and "contradict the analysis tables" in err and "direction" in err
+    assert not (again / "findings.json").exists() and not (again / "effects.csv").exists()
