@@ -54,7 +54,6 @@ from .inference import holm, paired_difference, unpaired_difference
 from .win_rates import CELL
 
 COMEBACK_DEFICIT = 3
-BOOTSTRAP = 4000
 PERMUTATIONS = 20_000
 _KEYS = ("game", "round", "variant", "players", "lineup")
 
