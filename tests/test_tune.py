@@ -295,7 +295,11 @@ def test_cli_prints_the_result_and_writes_json(tmp_path):
     assert lines[1].startswith(f"searched {len(record['searched'])} weights; w_accept, w_colour_shown changed no")
     assert lines[2] == f"tuned policy: {record['policy']}"
     assert f"tuned {record['fresh']['tuned']['estimate']:.4f}" in lines[3] and "fair share 0.3333" in lines[3]
-    assert lines[4] == f"as a lineup (tuned seat first): '{record['policy']},keep_wilds,keep_wilds'"
+    difference = record["fresh"]["difference"]
+    said = ("wins more often than its start" if difference["ci_low"] > 0 else "WORSE than its start"
+            if difference["ci_high"] < 0 else "not clearly better than its start")
+    assert lines[4].startswith("verdict: the tuned policy") and said in lines[4]
+    assert lines[5] == f"as a lineup (tuned seat first): '{record['policy']},keep_wilds,keep_wilds'"
     assert record == {**_comparable(_small()), "seconds": record["seconds"]}   # the Python API's result
 
 
