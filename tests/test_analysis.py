@@ -125,6 +125,9 @@ def test_standard_tables_are_tidy(small_dataset):  # noqa: F811
             "compare_wins", "effects", "fairness", "survival", "card_balance", "skill"} <= set(tables)
     for name, table in tables.items():
         columns = set(table.columns)
+        if name == "length_distributions":  # a distribution: counts and shares (its survival is Kaplan–Meier's)
+            assert {"value", "count", "pmf", "n"} <= columns and not {"estimate", "ci_low"} & columns
+            continue
         assert TIDY <= columns, name
         assert (table["ci_low"] <= table["estimate"] + 1e-12).all() and \
                (table["estimate"] <= table["ci_high"] + 1e-12).all(), name
@@ -157,3 +160,25 @@ def test_match_statistics(match_dataset):  # noqa: F811
     rounds = tables["rounds_per_match"]
     assert rounds["value"].min() >= 1
     assert tables["match_ends"]["count"].sum() == 120
+
+
+def test_match_mode_intervals_are_clustered_by_match(match_dataset):  # noqa: F811
+    """The rounds of a match are not independent: win rates, skill and fairness intervals are clustered
+    by match (one cluster per game) and agree with a direct sandwich computation."""
+    from unosim.analysis.intervals import clustered_rates
+    from unosim.analysis.standard import standard_tables
+    ds = open_dataset(match_dataset)
+    tables = standard_tables(ds)
+    rates = tables["win_rates"]
+    assert "clusters" in rates.columns and (rates["clusters"] == ds.cells()["games"][0]).all()
+    seats = ds.seats.collect()
+    seat0 = seats.filter(pl.col("seat") == 0).group_by("game").agg(wins=pl.col("won").sum(), n=pl.len())
+    k, n = seat0["wins"].to_numpy().astype(float), seat0["n"].to_numpy().astype(float)
+    rate = k.sum() / n.sum()
+    se = np.sqrt(np.sum((k - rate * n) ** 2) * len(k) / (len(k) - 1)) / n.sum()
+    row = rates.filter(pl.col("seat") == 0).row(0, named=True)
+    assert row["estimate"] == pytest.approx(rate) and row["ci_high"] - row["estimate"] == pytest.approx(1.96 * se, rel=1e-3)
+    direct = clustered_rates(seat0.with_columns(g=pl.lit(0)), ["g"]).row(0, named=True)
+    assert direct["se"] == pytest.approx(se)
+    fairness = tables["fairness"].row(0, named=True)
+    assert fairness["ci_low"] <= fairness["estimate"] <= fairness["ci_high"]

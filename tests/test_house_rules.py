@@ -93,9 +93,31 @@ def test_cli_writes_the_spec_and_rejects_bad_input(tmp_path, capsys):
     assert main(["study", "new", "house-rules", "--variant", "spin", "--players", "3", "--games", "50",
                  "--lineup", "greedy_points,random*", "--out", str(out)]) == 0
     study = load_study(out)
-    assert {c.lineup for c in study.cells} == {"greedy_points_random"}
+    from unosim.house_rules import BEHAVIOUR_LINEUP
+    assert {c.lineup for c in study.cells} == {"greedy_points_random", BEHAVIOUR_LINEUP[0]}
     assert "spin_first_card_spins" in {c.variant for c in study.cells}
     assert main(["study", "new", "house-rules", "--variant", "uno", "--players", "3"]) == 2
     err = capsys.readouterr().err
     assert "unknown variant 'uno'" in err and "classic" in err and "Traceback" not in err
     assert main(["study", "new", "house-rules", "--variant", "classic", "--players", "20"]) == 2
+
+
+@pytest.mark.parametrize("variant", rules.variant_names())
+def test_rules_that_need_a_choice_come_with_a_lineup_that_makes_it(variant):
+    """force_play_drawn, no_voluntary_draw, no_wd4_challenge and no_bluffing "never triggered": no built-in
+    policy bluffs, challenges, draws voluntarily or keeps a drawn card. The spec adds a lineup that does,
+    says so in a comment, and the lineup's policy honours every parameter those rules need."""
+    from unosim.house_rules import BEHAVIOUR_LINEUP, BEHAVIOURS
+    from unosim.policies import make_lineup
+    text = house_rules_spec(variant, [3, 4], games=100)
+    spec = tomllib.loads(text)
+    needing = [name for name, entry in spec.get("variants", {}).items() if set(entry["rules"]) & set(BEHAVIOURS)]
+    name, lineup = BEHAVIOUR_LINEUP
+    if not needing:
+        assert name not in text
+        return
+    assert spec["lineups"][name] == lineup and all(name in g["lineups"] for g in spec["grid"])
+    assert f"The lineup {name} makes those choices" in text and all(n in text.split("[study]")[0] for n in needing)
+    seat = make_lineup(lineup, 4)[0]
+    rule_names = {r for entry in spec["variants"].values() for r in entry["rules"]} & set(BEHAVIOURS)
+    assert all(dict(seat.params).get(BEHAVIOURS[r], 0) > 0 for r in rule_names)

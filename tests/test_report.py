@@ -27,7 +27,9 @@ def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noq
     assert len(images) >= 5
     assert all(alt and base64.b64decode(svg).lstrip().startswith((b"<?xml", b"<svg")) for alt, svg in images)
     assert html.count("<figcaption>") == len(images)
-    assert not re.search(r'(src|href)="(https?:|/|\.\.?/)', html), "the report must not load anything"
+    assert not re.search(r'src="(https?:|/|\.\.?/)', html), "the report must not load anything"
+    links = re.findall(r'href="([^"#][^"]*)"', html)  # the only links out: each chart's SVG file, beside it
+    assert len(links) == len(images) and all(h.endswith(".svg") and (path.parent / h).is_file() for h in links)
     ids = re.findall(r'<section id="([a-z]+)"', html)
     assert ids[0] == "findings" and set(SECTIONS) <= set(ids)
     nav = re.search(r"<nav.*?</nav>", html, re.S).group(0)
@@ -40,8 +42,13 @@ def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noq
 def test_report_of_identical_games_says_so(house_rule_dataset, tmp_path):  # noqa: F811
     html = write_report(open_dataset(house_rule_dataset), tmp_path / "r.html").read_text()
     findings = html[html.index('<section id="findings">'):html.index("</section>")]
-    assert "force_play_drawn (vs classic)</strong> never triggered under these policies" in findings
-    assert re.search(r"draw_until_playable \(vs classic\)</strong> at 4 players: rounds \d+% longer", findings)
+    assert re.search(r"force_play_drawn \(vs classic\)</strong>( |<ul><li[^>]*>)with all-random players at 4p: "
+                     r"changed none of "
+                     r"the 1,500 games \(every round identical to the baseline\): if it acts at all under these "
+                     r"policies, it changes at most 0.2% of games", findings)
+    assert "no effect" not in findings
+    assert re.search(r"draw_until_playable \(vs classic\)</strong>( |<ul>).*?with all-random players at 4p: rounds "
+                     r"\d+% longer \[\+\d+%, \+\d+%\], raw 95%", findings, re.S)
     assert findings.index("draw_until_playable") < findings.index("force_play_drawn")
 
 
@@ -69,14 +76,14 @@ def tables(small_dataset):  # noqa: F811
 @pytest.mark.parametrize("draw", [
     lambda t: plots.win_rate_by_position(t["win_rates"].filter(pl.col("lineup") == "random")),
     lambda t: plots.win_rate_by_position(t["win_rates_dealer"], "rel_dealer"),
-    lambda t: plots.length_curves(t["length_distributions"], "n_draws", "survival"),
+    lambda t: plots.length_curves(t["length_distributions"], "n_draws", "pmf"),
     lambda t: plots.survival_curves(t["survival"]),
     lambda t: plots.card_balance_chart(t["card_balance"].filter(pl.col("players") == 3, pl.col("lineup") == "random")),
     lambda t: plots.effect_forest(t["effects"]),
     lambda t: plots.length_differences(t["effects"]),
     lambda t: plots.skill_chart(t["skill"]),
     lambda t: plots.paired_deltas(t["compare_wins"]),
-], ids=["seat", "dealer", "survival", "kaplan_meier", "cards", "forest", "lengths", "skill", "paired"])
+], ids=["seat", "dealer", "pmf", "kaplan_meier", "cards", "forest", "lengths", "skill", "paired"])
 def test_plots_draw_analysis_tables(tables, draw):
     fig = draw(tables)
     assert isinstance(fig, Figure) and fig.axes
@@ -104,4 +111,20 @@ def test_report_recomputes_tables_of_another_format(house_rule_dataset, tmp_path
     (directory / "FORMAT").write_text("1\n")
     (directory / "fairness.csv").write_text("variant,players\nx,1\n")  # an old table without the χ² column
     html = write_report(open_dataset(house_rule_dataset), tmp_path / "b.html").read_text()
-    assert "chi2_p_holm" in html and (directory / "FORMAT").read_text().strip() != "1"
+    assert "range_p" in html and (directory / "FORMAT").read_text().strip() != "1"
+
+
+def test_the_forest_plot_draws_a_supported_effect_from_a_zero_baseline():
+    """Knock-outs 0 → 0.2 have no relative change: they are drawn in an absolute panel, not dropped."""
+    from unosim.analysis.effects import finish_effects
+    row = {"axis": "variant", "a": "classic", "b": "knockout_rule", "variant": "classic", "players": 4,
+           "lineup": "random", "paired": True, "identical": False, "measure": "knockouts", "mean_a": 0.0,
+           "mean_b": 0.2, "estimate": 0.2, "ci_low": 0.15, "ci_high": 0.25, "p_value": 1e-9,
+           "rel_change": float("nan"), "rel_low": float("nan"), "rel_high": float("nan"), "n": 500,
+           "test": "paired t"}
+    fig = plots.effect_forest(finish_effects([row, {**row, "measure": "length", "mean_a": 40.0, "mean_b": 44.0,
+                                                    "estimate": 4.0, "ci_low": 3.0, "ci_high": 5.0,
+                                                    "rel_change": 0.1, "rel_low": 0.075, "rel_high": 0.125}]))
+    panel = next(ax for ax in fig.axes if ax.get_visible() and ax.get_title() == "knock-outs, absolute change")
+    drawn = [x for line in panel.get_lines() for x in line.get_xdata()]
+    assert any(abs(x - 0.2) < 1e-12 for x in drawn)

@@ -1,6 +1,7 @@
 """The demo report in a real browser (headless Chromium, from Debian's `chromium` package; `.ci/run`
 installs it): findings first, every in-page link resolves, every image loads, and at 1280 px the page
-never scrolls sideways.
+never scrolls sideways; on a phone (390 px) every chart has a link that opens its SVG full size and no
+table caption is clipped.
 
 Chromium is driven without extra dependencies: the report is copied with a small script appended that
 runs at the load event and writes its measurements into the DOM; ``--dump-dom`` (with a virtual-time
@@ -30,25 +31,45 @@ window.addEventListener("load", () => {
   const navLinks = [...document.querySelectorAll("nav a")].map(a => a.getAttribute("href"));
   const images = [...document.images].map(i => ({alt: i.alt, complete: i.complete, width: i.naturalWidth}));
   const findings = document.getElementById("findings");
+  const figures = [...document.querySelectorAll("figure")].map(f => {
+    const a = f.querySelector("a.full");
+    const r = a ? a.getBoundingClientRect() : null;
+    return {href: a ? a.getAttribute("href") : null, left: r ? r.left : null, right: r ? r.right : null,
+            height: r ? r.height : 0};
+  });
+  const captions = [...document.querySelectorAll(".table-caption")].map(c => {
+    const r = c.getBoundingClientRect();
+    return {left: r.left, right: r.right, scrollWidth: c.scrollWidth, clientWidth: c.clientWidth,
+            text: c.textContent.slice(0, 40)};
+  });
   const out = document.createElement("pre");
   out.id = "probe";
   out.textContent = JSON.stringify({
     sections, navLinks, unresolved: links.filter(id => !document.getElementById(id)),
     images, scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, innerWidth: window.innerWidth,
     findingsTop: findings ? findings.getBoundingClientRect().top : null,
-    findingsItems: findings ? findings.querySelectorAll("li").length : 0});
-  document.body.appendChild(out);
+    findingsItems: findings ? findings.querySelectorAll("li").length : 0, figures, captions});
+  // inside the phone-sized frame of a wrapper page (Chromium's window is at least 500 px wide), the
+  // measurements go to the wrapper, which is the document --dump-dom returns
+  (window.parent !== window ? window.parent.document : document).body.appendChild(out);
 });
 </script>
 """
 
 
-def chromium_dom(html_path: Path, profile: Path) -> dict:
+def chromium_dom(html_path: Path, profile: Path, width: int = 1280) -> dict:
+    """The probe's measurements of ``html_path`` at a viewport ``width`` px wide (below Chromium's
+    smallest window, 500 px, the page is loaded in a frame of that width)."""
+    page = html_path
+    if width < 500:
+        page = html_path.with_name("phone.html")
+        page.write_text(f'<html><body style="margin:0"><iframe src="{html_path.name}" '
+                        f'style="width:{width}px;height:900px;border:0"></iframe></body></html>')
     out = subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={profile}", "--hide-scrollbars", "--window-size=1280,900",
-         "--virtual-time-budget=10000", "--dump-dom", html_path.as_uri()],
+         "--allow-file-access-from-files", f"--user-data-dir={profile}", "--hide-scrollbars",
+         f"--window-size={max(width, 500)},900", "--virtual-time-budget=10000", "--dump-dom", page.as_uri()],
         capture_output=True, text=True, timeout=120, check=True)
     match = re.search(r'<pre id="probe">(.*?)</pre>', out.stdout, re.S)
     assert match, f"the probe did not run: {out.stderr[-500:]}"
@@ -70,4 +91,24 @@ def test_demo_report_in_a_real_browser(demo_dataset, tmp_path):  # noqa: F811
     assert len(dom["navLinks"]) >= 8 and not dom["unresolved"], dom["unresolved"]
     assert {link[1:] for link in dom["navLinks"]} == set(dom["sections"])
     assert dom["images"] and all(i["complete"] and i["width"] > 0 and i["alt"] for i in dom["images"]), dom["images"]
+    assert dom["scrollWidth"] <= dom["clientWidth"], (dom["scrollWidth"], dom["clientWidth"])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+def test_on_a_phone_every_chart_opens_full_size_and_no_caption_is_clipped(demo_dataset, tmp_path):  # noqa: F811
+    report = write_report(open_dataset(demo_dataset), tmp_path / "report.html")
+    probe = tmp_path / "probe.html"
+    probe.write_text(report.read_text().replace("</body>", PROBE + "</body>"))
+    dom = chromium_dom(probe, tmp_path / "profile", width=390)
+    assert dom["innerWidth"] == 390
+    assert dom["figures"] and all(f["href"] and f["height"] > 0 for f in dom["figures"]), dom["figures"]
+    for figure in dom["figures"]:  # the link is on screen and its SVG is there
+        assert 0 <= figure["left"] and figure["right"] <= 390, figure
+        assert (tmp_path / figure["href"]).is_file() and (tmp_path / figure["href"]).read_bytes().lstrip()[:5] in (
+            b"<?xml", b"<svg ")
+    assert dom["captions"]
+    for caption in dom["captions"]:
+        assert caption["left"] >= 0 and caption["right"] <= 390, caption
+        assert caption["scrollWidth"] <= caption["clientWidth"], caption
     assert dom["scrollWidth"] <= dom["clientWidth"], (dom["scrollWidth"], dom["clientWidth"])

@@ -3,9 +3,11 @@ the statistics' known answers, bad input, and the CLI as a terminal shows it."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import math
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -279,8 +281,11 @@ def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
     ranked = [line.split()[1] for line in lines[2:5]]
     assert sorted(ranked) == sorted(TRIO) and ranked[-1] == "random"
     assert all(line.count("[") == 4 for line in lines[2:5])   # every figure with its interval
-    assert lines[5].startswith("ranked by win rate; rating: Bradley–Terry")   # what orders what
+    assert lines[5].startswith("ranked by win rate. The rating is a Bradley–Terry fit")   # what orders what
+    assert "order" in lines[6]  # the same order, or why the two differ
     assert any(line.startswith("head-to-head") for line in lines)
+    verdicts = [line for line in lines if "of seat comparisons (raw 95%" in line]
+    assert len(verdicts) == 3 and all(v.endswith(("here.", "no clear difference.", "negligible.")) for v in verdicts)
     assert "tournament_classic_p4" in lines[-1]
     result = load_tournament(tmp_path / "tournament_classic_p4")
     assert result.standings["policy"].to_list() == ranked
@@ -379,3 +384,50 @@ def test_long_policy_specs_are_shortened_on_the_chart_and_spelt_out_below(trio):
         assert labels and all(len(label) <= MAX_LABEL for label in labels)
     assert sum(label.get_text().endswith("[1]") for label in fig.axes[0].get_yticklabels()) == 1
     assert fig.get_supxlabel().replace("\n", "").replace("    ", "") == f"[1] {long}"
+
+
+def test_tournament_findings_come_from_head_to_head_intervals_and_are_checked(trio, capsys):
+    """The verdicts: "A plays better than B" only when the head-to-head interval is above parity after
+    Holm; the rating is explained; the matrix shows intervals; no literal [[comparisons]]."""
+    from unosim.analysis.checker import check_claims
+    from unosim.analysis.findings import claims
+    from unosim.analysis.standard import as_written, standard_tables
+    from unosim.report import write_report
+    tables = as_written(standard_tables(open_dataset(trio.path)))
+    found = [c for c in claims(tables) if c.table == "head_to_head"]
+    assert len(found) == 3 and check_claims(tables, claims(tables)) == []
+    for claim in found:
+        row = tables["head_to_head"].filter(pl.col("a") == dict(claim.rows[0])["a"],
+                                            pl.col("b") == dict(claim.rows[0])["b"]).row(0, named=True)
+        assert row["estimate"] >= 0.5
+        assert ("plays better" in claim.text) == (row["p_holm"] < 0.05 and row["estimate"] >= 0.51)
+        assert ("no clear difference" in claim.text) == (row["p_holm"] >= 0.05)
+    text = write_report(open_dataset(trio.path)).read_text()
+    assert "Bradley–Terry" in text and "[[comparisons]]" not in text
+    assert re.search(r"<td[^>]*>\d+\.\d \[\d+\.\d, \d+\.\d\]</td>", text), "the matrix shows intervals"
+    findings = text[text.index('<section id="findings">'):text.index("</section>")]
+    assert all(html.escape(claim.text, quote=False) in findings for claim in found)
+
+
+def test_the_win_rate_and_rating_orders_are_explained_when_they_differ():
+    from unosim.report import order_note
+    table = pl.DataFrame({"policy": ["a", "b"], "win_rate": [0.3, 0.2], "rating": [-5.0, 5.0]})
+    assert "the rating ranks b, a" in order_note(table) and "finishing order" in order_note(table)
+    assert "same order" in order_note(table.with_columns(rating=pl.Series([5.0, -5.0])))
+
+
+@pytest.mark.slow
+def test_head_to_head_intervals_are_calibrated_over_seeds():
+    """Seed replication: 60 small tournaments of two different policies (identical policies would replay
+    identical games and never exercise the intervals); their 95 % head-to-head intervals cover the share
+    of a 40× larger tournament (its own error is a sixth of theirs) at the nominal rate, within 3 binomial
+    standard errors."""
+    policies, reps, deals = ["greedy_points", "random(p_draw=0.2)"], 60, 80
+    truth = unosim.tournament("classic", players=2, policies=policies, games=40 * deals, seed=10_000)
+    share = truth.head_to_head.filter(pl.col("a") == "greedy_points")["estimate"].item()
+    covered = 0
+    for seed in range(reps):
+        h2h = unosim.tournament("classic", players=2, policies=policies, games=deals, seed=seed).head_to_head
+        row = h2h.filter(pl.col("a") == "greedy_points").row(0, named=True)
+        covered += row["ci_low"] <= share <= row["ci_high"]
+    assert abs(covered / reps - 0.95) <= 3 * math.sqrt(0.95 * 0.05 / reps), covered

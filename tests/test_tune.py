@@ -295,7 +295,11 @@ def test_cli_prints_the_result_and_writes_json(tmp_path):
     assert lines[1].startswith(f"searched {len(record['searched'])} weights; w_accept, w_colour_shown changed no")
     assert lines[2] == f"tuned policy: {record['policy']}"
     assert f"tuned {record['fresh']['tuned']['estimate']:.4f}" in lines[3] and "fair share 0.3333" in lines[3]
-    assert lines[4] == f"as a lineup (tuned seat first): '{record['policy']},keep_wilds,keep_wilds'"
+    difference = record["fresh"]["difference"]
+    said = ("wins more often than its start" if difference["ci_low"] > 0 else "WORSE than its start"
+            if difference["ci_high"] < 0 else "not clearly better than its start")
+    assert lines[4].startswith("verdict: the tuned policy") and said in lines[4]
+    assert lines[5] == f"as a lineup (tuned seat first): '{record['policy']},keep_wilds,keep_wilds'"
     assert record == {**_comparable(_small()), "seconds": record["seconds"]}   # the Python API's result
 
 
@@ -405,3 +409,18 @@ def test_ctrl_c_stops_the_search_and_its_workers(tmp_path):
     assert proc.returncode == 130 and err == "unosim: interrupted\n"
     time.sleep(2)
     assert not [c for c in children if os.path.exists(f"/proc/{c}")]
+
+
+@pytest.mark.parametrize("low, high, said", [(0.002, 0.01, "wins more often than its start"),
+                                             (-0.014, -0.0055, "WORSE than its start"),
+                                             (-0.003, 0.004, "not clearly better than its start")])
+def test_the_summary_says_plainly_whether_the_tuned_policy_beats_its_start(low, high, said):
+    """`unosim tune` returned a policy significantly worse than its start (−0.0097 [−0.014, −0.0055])
+    without a word; the verdict line follows the paired interval on the fresh deals."""
+    from types import SimpleNamespace
+
+    from unosim.tuning import TuneResult
+    from unosim.tuning.duplicate import Estimate
+    fake = SimpleNamespace(difference=Estimate((low + high) / 2, low, high, 500), start="by_colour")
+    line = TuneResult.verdict(fake)
+    assert said in line and line.startswith("verdict:")

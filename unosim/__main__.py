@@ -118,16 +118,18 @@ def cmd_study_run(args) -> None:
 
 
 def cmd_analyze(args) -> None:
-    from .analysis.standard import TABLE_DIR
+    from .analysis.standard import FINDINGS_FILE, TABLE_DIR, read_findings
     from .charts import CHART_DIR
     from .dataset import open_dataset
     from .provenance import write_analysis
     ds = open_dataset(args.dataset)
     start = time.perf_counter()
     out = Path(args.out or ds.path / TABLE_DIR)
-    _, paths, charts = write_analysis(ds, out)
-    print(f"{len(paths)} tables in {out} and {len(charts)} charts (PNG, SVG) in {out / CHART_DIR} "
-          f"({time.perf_counter() - start:.1f} s): {', '.join(p.stem for p in paths)}")
+    _, paths, charts = write_analysis(ds, out)   # checks every finding first: a contradiction raises
+    csv = [p for p in paths if p.suffix == ".csv"]
+    print(f"{len(csv)} tables in {out} and {len(charts)} charts (PNG, SVG) in {out / CHART_DIR} "
+          f"({time.perf_counter() - start:.1f} s): {', '.join(p.stem for p in csv)}")
+    print(f"{len(read_findings(out) or [])} findings, each checked against the tables: {out / FINDINGS_FILE}")
 
 
 def cmd_report(args) -> None:
@@ -204,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .house_rules import add_cli as add_study_new
     add_study_new(study_sub)
 
-    p = sub.add_parser("analyze", help="write the standard analysis tables of a dataset (CSV)")
+    p = sub.add_parser("analyze", help="write the standard analysis tables of a dataset (CSV) and its findings "
+                                       "(findings.json), each finding checked against the tables")
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
     p.add_argument("--out", help="directory for the tables (default: DATASET/analysis)")
     p.set_defaults(run=cmd_analyze)

@@ -55,7 +55,8 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
                 "House-rule effects: change against the baseline with 95% intervals, one panel per measure, one "
                 "row per rule and table size (relative change in %; seat spread and skill edge in "
                 "percentage points). Blue: supported after Holm's adjustment; grey: not; hollow dot at 0: "
-                "identical games (the rule never triggered).",
+                "identical games (the rule changed no game). Rows without a bounded relative change (a zero "
+                "baseline) are drawn in an absolute panel.",
                 "Forest plot of the change each house rule makes to length, tension, comebacks, hand size, "
                 "penalties, seat fairness and skill edge, with confidence intervals.",
                 lambda: plots.effect_forest(rule_effects)))
@@ -100,7 +101,7 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
     if "skill" in tables and not tables["skill"].is_empty():
         charts.append(Chart(
             "skill_edge", "skill",
-            "The skilled seat's win rate minus its fair share 1/N, per cell, with 95% Wilson intervals "
+            "The skilled seat's share of the won rounds minus its fair share 1/N, per cell, with 95% intervals "
             "(blue: supported after Holm's adjustment).",
             "Dot plot of the skill edge of each skilled lineup per variant and player count.",
             lambda: plots.skill_chart(tables["skill"])))

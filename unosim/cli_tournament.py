@@ -35,14 +35,29 @@ def cmd_tournament(args: argparse.Namespace) -> None:
                         seed=args.seed, rules=parse_set(args.set) or None, out=args.out, name=args.name,
                         n_jobs=args.n_jobs, force=args.force, progress=False if args.quiet else None,
                         seating=args.seating)
+    from .report import RATING_SENTENCE, order_note
     print(f"{result.title} (seed {result.seed}); intervals 95%, clustered by deal")
     print_standings(result)
-    # the two orders can differ (keep_wilds wins more rounds, greedy_points finishes ahead more often)
-    print("ranked by win rate; rating: Bradley–Terry on the head-to-head below (Elo scale, mean 0)")
+    print(f"ranked by win rate. {RATING_SENTENCE}")
+    print(order_note(result.standings))
     print()
-    print("head-to-head: share of comparisons the row policy finished ahead of the column policy")
+    print("head-to-head: % of seat comparisons the row policy finished ahead of the column policy [95% interval]")
     print_head_to_head(result)
+    print()
+    for line in verdicts(result):
+        print(line)
     print(f"\ndataset: {result.path}  (standings, head-to-head and chart in {result.path}/tournament/)")
+
+
+def verdicts(result) -> list[str]:
+    """One checked sentence per pair of entrants, from the head-to-head intervals (Holm over the pairs)."""
+    from .analysis.checker import assert_claims
+    from .analysis.findings import claims
+    from .analysis.standard import as_written
+    tables = as_written({"head_to_head": result.head_to_head})
+    found = claims(tables)
+    assert_claims(tables, found)
+    return [claim.text for claim in found]
 
 
 def _interval(row: dict, column: str, low: str, high: str, digits: int) -> str:
@@ -63,6 +78,6 @@ def print_standings(result) -> None:
 
 def print_head_to_head(result) -> None:
     from .__main__ import _print_table
-    matrix = result.head_to_head_matrix()
-    _print_table([{"": r["a"], **{k: "—" if v is None else f"{v:.4f}" for k, v in r.items() if k != "a"}}
+    matrix = result.head_to_head_matrix(intervals=True)
+    _print_table([{"": r["a"], **{k: "—" if v is None else v for k, v in r.items() if k != "a"}}
                   for r in matrix.iter_rows(named=True)])

@@ -20,6 +20,12 @@ The spec has the variant as published (the baseline) and one named variant per a
 in one grid, so with common random numbers every cell deals the same decks as the baseline, game by
 game; one ``[[comparisons]]`` entry per alternative compares it with the baseline. A rule that can
 never change a game under the chosen policies is still run: the analysis reports it as identical games.
+
+Some rules only matter when a player *chooses* something no built-in policy chooses by default:
+bluffing a Wild Draw Four (``no_bluffing``), challenging one (``wd4_challenge``), drawing voluntarily
+(``voluntary_draw``), keeping a playable drawn card (``force_play_drawn``). For those the spec adds the
+lineup :data:`BEHAVIOUR_LINEUP` — ``random`` with the probabilities of docs/rules.md §5.1 switched on —
+and says so in a comment, so that every such rule can change a game.
 """
 
 from __future__ import annotations
@@ -36,6 +42,12 @@ from .atomic import write_text_atomic
 DEFAULT_GAMES = 100_000
 HAND_SIZE_STEP = 2
 _ONLY_WITH_TWO_ACTIVE = ("two_player_reverse_skip",)
+#: rules that change a game only through a choice, and the policy parameter that makes the choice
+BEHAVIOURS = {"no_bluffing": "p_bluff", "wd4_challenge": "p_challenge", "voluntary_draw": "p_draw",
+              "force_play_drawn": "p_keep_drawn"}
+#: the lineup that exercises them: every seat random, bluffing, challenging, drawing and keeping sometimes
+BEHAVIOUR_LINEUP = ("bluff_challenge_draw_keep",
+                    "random(p_draw=0.2,p_bluff=0.5,p_challenge=0.5,p_keep_drawn=0.3)")
 
 
 @dataclass(frozen=True)
@@ -116,12 +128,19 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
     lineups = lineups or ["random"]
     names = dict(lineup_name(spec) for spec in lineups)
     alts = alternatives(variant, players)
+    behaviour = sorted({a.name for a in alts if a.rule in BEHAVIOURS})
+    if behaviour and BEHAVIOUR_LINEUP[0] not in names:
+        names[BEHAVIOUR_LINEUP[0]] = BEHAVIOUR_LINEUP[1]
     name = name or f"house_rules_{variant}"
     lines = [
         f"# Every house rule of {variant} against the variant as published: one cell per alternative value,",
         "# derived from the rule registry by `unosim study new house-rules`. With common random numbers every",
         "# cell deals the same decks as the baseline game by game, so each comparison is paired.",
         "# Regenerate: unosim study new house-rules " + _command(variant, players, games, lineups, seed, name),
+        *(["# Rules that act only through a choice no built-in policy makes by default (bluffing, challenging,",
+           "# drawing voluntarily, keeping a playable drawn card): " + ", ".join(behaviour) + ".",
+           f"# The lineup {BEHAVIOUR_LINEUP[0]} makes those choices (docs/rules.md §5.1)."]
+          if behaviour else []),
         "[study]",
         f'name = "{name}"',
         f'description = "{variant} as published against each house rule, {_players_text(players)} players, '

@@ -197,41 +197,61 @@ def effect_row_label(row: dict) -> str:
     return " · ".join(parts)
 
 
+def _absolute_rows(effects: pl.DataFrame, measure: str) -> pl.DataFrame:
+    """Rows of a relative measure that have no relative change (a zero baseline, or Fieller's interval
+    unbounded) but an estimate: they are drawn as an absolute change in a panel of their own."""
+    rows = effects.filter(pl.col("measure") == measure, ~pl.col("identical"), pl.col("estimate").is_not_null())
+    return rows.filter(pl.col("rel_change").is_null() | pl.col("rel_change").is_nan() | pl.col("rel_low").is_null()
+                       | pl.col("rel_low").is_nan())
+
+
 def effect_forest(effects: pl.DataFrame, title: str = "") -> Figure:
     """The house-rule effect chart: one panel per measure, one row per comparison (rule · players ·
     lineup), the relative change B/A − 1 in % with Fieller's 95% interval (seat spread and skill edge:
-    the change in percentage points). Blue: supported by the Holm-adjusted test; grey: not;
-    hollow at 0: identical games. ``effects``: the table of :func:`unosim.analysis.effects`."""
-    measures = [m for m in _PANEL_TITLES if m in set(effects["measure"])]
+    the change in percentage points). A row without a bounded relative change (a zero baseline such as
+    knock-outs 0 → 0.2, or an unbounded Fieller interval) is drawn in an extra panel of the measure's
+    absolute change, so a supported effect from zero is never dropped. Blue: supported by the
+    Holm-adjusted test; grey: not; hollow at 0: identical games. ``effects``: the table of
+    :func:`unosim.analysis.effects`."""
+    present = set(effects["measure"])
+    panels = [(m, False) for m in _PANEL_TITLES if m in present]
+    panels += [(m, True) for m in _PANEL_TITLES if m in present and m not in _ABSOLUTE
+               and not _absolute_rows(effects, m).is_empty()]
     labels = list(dict.fromkeys(effect_row_label(r) for r in effects.iter_rows(named=True)))
     y_of = {label: len(labels) - 1 - i for i, label in enumerate(labels)}
-    cols = min(len(measures), 4)
-    rows = math.ceil(len(measures) / cols)
+    cols = min(len(panels), 4)
+    rows = math.ceil(len(panels) / cols)
     fig = Figure(figsize=(3.0 * cols + 1.8, (0.22 * len(labels) + 1.0) * rows), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False, sharey=True)
-    for ax in list(axes.flat)[len(measures):]:
+    for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    for i, (ax, measure) in enumerate(zip(axes.flat, measures, strict=False)):
+    for i, (ax, (measure, absolute)) in enumerate(zip(axes.flat, panels, strict=False)):
         ax.tick_params(axis="y", labelleft=i % cols == 0, labelsize="small")
-        for r in effects.filter(pl.col("measure") == measure).iter_rows(named=True):
+        chosen = _absolute_rows(effects, measure) if absolute else effects.filter(pl.col("measure") == measure)
+        for r in chosen.iter_rows(named=True):
             y = y_of[effect_row_label(r)]
             if r["identical"]:
                 ax.plot([0], [y], "o", mfc="white", mec=_NOT_SIGNIFICANT, ms=4)
                 continue
-            scale = 100.0
-            if measure in _ABSOLUTE:
+            in_points = measure in _ABSOLUTE
+            if absolute or in_points:
+                scale = 100.0 if in_points else 1.0
                 x, low, high = r["estimate"], r["ci_low"], r["ci_high"]
             else:
+                scale = 100.0
                 x, low, high = r["rel_change"], r["rel_low"], r["rel_high"]
             if x is None or not math.isfinite(x):
                 continue
+            if not absolute and not in_points and (low is None or not math.isfinite(low)):
+                continue  # drawn in the absolute panel
             colour = _SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT
-            bounded = low is not None and math.isfinite(low) and math.isfinite(high)
+            bounded = low is not None and math.isfinite(low) and high is not None and math.isfinite(high)
             xerr = [[scale * (x - low)], [scale * (high - x)]] if bounded else None
             ax.errorbar([scale * x], [y], xerr=xerr, fmt="o", ms=3.5, lw=1.2, capsize=2, color=colour)
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_title(_PANEL_TITLES[measure], fontsize="medium")
-        ax.set_xlabel("change (points)" if measure in _ABSOLUTE else "relative change (%)", fontsize="small")
+        ax.set_title(_PANEL_TITLES[measure] + (", absolute change" if absolute else ""), fontsize="medium")
+        ax.set_xlabel("change (points)" if measure in _ABSOLUTE else
+                      "change (B − A, per round)" if absolute else "relative change (%)", fontsize="small")
         ax.grid(alpha=0.3, axis="x")
         if i == 0:  # the y axis is shared: ticks and labels set once
             ax.set_yticks(list(y_of.values()), list(y_of), fontsize="small")
@@ -294,7 +314,7 @@ def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
 
 
 def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
-    """The skilled seat's win rate minus its fair share 1/N (95% Wilson interval), one row per cell; blue
+    """The skilled seat's share of won rounds minus its fair share 1/N (95% interval), one row per cell; blue
     when Holm's adjustment supports it."""
     labels = [f"{r['policy']} · {r['variant']} · {r['players']}p" for r in skill.iter_rows(named=True)]
     fig = Figure(figsize=(8, 0.3 * len(labels) + 1.2), layout="constrained")
@@ -307,7 +327,7 @@ def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
                     fmt="o", ms=4, capsize=2, color=colour)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(y, labels, fontsize="small")
-    ax.set_xlabel("win rate − fair share 1/N (percentage points, 95% CI)")
+    ax.set_xlabel("share of won rounds − fair share 1/N (percentage points, 95% CI)")
     ax.grid(alpha=0.3, axis="x")
     if title:
         ax.set_title(title)

@@ -1,7 +1,9 @@
 """Statistics on study datasets: pure functions from polars frames to tidy tables.
 
 Every table has one row per estimate with ``estimate``, ``ci_low``, ``ci_high`` and ``n`` (the sample
-it rests on), beside the grouping columns; plots and the report only display them.
+it rests on), beside the grouping columns (the standard ``length_distributions`` holds counts and
+shares only); plots and the report only display them. Findings are claims built from these tables and
+checked against them (:mod:`.findings`, :mod:`.checker`).
 """
 
 from .card_balance import card_balance

@@ -7,23 +7,32 @@ random numbers) rounds are paired by game index; otherwise the samples are indep
 
 Measures (one value per round; docs/rules.md §1.13 for the columns):
 
-* ``length`` — turns per round (``n_turns``);
-* ``lead_changes`` — changes of the unique leader per round (tension);
-* ``comebacks`` — 1 when the round was won by a seat that had been ≥ 3 cards behind the smallest
-  active hand (``winner_max_deficit`` ≥ 3), else 0; rounds without a winner count 0, so the mean is
-  the share of all rounds won from behind;
+* ``length`` — turns per round (``n_turns``). A round stopped by the turn cap counts as the cap, so
+  when a cell has truncated rounds the mean is the Kaplan–Meier *restricted* mean up to the cap (with
+  censoring only at the cap the two are equal); every row carries each cell's ``truncated_a``/
+  ``truncated_b`` share and the ``cap``, and the findings say so;
+* ``lead_changes`` — changes of the unique leader per round (tension), over rounds with a winner;
+* ``comebacks`` — the share of rounds *with a winner* won by a seat that had been ≥ 3 cards behind the
+  smallest active hand (``winner_max_deficit`` ≥ 3). Rounds without a winner (truncated, stalemate) are
+  left out of both measures — they would otherwise count as "no comeback" and as very many lead
+  changes, and a rule that makes rounds hit the cap would seem to change tension. Paired comparisons
+  use the pairs where both rounds have a winner;
 * ``max_hand`` — the largest hand any seat held;
 * ``penalty`` (largest pending draw per round, ``largest_stack``) and ``knockouts`` — only when one
   of the two cells has a non-zero value (the rule family has stacking or knock-outs);
-* ``fairness`` — the spread (max − min) of the win rates by position after the dealer;
+* ``fairness`` — whether the split of wins over positions after the dealer changes: χ² homogeneity of
+  the two cells' winner positions (won rounds) for independent cells, and for paired cells the same
+  statistic's exact permutation test (A and B swapped within each game, :data:`PERMUTATIONS` draws,
+  p = (hits + 1)/(draws + 1), never 0). Its estimate is the change of the spread (max − min win rate
+  over positions), a description without an interval;
 * ``skill_edge`` — for a lineup with one skilled seat, when both variants also have the all-``random``
   lineup: the change in the skilled seat's edge (its win rate minus that seat's win rate under the
   all-random lineup on the same decks).
 
-Every effect has an estimate (B − A), a 95% interval and a p-value that agree
-(:mod:`unosim.analysis.inference`; for ``fairness`` a percentile bootstrap, whose p-value is the
-bootstrap tail share, agreeing with the interval up to 1/``BOOTSTRAP`` draws), the relative change
-B/A − 1 with Fieller's interval, and Holm's adjusted p-value over every effect of the study.
+Every effect but ``fairness`` has an estimate (B − A), a raw 95% interval and a p-value that agree
+(:mod:`unosim.analysis.inference`), the relative change B/A − 1 with Fieller's interval (NaN bounds
+when the set is unbounded), and Holm's adjusted p-value over every effect of the study (one family,
+named "effects" in the report).
 
 When the two cells played identical games (every outcome column equal, game by game) no interval is
 printed: the row says ``identical`` — the rule never changed a game under these policies.
@@ -32,18 +41,20 @@ printed: the row says ``identical`` — the rule never changed a game under thes
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from ..policies import make_lineup
 from .inference import holm, paired_difference, unpaired_difference
 from .win_rates import CELL
 
 COMEBACK_DEFICIT = 3
-BOOTSTRAP = 4000
+PERMUTATIONS = 20_000
 _KEYS = ("game", "round", "variant", "players", "lineup")
 
 
@@ -54,14 +65,21 @@ class Measure:
     columns: tuple[str, ...]
     value: Callable[[], pl.Expr]
     only_when_nonzero: bool = False
+    won_rounds_only: bool = False  # null for a round without a winner (left out of means and tests)
+
+    def expr(self) -> pl.Expr:
+        """The per-round value as Float64, null where the measure does not apply."""
+        value = self.value().cast(pl.Float64)
+        return pl.when(pl.col("winner_seat") >= 0).then(value) if self.won_rounds_only else value
 
 
 MEASURES = (
     Measure("length", "turns per round", ("n_turns",), lambda: pl.col("n_turns")),
-    Measure("lead_changes", "lead changes per round", ("lead_changes",), lambda: pl.col("lead_changes")),
-    Measure("comebacks", f"share of rounds won from ≥ {COMEBACK_DEFICIT} cards behind",
-            ("winner_max_deficit",),
-            lambda: (pl.col("winner_max_deficit") >= COMEBACK_DEFICIT).fill_null(False)),
+    Measure("lead_changes", "lead changes per round with a winner", ("lead_changes", "winner_seat"),
+            lambda: pl.col("lead_changes"), won_rounds_only=True),
+    Measure("comebacks", f"share of rounds with a winner won from ≥ {COMEBACK_DEFICIT} cards behind",
+            ("winner_max_deficit", "winner_seat"),
+            lambda: (pl.col("winner_max_deficit") >= COMEBACK_DEFICIT).fill_null(False), won_rounds_only=True),
     Measure("max_hand", "largest hand in a round", ("max_hand",), lambda: pl.col("max_hand")),
     Measure("penalty", "largest draw penalty in a round", ("largest_stack",),
             lambda: pl.col("largest_stack"), only_when_nonzero=True),
@@ -69,7 +87,7 @@ MEASURES = (
             only_when_nonzero=True),
 )
 MEASURE_LABELS = {m.name: m.label for m in MEASURES} | {
-    "fairness": "spread of win rates by position after the dealer",
+    "fairness": "split of wins by position after the dealer (change of the spread)",
     "skill_edge": "skilled seat's edge over the all-random lineup",
 }
 
@@ -82,9 +100,19 @@ def first_rounds(rounds: pl.LazyFrame | pl.DataFrame, cell: Mapping[str, object]
     return lazy.collect().sort("game")
 
 
+def all_rounds(rounds: pl.LazyFrame | pl.DataFrame, cell: Mapping[str, object]) -> pl.DataFrame:
+    """Every round of every game of one cell, by game and round."""
+    lazy = rounds.lazy()
+    for column, value in cell.items():
+        lazy = lazy.filter(pl.col(column).cast(pl.String) == str(value))
+    return lazy.collect().sort("game", "round")
+
+
 def identical_games(frame_a: pl.DataFrame, frame_b: pl.DataFrame) -> bool:
-    """True when the two cells' rounds are equal in every outcome column, game by game."""
-    if frame_a.height != frame_b.height or not frame_a["game"].equals(frame_b["game"]):
+    """True when the two cells' rounds are equal in every outcome column, game by game (and round by
+    round: pass every round of a match, :func:`all_rounds`, not only the first)."""
+    keys = [c for c in ("game", "round") if c in frame_a.columns and c in frame_b.columns]
+    if frame_a.height != frame_b.height or not all(frame_a[c].equals(frame_b[c]) for c in keys):
         return False
     outcome = [c for c in frame_a.columns if c in frame_b.columns and c not in _KEYS]
     return all(_comparable(frame_a[c]).equals(_comparable(frame_b[c])) for c in outcome)
@@ -96,18 +124,22 @@ def _comparable(column: pl.Series) -> pl.Series:
 
 
 def compare_cells(frame_a: pl.DataFrame, frame_b: pl.DataFrame, players: int, *, paired: bool,
-                  confidence: float = 0.95, seed: int = 0) -> list[dict[str, object]]:
-    """One row per measure for cell A against cell B (frames of :func:`first_rounds`)."""
-    if paired and identical_games(frame_a, frame_b):
+                  confidence: float = 0.95, seed: int = 0, identical: bool | None = None) -> list[dict[str, object]]:
+    """One row per measure for cell A against cell B (frames of :func:`first_rounds`). ``identical``:
+    whether every round of the two cells was the same (None: judged from the first rounds given)."""
+    if identical is None:
+        identical = identical_games(frame_a, frame_b)
+    if paired and identical:
         rows = []
         for m in MEASURES:
             if _applies(m, frame_a, frame_b, nonzero=m.only_when_nonzero):
-                mean = frame_a.select(m.value().cast(pl.Float64).mean()).item()
+                mean = frame_a.select(m.expr().mean()).item()
                 rows.append({"measure": m.name, "mean_a": mean, "mean_b": mean})
         spread = float(position_spread(np.bincount(winner_positions(frame_a, players) + 1,
                                                    minlength=players + 1)[1:], frame_a.height))
         rows.append({"measure": "fairness", "mean_a": spread, "mean_b": spread})
-        return [{**row, "identical": True, "n": frame_a.height, "test": "identical games"} for row in rows]
+        return [{**row, **truncation(frame_a, frame_b), "identical": True, "n": frame_a.height,
+                 "test": "identical games"} for row in rows]
     if paired:
         joined = frame_a.join(frame_b, on="game", suffix="_b")
         frame_a, frame_b = joined.select(frame_a.columns), joined.select(
@@ -116,15 +148,31 @@ def compare_cells(frame_a: pl.DataFrame, frame_b: pl.DataFrame, players: int, *,
     for m in MEASURES:
         if not _applies(m, frame_a, frame_b, nonzero=m.only_when_nonzero):
             continue
-        a = frame_a.select(m.value().cast(pl.Float64)).to_series().to_numpy()
-        b = frame_b.select(m.value().cast(pl.Float64)).to_series().to_numpy()
+        a = frame_a.select(m.expr()).to_series().fill_null(np.nan).to_numpy()
+        b = frame_b.select(m.expr()).to_series().fill_null(np.nan).to_numpy()
+        if paired:
+            keep = ~(np.isnan(a) | np.isnan(b))
+            a, b = a[keep], b[keep]
+        else:
+            a, b = a[~np.isnan(a)], b[~np.isnan(b)]
+        if min(len(a), len(b)) < 2:
+            continue  # (almost) no round with a winner: nothing to compare
         effect = paired_difference(a, b, confidence) if paired else unpaired_difference(a, b, confidence)
         rows.append({"measure": m.name, "identical": False,
                      "test": "paired t" if paired else "Welch t", **effect})
     rows.append({"measure": "fairness", "identical": False,
-                 **spread_difference(winner_positions(frame_a, players), winner_positions(frame_b, players),
-                                     players, paired=paired, confidence=confidence, seed=seed)})
-    return rows
+                 **fairness_change(winner_positions(frame_a, players), winner_positions(frame_b, players),
+                                   players, paired=paired, seed=seed)})
+    return [{**row, **truncation(frame_a, frame_b)} for row in rows]
+
+
+def truncation(frame_a: pl.DataFrame, frame_b: pl.DataFrame) -> dict[str, object]:
+    """Each cell's share of rounds stopped by the turn cap, and the cap (largest truncated length)."""
+    def share(frame):
+        return float((frame["end"].cast(pl.String) == "truncated").mean()) if "end" in frame.columns else 0.0
+    caps = [int(f.filter(pl.col("end").cast(pl.String) == "truncated")["n_turns"].max() or 0)
+            for f in (frame_a, frame_b) if "end" in f.columns]
+    return {"truncated_a": share(frame_a), "truncated_b": share(frame_b), "cap": max(caps, default=0) or None}
 
 
 def _applies(m: Measure, frame_a: pl.DataFrame, frame_b: pl.DataFrame, *, nonzero: bool) -> bool:
@@ -148,35 +196,72 @@ def position_spread(counts: np.ndarray, n) -> np.ndarray:
     return rates.max(axis=-1) - rates.min(axis=-1)
 
 
-def spread_difference(pos_a: np.ndarray, pos_b: np.ndarray, players: int, *, paired: bool,
-                      confidence: float = 0.95, seed: int = 0) -> dict[str, object]:
-    """Spread of win rates by position in B minus A, with a percentile bootstrap interval over games
-    (pairs resampled jointly when paired: a multinomial draw on the table of (A, B) winner positions)
-    and the bootstrap p-value 2·min(P*(Δ ≤ 0), P*(Δ ≥ 0))."""
-    rng = np.random.default_rng(seed)
+def fairness_change(pos_a: np.ndarray, pos_b: np.ndarray, players: int, *, paired: bool,
+                    seed: int = 0) -> dict[str, object]:
+    """Does the split of wins over positions after the dealer differ between A and B? ``pos_*``: each
+    round's winner position (−1 for none, see :func:`winner_positions`).
+
+    The statistic is Pearson's χ² of homogeneity of the 2 × N table of winner positions (won rounds).
+    Independent cells: its asymptotic χ² p-value (N − 1 degrees of freedom). Paired cells (the same
+    decks): the rounds of one game are not independent, so the p-value is that of the exact
+    permutation distribution under "A and B are exchangeable within a game" — each game's two winner
+    positions swapped with probability ½, drawn as binomials per ordered pair of positions (fast at
+    any sample size). The estimate is spread(B) − spread(A), descriptive (no interval)."""
     k = players + 1  # position −1 (no winner) is column 0
-    if paired:
-        joint = np.bincount((pos_a + 1) * k + (pos_b + 1), minlength=k * k)
-        n = len(pos_a)
-        draws = rng.multinomial(n, joint / n, size=BOOTSTRAP).reshape(BOOTSTRAP, k, k)
-        boot_a, boot_b = draws.sum(axis=2)[:, 1:], draws.sum(axis=1)[:, 1:]
-        na = nb = n
-    else:
-        na, nb = len(pos_a), len(pos_b)
-        ca, cb = np.bincount(pos_a + 1, minlength=k), np.bincount(pos_b + 1, minlength=k)
-        boot_a = rng.multinomial(na, ca / na, size=BOOTSTRAP)[:, 1:]
-        boot_b = rng.multinomial(nb, cb / nb, size=BOOTSTRAP)[:, 1:]
     count_a = np.bincount(pos_a + 1, minlength=k)[1:]
     count_b = np.bincount(pos_b + 1, minlength=k)[1:]
+    na, nb = len(pos_a), len(pos_b)
     spread_a, spread_b = float(position_spread(count_a, na)), float(position_spread(count_b, nb))
-    delta = position_spread(boot_b, nb) - position_spread(boot_a, na)
-    alpha = 1 - confidence
-    low, high = np.quantile(delta, [alpha / 2, 1 - alpha / 2])
-    p_value = min(1.0, 2 * min(np.mean(delta <= 0), np.mean(delta >= 0)))
-    return {"mean_a": spread_a, "mean_b": spread_b, "estimate": spread_b - spread_a, "ci_low": float(low),
-            "ci_high": float(high), "p_value": float(p_value), "n": min(na, nb),
-            "rel_change": spread_b / spread_a - 1 if spread_a > 0 else np.nan,
-            "rel_low": np.nan, "rel_high": np.nan, "test": "bootstrap (spread)"}
+    observed = homogeneity_statistic(count_a, count_b)
+    if paired:
+        joint = np.bincount((pos_a + 1) * k + (pos_b + 1), minlength=k * k).reshape(k, k)
+        p_value, test = permutation_p_value(joint, observed, seed), "permutation χ² (paired)"
+    else:
+        used = (count_a + count_b) > 0
+        dof = int(used.sum()) - 1
+        p_value = float(stats.chi2.sf(observed, dof)) if dof > 0 else 1.0
+        test = "χ² homogeneity"
+    return {"mean_a": spread_a, "mean_b": spread_b, "estimate": spread_b - spread_a, "ci_low": None,
+            "ci_high": None, "p_value": p_value, "n": min(na, nb),
+            "rel_change": spread_b / spread_a - 1 if spread_a > 0 else math.nan,
+            "rel_low": math.nan, "rel_high": math.nan, "test": test}
+
+
+def homogeneity_statistic(count_a: np.ndarray, count_b: np.ndarray) -> np.ndarray:
+    """Pearson's χ² of homogeneity of two rows of counts (the last axis); 0 where a column is empty."""
+    count_a, count_b = np.asarray(count_a, np.float64), np.asarray(count_b, np.float64)
+    total_a, total_b = count_a.sum(-1, keepdims=True), count_b.sum(-1, keepdims=True)
+    column = count_a + count_b
+    n = total_a + total_b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        exp_a, exp_b = column * total_a / n, column * total_b / n
+        terms = np.where(exp_a > 0, (count_a - exp_a) ** 2 / exp_a, 0.0) + \
+            np.where(exp_b > 0, (count_b - exp_b) ** 2 / exp_b, 0.0)
+    return terms.sum(-1)
+
+
+def permutation_p_value(joint: np.ndarray, observed: float, seed: int, draws: int = PERMUTATIONS) -> float:
+    """p-value of the within-pair permutation test of :func:`homogeneity_statistic`. ``joint[i, j]``: games
+    whose A round had winner column i and B round column j (column 0: no winner). Swapping a game's two
+    rounds moves it from (i, j) to (j, i); for each unordered pair {i, j} the number left unswapped is
+    binomial(n_ij + n_ji, ½)."""
+    rng = np.random.default_rng(seed)
+    k = joint.shape[0]
+    count_a = np.tile(np.diag(joint).astype(np.float64), (draws, 1))
+    count_b = count_a.copy()
+    for i in range(k):
+        for j in range(i + 1, k):
+            pairs = int(joint[i, j] + joint[j, i])
+            if pairs == 0:
+                continue
+            stay = rng.binomial(pairs, 0.5, size=draws)  # games with A in column i, B in column j
+            count_a[:, i] += stay
+            count_b[:, j] += stay
+            count_a[:, j] += pairs - stay
+            count_b[:, i] += pairs - stay
+    simulated = homogeneity_statistic(count_a[:, 1:], count_b[:, 1:])
+    hits = int(np.sum(simulated >= observed - 1e-9 * max(observed, 1.0)))
+    return (hits + 1) / (draws + 1)
 
 
 def skilled_seat(lineup_spec: str, players: int) -> int | None:
@@ -232,14 +317,21 @@ def effects(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comparison
             fb = first_rounds(rounds, {c: cell_b[c] for c in CELL})
             seed = int.from_bytes(hashlib.blake2b(f"{cell_a['name']}|{cell_b['name']}".encode(),
                                                   digest_size=8).digest(), "little")
+            same = paired and identical_games(fa, fb) and _every_round_identical(rounds, cell_a, cell_b)
             for row in compare_cells(fa, fb, int(pair["players"]), paired=paired, confidence=confidence,
-                                     seed=seed):
+                                     seed=seed, identical=same):
                 rows.append({**label, **row})
             if axis == "variant":
                 edge = _skill_row(rounds, cells, cell_a, cell_b, fa, fb, shares_decks, confidence)
                 if edge:
                     rows.append({**label, **edge})
     return finish_effects(rows)
+
+
+def _every_round_identical(rounds, cell_a: Mapping, cell_b: Mapping) -> bool:
+    """In match modes the first rounds can agree while a later round differs: compare them all."""
+    return identical_games(all_rounds(rounds, {c: cell_a[c] for c in CELL}),
+                           all_rounds(rounds, {c: cell_b[c] for c in CELL}))
 
 
 def _skill_row(rounds, cells, cell_a, cell_b, fa, fb, shares_decks, confidence) -> dict | None:
@@ -267,7 +359,8 @@ _EFFECT_SCHEMA = {
     "lineup": pl.String, "paired": pl.Boolean, "measure": pl.String, "identical": pl.Boolean,
     "mean_a": pl.Float64, "mean_b": pl.Float64, "estimate": pl.Float64, "ci_low": pl.Float64,
     "ci_high": pl.Float64, "p_value": pl.Float64, "rel_change": pl.Float64, "rel_low": pl.Float64,
-    "rel_high": pl.Float64, "n": pl.Int64, "test": pl.String,
+    "rel_high": pl.Float64, "n": pl.Int64, "test": pl.String, "truncated_a": pl.Float64,
+    "truncated_b": pl.Float64, "cap": pl.Int64,
 }
 
 

@@ -1,56 +1,106 @@
 """Seat fairness per cell: how much the win rate depends on the position after the dealer.
 
 Position 1 is the seat left of the dealer (dealt first), 0 the dealer (docs/rules.md §1.3). Over all
-rounds of a cell (a round without a winner is a loss for every seat, §1.13):
+rounds of a cell (a round without a winner is a loss for every seat, §1.13), with ``p_i`` the win rate
+of position ``i``:
 
-* ``spread`` — the largest minus the smallest win rate over positions, with a percentile bootstrap
-  interval (multinomial resampling of the rounds' winner positions); a perfectly fair game has a
-  spread near 0, but a finite sample always shows some, so read it with the test below;
-* an omnibus χ² goodness-of-fit test of "every position wins equally often" over the won rounds
-  (``chi2``, ``dof``, ``chi2_p``, and ``chi2_p_holm`` adjusted over the cells of the study).
+* ``spread`` (``estimate``) — the largest minus the smallest win rate, max ``p_i − p_j``, with an
+  interval from Tukey's simultaneous intervals for every pairwise difference:
+  ``p̂_i − p̂_j ± q · se_ij`` with ``se_ij² = (p̂_i + p̂_j − (p̂_i − p̂_j)²) / n`` (the multinomial variance
+  of a difference) and ``q`` the 95 % point of the studentized range of ``N`` means over √2. The spread
+  lies in [max(0, max lower bound), max upper bound] whenever every pairwise interval holds, so the
+  interval covers the true spread at least at the nominal rate — and for a fair game (spread 0) at the
+  nominal rate itself (tests/test_fairness_calibration.py checks it on simulated fair cells). The
+  percentile bootstrap of the sample spread that this replaces never covered 0: the sample spread is
+  biased upwards;
+* ``range_p`` — the test the interval inverts (Tukey's studentized range test of "every position wins
+  equally often"): the interval excludes 0 exactly when ``range_p`` < 0.05; ``p_holm`` adjusts it over
+  the cells of the study (one Holm family, named "seat fairness" in the report);
+* the omnibus χ² goodness-of-fit test over the won rounds (``chi2``, ``dof``, ``chi2_p``), for
+  reference.
+
+In match modes the rounds of a match are not independent: with ``cluster="game"`` each ``se_ij`` is
+the cluster-robust one over matches (the χ² reference test stays per round).
 """
 
 from __future__ import annotations
 
-import hashlib
+import math
 from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
 from scipy import stats
 
-from .effects import BOOTSTRAP, position_spread
 from .inference import holm
 from .win_rates import CELL
 
 
+def spread_interval(wins: np.ndarray, n: int, confidence: float = 0.95,
+                    per_cluster: np.ndarray | None = None, cluster_rounds: np.ndarray | None = None) -> dict[str, float]:
+    """Spread of the win rates ``wins / n`` over positions, its simultaneous interval and the range test's
+    p-value (see the module docstring). ``per_cluster`` (G, positions) wins of each position in each of
+    ``G`` clusters with ``cluster_rounds`` (G,) rounds: the variances are the cluster-robust ones."""
+    wins = np.asarray(wins, np.float64)
+    k = len(wins)
+    rates = wins / n
+    spread = float(rates.max() - rates.min())
+    if k < 2 or n <= 0:
+        return {"estimate": spread, "ci_low": spread, "ci_high": spread, "range_p": 1.0}
+    q = float(stats.studentized_range.ppf(confidence, k, np.inf)) / math.sqrt(2)
+    diff = rates[:, None] - rates[None, :]
+    if per_cluster is None:
+        se = np.sqrt(np.maximum(rates[:, None] + rates[None, :] - diff**2, 0.0) / n)
+    else:
+        g = len(cluster_rounds)
+        pair = per_cluster[:, :, None] - per_cluster[:, None, :] - diff[None] * cluster_rounds[:, None, None]
+        se = np.sqrt((pair**2).sum(axis=0) * g / max(g - 1, 1)) / n
+    upper = diff + q * se
+    lower = diff - q * se
+    off = ~np.eye(k, dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, np.abs(diff) / se, 0.0)
+    largest = float(z[off].max())
+    p_value = float(stats.studentized_range.sf(largest * math.sqrt(2), k, np.inf)) if largest > 0 else 1.0
+    return {"estimate": spread, "ci_low": max(0.0, float(lower[off].max())), "ci_high": float(upper[off].max()),
+            "range_p": min(p_value, 1.0)}
+
+
 def seat_fairness(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL, confidence: float = 0.95,
-                  seed: int = 0) -> pl.DataFrame:
-    """One row per cell: the spread as ``estimate`` with ``ci_low``/``ci_high``, the χ² test,
-    ``best``/``worst`` position, ``n`` (rounds) and ``won_rounds``."""
+                  seed: int = 0, cluster: str | None = None) -> pl.DataFrame:
+    """One row per cell: the spread as ``estimate`` with ``ci_low``/``ci_high`` and ``range_p``, the χ²
+    test, ``best``/``worst`` position, ``n`` (rounds) and ``won_rounds``; ``p_holm`` over the cells.
+    ``cluster`` (e.g. ``"game"`` in match modes): intervals clustered by it. (``seed`` is accepted for
+    callers of the bootstrap version; the interval needs no random draws.)"""
+    keys = [*by, cluster] if cluster else list(by)
     counts = (rounds.lazy()
               .with_columns(position=pl.when(pl.col("winner_seat") >= 0)
                             .then((pl.col("winner_seat").cast(pl.Int32) - pl.col("dealer_seat").cast(pl.Int32))
                                   % pl.col("players").cast(pl.Int32)).otherwise(-1))
-              .group_by([*by, "position"]).agg(count=pl.len()).sort([*by, "position"]).collect())
+              .group_by([*keys, "position"]).agg(count=pl.len()).sort([*keys, "position"]).collect())
     rows = []
     for key, group in counts.group_by(list(by), maintain_order=True):
-        # one stream per cell, from the cell itself: the same interval whether the cell is analysed
-        # alone or with the others
-        rng = np.random.default_rng([seed, *hashlib.blake2b(repr(key).encode(), digest_size=8).digest()])
         players = int(dict(zip(by, key, strict=True)).get("players", group["position"].max() + 1))
         full = np.zeros(players + 1, np.int64)
-        full[group["position"].to_numpy() + 1] = group["count"].to_numpy()
+        np.add.at(full, group["position"].to_numpy() + 1, group["count"].to_numpy())
         n, wins = int(full.sum()), full[1:]
-        boot = rng.multinomial(n, full / n, size=BOOTSTRAP)[:, 1:]
-        low, high = np.quantile(position_spread(boot, n), [(1 - confidence) / 2, (1 + confidence) / 2])
+        clustered = {}
+        if cluster:
+            ids, index = np.unique(group[cluster].to_numpy(), return_inverse=True)
+            per = np.zeros((len(ids), players + 1))
+            np.add.at(per, (index, group["position"].to_numpy() + 1), group["count"].to_numpy())
+            clustered = {"per_cluster": per[:, 1:], "cluster_rounds": per.sum(axis=1)}
         test = stats.chisquare(wins) if wins.sum() > 0 else None
         rates = wins / n
-        rows.append({**dict(zip(by, key, strict=True)), "estimate": float(position_spread(wins, n)),
-                     "ci_low": float(low), "ci_high": float(high),
+        rows.append({**dict(zip(by, key, strict=True)), **spread_interval(wins, n, confidence, **clustered),
                      "chi2": float(test.statistic) if test else None, "dof": players - 1,
                      "chi2_p": float(test.pvalue) if test else None,
                      "best": int(np.argmax(rates)), "worst": int(np.argmin(rates)),
                      "n": n, "won_rounds": int(wins.sum())})
     table = pl.DataFrame(rows)
-    return table.with_columns(chi2_p_holm=pl.Series(holm(table["chi2_p"].fill_null(np.nan).to_numpy())))
+    return with_fairness_holm(table)
+
+
+def with_fairness_holm(table: pl.DataFrame) -> pl.DataFrame:
+    """``p_holm``: Holm's adjustment of ``range_p`` over the rows (the cells of a study)."""
+    return table.with_columns(p_holm=pl.Series(holm(table["range_p"].fill_null(np.nan).to_numpy())))

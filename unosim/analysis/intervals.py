@@ -41,3 +41,22 @@ def with_mean_ci(table: pl.DataFrame, mean: str, sd: str, n: str, confidence: fl
                   dtype=pl.Float64)
     half = t * table[sd].fill_null(0.0) / table[n].cast(pl.Float64).sqrt()
     return table.with_columns(estimate=pl.col(mean), ci_low=table[mean] - half, ci_high=table[mean] + half)
+
+
+def clustered_rates(per_cluster: pl.DataFrame, by: list[str], successes: str = "wins", n: str = "n",
+                    confidence: float = 0.95) -> pl.DataFrame:
+    """Rates Σ successes / Σ n per group of ``by`` from one row per cluster (e.g. per match: its rounds
+    are not independent), with the cluster-robust (sandwich) standard error of a ratio,
+    ``se² = G/(G−1) · Σ_g (k_g − r·n_g)² / (Σ n)²`` over the ``G`` clusters, and the Wald interval
+    ``estimate ± z·se`` clipped to [0, 1]. Columns: ``by``, ``successes``, ``n``, ``clusters``,
+    ``estimate``, ``se``, ``ci_low``, ``ci_high``."""
+    z = z_value(confidence)
+    totals = per_cluster.group_by(by).agg(pl.col(successes).sum(), pl.col(n).sum(), clusters=pl.len())
+    rate = totals.select(*by, (pl.col(successes) / pl.col(n)).alias("_rate"))
+    spread = (per_cluster.join(rate, on=by, nulls_equal=True)
+              .group_by(by).agg(_ssq=((pl.col(successes) - pl.col("_rate") * pl.col(n)) ** 2).sum()))
+    table = totals.join(spread, on=by, nulls_equal=True).with_columns(
+        estimate=pl.col(successes) / pl.col(n),
+        se=(pl.col("_ssq") * pl.col("clusters") / (pl.col("clusters") - 1).clip(1)).sqrt() / pl.col(n))
+    return table.with_columns(ci_low=(pl.col("estimate") - z * pl.col("se")).clip(0.0, 1.0),
+                              ci_high=(pl.col("estimate") + z * pl.col("se")).clip(0.0, 1.0)).drop("_ssq")

@@ -2,8 +2,10 @@
 
 Per round (docs/rules.md §1.13): ``lead_changes``; a comeback is a round won by a seat that had been
 at least :data:`~unosim.analysis.effects.COMEBACK_DEFICIT` cards behind the smallest active hand
-(``winner_max_deficit``; a round without a winner is no comeback); ``max_hand``. Means over all
-rounds with Student t intervals. Measures whose column the dataset lacks are left out.
+(``winner_max_deficit``); ``max_hand``. Means with Student t intervals: lead changes and comebacks over
+the rounds with a winner (a truncated round's lead changes and its missing winner would say more about
+the turn cap than about the game), the largest hand over all rounds; ``n`` is the rounds counted.
+Measures whose column the dataset lacks are left out.
 """
 
 from __future__ import annotations
@@ -28,8 +30,7 @@ def game_quality(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
     chosen = [m for m in MEASURES if m.name in QUALITY_MEASURES and set(m.columns) <= present]
     if not chosen:
         return pl.DataFrame()
-    parts = [lazy.group_by(list(by)).agg(mean=m.value().cast(pl.Float64).mean(),
-                                         sd=m.value().cast(pl.Float64).std(), n=pl.len())
+    parts = [lazy.group_by(list(by)).agg(mean=m.expr().mean(), sd=m.expr().std(), n=m.expr().count())
              .with_columns(measure=pl.lit(m.name), label=pl.lit(MEASURE_LABELS[m.name])) for m in chosen]
     table = pl.concat(parts).sort([*by, "measure"]).collect()
     return with_mean_ci(table, "mean", "sd", "n", confidence).drop("mean").select(

@@ -1,26 +1,36 @@
 """How much skill matters: the win rate of the one skilled seat of a lineup against its fair share.
 
 For every cell whose lineup has exactly one seat with a policy other than ``random`` (e.g.
-``greedy_points,random*``), the skill edge is that seat's win rate minus 1/N over all rounds, with
-Wilson's interval and the score test (the interval is the inversion of the test, so they agree). When
-the study also has the all-``random`` lineup for the same variant and player count, that seat's win
-rate there is shown beside it (``random_rate``): at 1/N the seats are symmetric, and any difference
-comes from the seat's position, not its policy. How a house rule changes the edge is the
+``greedy_points,random*``), the skill edge is that seat's share of the **won rounds** minus its fair
+share 1/N, with Wilson's interval and the score test (the interval is the inversion of the test, so
+they agree; raw 95 %, ``p_holm`` adjusts over the table, one Holm family named "skill" in the report).
+Rounds without a winner (truncated at the turn cap, stalemates) are left out: counted as losses for
+every seat they would pull every seat below 1/N, and a seat winning more than its share of the rounds
+that have a winner would be reported as losing (``n`` is the won rounds, ``rounds`` all rounds). When
+the study also has the all-``random`` lineup for the same variant and player count, that seat's share
+of won rounds there is shown beside it (``random_rate``): the seats are symmetric, so it sits near 1/N
+and any difference comes from the seat's position, not its policy. How a house rule changes the edge is the
 ``skill_edge`` measure of :mod:`unosim.analysis.effects`.
 """
 
 from __future__ import annotations
 
 import polars as pl
+from scipy import stats
 
 from .effects import all_random, skilled_seat
 from .inference import holm, score_test_proportion
+from .intervals import clustered_rates
 
 
-def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """One row per cell with a skilled seat: ``seat``, ``policy``, ``win_rate``, ``estimate`` = win rate
-    − 1/N with ``ci_low``/``ci_high``, ``p_value``, ``p_holm``, ``n`` and ``random_rate``."""
-    wins = (rounds.lazy().group_by("variant", "players", "lineup", "winner_seat").agg(count=pl.len())
+def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,
+                cluster: str | None = None) -> pl.DataFrame:
+    """One row per cell with a skilled seat: ``seat``, ``policy``, ``win_rate`` (share of won rounds),
+    ``estimate`` = win rate − 1/N with ``ci_low``/``ci_high``, ``p_value``, ``p_holm``, ``n`` (won
+    rounds), ``rounds`` and ``random_rate``. ``cluster`` (``"game"`` in match modes, whose rounds are
+    not independent): the cluster-robust Wald interval and z test over matches instead of Wilson's."""
+    keys = ["variant", "players", "lineup", "winner_seat", *([cluster] if cluster else [])]
+    wins = (rounds.lazy().group_by(keys).agg(count=pl.len())
             .collect().with_columns(pl.col("variant", "lineup").cast(pl.String)))
     rows = []
     for cell in cells.iter_rows(named=True):
@@ -30,22 +40,38 @@ def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confid
             continue
         here = wins.filter(pl.col("variant") == cell["variant"], pl.col("players") == players)
         mine = here.filter(pl.col("lineup") == cell["lineup"])
-        n = int(mine["count"].sum())
+        rounds_played = int(mine["count"].sum())
+        n = int(mine.filter(pl.col("winner_seat") >= 0)["count"].sum())
+        if n == 0:
+            continue
         k = int(mine.filter(pl.col("winner_seat") == seat)["count"].sum())
         random_rate = None
         for other in cells.filter(pl.col("variant") == cell["variant"], pl.col("players") == players) \
                 .iter_rows(named=True):
             if all_random(other["lineup_spec"], players):
-                theirs = here.filter(pl.col("lineup") == other["lineup"])
-                random_rate = int(theirs.filter(pl.col("winner_seat") == seat)["count"].sum()) / int(
-                    theirs["count"].sum())
-        test = score_test_proportion(k, n, 1 / players, confidence)
+                theirs = here.filter(pl.col("lineup") == other["lineup"], pl.col("winner_seat") >= 0)
+                won = int(theirs["count"].sum())
+                random_rate = int(theirs.filter(pl.col("winner_seat") == seat)["count"].sum()) / won if won else None
+        test = score_test_proportion(k, n, 1 / players, confidence) if cluster is None else \
+            _clustered_test(mine.filter(pl.col("winner_seat") >= 0), seat, cluster, 1 / players, confidence)
         policy = cell["lineup_label"].split(",")[seat]
         rows.append({"variant": cell["variant"], "players": players, "lineup": cell["lineup"], "seat": seat,
                      "policy": policy, "win_rate": test["rate"], "fair_share": 1 / players,
                      "estimate": test["estimate"], "ci_low": test["ci_low"], "ci_high": test["ci_high"],
-                     "p_value": test["p_value"], "n": n, "random_rate": random_rate})
+                     "p_value": test["p_value"], "n": n, "rounds": rounds_played,
+                     "random_rate": random_rate})
     table = pl.DataFrame(rows)
     if table.is_empty():
         return table
     return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+
+
+def _clustered_test(won: pl.DataFrame, seat: int, cluster: str, p0: float, confidence: float) -> dict[str, float]:
+    """The seat's share of won rounds against ``p0`` with a cluster-robust Wald interval and z test."""
+    per = (won.group_by(cluster).agg(wins=pl.col("count").filter(pl.col("winner_seat") == seat).sum(),
+                                     n=pl.col("count").sum()).with_columns(_all=pl.lit(0)))
+    row = clustered_rates(per, ["_all"], "wins", "n", confidence).row(0, named=True)
+    rate, se = row["estimate"], row["se"]
+    p_value = float(2 * stats.norm.sf(abs(rate - p0) / se)) if se > 0 else (1.0 if rate == p0 else 0.0)
+    return {"rate": rate, "estimate": rate - p0, "ci_low": row["ci_low"] - p0, "ci_high": row["ci_high"] - p0,
+            "p_value": p_value, "n": int(row["n"])}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 from pathlib import Path
 
 import polars as pl
@@ -13,7 +15,10 @@ from .card_balance import card_balance
 from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
 from .effects import effects
-from .fairness import seat_fairness
+from .checker import assert_claims
+from .claims import FAMILIES, Claim
+from .fairness import seat_fairness, with_fairness_holm
+from .findings import claims
 from .inference import holm
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
@@ -25,8 +30,9 @@ from .win_rates import CELL, points_when_winning, win_rates, win_rates_by_dealer
 
 TABLE_DIR = "analysis"
 #: version of the set of standard tables and their columns; the report recomputes tables of another one
-ANALYSIS_FORMAT = 2
+ANALYSIS_FORMAT = 3
 _FORMAT_FILE = "FORMAT"
+FINDINGS_FILE = "findings.json"
 
 
 def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
@@ -36,31 +42,45 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
     The per-cell tables are computed one cell at a time (:mod:`unosim.analysis.cells`); what spans
     cells (Holm's adjustments, card balance, skill, comparisons) is computed on the stacked tables."""
     tables = tables_by_cell(ds, lambda cell: cell_tables(cell, confidence))
-    fairness = tables["fairness"]
-    tables["fairness"] = fairness.with_columns(chi2_p_holm=pl.Series(holm(fairness["chi2_p"].to_numpy())))
+    tables["fairness"] = with_fairness_holm(tables["fairness"])
     tables["card_balance"] = card_balance(tables["card_values"], confidence)
     if tables["quality"].is_empty():
         del tables["quality"]  # a dataset from before the game-quality counters
     with streaming():
-        skill = skill_edges(ds.rounds, ds.cells(), confidence)
+        matches = "game" if ds.manifest["study"]["mode"] != "single_round" else None
+        skill = skill_edges(ds.rounds, ds.cells(), confidence, cluster=matches)
         if not skill.is_empty():
             tables["skill"] = skill
         if ds.manifest["study"]["comparisons"]:
             tables["effects"] = effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"],
                                         ds.shares_decks, confidence)
             tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
+    tables.update(tournament_tables(ds))
     return tables
+
+
+def tournament_tables(ds: Dataset) -> dict[str, pl.DataFrame]:
+    """A tournament dataset's standings and head-to-head (with Holm over the pairs), else nothing."""
+    from ..tournaments import TOURNAMENT_FILE, load_tournament
+    if not (ds.path / TOURNAMENT_FILE).is_file():
+        return {}
+    result = load_tournament(ds.path)
+    return {"standings": result.standings, "head_to_head": result.head_to_head}
 
 
 def cell_tables(ds: Dataset | CellScan, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
     """The tables grouped by cell, of the rows of ``ds`` (a whole dataset or one cell)."""
+    matches = "game" if ds.manifest["study"]["mode"] != "single_round" else None  # rounds cluster by match
     tables = {
-        "win_rates": win_rates(ds.seats, confidence=confidence),
-        "win_rates_dealer": win_rates_by_dealer_position(ds.seats, confidence=confidence),
-        "fairness": seat_fairness(ds.rounds, confidence=confidence),
+        "win_rates": win_rates(ds.seats, confidence=confidence, cluster=matches),
+        "win_rates_dealer": win_rates_by_dealer_position(ds.seats, confidence=confidence, cluster=matches),
+        "fairness": seat_fairness(ds.rounds, confidence=confidence, cluster=matches),
         "points": points_when_winning(ds.rounds, confidence=confidence),
         "lengths": lengths_with_censoring(ds.rounds, confidence),
-        "length_distributions": length_distributions(ds.rounds, confidence=confidence),
+        # the counts and shares of each length; its survival (which would count a round stopped by the
+        # turn cap as ended there) is left out: the survival table is Kaplan–Meier's
+        "length_distributions": length_distributions(ds.rounds, confidence=confidence).drop(
+            "estimate", "ci_low", "ci_high"),
         "survival": turn_survival(ds.rounds, confidence=confidence),
         "quality": game_quality(ds.rounds, confidence=confidence),
         "card_values": card_values(ds.seats, confidence=confidence),
@@ -119,11 +139,45 @@ def read_tables(directory: str | Path) -> dict[str, pl.DataFrame]:
     return table_store.read_tables(directory)
 
 
+def as_written(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """Each table as a reader of its CSV file sees it (written and parsed back in memory)."""
+    return {name: pl.read_csv(io.BytesIO(table_store.csv_bytes(t)), infer_schema_length=None)
+            for name, t in tables.items()}
+
+
+def checked_claims(tables: dict[str, pl.DataFrame]) -> list[Claim]:
+    """The findings' claims of ``tables`` as written to CSV, verified by the checker (raises
+    :class:`~unosim.analysis.checker.ClaimError` on any violation)."""
+    written = as_written(tables)
+    found = claims(written)
+    assert_claims(written, found)
+    return found
+
+
+def findings_json(found: list[Claim]) -> str:
+    return json.dumps({"format": ANALYSIS_FORMAT, "families": {t: f for t, (_, f) in FAMILIES.items()},
+                       "claims": [c.as_dict() for c in found]}, indent=1, ensure_ascii=False) + "\n"
+
+
 def write_standard_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list[Path]:
-    """:func:`write_tables` plus a ``FORMAT`` file naming :data:`ANALYSIS_FORMAT`."""
-    paths = write_tables(tables, directory)
+    """:func:`write_tables` with ``findings.json`` (the checked claims, indexed like the tables) and a
+    ``FORMAT`` file naming :data:`ANALYSIS_FORMAT`. Raises ClaimError before writing anything when a
+    finding contradicts its tables."""
+    found = checked_claims(tables)
+    paths = table_store.write_tables(tables, directory, {FINDINGS_FILE: findings_json(found)})
     write_text_atomic(Path(directory) / _FORMAT_FILE, f"{ANALYSIS_FORMAT}\n")
     return paths
+
+
+def read_findings(directory: str | Path) -> list[Claim] | None:
+    """The claims of ``findings.json`` (None when absent, stale or of another format)."""
+    text = table_store.read_document(directory, FINDINGS_FILE)
+    if text is None:
+        return None
+    data = json.loads(text)
+    if data.get("format") != ANALYSIS_FORMAT:
+        return None
+    return [Claim.from_dict(c) for c in data["claims"]]
 
 
 def read_standard_tables(directory: str | Path) -> dict[str, pl.DataFrame] | None:

@@ -66,12 +66,19 @@ class TournamentResult:
     head_to_head: pl.DataFrame
     path: Path | None
 
-    def head_to_head_matrix(self) -> pl.DataFrame:
-        """The head-to-head shares as a square table: row A, column B = share A finished ahead of B."""
+    def head_to_head_matrix(self, intervals: bool = False) -> pl.DataFrame:
+        """The head-to-head shares as a square table: row A, column B = share A finished ahead of B
+        (``intervals``: as text in %, "50.3 [49.9, 50.7]")."""
         names = [e.name for e in self.entrants]
-        wide = self.head_to_head.pivot(on="b", index="a", values="estimate")
+        table = self.head_to_head
+        if intervals:
+            table = table.with_columns(pl.format("{} [{}, {}]", *[(pl.col(c) * 100).round(1).cast(pl.String)
+                                                                  for c in ("estimate", "ci_low", "ci_high")])
+                                       .alias("estimate"))
+        wide = table.pivot(on="b", index="a", values="estimate")
         return (pl.DataFrame({"a": names}).join(wide, on="a", how="left")
-                .select("a", *[pl.col(n) if n in wide.columns else pl.lit(None, pl.Float64).alias(n)
+                .select("a", *[pl.col(n) if n in wide.columns else pl.lit(None, wide.schema["a"] if intervals
+                                                                          else pl.Float64).alias(n)
                                for n in names]))
 
     def chart(self):

@@ -96,6 +96,16 @@ def _interval(per_deal: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def _t_p_value(per_deal: np.ndarray, centre: float) -> float:
+    """Two-sided p-value of the t test of mean = ``centre`` over deals (the test the interval inverts)."""
+    deals = len(per_deal)
+    se = float(per_deal.std(ddof=1)) / math.sqrt(deals) if deals > 1 else 0.0
+    diff = float(per_deal.mean()) - centre
+    if se == 0:
+        return 1.0 if diff == 0 else 0.0
+    return float(2 * stats.t.sf(abs(diff) / se, deals - 1))
+
+
 def _per_deal_mean(values: np.ndarray, entrant_of: np.ndarray, entrant: int) -> np.ndarray:
     """Per deal: the mean of ``values`` over the seats (of every arrangement) the entrant held."""
     mask = entrant_of == entrant                               # (A, N)
@@ -135,15 +145,21 @@ def pairwise(games: Games, n_entrants: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def head_to_head(ahead: np.ndarray, comparisons: np.ndarray, entrants: tuple[Entrant, ...]) -> pl.DataFrame:
-    """One row per ordered pair (a, b): share of comparisons a finished ahead of b, deal-clustered CI."""
+    """One row per ordered pair (a, b): share of comparisons a finished ahead of b, deal-clustered CI,
+    the t test of parity (½) it inverts (``p_value``) and Holm's ``p_holm`` over the ordered pairs (each
+    pair appears twice with the same p-value: the family is counted as the table has it)."""
+    from ..analysis.inference import holm
     rows = []
     for i, a in enumerate(entrants):
         for j, b in enumerate(entrants):
             if i != j:
-                mean, low, high = _interval(ahead[i, j] / comparisons[i, j])
+                per_deal = ahead[i, j] / comparisons[i, j]
+                mean, low, high = _interval(per_deal)
                 rows.append({"a": a.name, "b": b.name, "estimate": mean, "ci_low": low, "ci_high": high,
+                             "p_value": _t_p_value(per_deal, 0.5),
                              "comparisons": int(comparisons[i, j]) * ahead.shape[2], "deals": ahead.shape[2]})
-    return pl.DataFrame(rows)
+    table = pl.DataFrame(rows)
+    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
 
 
 def ratings(ahead: np.ndarray, entrants: tuple[Entrant, ...], seed: int) -> pl.DataFrame:

@@ -98,7 +98,21 @@ class TuneResult:
             f"start {self.start} {self.start_estimate.text()}; difference {_signed(self.difference)}; "
             f"fair share {self.fair_share:.4g}",
             *(f"  {c.text()}" for c in self.compared),
+            self.verdict(),
         ])
+
+    def verdict(self) -> str:
+        """One plain line: is the tuned policy better than its start on the fresh deals (95 % interval of
+        the paired difference)? A search can end worse than where it started (it picked the candidate that
+        was luckiest on its own deals), and then the start is the policy to keep."""
+        diff = self.difference
+        if diff.ci_low > 0:
+            return f"verdict: the tuned policy wins more often than its start {self.start} (interval above 0)."
+        if diff.ci_high < 0:
+            return (f"verdict: the tuned policy is WORSE than its start {self.start} (interval below 0): "
+                    f"keep {self.start}.")
+        return (f"verdict: the tuned policy is not clearly better than its start {self.start} (the interval "
+                f"covers 0): no improvement was found.")
 
     def as_dict(self) -> dict:
         """A JSON-ready record of the run."""

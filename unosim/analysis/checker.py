@@ -1,0 +1,150 @@
+"""The claim checker: every finding re-verified against the analysis tables it cites.
+
+:func:`check_claims` takes the tables as ``unosim analyze`` wrote them (read back from CSV, so what is
+checked is what a reader of the files sees) and the claims, and returns every violation it finds:
+
+* each row a claim cites exists, exactly once;
+* the direction equals the sign of every cited row's estimate (minus its centre: ½ for head-to-head);
+* every printed number equals its row's value formatted at the printed precision, and appears in the
+  sentence;
+* "supported" holds after the stated adjustment: each table's ``p_holm`` is Holm's adjustment of its
+  p-values (recomputed), and a claim said supported has every row below 0.05, one said unsupported none;
+* "of practical size" / "negligible" hold against the measure's minimum effect;
+* coverage: every Holm-supported row of a table that findings speak for (effects, skill, fairness,
+  card values, head-to-head — where the row (a, b) also covers its mirror (b, a)) is cited by some claim, so a sentence never says "no change" while a
+  table holds a supported effect that no sentence states.
+
+``unosim analyze`` runs it and fails on any violation (:class:`ClaimError`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+
+from .claims import ALPHA, CENTRE, FAMILIES, KEYS, Claim, effect_size, key_text, render_number
+from .inference import holm
+
+_HOLM_TOLERANCE = 1e-9
+
+
+class ClaimError(ValueError):
+    """A finding that its tables do not support (the message lists every violation)."""
+
+
+def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim]) -> list[str]:
+    """Every violation of ``claims`` against ``tables`` (empty when all hold)."""
+    problems = []
+    indexed = {name: _index(name, tables[name]) for name in KEYS if name in tables and not tables[name].is_empty()}
+    for name in indexed:
+        problems += _check_family(name, tables[name])
+    cited: dict[str, set] = {name: set() for name in indexed}
+    for claim in claims:
+        problems += [f"{claim.subject}: {p} — {claim.text!r}" for p in _check_claim(claim, indexed, cited)]
+    for name, index in indexed.items():
+        covered = {_pair(name, k) for k in cited[name]}
+        for key, row in index.items():
+            if _supported(row) and _pair(name, key) not in covered:
+                problems.append(f"{name}: the Holm-supported row {dict(key)} is stated by no finding")
+    return problems
+
+
+def assert_claims(tables: dict[str, pl.DataFrame], claims: list[Claim]) -> None:
+    problems = check_claims(tables, claims)
+    if problems:
+        raise ClaimError(f"{len(problems)} finding(s) contradict the analysis tables:\n" + "\n".join(problems))
+
+
+def _pair(name: str, key: tuple) -> tuple:
+    """A head-to-head row covers its mirror (b, a): both state the same comparison."""
+    return tuple(sorted(v for _, v in key)) if name == "head_to_head" else key
+
+
+def _index(name: str, table: pl.DataFrame) -> dict:
+    index: dict = {}
+    for row in table.iter_rows(named=True):
+        key = tuple((c, key_text(row[c])) for c in KEYS[name])
+        index.setdefault(key, []).append(row)
+    return index
+
+
+def _supported(rows) -> bool:
+    row = rows[0] if isinstance(rows, list) else rows
+    p = row.get("p_holm")
+    return p is not None and not (isinstance(p, float) and math.isnan(p)) and p < ALPHA
+
+
+def _check_family(name: str, table: pl.DataFrame) -> list[str]:
+    column = FAMILIES[name][0]
+    if column not in table.columns or "p_holm" not in table.columns:
+        return [f"{name}: no {column} / p_holm columns"]
+    p = table[column].to_numpy().astype(np.float64)  # a null reads as NaN
+    expected = holm(p)
+    stated = table["p_holm"].to_numpy().astype(np.float64)
+    bad = ~((np.isnan(expected) & np.isnan(stated))
+            | (np.abs(expected - stated) <= _HOLM_TOLERANCE * np.maximum(1.0, np.abs(expected))))
+    return [f"{name}: p_holm of {int(bad.sum())} row(s) is not Holm's adjustment of {column} over the table"] \
+        if bad.any() else []
+
+
+def _check_claim(claim: Claim, indexed: dict, cited: dict) -> list[str]:
+    if claim.table not in indexed:
+        return [f"cites the table {claim.table}, which is absent or empty"]
+    problems, rows = [], []
+    for key in claim.rows:
+        found = indexed[claim.table].get(tuple(key))
+        if not found or len(found) != 1:
+            problems.append(f"row {dict(key)} of {claim.table} is {'ambiguous' if found else 'missing'}")
+            continue
+        cited[claim.table].add(tuple(key))
+        rows.append(found[0])
+    if problems:
+        return problems
+    centre = CENTRE.get(claim.table, 0.0)
+    if claim.direction:
+        wrong = [r for r in rows if not _sign(r.get("estimate"), centre) == claim.direction]
+        if wrong:
+            problems.append(f"says direction {claim.direction:+d} but {len(wrong)} row(s) have the other sign "
+                            f"or none")
+    if claim.supported is True and not all(_supported(r) for r in rows):
+        problems.append("says supported after Holm's adjustment, but a row has p_holm ≥ 0.05")
+    if claim.supported is False and any(_supported(r) for r in rows):
+        problems.append("says no detectable change, but a row it covers is Holm-supported")
+    if claim.practical is not None:
+        measure = _measure(claim)
+        sizes = [effect_size(measure if measure else r["measure"], r) for r in rows]
+        if claim.practical and not all(s >= 1 for s in sizes):
+            problems.append("states an effect below its measure's minimum effect")
+        if not claim.practical and any(s >= 1 for s in sizes):
+            problems.append("calls an effect negligible that reaches the minimum effect")
+    if claim.kind == "identical" and not all(bool(r.get("identical")) for r in rows):
+        problems.append("says identical games, but a row's cells differ")
+    for number in claim.numbers:
+        if not 0 <= number.row < len(rows) or number.column not in rows[number.row]:
+            problems.append(f"prints {number.text!r} from a column or row it does not cite")
+            continue
+        value = rows[number.row][number.column]
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            problems.append(f"prints {number.text!r} for {number.column}, which is empty in the table")
+            continue
+        expected = render_number(value, number.spec, number.scale, number.absolute)
+        if expected != number.text:
+            problems.append(f"prints {number.text!r} for {number.column}, the table says {expected!r}")
+        if number.text not in claim.text:
+            problems.append(f"the number {number.text!r} is not in its sentence")
+    return problems
+
+
+def _measure(claim: Claim) -> str | None:
+    """The minimum-effect key of a claim's rows (None: each effects row's own measure)."""
+    return {"skill": "skill", "fairness": "spread", "card_balance": "card",
+            "head_to_head": "head_to_head"}.get(claim.table)
+
+
+def _sign(value, centre: float) -> int:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return 0
+    diff = float(value) - centre
+    return (diff > 0) - (diff < 0)

@@ -1,0 +1,194 @@
+"""Claims: a finding as data before it is a sentence.
+
+A :class:`Claim` names what it is about (subject, measure, scope), the rows of one analysis table it
+rests on (their key columns), what it asserts (direction, supported after Holm's adjustment or not,
+of practical size or not) and every number its sentence prints (:class:`Number`: the column, the row,
+the format). Sentences are rendered from claims only (:mod:`unosim.analysis.findings`), and
+:mod:`unosim.analysis.checker` verifies each claim against the CSV tables that ``unosim analyze``
+writes. The multiplicity story: each table is one Holm family (named in :data:`FAMILIES`); every
+interval printed beside a Holm verdict is the raw 95 % interval of that row, and says so.
+
+The minimum effect per measure (:data:`MIN_EFFECT`, documented in docs/rules.md §8) separates what a
+designer should act on from what is merely detectable: a Holm-supported effect below it is listed as
+negligible and never headlined.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+ALPHA = 0.05
+
+#: the key columns that identify one row of each table a claim may rest on
+KEYS = {
+    "effects": ("axis", "a", "b", "variant", "players", "lineup", "measure"),
+    "skill": ("variant", "players", "lineup"),
+    "fairness": ("variant", "players", "lineup"),
+    "card_balance": ("variant", "players", "lineup", "card"),
+    "head_to_head": ("a", "b"),
+}
+#: each table's p-value column and its Holm family's name (the family is the whole table)
+FAMILIES = {
+    "effects": ("p_value", "effects: every comparison × setting × measure of the study"),
+    "skill": ("p_value", "skill: every cell with one skilled seat"),
+    "fairness": ("range_p", "seat fairness: every cell"),
+    "card_balance": ("p_value", "card values: every card of every cell"),
+    "head_to_head": ("p_value", "tournament: every ordered pair of entrants"),
+}
+#: the value a direction is measured from, per table (estimate − centre)
+CENTRE = {"head_to_head": 0.5}
+
+#: the minimum effect worth stating per measure: ("relative", x) compares |B/A − 1| with x; ("absolute",
+#: x) compares |B − A| with x (in the measure's unit: a share, a win probability). A relative measure
+#: whose baseline is 0 (no relative change) uses its ``ZERO_BASELINE`` absolute minimum instead.
+MIN_EFFECT = {
+    "length": ("relative", 0.02),
+    "lead_changes": ("relative", 0.02),
+    "max_hand": ("relative", 0.02),
+    "penalty": ("relative", 0.02),
+    "knockouts": ("relative", 0.02),
+    "comebacks": ("absolute", 0.01),
+    "fairness": ("absolute", 0.01),
+    "skill_edge": ("absolute", 0.01),
+    "skill": ("absolute", 0.01),
+    "spread": ("absolute", 0.01),
+    "card": ("absolute", 0.005),
+    "head_to_head": ("absolute", 0.01),
+}
+ZERO_BASELINE = {"length": 1.0, "lead_changes": 0.05, "max_hand": 0.1, "penalty": 0.1, "knockouts": 0.01}
+
+
+def effect_size(measure: str, row: dict) -> float:
+    """The row's effect in multiples of its measure's minimum effect (the one ranking scale of the
+    findings: 1 = just worth stating). NaN when the row has no estimate."""
+    kind, minimum = MIN_EFFECT[measure]
+    centre = CENTRE.get(measure, 0.0)
+    estimate = _float(row.get("estimate"))
+    if estimate is None:
+        return math.nan
+    if kind == "relative":
+        rel = _float(row.get("rel_change"))
+        if rel is not None and _float(row.get("mean_a")) not in (None, 0.0):
+            return abs(rel) / minimum
+        return abs(estimate) / ZERO_BASELINE[measure]
+    return abs(estimate - centre) / minimum
+
+
+def _float(value) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+@dataclass(frozen=True)
+class Number:
+    """One number as printed: ``format(value · scale, spec)`` of ``column`` in row ``row`` of the claim
+    (``absolute``: of |value|)."""
+
+    text: str
+    row: int
+    column: str
+    spec: str
+    scale: float = 1.0
+    absolute: bool = False
+
+    @staticmethod
+    def of(rows: list[dict], row: int, column: str, spec: str, scale: float = 1.0,
+           absolute: bool = False) -> Number:
+        return Number(render_number(rows[row][column], spec, scale, absolute), row, column, spec, scale, absolute)
+
+
+def render_number(value, spec: str, scale: float = 1.0, absolute: bool = False) -> str:
+    """``value`` as printed. ``spec`` is a format spec, or ``upper95``: for a count ``n`` of games none of
+    which changed, the 95 % upper bound on the share of games changed, 1 − 0.05^(1/n), in %."""
+    if spec == "upper95":
+        return format(100 * (1 - 0.05 ** (1 / float(value))), ".2g")
+    value = float(value) * scale
+    text = format(abs(value) if absolute else value, spec)
+    return text.replace("-", "−")  # a minus sign, not a hyphen
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One finding as data. ``kind``: ``effect`` (supported and of practical size), ``negligible``
+    (supported, below the minimum effect), ``no_effect`` (not supported in any of its rows),
+    ``identical`` (the cells played identical games), ``note`` (rows stated without a verdict, such as
+    the settings where a card's mismatch recurs)."""
+
+    kind: str
+    subject: str
+    measure: str
+    table: str
+    rows: tuple[tuple[tuple[str, str], ...], ...]   # the key columns of each row it rests on, as text
+    text: str
+    scope: str = ""              # the lineup (or other setting) the sentence is limited to, as printed
+    direction: int = 0           # +1 / −1: every row's estimate (minus its centre) has this sign; 0: none
+    estimate: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    interval: str = ""           # "raw 95%" when an interval is printed beside a Holm verdict
+    p: float | None = None
+    p_holm: float | None = None
+    family: str = ""
+    supported: bool | None = None   # True: every row p_holm < α; False: none is; None: not claimed
+    practical: bool | None = None   # True: every row ≥ its minimum effect; False: every row below it
+    numbers: tuple[Number, ...] = ()
+    size: float = 0.0            # ranking: the largest effect in multiples of the minimum effect
+    section: str = "effects"
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out["rows"] = [dict(r) for r in self.rows]
+        return out
+
+    @staticmethod
+    def from_dict(data: dict) -> Claim:
+        data = dict(data)
+        data["rows"] = tuple(tuple((str(k), str(v)) for k, v in r.items()) for r in data["rows"])
+        data["numbers"] = tuple(Number(**n) for n in data["numbers"])
+        return Claim(**data)
+
+
+def row_key(table: str, row: dict) -> tuple[tuple[str, str], ...]:
+    """The key of ``row`` of ``table`` as (column, text) pairs."""
+    return tuple((c, key_text(row[c])) for c in KEYS[table])
+
+
+def key_text(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+@dataclass
+class Sentence:
+    """A sentence under construction: text and the numbers it prints, appended together."""
+
+    parts: list[str] = field(default_factory=list)
+    numbers: list[Number] = field(default_factory=list)
+
+    def add(self, text: str) -> Sentence:
+        self.parts.append(text)
+        return self
+
+    def num(self, rows: list[dict], row: int, column: str, spec: str, scale: float = 1.0,
+            absolute: bool = False) -> Sentence:
+        number = Number.of(rows, row, column, spec, scale, absolute)
+        self.numbers.append(number)
+        self.parts.append(number.text)
+        return self
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def decimals_for(*values: float, digits: int = 2, most: int = 12) -> int:
+    """Decimals that show the smallest nonzero of ``values`` with ``digits`` significant digits (capped at
+    ``most``), so that a nonzero effect never prints as 0."""
+    finite = [abs(v) for v in values if v is not None and math.isfinite(v) and v != 0]
+    if not finite:
+        return 0
+    return int(min(max(digits - 1 - math.floor(math.log10(min(finite))), 0), most))
