@@ -17,6 +17,7 @@ resumable dataset; workers also exit by themselves when the parent is killed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -39,7 +40,7 @@ import pyarrow
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from . import dataset, resume
+from . import dataset, engine, policies, resume
 from .atomic import sync_directories
 from ._version import __version__
 from .protocol import ENGINE_VERSION
@@ -69,6 +70,7 @@ class RunSummary:
     jobs_run: int
     jobs_skipped: int
     seconds: float
+    compile_seconds: float = 0.0   # compiling the engine build before the run (not in ``seconds``)
 
 
 def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: int | None = None,
@@ -93,7 +95,9 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
                        f"its games in memory: about 2 kB per single round, 12 kB per match)")
     root = Path(out).absolute() / study.name
     _refuse_foreign_directory(root, force)
+    compiles = len(engine.COMPILES)
     schema = _engine_schema(study)  # also compiles the engine once, so workers load it from the cache
+    compile_seconds = sum(seconds for _, seconds in engine.COMPILES[compiles:])
     with _interrupt_on_sigterm(), _backend(scheduler, n_jobs) as (client, capacity), DatasetLock(root):
         manifest, done = _prepare(root, study, chunk_size, force, accept_engine_change, schema)
         chunk = manifest["chunk_size"]
@@ -118,7 +122,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
         _stamp(manifest)
         dataset.write_manifest(root, manifest)
     games_run = sum(entry["games_done"] for entry in manifest["cells"].values()) - games_before
-    return RunSummary(root, games_run, pending, len(done), time.perf_counter() - start)
+    return RunSummary(root, games_run, pending, len(done), time.perf_counter() - start, compile_seconds)
 
 
 def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, workers: int,
@@ -179,9 +183,12 @@ def _refuse_foreign_directory(root: Path, force: bool) -> None:
 def _engine_schema(study: Study) -> dict[str, list[list[str]]]:
     """The column schema of each table as the current engine writes it (one game per variant family).
 
-    Run in the parent before anything is written: it compiles (or loads) the engine once and proves
-    every family runs. The manifest records the result; every part is checked against it.
+    Run in the parent before anything is written: it compiles (or loads) the one engine build that
+    plays every cell, so the workers only load it, and proves every family runs. The manifest records
+    the result; every part is checked against it.
     """
+    builds = [engine.build_for(c.ruleset, policies.make_lineup(c.lineup_spec, c.players)) for c in study.cells]
+    engine.kernel(engine.choose(functools.reduce(engine.Build.union, builds)))
     schemas = {}
     for cell in {c.ruleset.family: c for c in reversed(study.cells)}.values():
         results = simulate(cell.ruleset, players=cell.players, games=1, seed=cell.seed, lineup=cell.lineup_spec)
