@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 
+from . import engine
 from . import protocol as L
 from .policies import PRESETS
 from .simulate import resolve, run_compiled
@@ -23,14 +24,16 @@ def policy_rates(games: int, repeats: int, players: int = 4) -> list[dict]:
     per CPU-second and their ratios to random's."""
     lineups = ["random", *PRESETS]
     runs = {lineup: resolve("classic", players, lineup, BENCH_RULES) for lineup in lineups}
-    for rs, specs in runs.values():   # warm-up (compiles on a cold cache)
-        run_compiled(rs, players, specs, 0, 0, 100)
+    # each lineup on the engine build it needs (random's has no weighted policy compiled in)
+    builds = {lineup: engine.build_for(*run) for lineup, run in runs.items()}
+    for lineup, (rs, specs) in runs.items():   # warm-up (compiles on a cold cache)
+        run_compiled(rs, players, specs, 0, 0, 100, build=builds[lineup])
     samples: dict[str, list[tuple[float, float]]] = {lineup: [] for lineup in lineups}
     for k in range(repeats):
         for lineup in lineups:
             rs, specs = runs[lineup]
             c0 = time.process_time()
-            raw = run_compiled(rs, players, specs, k + 1, 0, games)
+            raw = run_compiled(rs, players, specs, k + 1, 0, games, build=builds[lineup])
             seconds = time.process_time() - c0
             samples[lineup].append((games / seconds, raw.rounds[:, L.RC_TURNS].sum() / seconds))
     rows = []
