@@ -109,16 +109,21 @@ def skip_seat(g, v):
     pose_event(g, v)
 
 
-@njit
+@njit(inline='always')
 def checkpoint(g, a):
-    """§1.10: UNO calls, forgets and catches, in order from the acting seat a in direction d."""
+    """§1.10: UNO calls, forgets and catches, in order from the acting seat a in direction d; nothing to
+    do (inlined: no call in the turn loop) unless the game is traced or someone forgets UNO."""
+    if g["st"][ST_UNO_CHECKS]:
+        uno_checks(g, a)
+
+
+@njit
+def uno_checks(g, a):
     st = g["st"]
     hlen = g["hlen"]
     seat = g["seat"]
     ir = g["ir"]
     fr = g["fr"]
-    if not st[ST_UNO_CHECKS]:
-        return
     n = st[ST_N]
     s = a
     for _ in range(n):

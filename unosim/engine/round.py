@@ -492,12 +492,14 @@ def deal(g, deck, order, opening, orow):
     plen = g["plen"]
     n = st[ST_N]
     m = deck.shape[0]
-    laid_out = order.shape[0] == m
     # element by element: a slice assignment compiles numba's shape-mismatch error message, a dozen
     # string functions (3-4 s of a build's compile)
-    for i in range(m):
-        pile[DRAW, i] = order[i] if laid_out else deck[i]
-    if not laid_out:
+    if order.shape[0] == m:
+        for i in range(m):
+            pile[DRAW, i] = order[i]
+    else:
+        for i in range(m):
+            pile[DRAW, i] = deck[i]
         shuffle(g, pile[DRAW], m, DECK_STREAM)
     plen[DRAW] = m
     plen[DISC] = 0
@@ -569,7 +571,7 @@ def turn_loop(g, cur, deck_counts):
 
 
 @njit(inline='always')
-def play_round(g, deck, order, opening, orow, deck_counts):
+def play_round(g, deck, order, opening, orow, deck_counts, work_block):
     """One round from the shuffle to the end (protocol §3); the outcome is left in st and seat."""
     st = g["st"]
     reset_round(g)
@@ -590,7 +592,7 @@ def play_round(g, deck, order, opening, orow, deck_counts):
         cur = turn_loop(g, cur, deck_counts)
         if not HAS_LOOKAHEAD or cur < 0:
             return
-        lookahead.search(g, cur, deck_counts)   # paused before a lookahead seat's turn: its search, then on
+        lookahead.search(g, cur, deck_counts, work_block)   # paused before a lookahead seat's turn: its search
 
 
 @njit
@@ -743,7 +745,7 @@ def rounds_per_match(ir):
 
 
 @njit(inline='always')
-def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck_counts):
+def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck_counts, work_block):
     """Match ``game`` (its rounds written from row r on; its row into mrow); returns (next free round
     row, turns played)."""
     st = g["st"]
@@ -760,7 +762,7 @@ def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck
     for rnd in range(rounds_per_match(ir)):
         st[ST_DEALER] = (first_dealer + rnd) % n
         emit(g, L.EV_ROUND_START, st[ST_DEALER], rnd, game)
-        play_round(g, deck, order if rnd == 0 else order[:0], opening, (r + rnd) * n, deck_counts)
+        play_round(g, deck, order if rnd == 0 else order[:0], opening, (r + rnd) * n, deck_counts, work_block)
         points = round_points(g)
         emit(g, L.EV_ROUND_END, st[ST_WINNER], st[ST_END], points)
         write_round(g, rounds[r + rnd], game, rnd, points)
@@ -826,12 +828,14 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
     deck_counts = np.zeros(KIND.shape[0], np.int64)
     for c in deck:
         deck_counts[c] += 1
+    # the lookahead searches' worlds, allocated once per call (a record holds the 32 MB trace buffer)
+    work_block = np.zeros(1 if HAS_LOOKAHEAD and st[ST_LA_SEARCH] else 0, lookahead.WORLD)
     r = 0
     turns = 0
     for gi in range(n_games):
         if rounds.shape[0] - r < max_rounds or turns > turn_budget:
             return gi, r, st[ST_EV_LEN]
         r, match_turns = play_match(g, deck, seed, first_game + gi, order, rounds, seats, opening, r,
-                                    matches_out[gi], deck_counts)
+                                    matches_out[gi], deck_counts, work_block)
         turns += match_turns
     return n_games, r, st[ST_EV_LEN]
