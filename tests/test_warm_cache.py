@@ -3,8 +3,8 @@
 Runs the real CLI and Python in fresh processes against an empty per-user cache (a temporary
 XDG_CACHE_HOME, which platformdirs honours, with NUMBA_CACHE_DIR unset): the first use of a build is
 announced once, however many processes want it at the same time; a copy of the package at another path
-(a second clone, an installed wheel) then loads it without compiling. Asserts on the messages and the
-cache files; the one timing is a coarse bound on a warm call (a compile takes 20 s or more).
+(a second clone, an installed wheel) then loads it without compiling. Asserts on the messages, the
+compiles a process made and the cache files, never on timings.
 """
 
 from __future__ import annotations
@@ -38,11 +38,10 @@ players = [3]
 lineups = ["random"]
 """
 WARM_CALL = """
-import time, unosim
-t = time.perf_counter()
+import unosim
+from unosim import engine
 unosim.simulate("classic", players=3, games=10, seed=1)
-print(unosim.__file__)
-print(time.perf_counter() - t)
+print(unosim.__file__, len(engine.COMPILES))
 """
 HEADLINE = "unosim: compiling the classic engine (blank cards), random/greedy policies (first use"
 
@@ -95,17 +94,13 @@ def test_one_compile_per_build_for_every_process_and_every_checkout(tmp_path):
     clone = tmp_path / "clone"
     shutil.copytree(ROOT / "unosim", clone / "unosim", ignore=shutil.ignore_patterns("__pycache__"))
     os.utime(marker, (time.time() - 86400, time.time() - 86400))
-    t = time.perf_counter()
     call = subprocess.run([sys.executable, "-c", WARM_CALL], capture_output=True, text=True, cwd=tmp_path,
                           env=_env(tmp_path / "cache", clone), timeout=600)
-    process_seconds = time.perf_counter() - t
     assert call.returncode == 0, call.stderr
-    where, seconds = call.stdout.split()
+    where, compiles = call.stdout.split()
     assert Path(where).is_relative_to(clone)
-    assert "compiling" not in call.stderr
+    assert compiles == "0" and "compiling" not in call.stderr   # loaded, not compiled
     assert marker.stat().st_mtime > time.time() - 3600   # a warm load marks the build as used
-    # a warm first call loads machine code (~0.5 s here); a compile takes 20 s or more
-    assert float(seconds) < 3, (call.stdout, process_seconds)
     assert not list(clone.rglob("*.nbi")), "numba cached into the clone instead of the per-user cache"
 
 

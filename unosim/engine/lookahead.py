@@ -307,9 +307,11 @@ def search(g, p, deck_counts, work_block=None):
     if m < 0:
         st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search
         return
-    if work_block is None:
-        work_block = np.zeros(1, WORLD)
-    work = work_block[0]
+    if work_block is None:   # (a new name: numba cannot rebind an omitted argument)
+        block = np.zeros(1, WORLD)
+    else:
+        block = work_block
+    work = block[0]
     seat_rollout_policies(g, p, work)
     worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])
     horizon = np.int64(g["pp"][p, L.PP_HORIZON])
