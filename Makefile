@@ -40,7 +40,8 @@ fuzz: install
 	UNOSIM_FUZZ_SEED=$${UNOSIM_FUZZ_SEED:-$$(date +%s)} UNOSIM_FUZZ_BUDGET=$${UNOSIM_FUZZ_BUDGET:-600} \
 	UNOSIM_FUZZ_INVALID=$${UNOSIM_FUZZ_INVALID:-20000} $(BIN)/python -m pytest -q tests/test_fuzz.py -k random
 
-# Throughput and memory as ratios to baselines of the same run (< 3 min); results in data/bench-results.json.
+# Throughput and memory as ratios to baselines of the same run (< 3 min once its engine builds are compiled),
+# the kernel against bench/c_reference built with cc -O3 -march=native; results in data/bench-results.json.
 bench: install
 	$(BIN)/python -m unosim.bench
 

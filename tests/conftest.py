@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 
 import pytest
@@ -11,11 +12,18 @@ from study_specs import DEMO_SPEC, HOUSE_RULE_SPEC, MATCH_SPEC, small_spec
 from unosim.runner import run_study
 from unosim.study import parse_study
 
+# Every engine call of the tests (subprocesses included) runs on one build with every mechanism and
+# policy, compiled once into the shared cache (the first worker to need it compiles it, the other waits):
+# compiling each call's own build would compile dozens. tests/test_builds.py plays specialised builds
+# against it, and tests/test_warm_cache.py compiles a user's first build in a cache of its own.
+os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
+
 
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``long`` first (a stable sort keeps the rest in order): pytest-xdist hands out tests
-    in this order, so on two workers the cold compile of test_warm_cache (3 minutes in a child process)
-    overlaps the rest of the suite instead of running alone at its end."""
+    in this order, so on two workers the cold compile of test_warm_cache (a user's first build, in a
+    child process) overlaps the other worker's compile of the session's build instead of running alone
+    at the end."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 

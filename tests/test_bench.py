@@ -20,7 +20,8 @@ ROUNDS = 200_000
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 def test_c_reference_plays_classic_four_player_rounds_like_the_kernel(tmp_path):
     binary = tmp_path / "classic_rounds"
-    subprocess.run(["cc", "-O2", "-o", str(binary), str(bench.C_REFERENCE / "classic_rounds.c")], check=True)
+    subprocess.run(["cc", *bench.C_FLAGS, "-o", str(binary), str(bench.C_REFERENCE / "classic_rounds.c")],
+                   check=True)
     c = json.loads(subprocess.run([str(binary), str(ROUNDS), "3"], check=True, capture_output=True,
                                   text=True).stdout)
     res = simulate("classic", players=4, games=ROUNDS, seed=3, rules=bench.rules_for("classic"))

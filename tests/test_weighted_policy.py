@@ -296,7 +296,7 @@ def test_bench_rows_cover_random_and_every_preset():
     """make bench's policy rows (unosim/bench_policies.py): random first as the ratio's base, then every
     preset; the figures are measured by make bench, never asserted here."""
     from unosim.bench_policies import policy_rates
-    rows = policy_rates(games=200, repeats=1)
+    rows = policy_rates(games=200, repeats=1, own_builds=False)   # the session's build: no compile
     assert [r["lineup"] for r in rows] == ["random", *PRESETS]
     assert rows[0]["ratio"] == 1.0 and rows[0]["turns_ratio"] == 1.0
     assert all(r["games_per_cpu_s"] > 0 and r["turns_per_cpu_s"] > 0 for r in rows)

@@ -7,7 +7,8 @@ do. The baseline is single-core :func:`unosim.simulate` throughput (tables inclu
 
 * kernel throughput (the compiled rounds alone, single core, per CPU-second) per variant and player
   count, ÷ the baseline, and classic 4p ÷ the C reference implementation (``bench/c_reference``,
-  built with ``cc -O2``) on the same core;
+  built with ``cc -O3 -march=native``: numba compiles for the host CPU with LLVM at -O3, so that is
+  the fair yardstick) on the same core, in the same run;
 * study throughput (end to end to parquet, ``workers`` processes) ÷ (workers × baseline): jobs of
   100,000 games like the baseline's calls, workers started and warm like the baseline's process (their
   start is timed and printed apart);
@@ -18,7 +19,9 @@ do. The baseline is single-core :func:`unosim.simulate` throughput (tables inclu
 * the ``lookahead`` policy's games per CPU-second, one seat at its default budget, every variant at
   2-6 players (:mod:`unosim.bench_lookahead`).
 
-The default run takes under 3 minutes on 2 cores. ``--full`` (``make bench-full``) adds the long runs:
+Every figure is measured on the engine build its call needs (``unosim.engine.build_for``), each
+compiled once in a child process first, so the bench measures code loaded from the cache, as users
+run it. The default run takes under 3 minutes on 2 cores once those builds are compiled. ``--full`` (``make bench-full``) adds the long runs:
 a 1,000,000-round ``simulate``, a 10,000,000-game study and its analyses, greedy lineups, and
 no_mercy's round endings over a million rounds per player count.
 """
@@ -41,7 +44,7 @@ from typing import Any
 import numpy as np
 
 import unosim
-from unosim import bench_lookahead, bench_policies, bench_study, protocol as L
+from unosim import bench_lookahead, bench_policies, bench_study, engine, protocol as L
 from unosim.atomic import write_text_atomic
 from unosim.rules import FAMILIES
 from unosim.simulate import resolve, run_compiled
@@ -49,6 +52,7 @@ from unosim.simulate import resolve, run_compiled
 SINGLE = {"match_mode": "single_round"}
 DEFAULT_JSON = Path("data") / "bench-results.json"
 C_REFERENCE = Path(__file__).resolve().parent.parent / "bench" / "c_reference"
+C_FLAGS = ("-O3", "-march=native")
 
 
 def rules_for(variant: str) -> dict:
@@ -79,22 +83,26 @@ def simulate_rate(variant: str, players: int, lineup: str, games: int, repeats: 
 
 
 def kernel_rate(variant: str, players: int, lineup: str, games: int, repeats: int) -> dict[str, float]:
-    """Single-core throughput of the compiled rounds alone (no tables), after a warm-up call."""
+    """Single-core throughput of the compiled rounds alone (no tables) on the call's own engine build,
+    after a warm-up call."""
     rs, specs = resolve(variant, players, lineup, rules_for(variant))
-    run_compiled(rs, players, specs, 0, 0, 100)
-    return _median_rate(lambda seed: run_compiled(rs, players, specs, seed, 0, games), games, repeats)
+    build = engine.build_for(rs, specs)
+    run_compiled(rs, players, specs, 0, 0, 100, build=build)
+    return _median_rate(lambda seed: run_compiled(rs, players, specs, seed, 0, games, build=build), games,
+                        repeats)
 
 
 def c_reference_rate(rounds: int, repeats: int) -> dict[str, Any] | None:
     """Rounds per CPU-second of the C reference (classic, 4 players, random, single rounds), or None
-    without a C compiler. Built with ``cc -O2`` into a temporary directory."""
+    without a C compiler. Built with ``cc -O3 -march=native`` (:data:`C_FLAGS`) into a temporary
+    directory."""
     source = C_REFERENCE / "classic_rounds.c"
     if not source.exists():
         return None
     with tempfile.TemporaryDirectory(prefix="unosim-cref-") as tmp:
         binary = Path(tmp) / "classic_rounds"
         try:
-            subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True, capture_output=True)
+            subprocess.run(["cc", *C_FLAGS, "-o", str(binary), str(source)], check=True, capture_output=True)
         except (OSError, subprocess.CalledProcessError) as exc:
             print(f"C reference not built ({exc}); its ratio is skipped", file=sys.stderr)
             return None
@@ -104,7 +112,7 @@ def c_reference_rate(rounds: int, repeats: int) -> dict[str, Any] | None:
             summary = json.loads(out.stdout)
             rates.append(summary["rounds"] / summary["seconds"])
     return {"games_per_cpu_s": round(statistics.median(rates)), "mean_turns": summary["mean_turns"],
-            "mean_points": summary["mean_points"]}
+            "mean_points": summary["mean_points"], "flags": " ".join(C_FLAGS)}
 
 
 _CHILD = """
@@ -123,6 +131,23 @@ def fresh_process(games: int) -> dict:
     out = subprocess.run([sys.executable, "-c", _CHILD.format(games=games)], capture_output=True, text=True,
                          check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def bench_builds(full: bool) -> list[engine.Build]:
+    """The engine builds the bench's calls run on: every family with the basic policies (kernel, study,
+    baseline), classic with the weighted presets, and every family with a lookahead seat."""
+    calls = [(variant, lineup) for variant in FAMILIES for lineup in ("random", bench_lookahead.LINEUP)]
+    calls += [("classic", "by_colour")]
+    builds = {engine.build_for(*resolve(variant, 4, lineup, rules_for(variant))) for variant, lineup in calls}
+    return sorted(builds, key=lambda b: (b.size, b.key))
+
+
+def compile_in_child(builds: list[engine.Build]) -> None:
+    """Compile the builds into the cache in a child process (announced there, on this stderr)."""
+    keys = [b.key for b in builds]
+    code = ("import sys\nfrom unosim import engine\n"
+            "for key in sys.argv[1:]:\n    engine.kernel(engine.Build.from_key(key))\n")
+    subprocess.run([sys.executable, "-c", code, *keys], check=True)
 
 
 def no_mercy_endings(rounds: int) -> dict[int, dict[str, int]]:
@@ -169,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     # Compile into the disk cache in a child first, so this process loads the engine from it: code numba
     # has just compiled measured 5-17% slower than the same code loaded from the cache.
-    fresh_process(10)
+    compile_in_child(bench_builds(full))
     results: dict[str, Any] = {
         "commit": _git("rev-parse", "HEAD"), "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "mode": "full" if full else "default",
@@ -203,8 +228,8 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
     results["kernel"] = kernel
     if cref:
-        print(f"C reference (bench/c_reference, cc -O2), classic 4p random single rounds: "
-              f"{cref['games_per_cpu_s']:,} games per CPU-s")
+        print(f"C reference (bench/c_reference, built with cc {cref['flags']}), classic 4p random single "
+              f"rounds: {cref['games_per_cpu_s']:,} games per CPU-s, measured in this run")
 
     # five repeats at least: a lineup's median of three was hit by two bursts of load in 2 of 12 runs
     policy_repeats = max(repeats, 5)

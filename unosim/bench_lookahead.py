@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from . import engine
 from .rules import FAMILIES
 from .simulate import resolve, run_compiled
 
@@ -23,9 +24,10 @@ def lookahead_rate(variant: str, players: int, games: int = GAMES) -> dict[str, 
     """Games per wall second and per CPU-second of one lookahead seat against random (a warm-up first)."""
     rules = {"match_mode": "single_round", **({"n_blank": 0} if variant == "classic" else {})}
     rs, specs = resolve(variant, players, LINEUP, rules)
-    run_compiled(rs, players, specs, 0, 0, 2)
+    build = engine.build_for(rs, specs)   # the call's own build, as a user runs it
+    run_compiled(rs, players, specs, 0, 0, 2, build=build)
     t0, c0 = time.perf_counter(), time.process_time()
-    run_compiled(rs, players, specs, 1, 0, games)
+    run_compiled(rs, players, specs, 1, 0, games, build=build)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"variant": variant, "players": players, "games": games,
             "games_per_s": round(games / wall, 1), "games_per_cpu_s": round(games / cpu, 1)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 
+from . import engine
 from . import protocol as L
 from .policies import PRESETS
 from .simulate import resolve, run_compiled
@@ -18,19 +19,22 @@ from .simulate import resolve, run_compiled
 BENCH_RULES = {"match_mode": "single_round", "n_blank": 0}
 
 
-def policy_rates(games: int, repeats: int, players: int = 4) -> list[dict]:
+def policy_rates(games: int, repeats: int, players: int = 4, own_builds: bool = True) -> list[dict]:
     """One row per lineup (``random`` first, then every preset in every seat): median games and turns
-    per CPU-second and their ratios to random's."""
+    per CPU-second and their ratios to random's. ``own_builds``: each lineup on the engine build it
+    needs, as a user runs it (random's has no weighted policy compiled in); else on whichever build
+    ``unosim.engine.choose`` picks."""
     lineups = ["random", *PRESETS]
     runs = {lineup: resolve("classic", players, lineup, BENCH_RULES) for lineup in lineups}
-    for rs, specs in runs.values():   # warm-up (compiles on a cold cache)
-        run_compiled(rs, players, specs, 0, 0, 100)
+    builds = {lineup: engine.build_for(*run) if own_builds else None for lineup, run in runs.items()}
+    for lineup, (rs, specs) in runs.items():   # warm-up (compiles on a cold cache)
+        run_compiled(rs, players, specs, 0, 0, 100, build=builds[lineup])
     samples: dict[str, list[tuple[float, float]]] = {lineup: [] for lineup in lineups}
     for k in range(repeats):
         for lineup in lineups:
             rs, specs = runs[lineup]
             c0 = time.process_time()
-            raw = run_compiled(rs, players, specs, k + 1, 0, games)
+            raw = run_compiled(rs, players, specs, k + 1, 0, games, build=builds[lineup])
             seconds = time.process_time() - c0
             samples[lineup].append((games / seconds, raw.rounds[:, L.RC_TURNS].sum() / seconds))
     rows = []

@@ -22,9 +22,11 @@ def cmd_run(args) -> None:
     rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
     resumed = (f" ({summary.jobs_skipped:,} {_plural(summary.jobs_skipped, 'job')} already done)"
                if summary.jobs_skipped else "")
+    compiled = (f"; the engine compiled before it, in {summary.compile_seconds:.0f} s"
+                if summary.compile_seconds else "")
     print(f"{summary.path}: {summary.games_run:,} {_plural(summary.games_run, 'game')} in {summary.jobs_run:,} "
           f"{_plural(summary.jobs_run, 'job')}, {summary.seconds:.1f} s "
-          f"({rate:,.0f} games/s){resumed}")
+          f"({rate:,.0f} games/s){resumed}{compiled}")
 
 
 def _plural(count: int, noun: str) -> str:

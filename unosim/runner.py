@@ -17,6 +17,7 @@ resumable dataset; workers also exit by themselves when the parent is killed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -41,7 +42,7 @@ import pyarrow
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from . import consolidate, dataset, integrity, resume
+from . import consolidate, dataset, engine, integrity, policies, resume
 from .atomic import sync_directories
 from ._version import __version__
 from .protocol import ENGINE_VERSION
@@ -79,6 +80,7 @@ class RunSummary:
     jobs_run: int
     jobs_skipped: int
     seconds: float
+    compile_seconds: float = 0.0   # compiling the engine build before the run (not in ``seconds``)
 
 
 def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: int | None = None,
@@ -105,7 +107,9 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     chunk_size = None if chunk_size is None else int(chunk_size)
     root = Path(out).absolute() / study.name
     _refuse_foreign_directory(root, force)
+    compiles = len(engine.COMPILES)
     schema = _engine_schema(study)  # also compiles the engine once, so workers load it from the cache
+    compile_seconds = sum(seconds for _, seconds in engine.COMPILES[compiles:])
     with _interrupt_on_sigterm(), _backend(scheduler, n_jobs) as (client, capacity), DatasetLock(root):
         manifest, done = _prepare(root, study, chunk_size, force, accept_engine_change, schema)
         dataset.record_progress(manifest, done)
@@ -135,7 +139,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
                 dataset.write_manifest(root, manifest)
             raise
     games_run = sum(entry["games_done"] for entry in manifest["cells"].values()) - games_before
-    return RunSummary(root, games_run, pending, len(done), time.perf_counter() - start)
+    return RunSummary(root, games_run, pending, len(done), time.perf_counter() - start, compile_seconds)
 
 
 def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, workers: int,
@@ -262,9 +266,12 @@ def _refuse_foreign_directory(root: Path, force: bool) -> None:
 def _engine_schema(study: Study) -> dict[str, list[list[str]]]:
     """The column schema of each table as the current engine writes it (one game per variant family).
 
-    Run in the parent before anything is written: it compiles (or loads) the engine once and proves
-    every family runs. The manifest records the result; every part is checked against it.
+    Run in the parent before anything is written: it compiles (or loads) the one engine build that
+    plays every cell, so the workers only load it, and proves every family runs. The manifest records
+    the result; every part is checked against it.
     """
+    builds = [engine.build_for(c.ruleset, policies.make_lineup(c.lineup_spec, c.players)) for c in study.cells]
+    engine.kernel(engine.choose(functools.reduce(engine.Build.union, builds)))
     schemas = {}
     for cell in {c.ruleset.family: c for c in reversed(study.cells)}.values():
         results = simulate(cell.ruleset, players=cell.players, games=1, seed=cell.seed, lineup=cell.lineup_spec)
@@ -548,11 +555,12 @@ def _backend(scheduler: str | None, n_jobs: int):
     with contextlib.ExitStack() as stack:
         if scheduler == "local":
             cores = len(os.sched_getaffinity(0))
-            # its workers' logs stay quiet below errors: a worker that dies is restarted and its jobs run
-            # again (the run says nothing); one lost again and again ends the run in one line (worker_death)
+            # its logs stay quiet below critical: a worker that dies is restarted and its jobs run again (the
+            # run says nothing; the scheduler would log "Couldn't gather keys" at ERROR for a result lost
+            # with it); one lost again and again ends the run in one line (worker_death)
             cluster = stack.enter_context(LocalCluster(n_workers=cores if n_jobs == -1 else min(n_jobs, cores),
                                                        threads_per_worker=1, processes=True,
-                                                       dashboard_address=None, silence_logs=logging.ERROR))
+                                                       dashboard_address=None, silence_logs=logging.CRITICAL))
             client = stack.enter_context(Client(cluster))
         else:
             try:

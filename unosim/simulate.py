@@ -76,13 +76,16 @@ def check_games(games: int, seed: int, first_game: int = 0, players: int | None 
 
 
 def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed: int, first_game: int,
-                 games: int, *, deck_order=None, trace: bool = False, audit: bool = False) -> RawResults:
+                 games: int, *, deck_order=None, trace: bool = False, audit: bool = False,
+                 build=None) -> RawResults:
     """Play games with the numba engine in bounded calls, growing the output as matches need.
 
     Each kernel call plays at most ``GAMES_PER_CALL`` games and returns after about ``TURN_BUDGET``
     turns, so Python regains control (and a pending Ctrl-C raises KeyboardInterrupt) at short
     intervals; match g depends only on (seed, g), so the split changes no result. ``audit`` (tests)
-    makes the kernel check its invariants after every turn; a violation raises.
+    makes the kernel check its invariants after every turn; a violation raises. ``build``
+    (``unosim.engine.Build``): the engine build to play on, which must cover the call; by default the
+    smallest compiled build that covers it, else the call's own (compiled first: ``unosim.engine``).
     """
     players, seed, first_game, games = int(players), int(seed), int(first_game), int(games)
     ir, fr, deck = rs.compile(players)
@@ -100,10 +103,13 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     chunks, events, done, rows = [], [], 0, 0
     batch = GAMES_PER_CALL
     from . import engine   # the compiled engine loads (and sets up its cache) on first use
-    from .engine.round import run_games
-    from .engine.state import TRACE_CAPACITY, new_game
 
-    block = new_game(ir, fr, pol, pp, trace)
+    needed = engine.build_for(rs, lineup)
+    if build is not None and not build.covers(needed):
+        raise ValueError(f"engine build {build.key!r} cannot play this call: it needs {needed.key!r}")
+    kernel = engine.kernel(build or engine.choose(needed))
+    run_games, capacity = kernel.run_games, kernel.state.TRACE_CAPACITY
+    block = kernel.new_game(ir, fr, pol, pp, trace)
     # terminates: every kernel call completes at least one game (its buffers hold a full match and the
     # turn budget is checked only after the first), and a traced batch too large is halved down to one
     while done < games:
@@ -116,13 +122,12 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
             opening[:] = 0   # counted up from zero (a retried traced batch counts again)
         else:
             rounds, seats, opening, matches = _buffers(todo * 12 + rs.max_rounds_per_match, todo, players)
-        with engine.first_compile_notice("traced" if trace else "plain"):
-            n_done, n_rounds, n_events = run_games(
-                g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, TURN_BUDGET)
-        if trace and n_events > TRACE_CAPACITY:   # too many events: trace fewer games per call
+        n_done, n_rounds, n_events = run_games(
+            g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, TURN_BUDGET)
+        if trace and n_events > capacity:   # too many events: trace fewer games per call
             if todo == 1:
                 raise ValueError(f"game {first_game + done} emits {n_events} trace events, more than "
-                                 f"{TRACE_CAPACITY}; trace it with fewer rounds")
+                                 f"{capacity}; trace it with fewer rounds")
             batch = max(1, todo // 2)
             continue
         if audit and g["st"][L.ST_VIOLATIONS]:

@@ -1,20 +1,27 @@
 """The compiled game engine and its protocol.
 
 The numeric layouts (rule arrays, output tables, game record, event codes, policy ids) are declared
-once in :mod:`unosim.protocol` (pure Python, shared with the reference engine and the API). Modules
-here, in dependency order: :mod:`.rng` (random streams), :mod:`.state` (the game record and read-only
-verbs), :mod:`.policy` (the one dispatch of every policy decision, over :mod:`.policy_random` and
-:mod:`.policy_heuristic`), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel` (spin),
-:mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn, round, match; the entry
-point ``run_games``). Only these modules hold numba code, and nothing imports them until the engine is
-first used (``import unosim``, ``unosim.rules`` or ``unosim.reference`` never do). Their disk cache is
-keyed on a hash of their sources (see ``_cache_keyed_on_source`` below).
+once in :mod:`unosim.protocol` (pure Python, shared with the reference engine and the API). The kernel
+modules, in dependency order: :mod:`.rng` (random streams), :mod:`.state` (the game record and
+read-only verbs), :mod:`.policy` (the one dispatch of every policy decision, over :mod:`.policy_random`,
+:mod:`.policy_heuristic`, :mod:`.policy_weighted`), :mod:`.piles` (moving cards, knock-outs),
+:mod:`.wheel` (spin), :mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn,
+round, match; the entry point ``run_games``) and :mod:`.lookahead` (the search). Only they hold numba
+code, and nothing imports them until the engine is first used (``import unosim``, ``unosim.rules`` or
+``unosim.reference`` never do).
 
-Both engines — the numba kernels in :mod:`unosim.engine.kernel` and the readable pure-Python twin in
-:mod:`unosim.reference` — follow docs/rules.md **and** the protocol below, which fixes everything docs/rules.md
-leaves to the implementation (order of random numbers, order of cards in hands and piles, trace events).
-Given the same seed, variant, lineup and rules, the two engines therefore produce identical traces,
-which the differential tests check.
+They are compiled per *build* (:mod:`.builds`): a call compiles only the mechanisms its variant uses
+and the policies its lineup needs, switched by the constants of :mod:`.features`, and each build is
+cached once per engine version wherever the checkout is (:mod:`.cache`). :func:`kernel` returns a build
+ready to run (compiling it first, announced on stderr, :mod:`.notice`); :func:`choose` picks the build
+for a call: the smallest one already compiled that covers it, else its own. Which build plays a game
+never changes the game.
+
+Both engines — these kernels and the readable pure-Python twin in :mod:`unosim.reference` — follow
+docs/rules.md **and** the protocol below, which fixes everything docs/rules.md leaves to the
+implementation (order of random numbers, order of cards in hands and piles, trace events). Given the
+same seed, variant, lineup and rules, the two engines therefore produce identical traces, which the
+differential tests check.
 
 1. Random numbers
 -----------------
@@ -261,139 +268,159 @@ outcome; per seat ``wheel_gained`` (cards drawn by DRAW_RED/DRAW_BLUE and receiv
 and ``wheel_lost`` (cards discarded by the wheel and given away by TRADE_HANDS).
 """
 
-import hashlib
-import os
-import shutil
+from __future__ import annotations
+
+import importlib
 import sys
-import tempfile
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
+import types
+from dataclasses import dataclass
 
-from ..atomic import write_text_atomic
-from ..protocol import ENGINE_VERSION
+from .builds import Build, build_for
 
-_PACKAGE = Path(__file__).parents[1]
-# Everything frozen into the compiled code: the kernels, the card tables and the protocol's constants.
-_SOURCES = (*sorted(Path(__file__).parent.glob("*.py")), _PACKAGE / "cards.py", _PACKAGE / "protocol.py")
-# measured: 145-160 s on one core of the 2-core development machine (the one turn loop inlines every policy)
-COMPILE_MESSAGE = "unosim: compiling the engine (first run only, about 2-3 minutes)…"
+#: the build of this package's own modules (``unosim.engine.round`` …): everything
+OWN_BUILD = Build.full()
+_loaded: dict[Build, Kernel] = {}
+#: the compiles this process made: (build, seconds)
+COMPILES: list[tuple[Build, float]] = []
 
 
-def _writable(directory: Path) -> bool:
+@dataclass(frozen=True)
+class Kernel:
+    """A loaded build: its entry point and game record constructor (``round.run_games``,
+    ``state.new_game``, ``state.TRACE_CAPACITY``)."""
+
+    build: Build
+    round: types.ModuleType
+    state: types.ModuleType
+
+    @property
+    def run_games(self):
+        return self.round.run_games
+
+    def new_game(self, ir, fr, pol, pp, trace=False):
+        return self.state.new_game(ir, fr, pol, pp, trace)
+
+
+def package_name(build: Build) -> str:
+    """The Python package a build's kernel modules load under (``unosim.engine`` for :data:`OWN_BUILD`)."""
+    if build == OWN_BUILD:
+        return __name__
+    return f"{__name__}.build__{build.key.replace('-', '_').replace('.', '__')}"
+
+
+def _import(build: Build) -> Kernel:
+    """Import the kernel modules as the build's package: a package whose ``__path__`` is this directory
+    and whose ``features`` module holds the build's switches, so relative imports resolve inside it."""
+    from . import _jit   # registers the per-build cache locator before any function is decorated
+
+    name = package_name(build)
+    _jit.PACKAGES[name] = build
+    if name != __name__ and name not in sys.modules:
+        package = types.ModuleType(name, f"unosim's engine, {build.describe()}")
+        package.__path__ = list(__path__)
+        package.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
+        features = types.ModuleType(f"{name}.features")
+        features.__dict__.update(build.constants())
+        sys.modules[name] = package
+        sys.modules[features.__name__] = features
+    return Kernel(build, importlib.import_module(f"{name}.round"), importlib.import_module(f"{name}.state"))
+
+
+def choose(needed: Build) -> Build:
+    """The build a call needing ``needed`` runs on: ``needed`` itself if it is compiled (or loaded in
+    this process), else the smallest compiled build covering it, else the build ``UNOSIM_ENGINE_BUILD``
+    names if it covers the call, else ``needed`` (compiled on first use)."""
+    from . import cache
+
+    if needed in _loaded or cache.is_warm(needed):
+        return needed
+    covering = [b for b in (*_loaded, *cache.warm_builds()) if b.covers(needed)]
+    if covering:
+        return min(covering, key=lambda b: (b.size, b.key))
+    preferred = preferred_build()
+    return preferred if preferred is not None and preferred.covers(needed) else needed
+
+
+def preferred_build() -> Build | None:
+    """``UNOSIM_ENGINE_BUILD``: a build to compile instead of each call's own (``full``: every mechanism
+    and policy, compiled once for everything; or a build key such as ``blank-stacking.weighted``)."""
+    import os
+
+    raw = os.environ.get("UNOSIM_ENGINE_BUILD", "").strip()
+    if not raw:
+        return None
+    if raw == "full":
+        return Build.full()
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=directory):
-            return True
-    except OSError:
-        return False
+        return Build.from_key(raw)
+    except ValueError as exc:
+        raise ValueError(f"UNOSIM_ENGINE_BUILD={raw!r} is invalid: {exc}; valid is 'full' or a build key "
+                         f"such as {Build.full().key!r}") from None
 
 
-def cache_base() -> Path:
-    """Where compiled engines are cached: ``NUMBA_CACHE_DIR`` when set, else the per-user cache
-    directory (``platformdirs.user_cache_dir("unosim")``: ``~/.cache/unosim`` on Linux, honouring
-    ``XDG_CACHE_HOME``), else a per-user temporary directory. One cache serves ``make``, the CLI,
-    Python sessions, notebooks, tests and joblib/dask workers alike."""
-    from numba.core import config
-    from platformdirs import user_cache_dir
-
-    candidates = [Path(config.CACHE_DIR)] if config.CACHE_DIR else []
-    candidates += [Path(user_cache_dir("unosim")),
-                   Path(tempfile.gettempdir()) / f"unosim-{os.getuid() if hasattr(os, 'getuid') else 0}"]
-    return next((c for c in candidates if _writable(c)), candidates[-1])
-
-
-def _source_digest() -> str:
-    digest = hashlib.sha256()
-    for path in _SOURCES:
-        digest.update(path.name.encode() + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-CACHE_DIR = cache_base() / f"unosim-engine-{_source_digest()}"
-#: a build of the engine unused for this long is deleted when a new build compiles (each is ~40 MB)
-STALE_AFTER_DAYS = 30
-
-
-def prune_stale_builds(base: Path, now: float | None = None) -> list[Path]:
-    """Delete the other engine builds under ``base`` last used more than :data:`STALE_AFTER_DAYS` ago.
-
-    Every edit or upgrade of the engine makes a new build directory; without pruning they pile up.
-    A build's last use is the newest modification time of its ``compiled-*`` markers (touched by the
-    first kernel call of every process), else of the directory. A build another process is removing
-    or still filling is skipped, never an error. Returns the directories removed.
-    """
-    cutoff = (time.time() if now is None else now) - STALE_AFTER_DAYS * 86400
-    removed = []
-    for build in base.glob("unosim-engine-*"):
-        try:
-            stamps = [m.stat().st_mtime for m in build.glob("compiled-*")] or [build.stat().st_mtime]
-            if build != CACHE_DIR and build.is_dir() and max(stamps) < cutoff:
-                shutil.rmtree(build)
-                removed.append(build)
-        except OSError:
-            continue
-    return removed
-
-
-@contextmanager
-def _cache_keyed_on_source() -> Iterator[None]:
-    """Put numba's disk cache of the engine in :data:`CACHE_DIR`, named after a hash of the sources.
-
-    numba checks only the timestamp of a jitted function's own file before reusing machine code, so an
-    edit to a helper in another module (or to the card tables or protocol constants frozen into the
-    code) would otherwise leave stale code in the cache. numba reads the setting when each
-    ``@njit(cache=True)`` function is decorated; it is restored afterwards so other numba code in the
-    process is unaffected.
-    """
-    from numba.core import config
-
-    previous = config.CACHE_DIR
-    config.CACHE_DIR = str(CACHE_DIR)
-    try:
-        yield
-    finally:
-        config.CACHE_DIR = previous
-
-
-_warm: set[str] = set()
-
-
-@contextmanager
-def first_compile_notice(kind: str) -> Iterator[None]:
-    """Around a kernel call: say on stderr, once, when this build of the engine is being compiled.
-
-    ``kind`` names the specialisation (``plain`` or ``traced``: numba compiles each record layout
-    separately). A marker file in :data:`CACHE_DIR`, written after the first successful call, tells a
-    warm cache from a cold one; a cold cache prints :data:`COMPILE_MESSAGE` once per process and kind,
-    a warm one prints nothing and touches the marker (the build's last use). A new build, once
-    compiled, prunes the stale ones (:func:`prune_stale_builds`).
-    """
+def kernel(build: Build) -> Kernel:
+    """The build, ready to run: loaded from the cache, or compiled first (announced on stderr with an
+    estimate and the time so far; another process compiling the same build is waited for)."""
+    if build in _loaded:
+        return _loaded[build]
     from numba.core import config
 
-    marker = CACHE_DIR / f"compiled-{kind}"
-    if kind in _warm or config.DISABLE_JIT:   # NUMBA_DISABLE_JIT=1 compiles nothing: no message, no marker
-        yield
-        return
-    cold = not marker.exists()
-    if cold:
-        print(COMPILE_MESSAGE, file=sys.stderr, flush=True)
-    yield
-    _warm.add(kind)
-    try:
-        if cold:
-            write_text_atomic(marker, f"unosim engine {ENGINE_VERSION}\n")
-            prune_stale_builds(CACHE_DIR.parent)
-        else:
-            os.utime(marker)
-    except OSError:
-        pass   # a read-only cache still works; the message then repeats next time
+    from . import cache
+    from .notice import CompileNotice
+
+    loaded = _import(build)
+    if config.DISABLE_JIT:   # NUMBA_DISABLE_JIT=1 compiles nothing: no notice, no marker
+        _loaded[build] = loaded
+        return loaded
+    if cache.is_warm(build):
+        _first_call(loaded)
+        cache.mark_used(build)
+    else:
+        with cache.compile_lock(build, lambda: _say(f"unosim: waiting for another process that is compiling "
+                                                     f"the {build.describe()}…")):
+            if cache.is_warm(build):   # another process compiled it while this one waited
+                _first_call(loaded)
+            else:
+                with CompileNotice(build.describe(), estimate_seconds(build)) as notice:
+                    _first_call(loaded)
+                cache.mark_compiled(build, notice.seconds)
+                COMPILES.append((build, notice.seconds))
+    _loaded[build] = loaded
+    return loaded
 
 
-with _cache_keyed_on_source():
-    # decorating every jitted function now, under the source-keyed cache directory
-    from . import round as _round  # noqa: E402, F401
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
-__all__ = ["CACHE_DIR", "COMPILE_MESSAGE", "ENGINE_VERSION", "STALE_AFTER_DAYS", "cache_base",
-           "first_compile_notice", "prune_stale_builds"]
+
+def _first_call(loaded: Kernel) -> None:
+    """One tiny game (classic core, random, one round: every build plays it), which compiles or loads
+    the entry point for the build's game record."""
+    import numpy as np
+
+    from ..policies import lineup_arrays, make_lineup
+    from ..rules import get_variant
+
+    ir, fr, deck = get_variant("classic", {"n_blank": 0, "match_mode": "single_round"}).compile(2)
+    pol, pp = lineup_arrays(make_lineup("random", 2))
+    block = loaded.new_game(ir, fr, pol, pp)
+    from ..protocol import MC_SIZE, RC_SIZE, SC_SIZE
+    from ..cards import N_HAND_CLASSES
+    loaded.run_games(block[0], deck, 0, 0, 1, deck[:0], np.empty((1, RC_SIZE), np.int64),
+                     np.empty((2, SC_SIZE), np.int32), np.zeros((2, N_HAND_CLASSES), np.int8),
+                     np.empty((1, MC_SIZE), np.int64), 1)
+
+
+def estimate_seconds(build: Build) -> float:
+    """How long the build takes to compile on one core of this machine: the measured model of
+    :func:`.builds.model_seconds`, scaled by how fast earlier compiles here were against the model."""
+    from . import cache
+    from .builds import model_seconds
+
+    ratios = sorted(seconds / model_seconds(b) for b, seconds in cache.recorded_compiles())
+    scale = ratios[len(ratios) // 2] if ratios else 1.0
+    return model_seconds(build) * min(max(scale, 0.5), 3.0)
+
+
+__all__ = ["Build", "Kernel", "OWN_BUILD", "build_for", "choose", "estimate_seconds", "kernel", "package_name",
+           "preferred_build"]

@@ -28,37 +28,48 @@ Draws teach nothing about the card drawn (Wild Color Roulette's reveals are trea
 conservative choice, the search then simply samples those cards). Events after the round is decided
 (final-card effects, a final spin) change nothing that a decision of this round could use.
 
-This module imports only the protocol and the card tables (``state.emit`` imports it).
+This module imports only the protocol (``state.emit`` imports it).
 """
 
-import numpy as np
-from numba import njit
-
-from .. import cards as C
-from .. import protocol as L
-
-COLOUR = np.asarray(C.COLOUR)
+from unosim import protocol as L
+from unosim.engine._jit import njit
 
 
-@njit(cache=True)
-def hand_into(g, t, row):
-    """row[c] = copies of card c in t's hand (read only where the observer has seen that hand)."""
-    row[:] = 0
+# Every table operation is an explicit loop: numpy slice assignments compile numba's broadcasting and its
+# shape-mismatch messages, and every function that emits an event carries this module's code (numba links
+# a callee's code into each caller), so its size was paid dozens of times in a lookahead build's compile.
+@njit
+def hand_into(g, t, o, r):
+    """known[o, r] = the copies of each card id in t's hand (read where o has seen that hand)."""
+    known = g["known"]
+    for c in range(known.shape[2]):
+        known[o, r, c] = 0
     for i in range(g["hlen"][t]):
-        row[g["hands"][t, i]] += 1
+        known[o, r, g["hands"][t, i]] += 1
 
 
-@njit(cache=True)
-def move_rows(known, o, order, k, buf):
+@njit
+def forget(known, rows, seat):
+    """Nothing known about the hands of seats 0..rows-1 (seat < 0), or about ``seat``'s hand."""
+    for o in range(rows):
+        for t in range(rows):
+            if seat < 0 or t == seat:
+                for c in range(known.shape[2]):
+                    known[o, t, c] = 0
+
+
+@njit
+def move_rows(known, o, order, k):
     """Hands moved one place along order[:k] (order[j] received the hand of order[j-1], order[0]
     that of order[k-1]): o's knowledge of each hand moves with it."""
-    buf[:] = known[o, order[k - 1]]
-    for j in range(k - 1, 0, -1):
-        known[o, order[j]] = known[o, order[j - 1]]
-    known[o, order[0]] = buf
+    for c in range(known.shape[2]):
+        last = known[o, order[k - 1], c]
+        for j in range(k - 1, 0, -1):
+            known[o, order[j], c] = known[o, order[j - 1], c]
+        known[o, order[0], c] = last
 
 
-@njit(cache=True)
+@njit
 def seats_from(g, p, order):
     """order[:k] = the active seats from p (included when active) in direction d; returns k (the
     order of the 0-pass, piles.pass_hands)."""
@@ -75,7 +86,7 @@ def seats_from(g, p, order):
     return k
 
 
-@njit(cache=True)
+@njit
 def active_ascending(g, order):
     """order[:k] = the active seats 0..n-1 (Trade Hands moves hands i -> i+1 whatever d); returns k."""
     k = 0
@@ -86,20 +97,18 @@ def active_ascending(g, order):
     return k
 
 
-@njit(cache=True)
+@njit
 def pass_on(g, o, order, k, before):
     """Hands moved along order[:k]: o's knowledge moves with them and o knows the hand it passed on
     exactly (``before``: the hands have not moved yet, so o's own hand is still o's)."""
-    known = g["known"]
-    buf = np.empty(known.shape[2], known.dtype)
-    move_rows(known, o, order, k, buf)
+    move_rows(g["known"], o, order, k)
     for j in range(k):
         if order[j] == o:
             receiver = order[(j + 1) % k]
-            hand_into(g, o if before else receiver, known[o, receiver])
+            hand_into(g, o if before else receiver, o, receiver)
 
 
-@njit(cache=True)
+@njit
 def revealed_copies(g, t, c):
     """How many of the cards t has revealed in this War are copies of card c."""
     count = 0
@@ -109,7 +118,7 @@ def revealed_copies(g, t, c):
     return count
 
 
-@njit(cache=True)
+@njit
 def observe(g, code, s, a, b):
     """Update every lookahead seat's knowledge after event (code, s, a, b) (see the module docstring)."""
     st = g["st"]
@@ -117,7 +126,7 @@ def observe(g, code, s, a, b):
     pol = g["pol"]
     n = st[L.ST_N]
     if code == L.EV_ROUND_START or code == L.EV_REDEAL:
-        known[:n, :n] = 0
+        forget(known, n, -1)
         return
     if st[L.ST_ENDED]:
         return
@@ -126,11 +135,11 @@ def observe(g, code, s, a, b):
             if known[o, s, a] > 0:
                 known[o, s, a] -= 1
     elif code == L.EV_KNOCKOUT:
-        known[:n, s] = 0
+        forget(known, n, s)
     elif code == L.EV_SHOW:
         for o in range(n):
             if o != s and pol[o] == L.LOOKAHEAD:
-                hand_into(g, s, known[o, s])
+                hand_into(g, s, o, s)
     elif code == L.EV_REVEAL:
         seen = revealed_copies(g, s, a)
         for o in range(n):
@@ -138,20 +147,18 @@ def observe(g, code, s, a, b):
                 known[o, s, a] = seen
     elif code == L.EV_CHALLENGE:
         if pol[s] == L.LOOKAHEAD:
-            hand_into(g, st[L.ST_LAST_PLAYER], known[s, st[L.ST_LAST_PLAYER]])
+            hand_into(g, st[L.ST_LAST_PLAYER], s, st[L.ST_LAST_PLAYER])
     elif code == L.EV_SWAP:
-        buf = np.empty(known.shape[2], known.dtype)
         for o in range(n):
             if pol[o] == L.LOOKAHEAD:
-                buf[:] = known[o, s]
-                known[o, s] = known[o, a]
-                known[o, a] = buf
+                for c in range(known.shape[2]):
+                    known[o, s, c], known[o, a, c] = known[o, a, c], known[o, s, c]
                 if o == s:
-                    hand_into(g, a, known[o, a])
+                    hand_into(g, a, o, a)
                 elif o == a:
-                    hand_into(g, s, known[o, s])
+                    hand_into(g, s, o, s)
     elif code == L.EV_PASS or code == L.EV_TRADE:
-        order = np.empty(n, np.int64)
+        order = g["belief_order"]
         k = seats_from(g, s, order) if code == L.EV_PASS else active_ascending(g, order)
         if k >= 2:
             for o in range(n):

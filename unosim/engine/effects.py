@@ -1,9 +1,9 @@
 """What a played card does (docs/rules.md §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.2.2, §2.4.4),
 the Dumb Fu pose windows, skips and the UNO checkpoint."""
 
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import protocol as L
+from unosim import protocol as L
 from .piles import (
     discard_colour,
     draw_n,
@@ -15,6 +15,7 @@ from .piles import (
     swap_hands,
     win,
 )
+from .features import HAS_BLANK, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN, HAS_STACKING
 from .policy import challenges, choose_colour, choose_target
 from .rng import PLAY_STREAM, bernoulli
 from .state import (
@@ -73,14 +74,14 @@ from .wheel import spin
 # ---- verbs of the classic family --------------------------------------------------------------------
 # inline='always': asked at every turn and skip, and outside minions it only reads the family (with the
 # register-held shuffle, +5.5% classic 4p throughput)
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def pose_event(g, s):
     """Minions §2.2.2: the turn passes to s (its turn or its skip); a window closes at its 2nd event."""
-    if g["ir"][L.IR_FAMILY] == L.FAMILY_MINIONS and g["seat"][s, SE_WINDOW] >= 0:
+    if HAS_MINIONS and g["ir"][L.IR_FAMILY] == L.FAMILY_MINIONS and g["seat"][s, SE_WINDOW] >= 0:
         advance_window(g, s)
 
 
-@njit(cache=True)
+@njit
 def advance_window(g, s):
     """s's open Dumb Fu window counts one more event; at its 2nd, s poses, and fails with
     p_dumbfu_fail (then draws the penalty)."""
@@ -99,7 +100,7 @@ def advance_window(g, s):
         draw_n(g, s, ir[L.IR_DUMBFU_PENALTY])
 
 
-@njit(cache=True)
+@njit
 def skip_seat(g, v):
     """v loses its turn (a pose event in minions); a seat knocked out by the penalty is not skipped."""
     if not g["seat"][v, SE_ACTIVE]:
@@ -108,16 +109,21 @@ def skip_seat(g, v):
     pose_event(g, v)
 
 
-@njit(cache=True)
+@njit(inline='always')
 def checkpoint(g, a):
-    """§1.10: UNO calls, forgets and catches, in order from the acting seat a in direction d."""
+    """§1.10: UNO calls, forgets and catches, in order from the acting seat a in direction d; nothing to
+    do (inlined: no call in the turn loop) unless the game is traced or someone forgets UNO."""
+    if g["st"][ST_UNO_CHECKS]:
+        uno_checks(g, a)
+
+
+@njit
+def uno_checks(g, a):
     st = g["st"]
     hlen = g["hlen"]
     seat = g["seat"]
     ir = g["ir"]
     fr = g["fr"]
-    if not st[ST_UNO_CHECKS]:
-        return
     n = st[ST_N]
     s = a
     for _ in range(n):
@@ -135,7 +141,7 @@ def checkpoint(g, a):
         s = step(s, st[ST_DIR], n)
 
 
-@njit(cache=True)
+@njit
 def blank_effect(g, p, c):
     """§2.1.3 for a blank played by p with cards left; returns the next seat (-1 if p won)."""
     st = g["st"]
@@ -161,7 +167,7 @@ def blank_effect(g, p, c):
     return next_seat(g, p)
 
 
-@njit(cache=True)
+@njit
 def final_card_effects(g, p, c, pending):
     """§1.11 / §4 final_card_effects: the card that emptied p's hand still acts on the others.
 
@@ -175,17 +181,17 @@ def final_card_effects(g, p, c, pending):
         if k == K_WRD4:
             st[ST_DIR] = -st[ST_DIR]
         draw_n(g, next_seat(g, p), pending + DRAW_VALUE[c])
-    elif k == K_BLANK:
+    elif HAS_BLANK and k == K_BLANK:
         effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
         if effect == L.BLANK_OTHERS_DRAW_1:
             others_draw_one(g, p)
         elif effect == L.BLANK_DRAW_TWO_NEXT:
             draw_n(g, next_seat(g, p), BLANK_DRAW_CARDS)
-    elif SPIN[c]:   # §2.3.6: next(p) still spins, for scoring only
+    elif HAS_SPIN and SPIN[c]:   # §2.3.6: next(p) still spins, for scoring only
         spin(g, next_seat(g, p), True)
 
 
-@njit(cache=True)
+@njit
 def draw_card_effect(g, p, c, responding, guilty):
     """A draw card played with cards left: resolved at once (stacking none) or stacked (§1.7, §2.4.4)."""
     st = g["st"]
@@ -206,23 +212,23 @@ def draw_card_effect(g, p, c, responding, guilty):
             draw_n(g, v, value + CHALLENGE_PENALTY)
             skip_seat(g, v)
             return next_seat(g, v)
-    if ir[L.IR_STACKING] == L.STACKING_NONE:
-        st[ST_LARGEST] = max(st[ST_LARGEST], value)
-        v = next_seat(g, p)
-        draw_n(g, v, value)
-        skip_seat(g, v)
-        return next_seat(g, v)
-    st[ST_P] += value
-    st[ST_V] = value
-    st[ST_K] = k
-    st[ST_LARGEST] = max(st[ST_LARGEST], st[ST_P])
-    # two active players: a WRD4 comes back to its own player (§2.4.4, N4)
-    r = p if (k == K_WRD4 and st[ST_N_ACTIVE] == 2) else next_seat(g, p)
-    st[ST_RESPONDER] = r
-    return r
+    if HAS_STACKING and ir[L.IR_STACKING] != L.STACKING_NONE:
+        st[ST_P] += value
+        st[ST_V] = value
+        st[ST_K] = k
+        st[ST_LARGEST] = max(st[ST_LARGEST], st[ST_P])
+        # two active players: a WRD4 comes back to its own player (§2.4.4, N4)
+        r = p if (k == K_WRD4 and st[ST_N_ACTIVE] == 2) else next_seat(g, p)
+        st[ST_RESPONDER] = r
+        return r
+    st[ST_LARGEST] = max(st[ST_LARGEST], value)
+    v = next_seat(g, p)
+    draw_n(g, v, value)
+    skip_seat(g, v)
+    return next_seat(g, v)
 
 
-@njit(cache=True)
+@njit
 def roulette(g, p):
     """WILD_COLOR_ROULETTE (§2.4.4, N5): the victim names C, then reveals until a card of colour C."""
     st = g["st"]
@@ -240,7 +246,7 @@ def roulette(g, p):
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
 # into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def place_card(g, p, i):
     """§1.5 step 6: p's hand index i goes on the discard pile as T, and a wild names the colour in play
     (a Roulette's victim names it instead, N5); returns the card."""
@@ -269,7 +275,7 @@ def place_card(g, p, i):
     return c
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def last_card(g, p, c):
     """p played its last card c: it wins (then, with final_card_effects, the card still acts, §1.11),
     except a shuffle_hands blank under final_card_effects, which redeals (§2.1.3). Returns the next
@@ -278,7 +284,7 @@ def last_card(g, p, c):
     ir = g["ir"]
     pending = st[ST_P]
     if ir[L.IR_FINAL_CARD_EFFECTS]:
-        if KIND[c] == K_BLANK and ir[L.IR_BLANK_EFFECT + c - BLANK_ID0] == L.BLANK_SHUFFLE_HANDS:
+        if HAS_BLANK and KIND[c] == K_BLANK and ir[L.IR_BLANK_EFFECT + c - BLANK_ID0] == L.BLANK_SHUFFLE_HANDS:
             redeal(g, p)   # §2.1.3: the round goes on
             return next_seat(g, p)
         win(g, p)
@@ -288,16 +294,16 @@ def last_card(g, p, c):
     return -1
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def number_effect(g, p, c):
     """A NUMBER played with cards left: a spin card designates the spinner (§2.3.2); with seven_o a 7
     swaps hands and a 0 passes them (§4). Returns the next seat."""
     st = g["st"]
-    if SPIN[c]:   # §2.3.2: the next player spins at its turn
+    if HAS_SPIN and SPIN[c]:   # §2.3.2: the next player spins at its turn
         t = next_seat(g, p)
         st[ST_SPINNER] = t
         emit(g, L.EV_SPINNER, t, 0, 0)
-    if g["ir"][L.IR_SEVEN_O]:
+    if HAS_SEVEN_O and g["ir"][L.IR_SEVEN_O]:
         if NUMBER_OF[c] == 7:
             swap_hands(g, p, choose_target(g, p))
             st[ST_SWAPS7] += 1
@@ -306,7 +312,7 @@ def number_effect(g, p, c):
     return next_seat(g, p)
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def action_effect(g, p, c):
     """The effect of an action card other than a draw card, played with cards left (§1.5, §2.1.3,
     §2.2.2, §2.4.4); returns the next seat (-1: p emptied its hand by DISCARD_ALL and won)."""
@@ -322,27 +328,27 @@ def action_effect(g, p, c):
             skip_seat(g, next_seat(g, p))
             return p
         return next_seat(g, p)
-    if k == K_SKIP_EVERYONE:
+    if HAS_NO_MERCY and k == K_SKIP_EVERYONE:
         return p
-    if k == K_DISCARD_ALL:
+    if HAS_NO_MERCY and k == K_DISCARD_ALL:
         discard_colour(g, p, COLOUR[c])
         if g["hlen"][p] == 0:
             win(g, p)
             return -1
         return next_seat(g, p)
-    if k == K_ROULETTE:
+    if HAS_NO_MERCY and k == K_ROULETTE:
         return roulette(g, p)
-    if k == K_DUMB_FU:
+    if HAS_MINIONS and k == K_DUMB_FU:
         t = next_seat(g, p)
         g["seat"][t, SE_WINDOW] = 0
         emit(g, L.EV_DUMBFU, t, 0, 0)
         return t
-    if k == K_BLANK:
+    if HAS_BLANK and k == K_BLANK:
         return blank_effect(g, p, c)
     return next_seat(g, p)
 
 
-@njit(cache=True)
+@njit
 def play_card(g, p, i):
     """§1.5 step 6 / §2.4.3 step 3: p plays hand index i and the card acts; returns the next seat
     (-1: round over)."""

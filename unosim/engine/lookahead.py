@@ -43,9 +43,9 @@ play_round → search → turn_loop → … → choose_play (which only reads th
 """
 
 import numpy as np
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import protocol as L
+from unosim import protocol as L
 from . import round as rnd
 from .policy import NO_CHOICE, acting_policy
 from .rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
@@ -76,7 +76,7 @@ from .state import (
 )
 
 DRAW_OR_ACCEPT = -1            # the option "draw" (normal turn) / "accept the penalty" (stack turn)
-WORLD = game_dtype(1)          # the record a rollout plays in (no trace buffer)
+WORLD = game_dtype()           # the record a rollout plays in (the game's layout: one compiled turn loop)
 # outcome_value's two constants, tuned in classic at 4 players with 128 worlds and horizon 8 (±0.017):
 # a wild counting half a card won 0.343 of the rounds against random, a whole card 0.327; a points
 # weight of 0.1 (per 100 points held) won 0.314 against greedy_points and finished ahead of it 0.525
@@ -85,7 +85,7 @@ WILD_SIZE = 0.5
 POINTS_WEIGHT = 0.1
 
 
-@njit(cache=True)
+@njit
 def add_distinct(g, p, legal, nleg, options):
     """options[:k] = the first hand index of each distinct card id among legal[:nleg]; returns k."""
     hands = g["hands"]
@@ -103,7 +103,7 @@ def add_distinct(g, p, legal, nleg, options):
     return k
 
 
-@njit(cache=True)
+@njit
 def candidates(g, p, options):
     """options[:k] = what seat p, about to take its turn, may choose between (hand indices, or
     DRAW_OR_ACCEPT); returns k (0: the turn asks no play or stack decision that a search could
@@ -129,7 +129,7 @@ def candidates(g, p, options):
     return k
 
 
-@njit(cache=True)
+@njit
 def unseen_cards(g, p, deck_counts, out):
     """out[:m] = the cards p cannot locate (ascending ids): the deck minus p's hand, the discard pile
     and the cards p knows to be in the other hands. Returns m, or -1 when that count disagrees with
@@ -162,7 +162,7 @@ def unseen_cards(g, p, deck_counts, out):
     return m if m == hidden else -1
 
 
-@njit(cache=True)
+@njit
 def deal_world(g, p, work, unseen, m, seed, world):
     """Fill ``work`` with one world consistent with what p has observed: every public field of g, p's
     own hand, the other hands' known cards (ascending ids, first) and the unseen cards shuffled by the
@@ -220,7 +220,7 @@ def deal_world(g, p, work, unseen, m, seed, world):
             j += 1
 
 
-@njit(cache=True)
+@njit
 def seat_rollout_policies(g, p, work):
     """Every seat of the worlds of p's search plays p's rollout preset, p itself through the lookahead
     dispatch: set once per search (no world's rollout changes them), not per world."""
@@ -233,7 +233,7 @@ def seat_rollout_policies(g, p, work):
     work["pol"][p] = LOOKAHEAD
 
 
-@njit(cache=True)
+@njit
 def outcome_value(work, p):
     """A rollout scored for p: its chance of winning the round — 1 when it won, 0 when another seat won
     or p was knocked out, and at the horizon an estimate, p's share of 1 / effective hand size among
@@ -264,7 +264,7 @@ def outcome_value(work, p):
     return mine / total - penalty
 
 
-@njit(cache=True)
+@njit
 def best_option(scores, k, work, seed, worlds):
     """The index of the highest score; ties uniformly by a generator seeded from (seed, worlds)."""
     top = scores[0]
@@ -285,11 +285,15 @@ def best_option(scores, k, work, seed, worlds):
     return k - 1
 
 
-@njit(cache=True)
-def search(g, p, deck_counts):
+@njit
+def search(g, p, deck_counts, work_block=None):
     """Prepare lookahead seat p's decision for the turn it is about to take (module docstring):
     st[ST_LA_CHOICE] = the chosen hand index, DRAW_OR_ACCEPT, or NO_CHOICE when there was nothing to
-    search; st[ST_LA_READY] = 1. Draws one number from the play stream only when it searches."""
+    search; st[ST_LA_READY] = 1. Draws one number from the play stream only when it searches.
+
+    ``work_block``: a one-record array of :data:`WORLD` the worlds are dealt into (``round.run_games``
+    allocates it once per call: the record holds the trace buffer, so a fresh zeroed one per search
+    would cost a 32 MB fill); every field a rollout reads is dealt afresh (:func:`deal_world`)."""
     st = g["st"]
     st[ST_LA_READY] = 1
     st[ST_LA_CHOICE] = NO_CHOICE
@@ -303,7 +307,10 @@ def search(g, p, deck_counts):
     if m < 0:
         st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search
         return
-    block = np.zeros(1, WORLD)
+    if work_block is None:   # (a new name: numba cannot rebind an omitted argument)
+        block = np.zeros(1, WORLD)
+    else:
+        block = work_block
     work = block[0]
     seat_rollout_policies(g, p, work)
     worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])

@@ -1,9 +1,10 @@
 """Moving cards: draws (with reshuffles and mercy knock-outs), removal, swaps, redeals, discards
 under the top card, the 0-pass, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4, §2.4.6)."""
 
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import protocol as L
+from unosim import protocol as L
+from .features import HAS_MERCY
 from .quality import OUT
 from .rng import DECK_STREAM, shuffle
 from .state import (
@@ -44,7 +45,7 @@ from .state import (
 
 
 # ---- moving cards -----------------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def remove_card(g, p, i):
     hands = g["hands"]
     hlen = g["hlen"]
@@ -56,7 +57,7 @@ def remove_card(g, p, i):
     return c
 
 
-@njit(cache=True)
+@njit
 def reshuffle(g):
     """§1.6: every discard but T, then the set-aside hands, become the new draw pile, shuffled."""
     st = g["st"]
@@ -80,7 +81,7 @@ def reshuffle(g):
     emit(g, L.EV_RESHUFFLE, -1, m, 0)
 
 
-@njit(cache=True)
+@njit
 def draw_one(g, s):
     """One draw for seat s; False when both piles are exhausted (the obligation ends)."""
     st = g["st"]
@@ -106,14 +107,15 @@ def draw_one(g, s):
     seat[s, SE_DRAWN] += 1
     seat[s, SE_UNO_DONE] = 0
     emit(g, L.EV_DRAW, s, c, 0)
-    limit = g["ir"][L.IR_MERCY_LIMIT]
-    if limit > 0 and hlen[s] >= limit:
-        knock_out(g, s)
-        return False
+    if HAS_MERCY:
+        limit = g["ir"][L.IR_MERCY_LIMIT]
+        if limit > 0 and hlen[s] >= limit:
+            knock_out(g, s)
+            return False
     return True
 
 
-@njit(cache=True)
+@njit
 def knock_out(g, s):
     """§2.4.6: s's hand is set aside, s leaves the round; the last active seat wins by knock-out."""
     st = g["st"]
@@ -147,7 +149,7 @@ def knock_out(g, s):
                 st[ST_END] = L.END_KNOCKOUT
 
 
-@njit(cache=True)
+@njit
 def clear_stack(st):
     st[ST_P] = 0
     st[ST_V] = 0
@@ -155,7 +157,7 @@ def clear_stack(st):
     st[ST_RESPONDER] = -1
 
 
-@njit(cache=True)
+@njit
 def draw_n(g, s, k):
     """Up to k draws; ends early when the piles run dry or s is knocked out."""
     for _ in range(k):
@@ -163,7 +165,7 @@ def draw_n(g, s, k):
             return
 
 
-@njit(cache=True)
+@njit
 def swap_hands(g, p, t):
     st = g["st"]
     hands = g["hands"]
@@ -182,7 +184,7 @@ def swap_hands(g, p, t):
     emit(g, L.EV_SWAP, p, t, 0)
 
 
-@njit(cache=True)
+@njit
 def redeal(g, p):
     """Blank shuffle_hands (§2.1.3): collect every active hand, shuffle, deal from p+1 clockwise."""
     st = g["st"]
@@ -213,7 +215,7 @@ def redeal(g, p):
     emit(g, L.EV_REDEAL, p, 0, 0)
 
 
-@njit(cache=True)
+@njit
 def discard_colour(g, p, colour):
     """Blank discard_colour: every card of `colour` goes under T, in hand order (no effects)."""
     st = g["st"]
@@ -239,7 +241,7 @@ def discard_colour(g, p, colour):
             i += 1
 
 
-@njit(cache=True)
+@njit
 def others_draw_one(g, p):
     """Blank others_draw_1: every other active seat draws one, from next(p) in direction d."""
     st = g["st"]
@@ -251,7 +253,7 @@ def others_draw_one(g, p):
             draw_one(g, s)
 
 
-@njit(cache=True)
+@njit
 def win(g, p):
     st = g["st"]
     st[ST_ENDED] = 1
@@ -260,7 +262,7 @@ def win(g, p):
     clear_stack(st)   # a pending P is discarded (its draws, if any, are final-card effects)
 
 
-@njit(cache=True)
+@njit
 def rotate_hands(g, order, k):
     """Every hand moves one place along order[:k] at once: order[j] receives the hand of order[j-1],
     order[0] that of order[k-1] (0-pass, Trade Hands)."""
@@ -271,13 +273,17 @@ def rotate_hands(g, order, k):
     buf = g["buf"]
     last = order[k - 1]
     m = hlen[last]
-    buf[:m] = hands[last, :m]
+    # copied card by card: a slice assignment compiles numba's shape-mismatch message (string code)
+    for i in range(m):
+        buf[i] = hands[last, i]
     for j in range(k - 1, 0, -1):
         dst, src = order[j], order[j - 1]
-        hands[dst, :hlen[src]] = hands[src, :hlen[src]]
+        for i in range(hlen[src]):
+            hands[dst, i] = hands[src, i]
         hlen[dst] = hlen[src]
     first = order[0]
-    hands[first, :m] = buf[:m]
+    for i in range(m):
+        hands[first, i] = buf[i]
     hlen[first] = m
     for j in range(k):
         recount_held(g, order[j])
@@ -285,7 +291,7 @@ def rotate_hands(g, order, k):
     st[ST_MOVES] += 1
 
 
-@njit(cache=True)
+@njit
 def pass_hands(g, p):
     """seven_o 0 (docs/rules.md §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
     order = g["cand"]

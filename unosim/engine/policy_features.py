@@ -48,7 +48,7 @@ held by the Wild Draw Four's player (the seat before ``v``, after the play).
 """
 
 import numpy as np
-from numba import njit
+from unosim.engine._jit import njit
 
 from .state import (
     COLOUR,
@@ -70,7 +70,7 @@ from .state import (
     ST_TOP,
     step,
 )
-from ..protocol import (
+from unosim.protocol import (
     PP_W_ACTION,
     PP_W_ATTACK,
     PP_W_ATTACK_CLOSE,
@@ -89,7 +89,7 @@ from ..protocol import (
 CLOSE_TO_UNO = 2   # attack_close / reverse_close: the seat holds at most this many cards
 
 
-@njit(cache=True)
+@njit
 def prev_seat(g, s):
     """The first active seat before s (against direction d): next(it) is s."""
     seat = g["seat"]
@@ -130,7 +130,7 @@ assert PP_W_ORDER - PP_W_POINTS == len(FEATURE_LOW) - 1   # the card weights are
 ROUNDING_ROOM = 1e-12
 
 
-@njit(cache=True)
+@njit
 def card_floor(w):
     """A number no card score under the weights ``w`` (one seat's PP vector) falls below, rounding
     included: Σ over the card features of the smaller of weight × its smallest and largest value, less
@@ -147,7 +147,7 @@ def card_floor(w):
     return floor - ROUNDING_ROOM * scale
 
 
-@njit(cache=True)
+@njit
 def early_terms(w, c):
     """Card c's first four terms under the weights ``w`` (points, action, wild, draw: they depend on the
     card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`card_score`."""
@@ -163,7 +163,7 @@ def early_terms(w, c):
     return score
 
 
-@njit(cache=True)
+@njit
 def card_early(w, out):
     """out[c] = :func:`early_terms` of every card id c: one seat's ``card_early`` row of the game record
     (set with ``pp``), which ``card_score`` reads instead of four products and tests per card."""
@@ -171,7 +171,7 @@ def card_early(w, out):
         out[c] = early_terms(w, c)
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def next_close_to_uno(g, p):
     """Whether next(p) holds ≤ CLOSE_TO_UNO cards."""
     seat = g["seat"]
@@ -186,7 +186,7 @@ def next_close_to_uno(g, p):
 
 
 # inlined into every decision that scores cards (a call costs more than the context itself)
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def card_context(g, p):
     """The decision's constants for ``card_score``: p's row of ``card_early`` (every card's first four
     terms), p's later card weights, with attack_close's and reverse_close's set to 0 unless their seat
@@ -212,7 +212,7 @@ def card_context(g, p):
 
 
 # inlined (numba IR): it runs for every legal card of every weighted decision
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def card_score(context, c, i, held, seen):
     """The score of card c at hand index i: Σ weight × feature in the order of the module docstring;
     ``held`` = p's colour counts (``g["held"][p]``), ``seen`` = the discard pile's (``g["discards"]``).

@@ -5,7 +5,7 @@ flag ``wilds_last`` (True for ``keep_wilds``). Called only through :mod:`.policy
 decision reads (``legal``, ``cand``, ``order``, a colour count) are its arguments or filled by itself.
 """
 
-from numba import njit
+from unosim.engine._jit import njit
 
 from .rng import PLAY_STREAM, below
 from .state import COLOUR, N_COLOURS, NO_COLOUR, POINTS, next_seat
@@ -14,7 +14,7 @@ COLOUR_WEIGHT = 100      # keep_wilds: one more card of a colour outweighs any d
 WILD_KEEP_SCORE = 1000   # keep_wilds keeps a wild before any coloured card (ALMOST_UNO)
 
 
-@njit(cache=True)
+@njit
 def most_points(g, p, legal, nleg):
     """greedy_points: the legal card with the most points (first in hand order on ties)."""
     hands = g["hands"]
@@ -25,7 +25,7 @@ def most_points(g, p, legal, nleg):
     return best
 
 
-@njit(cache=True)
+@njit
 def longest_colour(g, p, legal, nleg):
     """keep_wilds: the coloured legal card maximising COLOUR_WEIGHT × (cards of its colour held) +
     points (first on ties); the first legal wild when no coloured card is legal."""
@@ -42,7 +42,7 @@ def longest_colour(g, p, legal, nleg):
     return best if best >= 0 else legal[0]
 
 
-@njit(cache=True)
+@njit
 def play(g, p, legal, nleg, wilds_last):
     """The card to play (or stack) from legal[:nleg], nleg > 0; never a voluntary draw or a bluff."""
     if wilds_last:
@@ -50,7 +50,7 @@ def play(g, p, legal, nleg, wilds_last):
     return most_points(g, p, legal, nleg)
 
 
-@njit(cache=True)
+@njit
 def colour(g, p, wilds_last):
     """The colour p holds most (lowest index on ties; play.below(4) when it holds no coloured card).
     keep_wilds breaks ties by the colour the next seat last showed fewest of (spin SHOW_HAND)."""
@@ -69,7 +69,7 @@ def colour(g, p, wilds_last):
     return best
 
 
-@njit(cache=True)
+@njit
 def target(g, cand, k):
     """The candidate with the fewest cards (first on ties)."""
     hlen = g["hlen"]
@@ -80,7 +80,7 @@ def target(g, cand, k):
     return best
 
 
-@njit(cache=True)
+@njit
 def keep_score(count, c, wilds_last):
     """How much the heuristic wants to keep card c (ALMOST_UNO); ``count`` holds its colour counts."""
     if not wilds_last:
@@ -90,7 +90,7 @@ def keep_score(count, c, wilds_last):
     return COLOUR_WEIGHT * count[COLOUR[c]] + POINTS[c]
 
 
-@njit(cache=True)
+@njit
 def almost_uno(g, s, order, wilds_last):
     """ALMOST_UNO: keep the two cards with the highest keep score (ties: earlier in hand); order[:m]
     = the others in hand order; returns m."""
@@ -114,7 +114,7 @@ def almost_uno(g, s, order, wilds_last):
     return m
 
 
-@njit(cache=True)
+@njit
 def group(tally, points, groups, wilds_last):
     """DISCARD_NUMBER / DISCARD_COLOUR: greedy_points the group with the most points, keep_wilds the
     one with the most cards (first on ties), among the groups held (tally > 0)."""
@@ -128,7 +128,7 @@ def group(tally, points, groups, wilds_last):
     return chosen
 
 
-@njit(cache=True)
+@njit
 def uno_spin_discard(g, w, wilds_last):
     """UNO_SPIN: the card with the most points (first on ties); keep_wilds gives up a wild only when it
     holds nothing else."""

@@ -5,14 +5,14 @@ Called only through :mod:`.policy`, which asks each decision of the seat's polic
 a decision reads or fills (``legal``, ``cand``, ``order`` …) are its arguments.
 """
 
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import protocol as L
+from unosim import protocol as L
 from .rng import PLAY_STREAM, below, bernoulli, shuffle
 from .state import N_COLOURS, PP_BLUFF, PP_CHALLENGE, PP_DRAW
 
 
-@njit(cache=True)
+@njit
 def play(g, p, legal, nleg, bluff_index):
     """Hand index to play from ``legal[:nleg]`` (nleg > 0), ``bluff_index`` (an illegal WD4, -1: none)
     or -1 to draw (protocol §4: voluntary draw, then bluff, then a uniform legal card)."""
@@ -25,28 +25,28 @@ def play(g, p, legal, nleg, bluff_index):
     return legal[below(g, PLAY_STREAM, nleg)]
 
 
-@njit(cache=True)
+@njit
 def stack(g, legal, ns):
     """docs/rules.md §5 item 3: a uniform choice among the ``ns > 0`` cards that may be stacked."""
     return legal[below(g, PLAY_STREAM, ns)]
 
 
-@njit(cache=True)
+@njit
 def colour(g):
     return below(g, PLAY_STREAM, N_COLOURS)
 
 
-@njit(cache=True)
+@njit
 def target(g, cand, k):
     return cand[below(g, PLAY_STREAM, k)]
 
 
-@njit(cache=True)
+@njit
 def challenges(g, v):
     return bernoulli(g, PLAY_STREAM, g["pp"][v, PP_CHALLENGE])
 
 
-@njit(cache=True)
+@njit
 def almost_uno(g, h, order):
     """ALMOST_UNO: a uniform order of the h hand indices; the first h - 2 go down (protocol §6)."""
     for i in range(h):
@@ -55,7 +55,7 @@ def almost_uno(g, h, order):
     return h - 2
 
 
-@njit(cache=True)
+@njit
 def group(g, tally, groups, k):
     """DISCARD_NUMBER / DISCARD_COLOUR: a uniform choice among the k > 0 groups held (tally > 0)."""
     r = below(g, PLAY_STREAM, k)
@@ -67,18 +67,18 @@ def group(g, tally, groups, k):
     return -1
 
 
-@njit(cache=True)
+@njit
 def discard_order(g, order, m):
     """The wheel's discards order[:m] go down in a uniform order (DISCARD_*, War)."""
     shuffle(g, order, m, PLAY_STREAM)
 
 
-@njit(cache=True)
+@njit
 def war_reveal(g, ties):
     """War: which of the ``ties`` highest unrevealed numbers (hand order) to reveal."""
     return below(g, PLAY_STREAM, ties)
 
 
-@njit(cache=True)
+@njit
 def uno_spin_discard(g, h):
     return below(g, PLAY_STREAM, h)

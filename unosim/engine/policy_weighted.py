@@ -21,17 +21,20 @@ Called only through :mod:`.policy`. Scratch: ``scores`` (the options' scores); t
 the seat's hand and of the discard pile are the game record's ``held`` and ``discards``.
 """
 
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import protocol as L
+from unosim import protocol as L
 from .policy_features import card_context, card_score, prev_seat
 from .rng import PLAY_STREAM, below, bernoulli
 from .state import COLOUR, KIND, K_NUMBER, N_COLOURS, NUMBER_OF, next_seat
 
 
-# inline='always' (numba-IR inlining) on play, choose_card, pick_best and the card context: left as
-# calls they cost a preset about a quarter of its games per CPU-second (make bench, classic 4p)
-@njit(cache=True, inline='always')
+# inline='always' (numba-IR inlining) on the card context, card_score, running_best and pick_best: left
+# as calls they cost a preset about a quarter of its games per CPU-second (make bench, classic 4p).
+# choose_card itself is a call: numba deep-copies an inlined function's IR, its own inlined callees
+# included, block by block at every site it is inlined into, and inlining choose_card's three card_score
+# copies into play took 24 s of compile (the whole weighted policy now takes under 10 s).
+@njit
 def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_bias):
     """The best of legal[:nleg], the draw (-1; offered when ``draw_offered``, scoring ``draw_score``)
     and the bluff ``bluff_index`` (offered when ≥ 0, scoring its card score + ``bluff_bias``). A single
@@ -73,7 +76,7 @@ def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_
     return bluff_index
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def running_best(score, k, best, best_k, ties):
     """Option k scoring ``score`` joins the best so far (``best``, first reached at option ``best_k``,
     by ``ties`` options): the new (best, best_k, ties). Selects, not branches: whether an option beats
@@ -85,7 +88,7 @@ def running_best(score, k, best, best_k, ties):
     return best, best_k, ties
 
 
-@njit(cache=True)
+@njit
 def tied(g, scores, k_options, best, best_k, ties):
     """The below(ties)-th (play stream) of the ``ties`` > 1 options of scores[:k_options] that score
     ``best``, the first of them being best_k."""
@@ -98,7 +101,7 @@ def tied(g, scores, k_options, best, best_k, ties):
     return best_k
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def pick_best(g, scores, k_options):
     """The index of the best of scores[:k_options] (k_options > 0); k > 1 tied: the below(k)-th of
     them (play stream), drawn only then."""
@@ -110,7 +113,7 @@ def pick_best(g, scores, k_options):
     return best_k if ties == 1 else tied(g, scores, k_options, best, best_k, ties)
 
 
-@njit(cache=True, inline='always')
+@njit
 def play(g, p, legal, nleg, bluff_index):
     """Hand index to play from legal[:nleg] (nleg > 0), the bluff ``bluff_index`` or -1 to draw."""
     ir = g["ir"]
@@ -120,13 +123,13 @@ def play(g, p, legal, nleg, bluff_index):
                        w[L.PP_W_BLUFF])
 
 
-@njit(cache=True, inline='always')
+@njit
 def stack(g, p, legal, ns):
     """The card of legal[:ns] (ns > 0) to stack on the pending penalty, or -1 to accept."""
     return choose_card(g, p, legal, ns, True, g["pp"][p, L.PP_W_ACCEPT], -1, 0.0)
 
 
-@njit(cache=True, inline='always')
+@njit
 def plays(g, p, i):
     """Play hand index i (a legal drawn card, or a jump-in) rather than keep it: score ≥ w_keep."""
     if g["pp"][p, L.PP_W_KEEP] <= g["card_floor"][p]:   # every card scores ≥ w_keep: no need to score it
@@ -135,7 +138,7 @@ def plays(g, p, i):
     return score >= g["pp"][p, L.PP_W_KEEP]
 
 
-@njit(cache=True, inline='always')
+@njit
 def colour(g, p):
     """The colour p names: the best colour score (ties: below(k) among the k tied, in colour order).
     A term whose weight is 0 is skipped, unread (exact, as in ``card_score``)."""
@@ -163,13 +166,13 @@ def colour(g, p):
     return pick_best(g, scores, N_COLOURS)
 
 
-@njit(cache=True)
+@njit
 def target_score(g, p, t, j):
     w = g["pp"][p]
     return w[L.PP_W_TARGET_HAND] * g["hlen"][t] + w[L.PP_W_TARGET_ORDER] * (-j)
 
 
-@njit(cache=True)
+@njit
 def target(g, p, cand, k):
     """The seat of cand[:k] p swaps hands with: the best target score (ties: below among them)."""
     scores = g["scores"]
@@ -178,7 +181,7 @@ def target(g, p, cand, k):
     return cand[pick_best(g, scores, k)]
 
 
-@njit(cache=True)
+@njit
 def challenges(g, v):
     """Whether v challenges the Wild Draw Four just played on it by the seat before it."""
     w = g["pp"][v]
@@ -190,7 +193,7 @@ def challenges(g, v):
     return bernoulli(g, PLAY_STREAM, w[L.PP_CHALLENGE])
 
 
-@njit(cache=True)
+@njit
 def almost_uno(g, s, order):
     """ALMOST_UNO: keep the two lowest-scoring cards (earlier on ties); order[:m] = the others in hand
     order; returns m."""
@@ -220,7 +223,7 @@ def almost_uno(g, s, order):
     return m
 
 
-@njit(cache=True)
+@njit
 def group(g, s, tally, groups):
     """DISCARD_NUMBER (groups = 10 numbers) / DISCARD_COLOUR (4 colours): the held group whose cards'
     scores sum highest (the first on ties)."""
@@ -244,7 +247,7 @@ def group(g, s, tally, groups):
     return chosen
 
 
-@njit(cache=True)
+@njit
 def uno_spin_discard(g, w):
     """UNO_SPIN: the highest-scoring card (the first on ties)."""
     held = g["held"][w]

@@ -18,18 +18,20 @@ is a turn — once its checkpoint is done, or at the moment the turn ended the r
 the turn cap gets no extra check (no turn was played). Knocked-out seats are not active.
 """
 
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import protocol as L
+from unosim import protocol as L
+from .features import HAS_MERCY
 from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N
 
 OUT = MAXC + 1   # g["out_pad"] of a knocked-out seat: more cards than any hand, so never the fewest
 
 
-@njit(cache=True, inline='always')
-def scan_standings(g, n, knockouts):
-    """The standings check over seats 0..n-1 (n <= 7, :func:`scan_by_size`): update the lead and every
-    seat's running maximum deficit (``g["deficit"]``).
+def narrow_scan(n, knockouts):
+    """The standings check over exactly the seats 0..n-1 (n <= 7, :func:`check_standings`): update the
+    lead and every seat's running maximum deficit (``g["deficit"]``). ``n`` and ``knockouts`` are
+    constants of the returned function, so the compiler turns its loops into straight-line code (no
+    loop control, no vector-width dispatch) and drops the padding when seats cannot be knocked out.
 
     A turn costs about 100 ns, so this runs without data-dependent branches (mispredictions would cost
     a fifth of a turn) over contiguous arrays: one pass of selects finds the smallest padded hand, how
@@ -42,27 +44,56 @@ def scan_standings(g, n, knockouts):
     seat, one chain instead of three, no gain.) A knocked-out seat carries
     ``g["out_pad"]`` = OUT (0 while active), so its padded size is never the smallest and the 2-D
     ``seat`` table is never read; it holds no cards, so its deficit is never positive and its maximum
-    stays as it was. ``knockouts`` (a constant at every call): whether seats can be knocked out, else
-    the padding is not read."""
-    st = g["st"]
-    hlen = g["hlen"]
-    deficit = g["deficit"]
-    out_pad = g["out_pad"]
-    low = OUT
-    tied = 0
-    holder = 0
-    for s in range(n):
-        size = hlen[s] + out_pad[s] if knockouts else hlen[s]
-        smaller = size < low
-        tied = 1 if smaller else tied + (size == low)
-        holder = s if smaller else holder
-        low = size if smaller else low
-    for s in range(n):
-        deficit[s] = max(deficit[s], hlen[s] - low)
-    set_leader(st, tied, holder)
+    stays as it was."""
+    @njit
+    def scan(g):
+        st = g["st"]
+        hlen = g["hlen"]
+        deficit = g["deficit"]
+        out_pad = g["out_pad"]
+        low = OUT
+        tied = 0
+        holder = 0
+        for s in range(n):
+            size = hlen[s] + out_pad[s] if knockouts else hlen[s]
+            smaller = size < low
+            tied = 1 if smaller else tied + (size == low)
+            holder = s if smaller else holder
+            low = size if smaller else low
+        for s in range(n):
+            deficit[s] = max(deficit[s], hlen[s] - low)
+        set_leader(st, tied, holder)
+    return scan
 
 
-@njit(cache=True, inline='always')
+def wide_scan(knockouts):
+    """The standings check for 8-10 seats, the same results as :func:`narrow_scan`: one pass for the
+    smallest padded hand, then one for the deficits and the seats holding it. Neither pass carries a
+    select chain from seat to seat, so the compiler vectorises both (over 8-10 seats the serial chain
+    of selects cost 19-21 % of classic throughput, these passes 10-12 %)."""
+    @njit
+    def scan(g):
+        st = g["st"]
+        n = st[ST_N]
+        hlen = g["hlen"]
+        deficit = g["deficit"]
+        out_pad = g["out_pad"]
+        low = OUT
+        for s in range(n):
+            low = min(low, hlen[s] + out_pad[s] if knockouts else hlen[s])
+        tied = 0
+        holder = 0
+        for s in range(n):
+            size = hlen[s]
+            deficit[s] = max(deficit[s], size - low)
+            lowest = (size + out_pad[s] if knockouts else size) == low
+            tied += lowest
+            holder += s * lowest
+        set_leader(st, tied, holder)
+    return scan
+
+
+@njit(inline='always')
 def set_leader(st, tied, holder):
     """The lead after a check where ``tied`` seats hold the smallest hand (``holder``: that seat when
     ``tied`` is 1): branch-free too, since whether the lead is unique and changed hands is data, not a
@@ -73,61 +104,68 @@ def set_leader(st, tied, holder):
     st[ST_LEADER] = leader + unique * (holder - leader)
 
 
+# One function per table size (and padding): the branch on the size always goes the same way in a
+# run, and the straight-line copies cost less than the loops (measured: classic 6p 13.8% -> 11.8% of
+# throughput, no_mercy 6p 10.7% -> 7.3%). They are separate compiled functions, not numba-inlined
+# copies: seven inlined copies per call site took 4-7 s of every build's compile; LLVM still inlines
+# the one a table uses into the turn loop.
+SCAN_2, SCAN_3, SCAN_4, SCAN_5, SCAN_6, SCAN_7 = (narrow_scan(n, False) for n in range(2, 8))
+SCAN_KO_2, SCAN_KO_3, SCAN_KO_4, SCAN_KO_5, SCAN_KO_6, SCAN_KO_7 = (narrow_scan(n, True) for n in range(2, 8))
+SCAN_WIDE, SCAN_KO_WIDE = wide_scan(False), wide_scan(True)
+
+
 # inlined into its callers (numba IR): as a call it cost ~5% of classic 4p throughput
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def check_standings(g):
-    """One standings check (:func:`scan_standings`). Only the mercy rule knocks seats out
+    """One standings check (:func:`narrow_scan`). Only the mercy rule knocks seats out
     (``mercy_limit`` > 0, docs/rules.md §2.4.6); without it every ``out_pad`` is 0 and the scan does not
     read them (measured: classic 6p 10.4 % -> 9.6 % of throughput, 5p 8.8 % -> 7.8 %)."""
-    if g["ir"][L.IR_MERCY_LIMIT] > 0:
-        scan_by_size(g, True)
+    if HAS_MERCY and g["ir"][L.IR_MERCY_LIMIT] > 0:
+        scan_knockouts(g)
     else:
-        scan_by_size(g, False)
+        scan_plain(g)
 
 
-@njit(cache=True, inline='always')
-def scan_by_size(g, knockouts):
-    """Tables of 2-7 seats get a copy of :func:`scan_standings` whose seat count is a constant, which the
-    compiler turns into straight-line code (no loop control, no vector-width dispatch): the branch on
-    the table size always goes the same way in a run, and the copies cost less than the loops
-    (measured: classic 6p 13.8% -> 11.8% of throughput, no_mercy 6p 10.7% -> 7.3%). Larger tables take
-    :func:`scan_wide`: over 8-10 seats the serial chain of selects cost 19-21 % of classic throughput,
-    its vectorised passes 10-12 %."""
+@njit(inline='always')
+def scan_plain(g):
     n = g["st"][ST_N]
     if n == 4:
-        scan_standings(g, 4, knockouts)
+        SCAN_4(g)
     elif n == 2:
-        scan_standings(g, 2, knockouts)
+        SCAN_2(g)
     elif n == 3:
-        scan_standings(g, 3, knockouts)
+        SCAN_3(g)
     elif n == 6:
-        scan_standings(g, 6, knockouts)
+        SCAN_6(g)
     elif n == 5:
-        scan_standings(g, 5, knockouts)
+        SCAN_5(g)
     elif n == 7:
-        scan_standings(g, 7, knockouts)
+        SCAN_7(g)
     else:
-        scan_wide(g, n, knockouts)
+        SCAN_WIDE(g)
 
 
-@njit(cache=True, inline='always')
-def scan_wide(g, n, knockouts):
-    """:func:`scan_standings` for 8-10 seats, the same results: one pass for the smallest padded hand,
-    then one for the deficits and the seats holding it. Neither pass carries a select chain from seat
-    to seat, so the compiler vectorises both."""
-    st = g["st"]
-    hlen = g["hlen"]
-    deficit = g["deficit"]
-    out_pad = g["out_pad"]
-    low = OUT
-    for s in range(n):
-        low = min(low, hlen[s] + out_pad[s] if knockouts else hlen[s])
-    tied = 0
-    holder = 0
-    for s in range(n):
-        size = hlen[s]
-        deficit[s] = max(deficit[s], size - low)
-        lowest = (size + out_pad[s] if knockouts else size) == low
-        tied += lowest
-        holder += s * lowest
-    set_leader(st, tied, holder)
+@njit(inline='always')
+def scan_knockouts(g):
+    n = g["st"][ST_N]
+    if n == 4:
+        SCAN_KO_4(g)
+    elif n == 2:
+        SCAN_KO_2(g)
+    elif n == 3:
+        SCAN_KO_3(g)
+    elif n == 6:
+        SCAN_KO_6(g)
+    elif n == 5:
+        SCAN_KO_5(g)
+    elif n == 7:
+        SCAN_KO_7(g)
+    else:
+        SCAN_KO_WIDE(g)
+
+
+@njit
+def check_standings_out_of_loop(g):
+    """:func:`check_standings` as a call, for the checks outside the turn loop (after the setup, after a
+    jump-in): only the turn loop's copy is hot."""
+    check_standings(g)

@@ -5,7 +5,7 @@ randomness, each exactly as the protocol describes, so the reference engine can 
 """
 
 import numpy as np
-from numba import njit
+from unosim.engine._jit import njit
 
 DECK_STREAM, PLAY_STREAM = 0, 1
 
@@ -20,14 +20,14 @@ U11, U53 = np.uint64(11), np.uint64(53)
 INV53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True)
+@njit
 def mix64(z):
     z = (z ^ (z >> np.uint64(30))) * MIX1
     z = (z ^ (z >> np.uint64(27))) * MIX2
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit
 def seed_streams(g, seed, game):
     rng = g["rng"]
     k0 = mix64(np.uint64(seed) ^ SEED_SALT)
@@ -39,12 +39,12 @@ def seed_streams(g, seed, game):
             rng[4 * s + i] = mix64(x)
 
 
-@njit(cache=True)
+@njit
 def rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def advance(s0, s1, s2, s3):
     """One xoshiro256** step on a state held in locals: (output, new state)."""
     result = rotl(s1 * np.uint64(5), 7) * np.uint64(9)
@@ -58,7 +58,7 @@ def advance(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@njit(cache=True)
+@njit
 def next64(g, stream):
     rng = g["rng"]
     o = 4 * stream
@@ -67,17 +67,17 @@ def next64(g, stream):
     return result
 
 
-@njit(cache=True)
+@njit
 def below(g, stream, n):
     return np.int64(((next64(g, stream) >> U11) * np.uint64(n)) >> U53)
 
 
-@njit(cache=True)
+@njit
 def uniform(g, stream):
     return np.float64(next64(g, stream) >> U11) * INV53
 
 
-@njit(cache=True)
+@njit
 def bernoulli(g, stream, p):
     if p <= 0.0:
         return False
@@ -86,7 +86,7 @@ def bernoulli(g, stream, p):
     return uniform(g, stream) < p
 
 
-@njit(cache=True)
+@njit
 def shuffle(g, a, m, stream):
     """Fisher-Yates, the draw for position i being ``below(i + 1)``; the stream's state stays in locals
     for the whole shuffle (one load and one store instead of one per draw: a round's shuffle is about
@@ -101,7 +101,7 @@ def shuffle(g, a, m, stream):
     rng[o], rng[o + 1], rng[o + 2], rng[o + 3] = s0, s1, s2, s3
 
 
-@njit(cache=True)
+@njit
 def weighted(g, weights, k):
     """Index i < k drawn with probability ∝ weights[i] (play stream, protocol §6)."""
     total = 0.0

@@ -5,14 +5,15 @@ cap, scoring and the output rows (docs/rules.md §1.2-§1.6, §1.9, §1.12, §2.
 """
 
 import numpy as np
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import protocol as L
+from unosim import protocol as L
 from . import lookahead   # circular on purpose: lookahead runs rollouts through turn_loop (no cycle of calls)
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
+from .features import HAS_BLANK, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
 from .piles import clear_stack, draw_n, draw_one
 from .policy import check_lineup, choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
-from .quality import check_standings
+from .quality import check_standings, check_standings_out_of_loop
 from .rng import DECK_STREAM, below, seed_streams, shuffle
 from .state import (
     ASIDE,
@@ -99,9 +100,10 @@ from .state import (
 from .wheel import spin
 
 
+
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
 # into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def can_stack(st, stacking, c):
     """A stack response allowed by the stacking mode (§1.7, §2.4.5, §4); no colour match needed."""
     value = DRAW_VALUE[c]
@@ -114,7 +116,7 @@ def can_stack(st, stacking, c):
     return True
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def stack_options(g, p, legal):
     """legal[:ns] = the hand indices p may stack on the pending penalty (hand order); returns ns."""
     st = g["st"]
@@ -128,7 +130,7 @@ def stack_options(g, p, legal):
     return ns
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def response_turn(g, p):
     """A response turn (§1.7 stacking, §2.4.3 step 1): p stacks a card the stacking mode allows, or
     accepts and draws the pending total; returns the next seat (-1 when the round ended)."""
@@ -145,7 +147,7 @@ def response_turn(g, p):
     return next_seat(g, p)
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def legal_plays(g, p, legal):
     """legal[:nleg] = p's legal plays in hand order (§1.4 and the WD4 restriction of §1.8); returns
     (nleg, hand index of the first illegal WD4 that could be bluffed, or -1)."""
@@ -180,7 +182,7 @@ def legal_plays(g, p, legal):
     return nleg, bluff_index
 
 
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def draw_turn(g, p):
     """p draws one card (draw_until_playable: until a legal card is drawn or the draw fails); a legal
     last drawn card is played if p's policy wants it (force_play_drawn: it must). Returns the next seat
@@ -197,17 +199,21 @@ def draw_turn(g, p):
     return next_seat(g, p)
 
 
-@njit(cache=True)
+# take_turn, play_round and play_match are inlined into their one caller each (turn_loop, play_match,
+# run_games): numba compiles every function on its own with the code of all it calls linked in, so a
+# chain of single-call functions made LLVM optimise and emit the whole engine once per link (inlined:
+# the classic build's compile fell from 65 to 55 CPU-s, the turn loop left a call for the search)
+@njit(inline='always')
 def take_turn(g, p):
     """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
     st = g["st"]
     pose_event(g, p)
     if st[ST_ENDED] or not g["seat"][p, SE_ACTIVE]:   # the pose penalty knocked p out (mercy rule)
         return next_seat(g, p)
-    if st[ST_SPINNER] == p:   # §1.5 step 2: the designated spinner spins instead of its turn
+    if HAS_SPIN and st[ST_SPINNER] == p:   # §1.5 step 2: the designated spinner spins instead of its turn
         st[ST_SPINNER] = -1
         return spin(g, p, False)
-    if st[ST_P] > 0:
+    if HAS_STACKING and st[ST_P] > 0:
         return response_turn(g, p)
     legal = g["legal"]
     nleg, bluff_index = legal_plays(g, p, legal)
@@ -217,7 +223,7 @@ def take_turn(g, p):
     return draw_turn(g, p)
 
 
-@njit(cache=True)
+@njit
 def turn_up_number(g, f):
     """§2.4.2 (no_mercy): turn up cards until a NUMBER, which becomes T; the others stay under it,
     without effect. Terminates: the deal leaves more than 88 cards (rules: hand_size × n ≤ deck − 88 − 1)
@@ -238,7 +244,7 @@ def turn_up_number(g, f):
             return
 
 
-@njit(cache=True)
+@njit
 def turn_up(g, f):
     """§1.9: turn up T (``FIRST_CARD``); a WD4 goes back at index ``deck.below(m + 1)`` of the m-card
     draw pile (``RETURN``) and the next card is turned up. After FIRST_CARD_MAX_RETURNS returns (never
@@ -274,7 +280,7 @@ def turn_up(g, f):
     return c
 
 
-@njit(cache=True)
+@njit
 def first_card_effect(g, f, c):
     """§1.9: the effect of the first card c for the first player f; returns the seat of the first turn."""
     st = g["st"]
@@ -290,13 +296,13 @@ def first_card_effect(g, f, c):
         draw_n(g, f, DRAW_VALUE[c])
         skip_seat(g, f)
         return next_seat(g, f)
-    if SPIN[c] and ir[L.IR_SPIN_FIRST_CARD_SPINS]:   # §2.3.6 (off by default: no effect)
+    if HAS_SPIN and SPIN[c] and ir[L.IR_SPIN_FIRST_CARD_SPINS]:   # §2.3.6 (off by default: no effect)
         st[ST_SPINNER] = f
         emit(g, L.EV_SPINNER, f, 0, 0)
     if COLOUR[c] == NO_COLOUR:
         st[ST_COLOUR] = choose_colour(g, f)
         emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
-        if k == K_BLANK:
+        if HAS_BLANK and k == K_BLANK:
             effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
             if effect == L.BLANK_DRAW_TWO_NEXT:   # "F draws 2 and is skipped"
                 draw_n(g, f, BLANK_DRAW_CARDS)
@@ -307,12 +313,12 @@ def first_card_effect(g, f, c):
     return f
 
 
-@njit(cache=True)
+@njit
 def first_card(g):
     """§1.9 / §2.4.2: turn up T and apply its first-card effect; returns the seat of the first turn."""
     st = g["st"]
     f = (st[ST_DEALER] + 1) % st[ST_N]
-    if g["ir"][L.IR_FAMILY] == L.FAMILY_NO_MERCY:
+    if HAS_NO_MERCY and g["ir"][L.IR_FAMILY] == L.FAMILY_NO_MERCY:
         turn_up_number(g, f)
         return f
     c = turn_up(g, f)
@@ -321,7 +327,7 @@ def first_card(g):
     return first_card_effect(g, f, c)
 
 
-@njit(cache=True)
+@njit
 def audit(g, deck_counts, round_over):
     """Invariants checked after every turn in audit mode (tests): card identities are conserved across
     hands and piles (set-aside hands included), every hand size is possible, no active hand is at the
@@ -379,7 +385,7 @@ def audit(g, deck_counts, round_over):
         st[ST_VIOLATIONS] += 1
 
 
-@njit(cache=True)
+@njit
 def find_jumper(g, last):
     """The first active seat other than ``last``, from next(last) in direction d, holding a card
     identical to T whose policy wants to jump in with it: (seat, first such hand index), or (-1, -1).
@@ -408,7 +414,7 @@ def find_jumper(g, last):
     return -1, -1
 
 
-@njit(cache=True)
+@njit
 def jump_ins(g, cur):
     """§4 jump_in: after a play, the first seat from next(last player) holding a card identical to T
     plays it out of turn (built-in policies always do); chains. Returns the seat of the next turn.
@@ -434,15 +440,15 @@ def jump_ins(g, cur):
         cur = play_card(g, jumper, index)
         if not st[ST_ENDED]:
             checkpoint(g, jumper)
-        check_standings(g)
+        check_standings_out_of_loop(g)
         if st[ST_ENDED]:
             return cur
-        if st[ST_KO_SEAT] >= 0:
+        if HAS_MERCY and st[ST_KO_SEAT] >= 0:
             cur = next_seat(g, st[ST_KO_SEAT])
     return cur
 
 
-@njit(cache=True)
+@njit
 def reset_round(g):
     """Zero the round's counters and seats (every seat active, no Dumb Fu window, no stack)."""
     st = g["st"]
@@ -475,7 +481,7 @@ def reset_round(g):
         seat[s, SE_WHEEL_LOST] = 0
 
 
-@njit(cache=True)
+@njit
 def deal(g, deck, order, opening, orow):
     """Shuffle (or lay out ``order``, when it holds a whole deck), then deal hand_size rounds of one
     card from the dealer's left; count the opening hands' card classes into opening[orow + seat]."""
@@ -486,10 +492,14 @@ def deal(g, deck, order, opening, orow):
     plen = g["plen"]
     n = st[ST_N]
     m = deck.shape[0]
+    # element by element: a slice assignment compiles numba's shape-mismatch error message, a dozen
+    # string functions (3-4 s of a build's compile)
     if order.shape[0] == m:
-        pile[DRAW, :m] = order
+        for i in range(m):
+            pile[DRAW, i] = order[i]
     else:
-        pile[DRAW, :m] = deck
+        for i in range(m):
+            pile[DRAW, i] = deck[i]
         shuffle(g, pile[DRAW], m, DECK_STREAM)
     plen[DRAW] = m
     plen[DISC] = 0
@@ -508,7 +518,7 @@ def deal(g, deck, order, opening, orow):
             opening[orow + s, HAND_CLASS[hands[s, i]]] += 1
 
 
-@njit(cache=True)
+@njit
 def turn_loop(g, cur, deck_counts):
     """Turns from seat ``cur`` until the round ends: won, knock-out, stalemate or turn cap (§1.5, §1.6,
     §4 jump_in); each turn is followed by its checkpoint and a standings check (docs/rules.md §1.10).
@@ -524,7 +534,7 @@ def turn_loop(g, cur, deck_counts):
             st[ST_ENDED] = 1
             st[ST_END] = L.END_TRUNCATED
             return -1
-        if st[ST_LA_SEARCH] and not st[ST_LA_READY] and g["pol"][cur] == LOOKAHEAD:
+        if HAS_LOOKAHEAD and st[ST_LA_SEARCH] and not st[ST_LA_READY] and g["pol"][cur] == LOOKAHEAD:
             st[ST_IDLE] = idle
             return cur
         st[ST_TURNS] += 1
@@ -542,9 +552,9 @@ def turn_loop(g, cur, deck_counts):
         check_standings(g)   # one inlined copy in the hot loop: after the checkpoint or at the end
         if st[ST_ENDED]:
             return -1
-        if st[ST_KO_SEAT] >= 0:   # §2.4.6: play goes on from the knocked-out seat
+        if HAS_MERCY and st[ST_KO_SEAT] >= 0:   # §2.4.6: play goes on from the knocked-out seat
             cur = next_seat(g, st[ST_KO_SEAT])
-        if ir[L.IR_JUMP_IN]:
+        if HAS_JUMP_IN and ir[L.IR_JUMP_IN]:
             cur = jump_ins(g, cur)
             if ir[L.IR_AUDIT]:
                 audit(g, deck_counts, st[ST_ENDED] != 0)
@@ -560,8 +570,8 @@ def turn_loop(g, cur, deck_counts):
             idle = 0
 
 
-@njit(cache=True)
-def play_round(g, deck, order, opening, orow, deck_counts):
+@njit(inline='always')
+def play_round(g, deck, order, opening, orow, deck_counts, work_block):
     """One round from the shuffle to the end (protocol §3); the outcome is left in st and seat."""
     st = g["st"]
     reset_round(g)
@@ -570,21 +580,22 @@ def play_round(g, deck, order, opening, orow, deck_counts):
     cur = first_card(g)
     if st[ST_ENDED]:
         st[ST_FIRST_SEAT] = f
-        check_standings(g)
+        check_standings_out_of_loop(g)
         return
     st[ST_FIRST_SEAT] = cur
     emit(g, L.EV_FIRST_SEAT, cur, st[ST_DIR], 0)
     checkpoint(g, f)
-    check_standings(g)
+    check_standings_out_of_loop(g)
     if st[ST_ENDED]:
         return   # UNO penalties at the first checkpoint knocked out all but one seat (tiny mercy_limit)
-    cur = turn_loop(g, cur, deck_counts)
-    while cur >= 0:   # paused before a lookahead seat's turn: its search, then the turns go on
-        lookahead.search(g, cur, deck_counts)
+    while True:
         cur = turn_loop(g, cur, deck_counts)
+        if not HAS_LOOKAHEAD or cur < 0:
+            return
+        lookahead.search(g, cur, deck_counts, work_block)   # paused before a lookahead seat's turn: its search
 
 
-@njit(cache=True)
+@njit
 def round_points(g):
     """§1.12 / §2.4.8: the winner scores the active opponents' hands plus KO_POINTS per knocked-out
     seat; 0 without a winner."""
@@ -602,7 +613,7 @@ def round_points(g):
     return points
 
 
-@njit(cache=True)
+@njit
 def write_round(g, row, game, rnd, points):
     """The round's row of the round table (``protocol.RC_*`` columns)."""
     st = g["st"]
@@ -633,7 +644,7 @@ def write_round(g, row, game, rnd, points):
     row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
 
 
-@njit(cache=True)
+@njit
 def hand_points(g, s):
     hands = g["hands"]
     total = 0
@@ -642,7 +653,7 @@ def hand_points(g, s):
     return total
 
 
-@njit(cache=True)
+@njit
 def write_seats(g, seats, first):
     """The round's rows of the seat table (``protocol.SC_*`` columns), seats[first + seat]."""
     st = g["st"]
@@ -660,7 +671,7 @@ def write_seats(g, seats, first):
         srow[L.SC_WHEEL_LOST] = seat[s, SE_WHEEL_LOST]
 
 
-@njit(cache=True)
+@njit
 def lowest_winners(g):
     """``lowest`` mode after a won round: every loser adds its hand's points (KO_POINTS when knocked
     out); once a total reaches the target, the mask of the seats with the lowest total, else 0."""
@@ -686,7 +697,7 @@ def lowest_winners(g):
     return mask
 
 
-@njit(cache=True)
+@njit
 def match_result(g, points):
     """After a round worth ``points``: (MATCH_END_*, winners mask) when the match is decided, else
     (MATCH_END_TRUNCATED, 0) and it goes on (§1.12 match modes)."""
@@ -708,7 +719,7 @@ def match_result(g, points):
     return (L.MATCH_END_WON if mask else L.MATCH_END_TRUNCATED), mask
 
 
-@njit(cache=True)
+@njit
 def write_match(g, mrow, game, n_rounds, first_dealer, winners_mask, match_end):
     """The match's row of the match table (``protocol.MC_*``) and its MATCH_END event."""
     n_winners = 0
@@ -727,14 +738,14 @@ def write_match(g, mrow, game, n_rounds, first_dealer, winners_mask, match_end):
     emit(g, L.EV_MATCH_END, winner, winners_mask, match_end)
 
 
-@njit(cache=True)
+@njit
 def rounds_per_match(ir):
     """The most rounds a match can have (a match_mode other than single_round stops at max_rounds)."""
     return 1 if ir[L.IR_MATCH_MODE] == L.MODE_SINGLE_ROUND else ir[L.IR_MAX_ROUNDS]
 
 
-@njit(cache=True)
-def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck_counts):
+@njit(inline='always')
+def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck_counts, work_block):
     """Match ``game`` (its rounds written from row r on; its row into mrow); returns (next free round
     row, turns played)."""
     st = g["st"]
@@ -751,7 +762,7 @@ def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck
     for rnd in range(rounds_per_match(ir)):
         st[ST_DEALER] = (first_dealer + rnd) % n
         emit(g, L.EV_ROUND_START, st[ST_DEALER], rnd, game)
-        play_round(g, deck, order if rnd == 0 else order[:0], opening, (r + rnd) * n, deck_counts)
+        play_round(g, deck, order if rnd == 0 else order[:0], opening, (r + rnd) * n, deck_counts, work_block)
         points = round_points(g)
         emit(g, L.EV_ROUND_END, st[ST_WINNER], st[ST_END], points)
         write_round(g, rounds[r + rnd], game, rnd, points)
@@ -765,7 +776,7 @@ def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck
     return r + n_rounds, turns
 
 
-@njit(cache=True)
+@njit
 def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening, matches_out, turn_budget):
     """Play matches ``first_game .. first_game + n_games - 1`` into the output buffers.
 
@@ -817,12 +828,14 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
     deck_counts = np.zeros(KIND.shape[0], np.int64)
     for c in deck:
         deck_counts[c] += 1
+    # the lookahead searches' worlds, allocated once per call (a record holds the 32 MB trace buffer)
+    work_block = np.zeros(1 if HAS_LOOKAHEAD and st[ST_LA_SEARCH] else 0, lookahead.WORLD)
     r = 0
     turns = 0
     for gi in range(n_games):
         if rounds.shape[0] - r < max_rounds or turns > turn_budget:
             return gi, r, st[ST_EV_LEN]
         r, match_turns = play_match(g, deck, seed, first_game + gi, order, rounds, seats, opening, r,
-                                    matches_out[gi], deck_counts)
+                                    matches_out[gi], deck_counts, work_block)
         turns += match_turns
     return n_games, r, st[ST_EV_LEN]

@@ -34,12 +34,13 @@ Card tables are constants frozen into the compiled code; rule switches are data 
 """
 
 import numpy as np
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import cards as C
-from .. import protocol as L
+from unosim import cards as C
+from unosim import protocol as L
 from .belief import observe
-from ..protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
+from .features import HAS_LOOKAHEAD
+from unosim.protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
     GREEDY_POINTS,
     KEEP_WILDS,
     LOOKAHEAD,
@@ -129,17 +130,11 @@ BLANK_ID0 = C.ID_BLANK[0]
 def _match_table():
     """MATCHES_TOP[c, t]: card c matches top card t whatever the colour in play (§1.4 items 1, 3, 4);
     item 2 (c's colour is the colour in play) is checked separately."""
-    n = len(KIND)
-    table = np.zeros((n, n), np.bool_)
-    for c in range(n):
-        for t in range(n):
-            if COLOUR[c] == NO_COLOUR:
-                table[c, t] = True
-            elif KIND[c] == K_NUMBER:
-                table[c, t] = KIND[t] == K_NUMBER and NUMBER_OF[c] == NUMBER_OF[t]
-            else:
-                table[c, t] = COLOUR[t] != NO_COLOUR and KIND[c] == KIND[t]
-    return table
+    c_kind, t_kind = KIND[:, None], KIND[None, :]
+    numbers = (c_kind == K_NUMBER) & (t_kind == K_NUMBER) & (NUMBER_OF[:, None] == NUMBER_OF[None, :])
+    actions = (COLOUR[None, :] != NO_COLOUR) & (c_kind == t_kind)
+    table = np.where((COLOUR == NO_COLOUR)[:, None], True, np.where(c_kind == K_NUMBER, numbers, actions))
+    return np.ascontiguousarray(table)
 
 
 MATCHES_TOP = _match_table()
@@ -151,16 +146,12 @@ LEGAL, SAME_COLOUR, LEGAL_WD4 = 1, 2, 4
 
 
 def _play_flags():
-    n = len(KIND)
-    flags = np.zeros((n, N_COLOURS + 1, n), np.uint8)
-    for t in range(n):
-        for colour in range(N_COLOURS + 1):
-            for c in range(n):
-                same = COLOUR[c] == colour
-                legal = same or MATCHES_TOP[c, t]
-                flags[t, colour, c] = (LEGAL * legal + SAME_COLOUR * same
-                                       + LEGAL_WD4 * (legal and KIND[c] == K_WD4))
-    return flags
+    """Built with whole-array operations: element by element it took a third of a second of every
+    process that loads the engine."""
+    same = COLOUR[None, None, :] == np.arange(N_COLOURS + 1)[None, :, None]   # [t, colour, c]
+    legal = same | MATCHES_TOP.T[:, None, :]
+    flags = LEGAL * legal + SAME_COLOUR * same + LEGAL_WD4 * (legal & (KIND == K_WD4)[None, None, :])
+    return np.ascontiguousarray(flags, dtype=np.uint8)   # C order: numba freezes it into the code
 
 
 PLAY_FLAGS = _play_flags()
@@ -175,11 +166,13 @@ DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengt
 
 
 # ---- tracing ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def emit(g, code, s, a, b):
+    """Event (code, s, a, b) happened: recorded when the game is traced (not in a lookahead rollout),
+    and observed by the lookahead seats."""
     st = g["st"]
-    ev = g["ev"]
     if st[ST_TRACE]:
+        ev = g["ev"]
         k = st[ST_EV_LEN]
         if k < st[ST_EV_CAP]:
             ev[k, 0] = code
@@ -187,12 +180,12 @@ def emit(g, code, s, a, b):
             ev[k, 2] = a
             ev[k, 3] = b
         st[ST_EV_LEN] = k + 1
-    if st[ST_LA_SEARCH]:   # a lookahead seat observes the game (never in its own rollouts)
+    if HAS_LOOKAHEAD and st[ST_LA_SEARCH]:   # a lookahead seat observes the game (never in its own rollouts)
         observe(g, code, s, a, b)
 
 
 # ---- seats and matching -----------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def step(s, d, n):
     """The seat one place from s in direction d (no division: this runs several times a turn)."""
     t = s + d
@@ -203,7 +196,7 @@ def step(s, d, n):
     return t
 
 
-@njit(cache=True)
+@njit
 def next_seat(g, s):
     """next(s): the first active seat after s in direction d (s itself need not be active)."""
     st = g["st"]
@@ -219,13 +212,13 @@ def next_seat(g, s):
 
 
 # ---- the discard pile's colour counts (``discards``) -----------------------------------------------
-@njit(cache=True, inline='always')
+@njit(inline='always')
 def discarded(g, c):
     """Card c has just gone onto the discard pile."""
     g["discards"][COLOUR[c]] += 1
 
 
-@njit(cache=True)
+@njit
 def count_colours(cards, m, out):
     """out[k] = the cards of colour k among cards[:m] (out[NO_COLOUR]: the wilds)."""
     out[:] = 0
@@ -233,14 +226,14 @@ def count_colours(cards, m, out):
         out[COLOUR[cards[i]]] += 1
 
 
-@njit(cache=True)
+@njit
 def recount_discards(g):
     """Count the discard pile afresh, after it was rebuilt (a deal empties it, the first card starts
     it, a reshuffle leaves T alone)."""
     count_colours(g["pile"][DISC], g["plen"][DISC], g["discards"])
 
 
-@njit(cache=True)
+@njit
 def discards_agree(g):
     """Whether ``discards`` holds the discard pile's colour counts (an audited invariant)."""
     count = np.zeros(N_COLOURS + 1, np.int64)
@@ -249,13 +242,13 @@ def discards_agree(g):
 
 
 # ---- each hand's colour counts (``held``) ------------------------------------------------------------
-@njit(cache=True)
+@njit
 def recount_held(g, s):
     """Count seat s's hand afresh, after it was rebuilt (a deal, a redeal, hands passed on)."""
     count_colours(g["hands"][s], g["hlen"][s], g["held"][s])
 
 
-@njit(cache=True)
+@njit
 def held_agree(g):
     """Whether ``held`` holds every seat's colour counts (an audited invariant)."""
     count = np.zeros(N_COLOURS + 1, np.int64)
@@ -266,13 +259,13 @@ def held_agree(g):
     return True
 
 
-@njit(cache=True)
+@njit
 def matches(c, top, colour):
     """docs/rules.md §1.4 items 1-4."""
     return COLOUR[c] == colour or MATCHES_TOP[c, top]
 
 
-@njit(cache=True)
+@njit
 def holds_colour(g, p, colour, skip_index):
     hands = g["hands"]
     hlen = g["hlen"]
@@ -282,7 +275,7 @@ def holds_colour(g, p, colour, skip_index):
     return False
 
 
-@njit(cache=True)
+@njit
 def playable(g, p, i):
     """Legal play of hand index i (§1.4 with the WD4 restriction of §1.8)."""
     st = g["st"]
@@ -295,7 +288,7 @@ def playable(g, p, i):
     return True
 
 
-def game_dtype(trace_capacity: int) -> np.dtype:
+def game_dtype() -> np.dtype:
     """The game record: every array the verbs share, in one block (no per-call refcounting)."""
     return np.dtype([
         ("st", np.int64, (ST_SIZE,)), ("hands", np.int64, (MAXP, MAXC)), ("hlen", np.int64, (MAXP,)),
@@ -310,20 +303,24 @@ def game_dtype(trace_capacity: int) -> np.dtype:
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
         ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)),
         ("held", np.int64, (MAXP, N_COLOURS + 1)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
+        ("belief_order", np.int64, (MAXP,)),
         # the per-seat score tables come after every other field but the trace: placed before them,
         # card_floor moved the fields the turn loop reads and cost colour_counter its gain (measured)
         ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, C.N_CARD_IDS)),
-        ("ev", np.int64, (trace_capacity, 4)),
+        ("ev", np.int64, (TRACE_CAPACITY, 4)),
     ])
+
+
+GAME = game_dtype()
 
 
 def new_game(ir, fr, pol, pp, trace: bool = False):
     """A one-element array holding a zeroed game record with the compiled rules and the lineup.
 
     Keep the array alive while its record ``[0]`` is used: a record (and views of its fields) does not
-    own its memory. Only two record layouts exist (trace buffer of 1 or TRACE_CAPACITY rows), and the
-    capacity travels as data in ``st``: numba's disk cache must never have to tell apart records that
-    differ only in a nested array's shape.
+    own its memory. Traced or not, a game has the one record layout (numba compiles per layout, so a
+    replay needs no second compile): its trace buffer of TRACE_CAPACITY events (32 MB) is allocated
+    zeroed by the system, and memory an untraced game never writes is never backed by pages.
 
     Parameters
     ----------
@@ -337,17 +334,16 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
     pp : float64[n, N_POLICY_PARAMS]
         Policy parameters per seat (``PP_*`` columns).
     trace : bool
-        Give the record a trace buffer of TRACE_CAPACITY events (else 1 row, unused).
+        Record the game's events into the record's trace buffer.
 
     Returns
     -------
     numpy.ndarray
-        Shape (1,), dtype ``game_dtype(capacity)``.
+        Shape (1,), dtype ``game_dtype()``.
     """
-    capacity = TRACE_CAPACITY if trace else 1
-    block = np.zeros(1, game_dtype(capacity))
+    block = np.zeros(1, GAME)
     g = block[0]
-    g["st"][ST_EV_CAP] = capacity
+    g["st"][ST_EV_CAP] = TRACE_CAPACITY
     g["ir"][:] = ir
     g["fr"][:] = fr
     g["pol"][:len(pol)] = pol

@@ -1,11 +1,11 @@
 """spin: the wheel and its nine outcomes (docs/rules.md §2.3.3-§2.3.6, protocol §6). What a seat chooses on
 the wheel (what to discard, which card to reveal) is asked of its policy through :mod:`.policy`."""
 
-from numba import njit
+from unosim.engine._jit import njit
 
-from .. import cards as C
-from .. import protocol as L
-from ..protocol import (
+from unosim import cards as C
+from unosim import protocol as L
+from unosim.protocol import (
     ALMOST_UNO,
     DISCARD_COLOUR,
     DISCARD_NUMBER,
@@ -57,7 +57,7 @@ from .state import (
 
 
 
-@njit(cache=True)
+@njit
 def wheel_discard(g, s, order, m, final):
     """§2.3.4: s discards the hand indices order[:m] in that order; the last one becomes T."""
     st = g["st"]
@@ -101,7 +101,7 @@ def wheel_discard(g, s, order, m, final):
         win(g, s)
 
 
-@njit(cache=True)
+@njit
 def almost_uno(g, s, final):
     """ALMOST_UNO: a seat with more than two cards discards all but two (its policy chooses)."""
     if g["hlen"][s] <= 2:
@@ -110,7 +110,7 @@ def almost_uno(g, s, final):
     wheel_discard(g, s, order, almost_uno_discards(g, s, order), final)
 
 
-@njit(cache=True)
+@njit
 def tally_groups(g, s, by_colour, tally, points):
     """tally[x] / points[x]: cards / points of s in group x (a colour when by_colour, else a number);
     returns the number of groups held."""
@@ -133,7 +133,7 @@ def tally_groups(g, s, by_colour, tally, points):
     return k
 
 
-@njit(cache=True)
+@njit
 def discard_group(g, s, by_colour, final):
     """DISCARD_NUMBER (by_colour False) / DISCARD_COLOUR (True): s's policy picks a group present in
     the hand, and every card of it goes down (§2.3.3; docs/rules.md §5 item 8; protocol §6)."""
@@ -156,7 +156,7 @@ def discard_group(g, s, by_colour, final):
     wheel_discard(g, s, order, m, final)
 
 
-@njit(cache=True)
+@njit
 def draw_until_colour(g, s, colour):
     """DRAW_RED / DRAW_BLUE: draw until that colour or a wild (docs/rules.md §6 S7)."""
     st = g["st"]
@@ -174,13 +174,13 @@ def draw_until_colour(g, s, colour):
             return
 
 
-@njit(cache=True)
+@njit
 def takes_part(g, t, final):
     """Seats a wheel outcome involves: the active ones, except the round winner after a final spin."""
     return g["seat"][t, SE_ACTIVE] == 1 and not (final and t == g["st"][ST_WINNER])
 
 
-@njit(cache=True)
+@njit
 def trade_hands(g, s, final):
     """TRADE_HANDS: every taking-part hand moves to the next taking-part seat clockwise (i → i+1)."""
     st = g["st"]
@@ -202,7 +202,7 @@ def trade_hands(g, s, final):
         seat[seats[j], SE_WHEEL_GAINED] += hlen[seats[j]]
 
 
-@njit(cache=True)
+@njit
 def show_hand(g, s):
     shown = g["shown"]
     shown[s, :] = 0
@@ -213,7 +213,7 @@ def show_hand(g, s):
     emit(g, L.EV_SHOW, s, 0, 0)
 
 
-@njit(cache=True)
+@njit
 def war_participants(g, s, final, alive):
     """alive[:k] = the seats taking part that hold a NUMBER card, from s in direction d; returns k.
     Every seat's reveal list starts empty."""
@@ -236,7 +236,7 @@ def war_participants(g, s, final, alive):
     return k
 
 
-@njit(cache=True)
+@njit
 def was_revealed(revealed, n_revealed, t, i):
     for j in range(n_revealed[t]):
         if revealed[t, j] == i:
@@ -244,7 +244,7 @@ def was_revealed(revealed, n_revealed, t, i):
     return False
 
 
-@njit(cache=True)
+@njit
 def reveal_highest(g, t):
     """t reveals its highest unrevealed NUMBER card (its policy picks among equal ones, hand order):
     REVEAL(t, c); returns that number, or -1 when t has nothing left to reveal."""
@@ -277,7 +277,7 @@ def reveal_highest(g, t):
     return best
 
 
-@njit(cache=True)
+@njit
 def war_reveals(g, alive, k):
     """Each of alive[:k] in turn reveals (``war_value``: the number); a seat with nothing left drops
     out. Returns the number of seats left in alive[:m]."""
@@ -293,7 +293,7 @@ def war_reveals(g, alive, k):
     return m
 
 
-@njit(cache=True)
+@njit
 def keep_highest(alive, value, k):
     """Only the seats of alive[:k] with the highest value stay (in order); returns how many."""
     top = -1
@@ -307,7 +307,7 @@ def keep_highest(alive, value, k):
     return m
 
 
-@njit(cache=True)
+@njit
 def war(g, s, final):
     """WAR (§2.3.3, S5, S6, S14); returns the winner or -1. No one left → no winner; one left → it
     wins (at level 0 too); else the unique highest reveal of a level wins, or the tied seats go on."""
@@ -329,13 +329,14 @@ def war(g, s, final):
     if winner >= 0:   # it discards everything it revealed
         order = g["order"]
         m = g["n_revealed"][winner]
-        order[:m] = g["revealed"][winner, :m]
+        for j in range(m):
+            order[j] = g["revealed"][winner, j]
         order_discards(g, winner, order, m)
         wheel_discard(g, winner, order, m, final)
     return winner
 
 
-@njit(cache=True)
+@njit
 def uno_spin(g, final):
     """UNO_SPIN: the first to shout (∝ shout_weight) discards one card; returns the shouter or -1."""
     st = g["st"]
@@ -359,7 +360,7 @@ def uno_spin(g, final):
     return w
 
 
-@njit(cache=True)
+@njit
 def spin(g, s, final):
     """s spins the wheel (§2.3.3-§2.3.6); returns the seat of the next turn (-1 if the round ended)."""
     st = g["st"]

@@ -1,0 +1,72 @@
+"""The one ``njit`` of the engine's kernel modules: numba's, cached per build (:mod:`.cache`).
+
+Every kernel module imports ``njit`` from here (absolutely, so all builds share this module), which
+registers, before the first function is decorated, the cache locator that files a build's functions
+under ``<engine version>/<build key>/`` with the engine's source digest as their stamp. numba picks a
+function's locator when it is decorated, so the registration must come first.
+"""
+
+from __future__ import annotations
+
+from numba import njit as _njit
+from numba.core import caching
+
+from .cache import DIGEST, build_dir
+
+#: kernel package name -> its build (``unosim.engine`` itself, and each loaded build's package)
+PACKAGES: dict = {}
+
+
+class BuildLocator(caching._CacheLocator):
+    """Files the functions of a registered kernel package under their build's cache directory."""
+
+    def __init__(self, directory, lineno):
+        self._directory = directory
+        self._lineno = lineno
+
+    def get_cache_path(self):
+        return str(self._directory)
+
+    def get_source_stamp(self):
+        return DIGEST   # the directory is already per digest; an index of another engine never loads
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        build = PACKAGES.get(py_func.__module__.rpartition(".")[0])
+        if build is None:
+            return None
+        locator = cls(build_dir(build), py_func.__code__.co_firstlineno)
+        try:
+            locator.ensure_cache_path()
+        except OSError:
+            return None   # not writable: numba's own locators (or no cache) take over
+        return locator
+
+
+_impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl   # renamed in numba 0.68
+if BuildLocator not in _impl._locator_classes:
+    _impl._locator_classes.insert(0, BuildLocator)
+
+
+# the kernel functions called from Python (every other one only from compiled code)
+ENTRY_POINTS = ("run_games", "card_floor", "card_early")
+
+
+def njit(*args, **kwargs):
+    """``numba.njit`` with ``cache=True``; in a build's package (not ``unosim.engine``'s own modules,
+    which tests call into) a function only compiled code calls gets no Python and C wrappers."""
+    kwargs.setdefault("cache", True)
+
+    def decorate(func):
+        package = func.__module__.rpartition(".")[0]
+        if package != __package__ and func.__name__ not in ENTRY_POINTS:
+            kwargs.setdefault("no_cpython_wrapper", True)
+            kwargs.setdefault("no_cfunc_wrapper", True)
+        return _njit(**kwargs)(func)
+
+    if args and callable(args[0]):
+        return decorate(args[0])
+    return decorate
