@@ -29,7 +29,7 @@ demo: install
 
 # The whole suite, slow statistical tests included, on both cores.
 test: install
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q --durations=25
 
 # Everything except tests marked slow (for local iteration).
 test-fast: install

@@ -40,15 +40,30 @@ def test_sigint_interrupts_a_long_simulate_within_a_second_or_two():
     assert exited < 10.0, f"the process took {exited:.2f} s to exit after SIGINT"
 
 
+def _cpu_seconds_of(cmd: list[str]) -> float:
+    """The CPU time a command takes to run to its end (its own and its children's)."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, check=True, capture_output=True, cwd=Path(__file__).parents[1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
 def test_sigint_stops_the_cli_simulate_with_one_line():
-    import unosim
-    unosim.simulate("classic", players=4, games=10, seed=1)   # the engine is compiled before the clock starts
-    cmd = [sys.executable, "-m", "unosim", "simulate", "classic", "-n", "4", "--seed", "1", "--games", "1500000"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    psutil = __import__("pytest").importorskip("psutil")
+    cli = [sys.executable, "-m", "unosim", "simulate", "classic", "-n", "4", "--seed", "1", "--games"]
+    # imports and engine load, measured in CPU time so that a loaded machine does not move the moment the
+    # signal is sent: it lands one CPU-second into the long call, not during the interpreter's start-up
+    startup = _cpu_seconds_of([*cli, "10"])
+    proc = subprocess.Popen([*cli, "1500000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=Path(__file__).parents[1])
     try:
-        time.sleep(4.0)   # imports, engine load, then well inside the long call
-        assert proc.poll() is None, proc.communicate()
+        child = psutil.Process(proc.pid)
+        deadline = time.monotonic() + 120
+        while sum(child.cpu_times()[:2]) < startup + 1.0:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the CLI never got into its long call"
+            time.sleep(0.05)
         sent = time.time()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)

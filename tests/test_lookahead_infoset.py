@@ -28,8 +28,8 @@ def test_decisions_ignore_hidden_information(case):
         forget_others(original, p)
         variant = hidden_variant(block, p, rng)
         changed += not np.array_equal(original[0]["hands"], variant[0]["hands"])
-        LA.search(original[0], p, deck_counts)
-        LA.search(variant[0], p, deck_counts)
+        LA.search(original[0], p, deck_counts, np.zeros(1, LA.WORLD))
+        LA.search(variant[0], p, deck_counts, np.zeros(1, LA.WORLD))
         a, b = original[0]["st"], variant[0]["st"]
         assert a[L.ST_LA_CHOICE] == b[L.ST_LA_CHOICE], f"seat {p} decided differently on hidden cards"
         assert np.array_equal(original[0]["rng"][4:], variant[0]["rng"][4:]), "play stream diverged"

@@ -11,10 +11,13 @@ from __future__ import annotations
 from numba import njit as _njit
 from numba.core import caching
 
+from .builds import Build
 from .cache import DIGEST, build_dir
 
-#: kernel package name -> its build (``unosim.engine`` itself, and each loaded build's package)
-PACKAGES: dict = {}
+#: kernel package name -> its build: ``unosim.engine`` itself is the full build from the start, so a
+#: kernel function a test (or a user) calls straight from ``unosim.engine.<module>`` is cached with that
+#: build, not compiled a second time under numba's default per-path cache
+PACKAGES: dict = {__package__: Build.full()}
 
 
 class BuildLocator(caching._CacheLocator):

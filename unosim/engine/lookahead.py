@@ -286,14 +286,15 @@ def best_option(scores, k, work, seed, worlds):
 
 
 @njit
-def search(g, p, deck_counts, work_block=None):
+def search(g, p, deck_counts, work_block):
     """Prepare lookahead seat p's decision for the turn it is about to take (module docstring):
     st[ST_LA_CHOICE] = the chosen hand index, DRAW_OR_ACCEPT, or NO_CHOICE when there was nothing to
     search; st[ST_LA_READY] = 1. Draws one number from the play stream only when it searches.
 
     ``work_block``: a one-record array of :data:`WORLD` the worlds are dealt into (``round.run_games``
     allocates it once per call: the record holds the trace buffer, so a fresh zeroed one per search
-    would cost a 32 MB fill); every field a rollout reads is dealt afresh (:func:`deal_world`)."""
+    would cost a 32 MB fill); every field a rollout reads is dealt afresh (:func:`deal_world`). It is
+    required: an omitted optional record array, allocated inside, crashed numba's compiled code."""
     st = g["st"]
     st[ST_LA_READY] = 1
     st[ST_LA_CHOICE] = NO_CHOICE
@@ -307,11 +308,7 @@ def search(g, p, deck_counts, work_block=None):
     if m < 0:
         st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search
         return
-    if work_block is None:   # (a new name: numba cannot rebind an omitted argument)
-        block = np.zeros(1, WORLD)
-    else:
-        block = work_block
-    work = block[0]
+    work = work_block[0]
     seat_rollout_policies(g, p, work)
     worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])
     horizon = np.int64(g["pp"][p, L.PP_HORIZON])
