@@ -43,14 +43,14 @@ fuzz: install
 # Throughput and memory as ratios to baselines of the same run (< 3 min once its engine builds are compiled),
 # the kernel against bench/c_reference built with cc -O3 -march=native; results in data/bench-results.json.
 bench: install
-	$(BIN)/python -m unosim.bench
+	$(BIN)/python -m bench
 
 # The same plus the long runs: 1M-round simulate, 10M-game study and its analyses, no_mercy endings.
 bench-full: install
-	$(BIN)/python -m unosim.bench --full
+	$(BIN)/python -m bench --full
 
 lint: install
-	$(BIN)/ruff check unosim analyses tests
+	$(BIN)/ruff check unosim bench analyses tests
 
 study: install
 	$(BIN)/python -m unosim study run analyses/studies/$(STUDY).toml --out data

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from unosim import cards
-from unosim.rules import RULE_KEYS, from_key, get_variant, variant_names
+from unosim.game import cards
+from unosim.game.rules import RULE_KEYS, from_key, get_variant, variant_names
 
 K = cards
 

@@ -11,7 +11,7 @@ ROOT = Path(__file__).parents[1]
 RULES_DOC = ROOT / "docs" / "rules.md"
 
 # every place a user or a reader of the code meets a citation
-CITING = [*sorted((ROOT / "unosim").rglob("*.py")), *sorted((ROOT / "unosim" / "templates").glob("*")),
+CITING = [*sorted((ROOT / "unosim").rglob("*.py")), *sorted((ROOT / "unosim" / "reporting" / "templates").glob("*")),
           *sorted((ROOT / "analyses").rglob("*.py")), *sorted((ROOT / "analyses").rglob("*.toml")),
           *sorted((ROOT / "notebooks").glob("*.py")), *sorted((ROOT / "docs").glob("*.md")),
           ROOT / "README.md", ROOT / "data" / "README.md"]

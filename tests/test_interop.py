@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 import unosim
-from unosim.dataset import open_dataset
+from unosim.store.reader import open_dataset
 
 README = Path(__file__).parents[1] / "README.md"
 MARKER = "<!-- tests/test_interop.py runs this block -->"

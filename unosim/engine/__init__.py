@@ -1,13 +1,13 @@
 """The compiled game engine and its protocol.
 
 The numeric layouts (rule arrays, output tables, game record, event codes, policy ids) are declared
-once in :mod:`unosim.protocol` (pure Python, shared with the reference engine and the API). The kernel
+once in :mod:`unosim.game.protocol` (pure Python, shared with the reference engine and the API). The kernel
 modules, in dependency order: :mod:`.rng` (random streams), :mod:`.state` (the game record and
 read-only verbs), :mod:`.policy` (the one dispatch of every policy decision, over :mod:`.policy_random`,
 :mod:`.policy_heuristic`, :mod:`.policy_weighted`), :mod:`.piles` (moving cards, knock-outs),
 :mod:`.wheel` (spin), :mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.round` (turn,
 round, match; the entry point ``run_games``) and :mod:`.lookahead` (the search). Only they hold numba
-code, and nothing imports them until the engine is first used (``import unosim``, ``unosim.rules`` or
+code, and nothing imports them until the engine is first used (``import unosim``, ``unosim.game.rules`` or
 ``unosim.reference`` never do).
 
 They are compiled per *build* (:mod:`.builds`): a call compiles only the mechanisms its variant uses
@@ -398,14 +398,14 @@ def _first_call(loaded: Kernel) -> None:
     the entry point for the build's game record."""
     import numpy as np
 
-    from ..policies import lineup_arrays, make_lineup
-    from ..rules import get_variant
+    from ..game.policies import lineup_arrays, make_lineup
+    from ..game.rules import get_variant
 
     ir, fr, deck = get_variant("classic", {"n_blank": 0, "match_mode": "single_round"}).compile(2)
     pol, pp = lineup_arrays(make_lineup("random", 2))
     block = loaded.new_game(ir, fr, pol, pp)
-    from ..protocol import MC_SIZE, RC_SIZE, SC_SIZE
-    from ..cards import N_HAND_CLASSES
+    from ..game.protocol import MC_SIZE, RC_SIZE, SC_SIZE
+    from ..game.cards import N_HAND_CLASSES
     loaded.run_games(block[0], deck, 0, 0, 1, deck[:0], np.empty((1, RC_SIZE), np.int64),
                      np.empty((2, SC_SIZE), np.int32), np.zeros((2, N_HAND_CLASSES), np.int8),
                      np.empty((1, MC_SIZE), np.int64), 1)
