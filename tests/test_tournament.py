@@ -211,7 +211,7 @@ def open_rounds_won(result) -> float:
     ("no_mercy", ["keep_wilds"]),   # greedy_points' edge there is ~1 point of win rate: needs far more deals
 ])
 def test_strategies_beat_random_with_intervals_excluding_parity(variant, stronger):
-    """Measured at 20,000 deals (README): the gaps are 5-10 standard errors at the 600 deals used here."""
+    """Measured at 20,000 deals (docs/results/tournaments.json): the gaps are 5-10 standard errors at the 600 deals used here."""
     result = unosim.tournament(variant, players=4, policies=TRIO, games=600, seed=2)
     table = {r["policy"]: r for r in result.standings.iter_rows(named=True)}
     for policy in stronger:

@@ -271,7 +271,7 @@ GREEDY_AS_WEIGHTS = ("weighted(w_points=1,w_order=0.0009765625,w_voluntary_draw=
 ])
 def test_greedy_points_written_as_weights_replays_greedy_points_outside_the_spin_wheel(variant, rules):
     """Every decision outside the spin wheel (card, stack, drawn card, jump-in, colour, target,
-    challenge) is a weighted sum; the wheel's Almost UNO and group choices are not (README)."""
+    challenge) is a weighted sum; the wheel's Almost UNO and group choices are not (docs/tutorials/strategies.md)."""
     rules = {"match_mode": "single_round", **rules}
     rs, greedy = resolve(variant, 4, "greedy_points(p_challenge=0.3)", rules)
     _, weighted = resolve(variant, 4, GREEDY_AS_WEIGHTS, rules)
