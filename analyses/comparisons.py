@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from unosim import analysis
-from unosim.script_args import dataset_from_argv
+from unosim.cli.script_args import dataset_from_argv
 
 ds = dataset_from_argv(__doc__)
 wins, _ = analysis.comparisons(ds)

@@ -7,7 +7,7 @@ For every variant, player count and pair ``A:B`` it plays ``unosim.tournament`` 
 (each takes half the seats; every deal under every arrangement) and prints one markdown row: A's win
 rate (fair share 1/N) and head-to-head share against B (fair 1/2), each with its 95% interval
 clustered by deal, and the verdict: which policy is stronger when that interval excludes parity. This is how the strength
-table in the README is made. ``A:B+C+D`` plays one tournament of the four policies (one seat each at
+table of docs/results/strength.json is made. ``A:B+C+D`` plays one tournament of the four policies (one seat each at
 four players) and prints a row per opponent: A's head-to-head share against each, in that field; with
 a slow A (``lookahead``) this costs less than a pair at a time. ``--seating rotations`` plays each deal under fewer arrangements (at four
 seats ABAB and BABA instead of the six orders of AABB): the scheme for the slow ``lookahead``.

@@ -6,7 +6,7 @@
 from pathlib import Path
 
 from unosim import analysis
-from unosim.script_args import dataset_from_argv
+from unosim.cli.script_args import dataset_from_argv
 
 ds = dataset_from_argv(__doc__)
 out = Path(ds.path, "analysis")

@@ -25,9 +25,10 @@ import os
 
 import polars as pl
 
-from unosim import analysis, plots
-from unosim.dataset import open_dataset
-from unosim.paths import data_dir
+from unosim import analysis
+from unosim.reporting import plots
+from unosim.store.reader import open_dataset
+from unosim.pipeline.paths import data_dir
 
 dataset = open_dataset(os.environ.get("UNOSIM_DATASET") or data_dir() / "demo")
 print(dataset.name, "-", len(dataset.manifest["study"]["cells"]), "cells")

@@ -32,10 +32,10 @@ import os
 import polars as pl
 
 from unosim import analysis
-from unosim.dataset import open_dataset
-from unosim.paths import data_dir
-from unosim.runner import run_study
-from unosim.study import parse_study
+from unosim.store.reader import open_dataset
+from unosim.pipeline.paths import data_dir
+from unosim.pipeline.runner import run_study
+from unosim.pipeline.study import parse_study
 
 GAMES = int(os.environ.get("UNOSIM_NOTEBOOK_GAMES", "20000"))   # per cell; the test suite runs fewer
 HOUSE_RULES = {"stacking": {"stacking": "any_draw"}, "seven_o": {"seven_o": True},

@@ -25,7 +25,7 @@ import os
 import polars as pl
 
 import unosim
-from unosim.paths import data_dir, repo_root
+from unosim.pipeline.paths import data_dir, repo_root
 
 GAMES = int(os.environ.get("UNOSIM_NOTEBOOK_GAMES", "20000"))   # the test suite runs with fewer
 print(f"unosim {unosim.__version__}; repository {repo_root()}; datasets in {data_dir()}")
@@ -100,7 +100,7 @@ seats.groupby("policy", observed=True)["won"].mean()
 # ## Datasets on disk
 #
 # Studies (`unosim study run SPEC --out data`, or `make demo`) write datasets under the repository's
-# `data/` directory, which `unosim.paths.data_dir()` finds from anywhere (or set `UNOSIM_DATA`).
+# `data/` directory, which `unosim.pipeline.paths.data_dir()` finds from anywhere (or set `UNOSIM_DATA`).
 # `notebooks/house_rules.py` runs a study end to end.
 
 # %%

@@ -32,7 +32,7 @@ import polars as pl
 
 import unosim
 from unosim import analysis
-from unosim.policies import POLICIES
+from unosim.game.policies import POLICIES
 
 GAMES = int(os.environ.get("UNOSIM_NOTEBOOK_GAMES", "20000"))   # the test suite runs with fewer
 SEED = 7
@@ -99,6 +99,6 @@ for row in fair.iter_rows(named=True):
 # ## Your own strategy
 #
 # A strategy written in plain Python runs in the reference engine (slower, no compilation needed):
-# subclass `unosim.reference.PythonPolicy` and override the decisions you care about; the README's
-# "Policies" section has a complete example. Parameters of the built-in policies, e.g.
+# subclass `unosim.reference.PythonPolicy` and override the decisions you care about; docs/tutorials/strategies.md
+# has a complete example. Parameters of the built-in policies, e.g.
 # `random(p_bluff=0.2)` or `greedy_points(p_challenge=0.5)`, model more human play without any code.

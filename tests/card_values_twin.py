@@ -13,7 +13,7 @@ from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from unosim.analysis.win_rates import CELL
-from unosim.cards import HAND_CLASS_POINTS, HAND_CLASSES
+from unosim.game.cards import HAND_CLASS_POINTS, HAND_CLASSES
 
 OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)
 BATCH_ROWS = 1_000_000

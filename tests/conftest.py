@@ -9,8 +9,8 @@ import tomllib
 import pytest
 from study_specs import DEMO_SPEC, HOUSE_RULE_SPEC, MATCH_SPEC, small_spec
 
-from unosim.runner import run_study
-from unosim.study import parse_study
+from unosim.pipeline.runner import run_study
+from unosim.pipeline.study import parse_study
 
 # Every engine call of the tests (subprocesses included) runs on one build with every mechanism and
 # policy, compiled once into the shared cache (the first worker to need it compiles it, the other waits):

@@ -5,8 +5,8 @@ built-in policy, derived from the registries, so a new variant or policy is comp
 without editing a test.
 """
 
-from unosim.policies import TWINNED_POLICIES as POLICIES
-from unosim.rules import variant_names
+from unosim.game.policies import TWINNED_POLICIES as POLICIES
+from unosim.game.rules import variant_names
 
 CASES = {
     "classic-4-random-single": ("classic", 4, "random", {"match_mode": "single_round"}),

@@ -27,10 +27,10 @@ import sys
 
 import numpy as np
 
-from unosim import families
-from unosim import rules as R
-from unosim.policies import POLICIES, PRESETS, TWINNED_POLICIES
-from unosim.protocol import PROBABILITY_PARAMS, WEIGHT_PARAMS
+from unosim.game import families
+from unosim.game import rules as R
+from unosim.game.policies import POLICIES, PRESETS, TWINNED_POLICIES
+from unosim.game.protocol import PROBABILITY_PARAMS, WEIGHT_PARAMS
 
 FAMILIES = tuple(R.variant_names())   # derived from the registry: a new variant is fuzzed too
 WEIGHTS = (0.0, 1e-300, 1e-9, 0.5, 1.0, 3.0, 1e9, 1e308)
@@ -176,13 +176,13 @@ def extreme_pair(rng: random.Random) -> tuple[dict, dict]:
 def play_extreme(sane: dict, extreme: dict) -> str:
     """Play both calls; the extreme one must play the sane one's games ("same") or raise a ValueError
     naming the field that holds the extreme numbers ("refused: ...")."""
-    from unosim.simulate import resolve, run_compiled
+    from unosim.play.simulate import resolve, run_compiled
 
     rs, specs = resolve(sane["variant"], sane["players"], sane["lineup"], sane["rules"])
     expected = run_compiled(rs, sane["players"], specs, sane["seed"], sane["first_game"], sane["games"], audit=True)
     try:
         rs, specs = resolve(extreme["variant"], extreme["players"], extreme["lineup"], extreme["rules"])
-        from unosim.policies import lineup_arrays
+        from unosim.game.policies import lineup_arrays
         lineup_arrays(specs)
     except ValueError as error:
         message = str(error)
@@ -288,8 +288,8 @@ def _token(value) -> str:
 
 def play(draw: dict) -> dict:
     """Play one valid draw with the audit; returns a summary, raises on any broken invariant."""
-    from unosim import protocol as L
-    from unosim.simulate import resolve, run_compiled
+    from unosim.game import protocol as L
+    from unosim.play.simulate import resolve, run_compiled
 
     rs, specs = resolve(draw["variant"], draw["players"], draw["lineup"], draw["rules"])
     raw = run_compiled(rs, draw["players"], specs, draw["seed"], draw["first_game"], draw["games"], audit=True)
@@ -305,7 +305,7 @@ def play(draw: dict) -> dict:
 def compare_with_reference(draw: dict) -> None:
     """The first game of the draw, traced, must be identical in the kernel and the reference engine."""
     from unosim import reference
-    from unosim.simulate import resolve, run_compiled
+    from unosim.play.simulate import resolve, run_compiled
 
     rs, specs = resolve(draw["variant"], draw["players"], draw["lineup"], draw["rules"])
     compiled = run_compiled(rs, draw["players"], specs, draw["seed"], draw["first_game"], 1, trace=True)

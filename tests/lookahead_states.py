@@ -7,15 +7,15 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from unosim import cards
-from unosim import protocol as L
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.engine import effects as E
 from unosim.engine import lookahead as LA
 from unosim.engine import round as R
 from unosim.engine import state as S
 from unosim.engine.rng import seed_streams
-from unosim.policies import lineup_arrays
-from unosim.simulate import resolve
+from unosim.game.policies import lineup_arrays
+from unosim.play.simulate import resolve
 
 # Rule sets that exercise every way a seat learns about another hand (docs/rules.md §2.1.3 swap_hands,
 # §4 seven_o 7-swap and 0-pass, §2.3.3 Show Hand / Trade Hands / War, §1.8 challenges, §2.4.6 knock-outs)

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from unosim import cards
-from unosim import protocol as L
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.reference import PythonPolicy, RawResults, run_games
-from unosim.rules import get_variant
+from unosim.game.rules import get_variant
 
 CARD_IDS = {cards.card_name(i): i for i in range(cards.N_CARD_IDS)}
 CARD_IDS["WD4"] = cards.ID_WD4

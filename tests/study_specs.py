@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
-from unosim.dataset import open_dataset
+from unosim.store.reader import open_dataset
 
 SMALL_SPEC = {
     "study": {"name": "small", "seed": 7, "games": 600, "mode": "single_round"},

@@ -8,9 +8,9 @@ import pytest
 from scipy import stats
 
 from unosim import analysis
-from unosim.cards import HAND_CLASSES
-from unosim.dataset import open_dataset
-from unosim.simulate import simulate
+from unosim.game.cards import HAND_CLASSES
+from unosim.store.reader import open_dataset
+from unosim.play.simulate import simulate
 
 TIDY = {"estimate", "ci_low", "ci_high", "n"}
 

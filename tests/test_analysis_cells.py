@@ -6,7 +6,7 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 from unosim.analysis import cells, standard
-from unosim.dataset import open_dataset
+from unosim.store.reader import open_dataset
 
 
 def test_tables_by_cell_equal_the_whole_dataset_tables(small_dataset, match_dataset):  # noqa: F811

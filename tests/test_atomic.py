@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from unosim.atomic import append_line_durable, read_journal, write_atomic, write_text_atomic
+from unosim.store.atomic import append_line_durable, read_journal, write_atomic, write_text_atomic
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
@@ -34,7 +34,7 @@ def test_a_journal_drops_only_a_torn_last_line(tmp_path):
 
 
 def test_a_batch_renames_its_files_only_when_every_write_succeeded(tmp_path):
-    from unosim.atomic import AtomicBatch
+    from unosim.store.atomic import AtomicBatch
     old = tmp_path / "a" / "old.bin"
     write_text_atomic(old, "old\n")
     with pytest.raises(RuntimeError, match="encoding failed"):
@@ -64,7 +64,7 @@ def test_a_batch_renames_its_files_only_when_every_write_succeeded(tmp_path):
 
 
 def test_a_batch_can_leave_the_directory_fsyncs_to_its_caller(tmp_path, monkeypatch):
-    from unosim import atomic
+    from unosim.store import atomic
     synced = []
     real_fsync = atomic._fsync
 

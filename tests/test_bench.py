@@ -10,8 +10,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from unosim import bench
-from unosim.simulate import simulate
+from bench import run as bench
+from unosim.play.simulate import simulate
 
 ROUNDS = 200_000
 
@@ -38,9 +38,9 @@ def test_c_reference_plays_classic_four_player_rounds_like_the_kernel(tmp_path):
 
 
 def test_the_bench_study_plays_the_baselines_game():
-    from unosim.bench_study import bench_spec
-    from unosim.simulate import resolve
-    from unosim.study import parse_study
+    from bench.study import bench_spec
+    from unosim.play.simulate import resolve
+    from unosim.pipeline.study import parse_study
     (cell,) = parse_study(bench_spec(1000)).cells
     ruleset, lineup = resolve("classic", 4, "random", bench.rules_for("classic"))
     assert cell.ruleset == ruleset and cell.players == 4
@@ -49,7 +49,7 @@ def test_the_bench_study_plays_the_baselines_game():
 
 @pytest.mark.slow
 def test_the_bench_study_is_measured_on_started_workers(tmp_path):
-    from unosim.bench_study import bench_study_run
+    from bench.study import bench_study_run
     run = bench_study_run(tmp_path, games=4000, n_jobs=2, chunk_size=1000)
     assert run["workers_reused"]  # the measured run's parts come from the warm-up's workers
     assert run["round_rows"] == 4000 and run["bytes"]["seats"] > 0

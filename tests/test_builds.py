@@ -13,7 +13,7 @@ import pytest
 from unosim import engine
 from unosim.engine import builds, features
 from unosim.engine.builds import MECHANISMS, POLICY_TIERS, Build, build_for
-from unosim.simulate import resolve, run_compiled
+from unosim.play.simulate import resolve, run_compiled
 
 
 def _build(variant, players, lineup, rules=None):

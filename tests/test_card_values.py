@@ -14,8 +14,8 @@ import pytest
 from card_values_twin import card_values_twin
 from polars.testing import assert_frame_equal
 
-from unosim.cards import HAND_CLASSES
-from unosim.dataset import open_dataset
+from unosim.game.cards import HAND_CLASSES
+from unosim.store.reader import open_dataset
 
 cv = importlib.import_module("unosim.analysis.card_values")  # the package exports the function of that name
 FLOATS = ("estimate", "ci_low", "ci_high", "std_error", "mean_count")

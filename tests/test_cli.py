@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from unosim.__main__ import main
+from unosim.cli import main
 
 COMMANDS = [[], ["variants"], ["policies"], ["rules"], ["simulate"], ["study"], ["study", "run"],
             ["study", "status"], ["analyze"], ["report"], ["replay"]]

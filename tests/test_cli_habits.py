@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import unosim
-from unosim import rules
-from unosim.cli_values import parse_value
+from unosim.game import rules
+from unosim.cli.values import parse_value
 
 ROOT = Path(__file__).parents[1]
 
@@ -127,7 +127,7 @@ def test_variant_descriptions_name_the_published_games():
 
 
 def test_numbers_in_messages_have_thousands_separators(small_dataset, tmp_path):  # noqa: F811
-    from unosim.dataset import read_manifest, write_manifest
+    from unosim.store.dataset import read_manifest, write_manifest
     root = shutil.copytree(small_dataset, tmp_path / "copy")
     manifest = read_manifest(root)
     manifest["status"] = "running"

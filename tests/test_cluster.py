@@ -13,10 +13,10 @@ import polars as pl
 import pytest
 from study_specs import small, table
 
-from unosim.atomic import read_journal
-from unosim.dataset import TABLES, read_ledger
-from unosim.runner import run_study
-from unosim.study import parse_study
+from unosim.store.atomic import read_journal
+from unosim.store.dataset import TABLES, read_ledger
+from unosim.pipeline.runner import run_study
+from unosim.pipeline.study import parse_study
 
 distributed = pytest.importorskip("distributed")
 
@@ -99,7 +99,7 @@ def test_a_real_cluster_survives_a_killed_worker_and_writes_the_local_runs_parts
         for proc in reversed(procs):
             proc.kill()
             proc.wait()
-    from unosim.study import load_study
+    from unosim.pipeline.study import load_study
     local = run_study(load_study(spec), tmp_path / "local", n_jobs=2, chunk_size=500, progress=False).path
     assert {k: r["parts"] for k, r in read_ledger(root).items()} == \
         {k: r["parts"] for k, r in read_ledger(local).items()}  # every part byte-identical (sha256)
@@ -118,7 +118,7 @@ class _Client:
 
 
 def test_workers_that_cannot_write_the_dataset_stop_the_run_before_the_first_job(tmp_path):
-    from unosim.runner import RunError, _probe_workers
+    from unosim.pipeline.runner import RunError, _probe_workers
     root = tmp_path / "data" / "study"
     root.mkdir(parents=True)
     _probe_workers(_Client(2), root)  # the same directory: fine, and the probes are cleaned up
@@ -153,7 +153,7 @@ def test_a_killed_local_dask_worker_has_its_jobs_run_again_quietly(tmp_path):
     workers[0].kill()
     out, err = run.communicate(timeout=300)
     assert run.returncode == 0 and err == "", err
-    from unosim.study import load_study
+    from unosim.pipeline.study import load_study
     local = run_study(load_study(spec), tmp_path / "local", n_jobs=2, chunk_size=500, progress=False).path
     assert {k: r["parts"] for k, r in read_ledger(root).items()} == \
         {k: r["parts"] for k, r in read_ledger(local).items()}
@@ -162,7 +162,7 @@ def test_a_killed_local_dask_worker_has_its_jobs_run_again_quietly(tmp_path):
 def test_a_worker_lost_again_and_again_is_one_line_naming_memory():
     from distributed.scheduler import KilledWorker
 
-    from unosim.runner import worker_death
+    from unosim.pipeline.runner import worker_death
     line = worker_death(KilledWorker("run_job-1234", SimpleNamespace(address="tcp://127.0.0.1:4567"), 3))
     assert "\n" not in line and "out of memory" in line and "--chunk-size" in line
     from joblib.externals.loky.process_executor import TerminatedWorkerError

@@ -7,8 +7,8 @@ import pytest
 from differential_cases import CASES, registry_cases
 
 from unosim import reference
-from unosim import protocol as L
-from unosim.simulate import resolve, run_compiled
+from unosim.game import protocol as L
+from unosim.play.simulate import resolve, run_compiled
 
 def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
     n = min(len(a), len(b))
@@ -70,7 +70,7 @@ def test_tracing_does_not_change_the_games(case):
 def test_rng_streams_match_the_reference_implementation():
     from unosim.engine import rng as kernel_rng
     from unosim.engine import state as kernel_state
-    from unosim.reference_rng import Xoshiro
+    from unosim.reference.rng import Xoshiro
 
     ir, fr, _ = resolve("classic", 4, "random", None)[0].compile(4)
     block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))

@@ -11,12 +11,15 @@ ROOT = Path(__file__).parents[1]
 RULES_DOC = ROOT / "docs" / "rules.md"
 
 # every place a user or a reader of the code meets a citation
-CITING = [*sorted((ROOT / "unosim").rglob("*.py")), *sorted((ROOT / "unosim" / "templates").glob("*")),
+CITING = [*sorted((ROOT / "unosim").rglob("*.py")), *sorted((ROOT / "unosim" / "reporting" / "templates").glob("*")),
           *sorted((ROOT / "analyses").rglob("*.py")), *sorted((ROOT / "analyses").rglob("*.toml")),
-          *sorted((ROOT / "notebooks").glob("*.py")), *sorted((ROOT / "docs").glob("*.md")),
+          *sorted((ROOT / "notebooks").glob("*.py")), *sorted((ROOT / "docs").rglob("*.md")),
           ROOT / "README.md", ROOT / "data" / "README.md"]
 
-SECTION = re.compile(r"§\s*(\d+(?:\.\d+)*)")
+SECTION = re.compile(r"(?<!protocol )(?<!protocol\.md )§\s*(\d+(?:\.\d+)*)")
+# "protocol §3", "docs/protocol.md §6": the engines' order of play
+PROTOCOL = re.compile(r"protocol(?:\.md)? §\s*(\d+)")
+PROTOCOL_DOC = ROOT / "docs" / "protocol.md"
 # "§6 #S2", "§6 S7", "§6 S11/S13": decisions listed in the tables of §6
 DECISION = re.compile(r"§\s*6,?\s+#?([CMSN]\d+(?:/[CMSN]?\d+)*)")
 HEADING = re.compile(r"^#{2,4} (\d+(?:\.\d+)*)\.? ", re.MULTILINE)
@@ -46,6 +49,14 @@ def test_every_cited_section_is_a_heading_of_the_rules_doc():
     assert len(cited) > 30, "the citation pattern no longer finds the citations"
     missing = {section: files[:3] for section, files in cited.items() if section not in headings}
     assert not missing, f"sections cited but absent from docs/rules.md: {missing}"
+
+
+def test_every_cited_protocol_section_is_a_heading_of_the_protocol_doc():
+    headings = set(re.findall(r"^## (\d+)\. ", PROTOCOL_DOC.read_text(), re.MULTILINE))
+    cited = _citations(PROTOCOL)
+    assert len(cited) >= 5, "the protocol citation pattern no longer finds the citations"
+    missing = {section: files[:3] for section, files in cited.items() if section not in headings}
+    assert not missing, f"sections cited but absent from docs/protocol.md: {missing}"
 
 
 def test_every_cited_decision_is_in_the_decision_tables():

@@ -163,7 +163,7 @@ def test_card_balance_moves_only_supported_cards_and_only_as_far_as_their_interv
 
 
 def test_game_quality_per_cell_and_its_chart():
-    from unosim import plots
+    from unosim.reporting import plots
     from unosim.analysis.quality import game_quality
     rng = np.random.default_rng(8)
     n = 2000

@@ -12,11 +12,11 @@ import pytest
 
 from unosim.engine import round as kernel_round
 from unosim.engine import state as kernel_state
-from unosim import protocol as L
-from unosim.policies import SEARCH_POLICIES
-from unosim.protocol import POLICY_NAMES
-from unosim.rules import variant_names
-from unosim.simulate import resolve, run_compiled
+from unosim.game import protocol as L
+from unosim.game.policies import SEARCH_POLICIES
+from unosim.game.protocol import POLICY_NAMES
+from unosim.game.rules import variant_names
+from unosim.play.simulate import resolve, run_compiled
 
 GAMES = 10_000
 
@@ -125,8 +125,8 @@ def test_failed_draws_and_stalemate_on_the_compiled_engine():
     from scenario_tools import fill_hands, stacked_deck
 
     from unosim import reference
-    from unosim.policies import make_lineup
-    from unosim.rules import get_variant
+    from unosim.game.policies import make_lineup
+    from unosim.game.rules import get_variant
 
     drawn = ["G1", "G2", "G3", "G4", "G5"]
     rs = get_variant("classic", {"hand_size": 15, "first_dealer": 0, "match_mode": "single_round"})

@@ -1,4 +1,4 @@
-"""Variant families (unosim.families) and validation at construction (RuleSet.__post_init__).
+"""Variant families (unosim.game.families) and validation at construction (RuleSet.__post_init__).
 
 The toy-variant test follows CONTRIBUTING.md's "add a variant" walkthrough: one FamilySpec (the classic
 game with four extra 7s, no new mechanism) added to the registry, played by both engines with identical
@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 import unosim
-from unosim import cards, families, protocol, reference
-from unosim.rules import RuleSet, get_variant, make_rules, variant_names
-from unosim.simulate import resolve, run_compiled
+from unosim.game import cards, families, protocol
+from unosim import reference
+from unosim.game.rules import RuleSet, get_variant, make_rules, variant_names
+from unosim.play.simulate import resolve, run_compiled
 
 
 # ---- validation at construction (issue 10 item 5) ----------------------------------------------------

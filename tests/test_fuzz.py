@@ -31,11 +31,11 @@ import pytest
 import unosim
 from fuzz_draws import compare_with_reference, extreme_pair, invalid_draw, valid_draw
 from unosim import reference
-from unosim import protocol as L
-from unosim.policies import parse_policy
-from unosim.rules import get_variant
-from unosim.simulate import resolve, run_compiled
-from unosim.trace import replay, replay_events
+from unosim.game import protocol as L
+from unosim.game.policies import parse_policy
+from unosim.game.rules import get_variant
+from unosim.play.simulate import resolve, run_compiled
+from unosim.play.trace import replay, replay_events
 
 SEED = int(os.environ.get("UNOSIM_FUZZ_SEED", "12"))
 DRAWS = int(os.environ.get("UNOSIM_FUZZ_DRAWS", "400"))
@@ -99,7 +99,7 @@ def test_random_extreme_numbers_play_the_sane_games_or_are_refused_by_name():
     assert len(outcomes) == start
     pairs = [extreme_pair(random.Random(f"extreme:{SEED}:{i}")) for i in range(EXTREME)]
     scales = [float(spec.split("(", 1)[1].split(",")[0].split("=")[1]) for _, b in pairs for spec in b["lineup"]
-              if spec.split("(")[0] in ("weighted", *unosim.policies.PRESETS)]
+              if spec.split("(")[0] in ("weighted", *unosim.game.policies.PRESETS)]
     assert max(map(abs, scales)) > 1e250 and min(abs(x) for x in scales if x) < 1e-250   # the corners are reached
     assert outcomes.count("same") > len(outcomes) // 2
 
@@ -110,7 +110,7 @@ def test_regression_an_extreme_weight_plays_the_games_of_the_same_weights_at_a_s
     (scores overflowed from about 3.6e306 and tied at inf). Now every weight vector plays as it does
     scaled by any power of two that keeps it finite and normal; here the preset base's weights and
     w_points, all scaled by 2**-k into ordinary numbers."""
-    given = dict(unosim.policies.POLICIES["weighted"].defaults, w_points=float(weight))
+    given = dict(unosim.game.policies.POLICIES["weighted"].defaults, w_points=float(weight))
     exponents = [math.frexp(v)[1] for v in given.values() if v]
     k = -(max(exponents) + min(exponents)) // 2   # centred: far from overflow and from subnormals
     sane = "weighted(" + ",".join(f"{name}={math.ldexp(value, k)!r}" for name, value in given.items()) + ")"
@@ -191,7 +191,7 @@ def test_regression_extreme_spin_weights_give_the_normalised_distribution(weight
     """Why 2: [1e308]*9 made every spin UNO_SPIN (the sum overflowed); the draw must follow w / sum(w)."""
     rules = {"spin_weights": weights, "match_mode": "single_round"}
     counts = unosim.simulate("spin", players=4, games=3000, seed=5, rules=rules).rounds.select(
-        unosim.rules.SPIN_OUTCOMES).sum().row(0)
+        unosim.game.rules.SPIN_OUTCOMES).sum().row(0)
     p = np.array(weights, float) / max(weights)
     p /= p.sum()
     n = sum(counts)

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from unosim import reference, replay
-from unosim.simulate import resolve
-from unosim.trace import describe
+from unosim.play.simulate import resolve
+from unosim.play.trace import describe
 
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = {
@@ -39,7 +39,7 @@ GAMES = {
 
 
 def test_every_trace_event_has_a_description():
-    from unosim import protocol as L
+    from unosim.game import protocol as L
     for code in L.EV_NAMES:
         assert describe((code, 0, 1, 0))
 

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from study_specs import small, table
 
-from unosim.dataset import MANIFEST, TABLES, open_dataset, read_ledger, read_manifest, rewrite_ledger
-from unosim.runner import RunError, run_study
-from unosim.study import parse_study
+from unosim.store.dataset import MANIFEST, TABLES, read_ledger, read_manifest, rewrite_ledger
+from unosim.store.reader import open_dataset
+from unosim.pipeline.runner import RunError, run_study
+from unosim.pipeline.study import parse_study
 
 
 def spec(*extra: tuple[int, int]) -> dict:
@@ -88,7 +89,7 @@ def test_a_lineup_change_of_a_cell_is_named_as_in_the_issue(tmp_path):
 def test_the_chunk_size_may_change_on_resume(tmp_path, monkeypatch):
     """Issue 24: the chunk size could not be lowered on resume without --force (it changes no game), e.g.
     for a match study whose jobs hit the memory budget."""
-    from unosim import runner
+    from unosim.pipeline import runner
     study = parse_study(small(games=300))
     real = runner._run_jobs
     stop_after = {"jobs": 3}

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from unosim import rules
-from unosim.__main__ import main
-from unosim.house_rules import house_rules_spec
-from unosim.study import load_study, parse_study
+from unosim.game import rules
+from unosim.cli import main
+from unosim.pipeline.house_rules import house_rules_spec
+from unosim.pipeline.study import load_study, parse_study
 
 STUDIES = Path(__file__).parents[1] / "analyses" / "studies"
 
@@ -93,7 +93,7 @@ def test_cli_writes_the_spec_and_rejects_bad_input(tmp_path, capsys):
     assert main(["study", "new", "house-rules", "--variant", "spin", "--players", "3", "--games", "50",
                  "--lineup", "greedy_points,random*", "--out", str(out)]) == 0
     study = load_study(out)
-    from unosim.house_rules import BEHAVIOUR_LINEUP
+    from unosim.pipeline.house_rules import BEHAVIOUR_LINEUP
     assert {c.lineup for c in study.cells} == {"greedy_points_random", BEHAVIOUR_LINEUP[0]}
     assert "spin_first_card_spins" in {c.variant for c in study.cells}
     assert main(["study", "new", "house-rules", "--variant", "uno", "--players", "3"]) == 2
@@ -107,8 +107,8 @@ def test_rules_that_need_a_choice_come_with_a_lineup_that_makes_it(variant):
     """force_play_drawn, no_voluntary_draw, no_wd4_challenge and no_bluffing "never triggered": no built-in
     policy bluffs, challenges, draws voluntarily or keeps a drawn card. The spec adds a lineup that does,
     says so in a comment, and the lineup's policy honours every parameter those rules need."""
-    from unosim.house_rules import BEHAVIOUR_LINEUP, BEHAVIOURS
-    from unosim.policies import make_lineup
+    from unosim.pipeline.house_rules import BEHAVIOUR_LINEUP, BEHAVIOURS
+    from unosim.game.policies import make_lineup
     text = house_rules_spec(variant, [3, 4], games=100)
     spec = tomllib.loads(text)
     needing = [name for name, entry in spec.get("variants", {}).items() if set(entry["rules"]) & set(BEHAVIOURS)]

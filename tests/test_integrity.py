@@ -13,12 +13,12 @@ import polars as pl
 import pytest
 from study_specs import small, table
 
-from unosim import integrity
-from unosim.__main__ import main
-from unosim.dataset import (LEDGER, TABLES, DatasetError, open_dataset, read_ledger, read_manifest,
-                            write_manifest)
-from unosim.runner import RunError, run_study
-from unosim.study import parse_study
+from unosim.store import integrity
+from unosim.cli import main
+from unosim.store.dataset import LEDGER, TABLES, DatasetError, read_ledger, read_manifest, write_manifest
+from unosim.store.reader import open_dataset
+from unosim.pipeline.runner import RunError, run_study
+from unosim.pipeline.study import parse_study
 
 
 @pytest.fixture

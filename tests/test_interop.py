@@ -1,4 +1,4 @@
-"""pandas and DuckDB beside polars: ``to_pandas()`` keeps exact types and labels, and the README's
+"""pandas and DuckDB beside polars: ``to_pandas()`` keeps exact types and labels, and the dataset page's
 win-rate query gives the same numbers in polars, pandas and DuckDB."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pyarrow as pa
 import pytest
 
 import unosim
-from unosim.dataset import open_dataset
+from unosim.store.reader import open_dataset
 
-README = Path(__file__).parents[1] / "README.md"
+DATASET_DOC = Path(__file__).parents[1] / "docs" / "reference" / "dataset.md"
 MARKER = "<!-- tests/test_interop.py runs this block -->"
 KEYS = ["variant", "players", "lineup", "seat"]
 
@@ -66,9 +66,9 @@ def test_dataset_to_pandas(small_dataset):  # noqa: F811
     assert list(ds.to_pandas("seats", columns=["seat", "won"]).columns) == ["seat", "won"]
 
 
-def _readme_query() -> str:
-    text = README.read_text()
-    assert MARKER in text, "the README lost its polars / pandas / DuckDB example"
+def _documented_query() -> str:
+    text = DATASET_DOC.read_text()
+    assert MARKER in text, "docs/reference/dataset.md lost its polars / pandas / DuckDB example"
     return text.split(MARKER, 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
 
 
@@ -78,10 +78,10 @@ def _normalised(frame) -> pl.DataFrame:
                         pl.col("win_rate").cast(pl.Float64), pl.col("rounds").cast(pl.Int64)).sort(KEYS)
 
 
-def test_readme_win_rate_query_agrees_in_polars_pandas_and_duckdb(small_dataset):  # noqa: F811
+def test_documented_win_rate_query_agrees_in_polars_pandas_and_duckdb(small_dataset):  # noqa: F811
     pytest.importorskip("duckdb")
     namespace: dict = {}
-    exec(_readme_query().replace("data/demo", small_dataset.as_posix()), namespace)  # noqa: S102
+    exec(_documented_query().replace("data/demo", small_dataset.as_posix()), namespace)  # noqa: S102
     frames = [_normalised(namespace[name]) for name in ("by_polars", "by_pandas", "by_duckdb")]
     seats = open_dataset(small_dataset).seats.select(KEYS).unique().collect()
     assert frames[0].height == seats.height > 10

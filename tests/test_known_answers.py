@@ -11,9 +11,9 @@ import pytest
 from scipy import stats
 
 import unosim
-from unosim import cards
-from unosim import protocol as L
-from unosim.simulate import resolve, run_compiled
+from unosim.game import cards
+from unosim.game import protocol as L
+from unosim.play.simulate import resolve, run_compiled
 
 Z = 4.5
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from lookahead_states import CASES, decisions, forget_others, hidden_variant, known_split
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from unosim.engine import lookahead as LA
 
 GAMES = 12

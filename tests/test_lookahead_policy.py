@@ -9,12 +9,12 @@ import polars as pl
 import pytest
 
 import unosim
-from unosim import protocol as L
-from unosim.__main__ import main
-from unosim.policies import PolicySpec, make_lineup, parse_policy
-from unosim.rules import variant_names
-from unosim.simulate import resolve, run_compiled
-from unosim.study import parse_study
+from unosim.game import protocol as L
+from unosim.cli import main
+from unosim.game.policies import PolicySpec, make_lineup, parse_policy
+from unosim.game.rules import variant_names
+from unosim.play.simulate import resolve, run_compiled
+from unosim.pipeline.study import parse_study
 
 QUICK = "lookahead(rollouts=4,horizon=6)"
 
@@ -88,7 +88,7 @@ def test_study_spec_and_tournament_accept_lookahead_lineups(tmp_path):
     study = parse_study({"study": {"name": "la", "seed": 2, "games": 4, "mode": "single_round"},
                          "lineups": {"expert": f"{QUICK},random*"},
                          "grid": [{"variants": ["classic"], "players": [3], "lineups": ["expert"]}]})
-    summary = unosim.runner.run_study(study, tmp_path, n_jobs=1, progress=False)
+    summary = unosim.pipeline.runner.run_study(study, tmp_path, n_jobs=1, progress=False)
     assert summary.path.exists()
     t = unosim.tournament("classic", players=2, policies=[QUICK, "random"], games=4, seed=1)
     assert set(t.standings["policy"]) == {parse_policy(QUICK).label, "random"}

@@ -17,9 +17,10 @@ SCRIPT = textwrap.dedent("""
     import warnings
     import numpy as np
     warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)  # xoshiro wraps by design
-    from unosim import cards, reference
-    from unosim import protocol as L
-    from unosim.simulate import resolve, run_compiled
+    from unosim import reference
+    from unosim.game import cards
+    from unosim.game import protocol as L
+    from unosim.play.simulate import resolve, run_compiled
     L.FIRST_CARD_MAX_RETURNS = 2
     rs, specs = resolve("classic", 3, "random", {"match_mode": "single_round", "hand_size": 5})
     deck = cards.deck_ids(rs.deck_counts()).tolist()

@@ -9,7 +9,7 @@ import textwrap
 
 import numpy as np
 
-from unosim.simulate import resolve, run_compiled
+from unosim.play.simulate import resolve, run_compiled
 
 CASES = [("classic", 4, "random(p_bluff=0.2,p_challenge=0.5)", {"p_forget_uno": 0.3}),
          ("minions", 3, "keep_wilds", {"p_dumbfu_fail": 0.5}),
@@ -27,7 +27,7 @@ SCRIPT = textwrap.dedent("""
     import sys, warnings
     import numpy as np
     warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)  # xoshiro wraps by design
-    from unosim.simulate import resolve, run_compiled
+    from unosim.play.simulate import resolve, run_compiled
     cases = {cases!r}
     arrays = {{}}
     for k, (variant, players, lineup, rules) in enumerate(cases):

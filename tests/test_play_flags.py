@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from unosim import cards
+from unosim.game import cards
 from unosim.engine.state import COLOUR, KIND, LEGAL, LEGAL_WD4, N_COLOURS, PLAY_FLAGS, SAME_COLOUR
 from unosim.reference.table import Table
 

@@ -5,14 +5,14 @@ earlier decision left in the game record's scratch buffers."""
 import numpy as np
 import pytest
 
-from unosim import cards
-from unosim import protocol as L
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.engine import policy
 from unosim.engine import state as S
 from unosim.engine.round import run_games
-from unosim.policies import parse_policy
-from unosim.protocol import N_POLICY_PARAMS
-from unosim.simulate import resolve
+from unosim.game.policies import parse_policy
+from unosim.game.protocol import N_POLICY_PARAMS
+from unosim.play.simulate import resolve
 
 BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.WEIGHTED, S.LOOKAHEAD)
 # weighted with weights on every kind of decision (all zero it would only break ties)

@@ -1,4 +1,4 @@
-"""The declared protocol (unosim.protocol) and the numba-free parts of the package.
+"""The declared protocol (unosim.game.protocol) and the numba-free parts of the package.
 
 The protocol's constants are generated from ordered tables: these tests check that the tables tile
 their records exactly, that every consumer reads the same numbers, and that the pure-Python half of
@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from unosim import policies, protocol
+from unosim.game import policies, protocol
 from unosim.reference import spin as reference_spin
 
 LAYOUTS = (protocol.IRULES, protocol.FRULES, protocol.ROUND_TABLE, protocol.SEAT_TABLE, protocol.MATCH_TABLE,
@@ -74,7 +74,7 @@ def _run_without_numba(code: str) -> subprocess.CompletedProcess:
 
 
 def test_pure_python_half_imports_without_numba():
-    out = _run_without_numba("import unosim, unosim.cards, unosim.rules, unosim.protocol, unosim.reference\n"
+    out = _run_without_numba("import unosim, unosim.game.cards, unosim.game.rules, unosim.game.protocol, unosim.reference\n"
                              "print('unosim.engine' in sys.modules)")
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
@@ -90,7 +90,7 @@ def test_importing_unosim_loads_no_numba():
 
 def test_reference_engine_plays_every_variant_without_numba():
     code = ("import numpy as np\n"
-            "from unosim import protocol, rules\n"
+            "from unosim.game import protocol, rules\n"
             "from unosim.reference import play\n"
             "for name in rules.variant_names():\n"
             "    raw = play(rules.get_variant(name), 3, 'random', seed=5, n_games=4, trace=True)\n"
@@ -100,5 +100,5 @@ def test_reference_engine_plays_every_variant_without_numba():
             "    print(name, len(raw.events))\n")
     out = _run_without_numba(code)
     assert out.returncode == 0, out.stderr
-    from unosim import rules
+    from unosim.game import rules
     assert [line.split()[0] for line in out.stdout.splitlines()] == rules.variant_names()

@@ -17,8 +17,8 @@ from scenario_tools import E, Scripted, run, stacked_deck
 from differential_cases import CASES
 
 import unosim
-from unosim import protocol as L
-from unosim.simulate import resolve, run_compiled
+from unosim.game import protocol as L
+from unosim.play.simulate import resolve, run_compiled
 
 QUALITY = ("lead_changes", "winner_max_deficit", "max_hand")
 GREEN = 2

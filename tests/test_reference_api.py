@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from scenario_tools import E, Scripted, run
 
-from unosim import cards
-from unosim import protocol as L
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.reference import GreedyPointsPolicy, KeepWildsPolicy, PolicyView, PythonPolicy, RandomPolicy, play
-from unosim.reference_rng import Xoshiro
-from unosim.rules import RuleSet, get_variant
+from unosim.reference.rng import Xoshiro
+from unosim.game.rules import RuleSet, get_variant
 
 CLASSIC = get_variant("classic")
 MINIONS = get_variant("minions", {"p_dumbfu_fail": 0.3, "p_forget_uno": 0.2})

@@ -5,10 +5,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from unosim import cards
-from unosim import protocol as L
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.reference import PythonPolicy, run_games
-from unosim.rules import BLANK_EFFECTS, get_variant
+from unosim.game.rules import BLANK_EFFECTS, get_variant
 
 CONFIGS = {
     "classic-default": ("classic", {}),

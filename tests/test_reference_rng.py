@@ -2,7 +2,7 @@
 
 import pytest
 
-from unosim.reference_rng import GOLDEN, MASK, Xoshiro, mix64
+from unosim.reference.rng import GOLDEN, MASK, Xoshiro, mix64
 
 
 def test_mix64_is_the_splitmix64_finaliser():

@@ -10,11 +10,12 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from unosim import analysis, plots
-from unosim.__main__ import main
-from unosim.charts import study_charts
-from unosim.dataset import open_dataset
-from unosim.report import write_report
+from unosim import analysis
+from unosim.reporting import plots
+from unosim.cli import main
+from unosim.reporting.charts import study_charts
+from unosim.store.reader import open_dataset
+from unosim.reporting.report import write_report
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SECTIONS = ("findings", "effects", "length", "tension", "fairness", "skill", "cards", "appendix")

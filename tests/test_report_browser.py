@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from unosim.dataset import open_dataset
-from unosim.report import write_report
+from unosim.store.reader import open_dataset
+from unosim.reporting.report import write_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PROBE = """

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from study_specs import small
 
-from unosim.dataset import read_ledger, read_manifest
-from unosim.runner import DEFAULT_CHUNK_SIZE, run_study
-from unosim.study import parse_study
+from unosim.store.dataset import read_ledger, read_manifest
+from unosim.pipeline.runner import DEFAULT_CHUNK_SIZE, run_study
+from unosim.pipeline.study import parse_study
 
 psutil = pytest.importorskip("psutil")
 
@@ -121,7 +121,7 @@ def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(t
     assert resumed.returncode == 0, resumed.stderr
     skipped = int(re.search(r"\(([\d,]+) jobs already done\)", resumed.stdout)[1].replace(",", ""))
     assert done <= skipped <= done + 4  # + jobs a worker finished but the parent had not recorded: adopted
-    from unosim.study import load_study
+    from unosim.pipeline.study import load_study
     reference = run_study(load_study(spec), tmp_path / "reference", n_jobs=1, chunk_size=2000, progress=False)
 
     def content(path):
@@ -239,7 +239,7 @@ def test_a_killed_worker_ends_the_run_in_one_line_and_the_resume_is_identical(tm
                               str(tmp_path / "out"), "--quiet", "--n-jobs", "2"],
                              capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0 and resumed.stderr == "", resumed.stderr
-    from unosim.study import load_study
+    from unosim.pipeline.study import load_study
     reference = run_study(load_study(spec), tmp_path / "reference", n_jobs=1, chunk_size=2000, progress=False)
     assert {k: r["parts"] for k, r in read_ledger(root).items()} == \
         {k: r["parts"] for k, r in read_ledger(reference.path).items()}

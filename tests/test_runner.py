@@ -14,10 +14,11 @@ import polars as pl
 import pytest
 from study_specs import small, table
 
-from unosim.dataset import TABLES, DatasetError, open_dataset, read_manifest
-from unosim.runner import RunError, run_study
-from unosim.simulate import simulate
-from unosim.study import parse_study
+from unosim.store.dataset import TABLES, DatasetError, read_manifest
+from unosim.store.reader import open_dataset
+from unosim.pipeline.runner import RunError, run_study
+from unosim.play.simulate import simulate
+from unosim.pipeline.study import parse_study
 
 def test_data_do_not_depend_on_n_jobs_or_chunk_size(tmp_path):
     study = parse_study(small())
@@ -28,7 +29,8 @@ def test_data_do_not_depend_on_n_jobs_or_chunk_size(tmp_path):
 
 
 def test_the_parent_makes_a_jobs_renames_durable_before_recording_it(tmp_path, monkeypatch):
-    from unosim import dataset, runner
+    from unosim.store import dataset
+    from unosim.pipeline import runner
     events = []
     monkeypatch.setattr(runner, "sync_directories",
                         lambda paths: events.append(("sync", sorted(p.relative_to(root).parts[0] for p in paths))))
@@ -88,7 +90,7 @@ def test_a_dataset_started_under_other_preset_weights_is_not_continued(tmp_path,
     games under one name."""
     from dataclasses import replace
 
-    from unosim import policies
+    from unosim.game import policies
     spec = {**small(), "lineups": {"counter_first": "colour_counter,random*"},
             "grid": [{"variants": ["classic"], "players": [2], "lineups": ["counter_first"]}]}
     study = parse_study(spec)
@@ -137,7 +139,7 @@ def test_a_killed_study_resumes_without_lost_or_duplicated_games(tmp_path):
                             text=True, check=True).stdout
     assert f"{parts * 100:,} of 12,000 games on disk" in status
 
-    from unosim.study import load_study
+    from unosim.pipeline.study import load_study
     summary = run_study(load_study(spec), tmp_path / "out", n_jobs=2, progress=False)
     assert summary.jobs_skipped == parts  # a job's matches part is written last: it marks the job done
     games = table(root, "matches").group_by("variant").agg(pl.col("game").sort()).sort("variant")
@@ -148,8 +150,8 @@ def test_a_killed_study_resumes_without_lost_or_duplicated_games(tmp_path):
 
 def test_a_full_disk_ends_the_run_in_one_line_with_the_path_and_the_resume(tmp_path, monkeypatch, capsys):
     """Issue 24: the disk-full message had no path and no resume hint."""
-    from unosim import atomic
-    from unosim.__main__ import main
+    from unosim.store import atomic
+    from unosim.cli import main
     spec = tmp_path / "small.toml"
     spec.write_text("[study]\nname = 'small'\nseed = 7\ngames = 300\nmode = 'single_round'\n"
                     "[[grid]]\nvariants = ['classic']\nplayers = [2, 3]\nlineups = ['random']\n")
@@ -200,7 +202,7 @@ def test_numpy_integers_are_accepted_as_the_cli_accepts_integers(tmp_path):
 def test_a_match_study_over_the_memory_budget_says_to_lower_the_chunk_size(tmp_path, monkeypatch, capsys):
     """Issue 24: a match-mode study whose matches are very long hit the 4 GiB budget with advice about
     `simulate`, and the chunk size could not be lowered on resume without --force."""
-    from unosim.__main__ import main
+    from unosim.cli import main
     spec = tmp_path / "long.toml"
     spec.write_text("[study]\nname = 'long'\nseed = 7\ngames = 40\nmode = 'points'\n"
                     "[[grid]]\nvariants = ['classic']\nplayers = [3]\nlineups = ['random']\n")
@@ -218,7 +220,7 @@ def test_a_match_study_over_the_memory_budget_says_to_lower_the_chunk_size(tmp_p
 
 
 def test_a_huge_value_in_a_spec_gives_a_short_line(tmp_path, capsys):
-    from unosim.__main__ import main
+    from unosim.cli import main
     spec = tmp_path / "huge.toml"
     spec.write_text(f"[study]\nname = '{'x' * 300_000}'\nseed = 1\ngames = 1\nmode = 'single_round'\n"
                     "[[grid]]\nvariants = ['classic']\nplayers = [2]\n")

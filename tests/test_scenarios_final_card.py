@@ -4,7 +4,7 @@ cards as normal, first and final card (§2.1.3)."""
 import pytest
 from scenario_tools import C, E, Scripted, names, run
 
-from unosim.cards import POINTS
+from unosim.game.cards import POINTS
 
 DRAWS = ["G1", "G2", "G3", "G4", "Y1", "Y2"]
 
@@ -90,7 +90,7 @@ def test_blank_shuffle_hands_redeals_everything_from_the_left_of_the_player():
     assert [len(h) for h in after.hands] == [3, 2, 3]
     before = s.after(E("colour", 1, 2)).hands
     collected = [c for h in before for c in h]
-    from unosim.reference_rng import Xoshiro
+    from unosim.reference.rng import Xoshiro
     Xoshiro(5, 0, 0).shuffle(collected)
     expected = [[], [], []]
     for k, card in enumerate(reversed(collected)):

@@ -3,7 +3,7 @@
 import pytest
 from scenario_tools import E, Scripted, run
 
-from unosim.reference_rng import Xoshiro
+from unosim.reference.rng import Xoshiro
 
 HANDS_3 = [["B1", "B2"], ["B3", "B4"], ["B5", "B6"]]
 HANDS_2 = [["B1", "B2"], ["B3", "B4"]]

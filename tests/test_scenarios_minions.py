@@ -3,7 +3,7 @@
 import pytest
 from scenario_tools import E, Scripted, run
 
-from unosim.reference_rng import Xoshiro
+from unosim.reference.rng import Xoshiro
 
 DRAWS = ["G1", "G2", "G3", "G4", "G5", "G6", "B1", "B2"]
 

@@ -8,7 +8,7 @@ Dealer 0, so F = seat 1 takes turn 1 on the number card R9 unless stated otherwi
 import pytest
 from scenario_tools import C, E, Scripted, names, run
 
-from unosim.cards import POINTS
+from unosim.game.cards import POINTS
 
 NM = {"variant": "no_mercy"}
 SEAT0, SEAT2 = ["B5", "B6", "B7", "B8"], ["G7", "G8", "B4", "G6"]
@@ -317,5 +317,5 @@ def test_lowest_mode_charges_a_knocked_out_player_250():
 
 
 def test_default_target_is_1000():
-    from unosim.rules import get_variant
+    from unosim.game.rules import get_variant
     assert get_variant("no_mercy").target == 1000 and get_variant("no_mercy").mercy_limit == 25

@@ -9,7 +9,7 @@ Dealer 0, so F = seat 1 takes turn 1 on the number card R9 unless stated otherwi
 import pytest
 from scenario_tools import C, E, Scripted, fill_hands, names, run
 
-from unosim.reference_rng import Xoshiro
+from unosim.reference.rng import Xoshiro
 
 NM = {"variant": "no_mercy"}
 # 15 cards each: seat 0 and 2 hold no draw card and nothing red

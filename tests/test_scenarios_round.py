@@ -4,7 +4,7 @@ winner (§1.6), UNO calls (§1.10) and matches (§1.12)."""
 import pytest
 from scenario_tools import C, E, Scripted, fill_hands, run
 
-from unosim.reference_rng import Xoshiro
+from unosim.reference.rng import Xoshiro
 
 HANDS = [["B1", "B2", "B3"], ["G7", "Y8", "R5"], ["G1", "G2", "B4"]]
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import pytest
 from scenario_tools import C, E, Scripted, names, run, stacked_deck
 
-from unosim import cards
-from unosim.cards import POINTS
-from unosim import protocol as L
+from unosim.game import cards
+from unosim.game.cards import POINTS
+from unosim.game import protocol as L
 from unosim.reference import run_games
-from unosim.reference_rng import PLAY_STREAM, Xoshiro
-from unosim.rules import SPIN_OUTCOMES, get_variant
+from unosim.reference.rng import PLAY_STREAM, Xoshiro
+from unosim.game.rules import SPIN_OUTCOMES, get_variant
 
 O = {name: i for i, name in enumerate(SPIN_OUTCOMES)}  # noqa: E741 (O for Outcome, as in the tables)
 

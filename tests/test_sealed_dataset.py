@@ -11,12 +11,12 @@ import polars as pl
 import pytest
 from study_specs import small, table
 
-from unosim.__main__ import main
-from unosim.atomic import OutsideDataset, write_text_atomic
-from unosim.dataset import (LEDGER, MANIFEST, PARTITION_SCHEMA, TABLES, DatasetError, open_dataset,
-                            read_ledger)
-from unosim.runner import run_study
-from unosim.study import parse_study
+from unosim.cli import main
+from unosim.store.atomic import OutsideDataset, write_text_atomic
+from unosim.store.dataset import LEDGER, MANIFEST, PARTITION_SCHEMA, TABLES, DatasetError, read_ledger
+from unosim.store.reader import open_dataset
+from unosim.pipeline.runner import run_study
+from unosim.pipeline.study import parse_study
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +188,7 @@ def test_a_file_link_at_the_top_is_not_written_through(pair, copy, tmp_path, nam
     (copy / name).symlink_to(outside)
     with pytest.raises((DatasetError, OSError)):
         if name == "report.html":
-            from unosim.report import write_report
+            from unosim.reporting.report import write_report
             shutil.copy(pair[0] / MANIFEST, copy / MANIFEST)
             write_report(open_dataset(copy))
         else:
@@ -210,7 +210,7 @@ def test_a_crafted_manifest_cannot_make_repair_delete_outside(copy, tmp_path):
 
 
 def test_writes_and_deletes_through_a_link_at_any_level_are_refused(copy, tmp_path):
-    from unosim.atomic import remove
+    from unosim.store.atomic import remove
     elsewhere = tmp_path / "elsewhere"
     (elsewhere / "players=2").mkdir(parents=True)
     (elsewhere / "players=2" / "x.parquet").write_text("keep me")
@@ -239,7 +239,7 @@ def test_the_dataset_directory_itself_may_be_a_link(pair, tmp_path):
 @pytest.mark.parametrize("stop_at", ["first directory", "second directory", "manifest"])
 def test_a_force_stopped_at_any_point_is_finished_by_the_next_run(copy, monkeypatch, stop_at):
     """Issue 24: a kill during --force, after the manifest was deleted, left a folder --force refused."""
-    from unosim import runner
+    from unosim.pipeline import runner
     real_rmtree, real_remove, calls = shutil.rmtree, runner.remove, []
 
     def rmtree(path, *args, **kwargs):
@@ -267,7 +267,7 @@ def test_a_force_stopped_at_any_point_is_finished_by_the_next_run(copy, monkeypa
 
 
 def test_a_shape_edit_with_a_recomputed_seal_is_one_line(copy, capsys):
-    from unosim import dataset
+    from unosim.store import dataset
     for change in (lambda m: m.update(chunk_size="250"), lambda m: m.update(chunk_size=0),
                    lambda m: m["cells"]["classic-p2-random"].update(layout=[[0, 0, 5, 1]]),
                    lambda m: m["study"].update(cells=[])):
@@ -284,7 +284,7 @@ def test_a_shape_edit_with_a_recomputed_seal_is_one_line(copy, capsys):
 # ---- 3. analyses bound to their dataset ---------------------------------------------------------------
 def test_an_analysis_copied_from_another_dataset_is_not_reported(pair, copy, tmp_path):
     """Issue 24: `report` reused an analysis/ folder copied from another dataset as this dataset's numbers."""
-    from unosim.provenance import SOURCE, bound_tables
+    from unosim.reporting.provenance import SOURCE, bound_tables
     other = Path(shutil.copytree(pair[1], tmp_path / "other"))
     assert main(["analyze", str(other)]) == 0
     shutil.copytree(other / "analysis", copy / "analysis")
@@ -310,14 +310,14 @@ def test_an_analysis_of_a_dataset_that_grew_since_is_recomputed(tmp_path):
     assert main(["analyze", str(first)]) == 0
     before = open_dataset(first).digest
     run_study(parse_study(small(games=300)), tmp_path, n_jobs=1, progress=False)
-    from unosim.provenance import bound_tables
+    from unosim.reporting.provenance import bound_tables
     assert open_dataset(first).digest != before
     assert bound_tables(open_dataset(first), first / "analysis") is None
 
 
 # ---- 8. a dataset of many small jobs reads like one of a few large ones ------------------------------
 def test_many_small_parts_are_read_from_consolidated_files_bound_to_the_dataset(pair, tmp_path):
-    from unosim import consolidate
+    from unosim.store import consolidate
     spec = {**small(), "grid": [{"variants": ["classic"], "players": [3], "lineups": ["random"]}]}
     root = run_study(parse_study(spec), tmp_path, n_jobs=1, chunk_size=5, progress=False).path   # 60 jobs
     ds = open_dataset(root)
@@ -343,7 +343,7 @@ def test_many_small_parts_are_read_from_consolidated_files_bound_to_the_dataset(
 def test_the_first_open_after_a_run_reads_no_part_and_a_changed_part_is_read(tmp_path, monkeypatch):
     """What the run's workers hashed as they wrote is kept as proven: the first open after a run (of
     20,000 jobs: a minute of hashing) reads nothing; a part replaced since is read and refused."""
-    from unosim import integrity
+    from unosim.store import integrity
     root = run_study(parse_study(small()), tmp_path, n_jobs=1, chunk_size=150, progress=False).path
     reads = []
     real = integrity._facts_of

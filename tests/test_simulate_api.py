@@ -5,7 +5,7 @@ import polars as pl
 import pytest
 
 import unosim
-from unosim import cards
+from unosim.game import cards
 
 SINGLE = {"match_mode": "single_round"}
 
@@ -122,5 +122,5 @@ def test_every_registered_variant_is_implemented(variant):
 def test_rule_keys_round_trip():
     rs = unosim.get_variant("classic", {"n_blank": 1, "blank_effects": ["discard_colour"],
                                         "p_forget_uno": [0.1, 0.0, 0.2], "match_mode": "lowest"})
-    assert unosim.rules.from_key(rs.key) == rs
+    assert unosim.game.rules.from_key(rs.key) == rs
     assert unosim.get_variant("classic").key == "classic"

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from study_specs import small_spec
 
-from unosim import rules
-from unosim.__main__ import main
-from unosim.study import SpecError, load_study, parse_study
+from unosim.game import rules
+from unosim.cli import main
+from unosim.pipeline.study import SpecError, load_study, parse_study
 
 STUDIES = sorted((Path(__file__).parents[1] / "analyses" / "studies").glob("*.toml"))
 
@@ -156,7 +156,7 @@ def test_cli_rejects_a_bad_spec_in_one_line_and_writes_nothing(tmp_path, capsys)
 
 def test_a_byte_order_mark_is_read_and_deep_nesting_is_one_line(tmp_path):
     """Issue 24: a UTF-8 BOM and deeply nested TOML gave tracebacks."""
-    from unosim.study import SpecError, load_study
+    from unosim.pipeline.study import SpecError, load_study
     spec = tmp_path / "bom.toml"
     spec.write_bytes(b"\xef\xbb\xbf[study]\nname = 'bom'\nseed = 1\ngames = 10\nmode = 'single_round'\n"
                      b"[[grid]]\nvariants = ['classic']\nplayers = [2]\n")

@@ -6,8 +6,8 @@ import shutil
 
 import polars as pl
 
-from unosim.__main__ import main
-from unosim.table_store import INDEX, read_tables, write_tables
+from unosim.cli import main
+from unosim.store.table_store import INDEX, read_tables, write_tables
 
 
 def test_a_table_truncated_or_edited_after_writing_is_not_read_back(tmp_path):

@@ -18,8 +18,11 @@ import polars as pl
 import pytest
 
 import unosim
-from unosim.dataset import open_dataset
-from unosim.tournaments import TOURNAMENT_FILE, build_study, load_tournament, seating, standings
+from unosim.store.reader import open_dataset
+from unosim.analysis.tournament import TOURNAMENT_FILE, load_tournament
+from unosim.strategies.tournaments import build_study
+from unosim.game import seating
+from unosim.analysis import standings
 
 ROOT = Path(__file__).parents[1]
 TRIO = ["random", "greedy_points", "keep_wilds"]
@@ -208,7 +211,7 @@ def open_rounds_won(result) -> float:
     ("no_mercy", ["keep_wilds"]),   # greedy_points' edge there is ~1 point of win rate: needs far more deals
 ])
 def test_strategies_beat_random_with_intervals_excluding_parity(variant, stronger):
-    """Measured at 20,000 deals (README): the gaps are 5-10 standard errors at the 600 deals used here."""
+    """Measured at 20,000 deals (docs/results/tournaments.json): the gaps are 5-10 standard errors at the 600 deals used here."""
     result = unosim.tournament(variant, players=4, policies=TRIO, games=600, seed=2)
     table = {r["policy"]: r for r in result.standings.iter_rows(named=True)}
     for policy in stronger:
@@ -342,7 +345,7 @@ def test_analyses_apply_to_a_tournament_dataset(trio):
 def test_the_report_of_a_tournament_opens_with_its_standings(trio):
     """`unosim report` on a tournament dataset: a Tournament section with the chart, the standings and the
     head-to-head matrix (and no chart that needs a lineup with one policy in every seat)."""
-    from unosim.report import write_report
+    from unosim.reporting.report import write_report
     text = write_report(open_dataset(trio.path)).read_text()
     section = text[text.index('<section id="tournament">'):]
     section = section[:section.index("</section>")]
@@ -367,8 +370,8 @@ def test_long_policy_specs_are_shortened_on_the_chart_and_spelt_out_below(trio):
     warning and an unreadable chart); it is shortened, numbered and given in full in a footnote."""
     import warnings
 
-    from unosim.plots import to_png
-    from unosim.tournaments.plots import MAX_LABEL, tournament_chart
+    from unosim.reporting.plots import to_png
+    from unosim.reporting.tournament_chart import MAX_LABEL, tournament_chart
 
     long = "weighted(" + ",".join(f"w_feature_{i}={i}.125" for i in range(12)) + ")"
     rename = {trio.entrants[0].name: long}
@@ -392,7 +395,7 @@ def test_tournament_findings_come_from_head_to_head_intervals_and_are_checked(tr
     from unosim.analysis.checker import check_claims
     from unosim.analysis.findings import claims
     from unosim.analysis.standard import as_written, standard_tables
-    from unosim.report import write_report
+    from unosim.reporting.report import write_report
     tables = as_written(standard_tables(open_dataset(trio.path)))
     found = [c for c in claims(tables) if c.table == "head_to_head"]
     assert len(found) == 3 and check_claims(tables, claims(tables)) == []
@@ -410,7 +413,7 @@ def test_tournament_findings_come_from_head_to_head_intervals_and_are_checked(tr
 
 
 def test_the_win_rate_and_rating_orders_are_explained_when_they_differ():
-    from unosim.report import order_note
+    from unosim.reporting.report import order_note
     table = pl.DataFrame({"policy": ["a", "b"], "win_rate": [0.3, 0.2], "rating": [-5.0, 5.0]})
     assert "the rating ranks b, a" in order_note(table) and "finishing order" in order_note(table)
     assert "same order" in order_note(table.with_columns(rating=pl.Series([5.0, -5.0])))

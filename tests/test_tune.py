@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 import unosim
-from unosim import protocol
-from unosim.policies import parse_policy, make_lineup
-from unosim.rules import get_variant
-from unosim.tuning import TuneResult, tune
-from unosim.tuning.duplicate import Estimate, Evaluator, Table
-from unosim.tuning.relevance import relevant
-from unosim.tuning.search import MIN_DEALS, Plan, seeds
-from unosim.tuning.space import SCALE, WeightSpace, searched_weights, start_spec
+from unosim.game import protocol
+from unosim.game.policies import parse_policy, make_lineup
+from unosim.game.rules import get_variant
+from unosim.strategies.tuning import TuneResult, tune
+from unosim.strategies.tuning.duplicate import Estimate, Evaluator, Table
+from unosim.strategies.tuning.relevance import relevant
+from unosim.strategies.tuning.search import MIN_DEALS, Plan, seeds
+from unosim.strategies.tuning.space import SCALE, WeightSpace, searched_weights, start_spec
 
 SINGLE = {"match_mode": "single_round"}
 # draws instead of playing whenever it may (under save_wilds a card scores the other cards of its colour
@@ -69,7 +69,7 @@ def test_scores_are_the_simulated_wins_of_every_seat_position():
 
 
 def test_blocks_of_games_change_nothing(monkeypatch):
-    from unosim.tuning import duplicate
+    from unosim.strategies.tuning import duplicate
     table = _table(3, "keep_wilds")
     policy = parse_policy("by_colour")
     whole = duplicate.seat_wins(table, policy, 1, seed=2, first_game=10, deals=250)
@@ -311,7 +311,7 @@ def test_cli_bad_input_is_one_line(tmp_path):
 
 
 def test_cli_help_names_every_option(capsys):
-    from unosim.__main__ import main
+    from unosim.cli import main
     with pytest.raises(SystemExit) as info:
         main(["tune", "--help"])
     assert info.value.code == 0
@@ -332,7 +332,7 @@ def test_cli_help_names_every_option(capsys):
     (["--budget", "many"], "invalid int value: 'many'"),
 ])
 def test_cli_errors_are_one_line_with_status_2(args, expected, capsys):
-    from unosim.__main__ import main
+    from unosim.cli import main
     argv = ["tune", "--variant", "classic", "--players", "3", "--budget", "10000", "--n-jobs", "1", *args]
     try:
         code = main(argv)
@@ -419,8 +419,8 @@ def test_the_summary_says_plainly_whether_the_tuned_policy_beats_its_start(low, 
     without a word; the verdict line follows the paired interval on the fresh deals."""
     from types import SimpleNamespace
 
-    from unosim.tuning import TuneResult
-    from unosim.tuning.duplicate import Estimate
+    from unosim.strategies.tuning import TuneResult
+    from unosim.strategies.tuning.duplicate import Estimate
     fake = SimpleNamespace(difference=Estimate((low + high) / 2, low, high, 500), start="by_colour")
     line = TuneResult.verdict(fake)
     assert said in line and line.startswith("verdict:")

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from differential_cases import CASES
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from unosim import reference
-from unosim.policies import PRESETS, _split_top_level
-from unosim.protocol import WEIGHT_PARAMS
-from unosim.simulate import resolve, run_compiled
+from unosim.game.policies import PRESETS, _split_top_level
+from unosim.game.protocol import WEIGHT_PARAMS
+from unosim.play.simulate import resolve, run_compiled
 
 
 def _random_weights(seed: int) -> str:

@@ -6,14 +6,15 @@ against the reference twin); the discard pile's colour counts it reads for ``see
 import numpy as np
 from scenario_tools import C
 
-from unosim import cards
-from unosim import protocol as L
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.engine import round as kernel_round
 from unosim.engine import state as S
 from unosim.engine import policy
-from unosim.engine.policy_features import NUMBER_KEY, card_early, card_floor, card_score
-from unosim.policies import PRESET_BASE, PRESETS, parse_policy
-from unosim.simulate import resolve
+from unosim.engine.card_terms import NUMBER_KEY, card_early, card_floor
+from unosim.engine.policy_features import card_score
+from unosim.game.policies import PRESET_BASE, PRESETS, parse_policy
+from unosim.play.simulate import resolve
 
 N_TERMS = 13   # points … order, as the docstring's table lists them
 N_IDS = len(cards.COLOUR)

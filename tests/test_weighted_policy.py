@@ -11,13 +11,14 @@ import pytest
 from scenario_tools import C, Scripted, run
 
 import unosim
-from unosim.policies import PRESETS, lineup_arrays, make_lineup, parse_policy
-from unosim.protocol import N_POLICY_PARAMS, POLICY_PARAMS
-from unosim.reference.policies import PolicyView, resolve_lineup
-from unosim import protocol as L
-from unosim.reference_rng import Xoshiro
-from unosim.rules import get_variant
-from unosim.simulate import resolve, run_compiled
+from unosim.game.policies import PRESETS, lineup_arrays, make_lineup, parse_policy
+from unosim.game.protocol import N_POLICY_PARAMS, POLICY_PARAMS
+from unosim.reference.policies import resolve_lineup
+from unosim.reference.policy import PolicyView
+from unosim.game import protocol as L
+from unosim.reference.rng import Xoshiro
+from unosim.game.rules import get_variant
+from unosim.play.simulate import resolve, run_compiled
 
 RED, YELLOW, GREEN, BLUE = range(4)
 
@@ -32,7 +33,7 @@ def view(hand, top, *, colour=None, hand_sizes=(7, 7, 7), seat=0, discard=(), sh
     (docs/rules.md §1.4) unless given; next(seat) is seat + 1."""
     ids = tuple(C(c) for c in hand)
     top_id = C(top)
-    from unosim import cards
+    from unosim.game import cards
     a = cards.COLOUR[top_id] if colour is None else colour
     if legal is None:
         legal = tuple(i for i, c in enumerate(ids)
@@ -54,7 +55,7 @@ def played(spec, v):
 
 
 def _name(card):
-    from unosim import cards
+    from unosim.game import cards
     return cards.card_name(int(card))
 
 
@@ -189,7 +190,7 @@ def test_bad_weighted_specs_name_the_value_and_the_valid_choices(spec, words):
 
 
 def test_a_nan_weight_in_a_policy_spec_object_is_refused():
-    from unosim.policies import PolicySpec
+    from unosim.game.policies import PolicySpec
     with pytest.raises(ValueError, match="w_points"):
         parse_policy(PolicySpec("weighted", (("w_points", float("nan")),)))
 
@@ -270,7 +271,7 @@ GREEDY_AS_WEIGHTS = ("weighted(w_points=1,w_order=0.0009765625,w_voluntary_draw=
 ])
 def test_greedy_points_written_as_weights_replays_greedy_points_outside_the_spin_wheel(variant, rules):
     """Every decision outside the spin wheel (card, stack, drawn card, jump-in, colour, target,
-    challenge) is a weighted sum; the wheel's Almost UNO and group choices are not (README)."""
+    challenge) is a weighted sum; the wheel's Almost UNO and group choices are not (docs/tutorials/strategies.md)."""
     rules = {"match_mode": "single_round", **rules}
     rs, greedy = resolve(variant, 4, "greedy_points(p_challenge=0.3)", rules)
     _, weighted = resolve(variant, 4, GREEDY_AS_WEIGHTS, rules)
@@ -286,16 +287,16 @@ def test_greedy_points_written_as_weights_replays_greedy_points_outside_the_spin
     ("punisher(w_atack=1)", "unknown parameter 'w_atack'"),
 ])
 def test_cli_refuses_a_bad_weighted_lineup_in_one_line(lineup, expected, capsys):
-    from unosim.__main__ import main
+    from unosim.cli import main
     code = main(["simulate", "classic", "-n", "3", "--games", "5", "--seed", "1", "--lineup", lineup])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and expected in err and "Traceback" not in err, err
 
 
 def test_bench_rows_cover_random_and_every_preset():
-    """make bench's policy rows (unosim/bench_policies.py): random first as the ratio's base, then every
+    """make bench's policy rows (bench/policies.py): random first as the ratio's base, then every
     preset; the figures are measured by make bench, never asserted here."""
-    from unosim.bench_policies import policy_rates
+    from bench.policies import policy_rates
     rows = policy_rates(games=200, repeats=1, own_builds=False)   # the session's build: no compile
     assert [r["lineup"] for r in rows] == ["random", *PRESETS]
     assert rows[0]["ratio"] == 1.0 and rows[0]["turns_ratio"] == 1.0

@@ -3,23 +3,25 @@
 Entry points: :func:`simulate` (one cell, in memory), :func:`replay` (one game as a readable log),
 :func:`get_variant` (rule sets), :func:`tournament` (a fair duplicate tournament of policies),
 :func:`tune` (search the ``weighted`` policy's weights against a field).
-Studies, datasets and analyses live in submodules and the ``unosim`` CLI.
 
-Importing the package loads neither numba nor the compiled engine: :mod:`unosim.simulate` imports
+Everything else lives in subpackages, in layers (each imports only those below it):
+:mod:`unosim.cli` (the ``unosim`` command), :mod:`unosim.strategies` (tournaments, tuning),
+:mod:`unosim.reporting`, :mod:`unosim.analysis`, :mod:`unosim.pipeline` (studies),
+:mod:`unosim.play` (simulate, replay), :mod:`unosim.engine` (compiled) and :mod:`unosim.reference`
+(pure Python), :mod:`unosim.store` (datasets) and :mod:`unosim.game` (cards, rules, policies).
+
+Importing the package loads neither numba nor the compiled engine: :mod:`unosim.play.simulate` imports
 :mod:`unosim.engine` inside the call that runs it, and the engine sets up its cache then. So
-``unosim.cards``, ``unosim.rules``, ``unosim.protocol`` and ``unosim.reference`` work without numba.
-(``simulate`` is bound here eagerly rather than through a PEP 562 ``__getattr__``: the function shares
-its name with its module, and a lazy binding would be shadowed by the module as soon as anything
-imported ``unosim.simulate``.)
+``unosim.game`` and ``unosim.reference`` work without numba.
 """
 
 from ._version import __version__
-from .protocol import ENGINE_VERSION
-from .rules import RuleSet, get_variant, variant_names
-from .simulate import Results, simulate
-from .tournaments import tournament
-from .trace import replay
-from .tuning import tune
+from .game.protocol import ENGINE_VERSION
+from .game.rules import RuleSet, get_variant, variant_names
+from .play.simulate import Results, simulate
+from .strategies.tournaments import tournament
+from .play.trace import replay
+from .strategies.tuning import tune
 
 __all__ = ["__version__", "ENGINE_VERSION", "RuleSet", "get_variant", "variant_names", "Results",
            "replay", "simulate", "tournament", "tune"]

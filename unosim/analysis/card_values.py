@@ -12,7 +12,7 @@ win probability from holding a ``k`` instead of an average card of the deal. Sta
 cluster-robust by game (CR1; the seats of one round, and the rounds of one match, are dependent). Seat
 dummies are included only when seat and dealer position are not collinear (a fixed first dealer).
 Card kinds absent from the deck are left out; their printed points come from
-:data:`unosim.cards.HAND_CLASS_POINTS`.
+:data:`unosim.game.cards.HAND_CLASS_POINTS`.
 
 The fit streams each group in batches of whole games and never holds the group or a float64 design
 matrix in memory (a 10M-game cell has 40M seat rows):
@@ -43,8 +43,8 @@ from numba import njit
 from scipy import stats
 from threadpoolctl import threadpool_limits
 
-from ..cards import HAND_CLASS_POINTS, HAND_CLASSES
-from ..protocol import MAX_PLAYERS
+from ..game.cards import HAND_CLASS_POINTS, HAND_CLASSES
+from ..game.protocol import MAX_PLAYERS
 from .win_rates import CELL
 
 OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)

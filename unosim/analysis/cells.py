@@ -14,14 +14,14 @@ from typing import Any
 
 import polars as pl
 
-from ..dataset import Dataset
+from ..store.reader import Dataset
 from .win_rates import CELL
 
 
 @dataclass(frozen=True)
 class CellScan:
     """The rows of one cell of a dataset: the same ``seats``/``rounds``/``matches``/``manifest``
-    interface as :class:`unosim.dataset.Dataset`, with every scan filtered to the cell (the variant
+    interface as :class:`unosim.store.reader.Dataset`, with every scan filtered to the cell (the variant
     and player count select the hive partition's files, the lineup is filtered while reading)."""
 
     dataset: Dataset

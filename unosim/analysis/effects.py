@@ -49,7 +49,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from ..policies import make_lineup
+from ..game.policies import make_lineup
 from .inference import holm, paired_difference, unpaired_difference
 from .win_rates import CELL
 

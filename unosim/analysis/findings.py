@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from .. import rules
+from ..game import rules
 from .claims import (
     ALPHA,
     FAMILIES,

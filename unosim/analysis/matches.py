@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from ..protocol import MAX_PLAYERS
+from ..game.protocol import MAX_PLAYERS
 from .intervals import with_wilson
 from .lengths import distribution
 from .win_rates import CELL, win_rates

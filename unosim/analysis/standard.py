@@ -8,9 +8,9 @@ from pathlib import Path
 
 import polars as pl
 
-from .. import table_store
-from ..atomic import write_text_atomic
-from ..dataset import Dataset
+from ..store import table_store
+from ..store.atomic import write_text_atomic
+from ..store.reader import Dataset
 from .card_balance import card_balance
 from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
@@ -61,7 +61,7 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
 
 def tournament_tables(ds: Dataset) -> dict[str, pl.DataFrame]:
     """A tournament dataset's standings and head-to-head (with Holm over the pairs), else nothing."""
-    from ..tournaments import TOURNAMENT_FILE, load_tournament
+    from .tournament import TOURNAMENT_FILE, load_tournament
     if not (ds.path / TOURNAMENT_FILE).is_file():
         return {}
     result = load_tournament(ds.path)

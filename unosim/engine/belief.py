@@ -31,7 +31,7 @@ conservative choice, the search then simply samples those cards). Events after t
 This module imports only the protocol (``state.emit`` imports it).
 """
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from unosim.engine._jit import njit
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..protocol import LOOKAHEAD, WEIGHTED
+from ..game.protocol import LOOKAHEAD, WEIGHTED
 
 # name -> how a compile notice names it (the order is the build key's): classic's blank cards, three
 # families' own cards and turn steps, and the house rules that add a step to the turn
@@ -120,7 +120,7 @@ class Build:
 
 
 def mechanisms_of(rules) -> frozenset[str]:
-    """The mechanisms a rule set (``unosim.rules.RuleSet``) uses."""
+    """The mechanisms a rule set (``unosim.game.rules.RuleSet``) uses."""
     used = set(FAMILY_MECHANISMS[rules.mechanics])
     used |= {"blank"} if rules.deck_counts()[_blank_ids()].sum() > 0 else set()
     used |= {"stacking"} if rules.stacking != "none" else set()
@@ -144,7 +144,7 @@ def build_for(rules, lineup) -> Build:
 
 
 def _blank_ids() -> list[int]:
-    from .. import cards
+    from ..game import cards
     return list(cards.ID_BLANK)
 
 

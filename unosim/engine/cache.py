@@ -26,11 +26,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..atomic import write_text_atomic
+from ..store.atomic import write_text_atomic
 from .builds import Build
 
 ENGINE_DIR = Path(__file__).resolve().parent
 _PACKAGE = ENGINE_DIR.parent
+#: the modules outside the engine whose constants the kernels freeze into their machine code
+FROZEN_MODULES = ("game/cards.py", "game/protocol.py")
 #: a build directory unused for this long is deleted when a new build compiles (a build is 5-40 MB)
 STALE_AFTER_DAYS = 30
 MARKER = "compiled"
@@ -59,7 +61,7 @@ def cache_base() -> Path:
 
 def source_digest() -> str:
     """A hash of every file whose content the compiled code depends on."""
-    sources = (*sorted(ENGINE_DIR.glob("*.py")), _PACKAGE / "cards.py", _PACKAGE / "protocol.py")
+    sources = (*sorted(ENGINE_DIR.glob("*.py")), *(_PACKAGE / m for m in FROZEN_MODULES))
     digest = hashlib.sha256()
     for path in sources:
         digest.update(path.name.encode() + path.read_bytes())

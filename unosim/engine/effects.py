@@ -3,7 +3,7 @@ the Dumb Fu pose windows, skips and the UNO checkpoint."""
 
 from unosim.engine._jit import njit
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from .piles import (
     discard_colour,
     draw_n,

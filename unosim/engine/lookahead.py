@@ -22,11 +22,11 @@ The rollout preset is ``greedy_points``, ``keep_wilds``, ``random`` or a ``weigh
 (``protocol.ROLLOUT_PRESETS``; every seat of a rollout plays it with the lookahead seat's vector, which
 carries the preset's weights and zero probabilities).
 
-The defaults (``unosim.policies``: 128 worlds, horizon 8, rollouts by ``greedy_points``) were tuned
+The defaults (``unosim.game.policies``: 128 worlds, horizon 8, rollouts by ``greedy_points``) were tuned
 against the presets and random in classic and no_mercy: short rollouts scored by hand sizes beat
 rollouts played to the end at equal cost (the end of a round is far away and mostly noise), and
 ``greedy_points`` rollouts beat ``keep_wilds`` ones and every ``weighted`` preset (its weighted twin
-``high_card_out`` plays alike but slower; README "The expert player" has the figures).
+``high_card_out`` plays alike but slower; docs/results/strength.json has the figures).
 
 The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
 seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
@@ -34,7 +34,7 @@ the same decision). Every other decision of a lookahead seat (colour, challenge,
 every decision it is asked without a search is its rollout preset's.
 
 Structure (no recursion for numba): the turn loop never calls the search. When the seat to move is a
-lookahead seat whose search has not run, ``round.turn_loop`` pauses and returns that seat;
+lookahead seat whose search has not run, ``turn.turn_loop`` pauses and returns that seat;
 ``round.play_round`` calls :func:`search`, which stores the chosen hand index in
 ``st[ST_LA_CHOICE]`` (``st[ST_LA_READY] = 1``) and runs its rollouts through the ordinary turn loop on
 a copy with ``st[ST_LA_SEARCH] = 0`` (no pause, no search, no belief tracking there); the real turn
@@ -45,8 +45,8 @@ play_round → search → turn_loop → … → choose_play (which only reads th
 import numpy as np
 from unosim.engine._jit import njit
 
-from unosim import protocol as L
-from . import round as rnd
+from unosim.game import protocol as L
+from . import turn
 from .policy import NO_CHOICE, acting_policy
 from .rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
 from .state import (
@@ -114,12 +114,12 @@ def candidates(g, p, options):
         return 0
     legal = g["legal"]
     if st[ST_P] > 0:
-        k = add_distinct(g, p, legal, rnd.stack_options(g, p, legal), options)
+        k = add_distinct(g, p, legal, turn.stack_options(g, p, legal), options)
         if k == 0:
             return 0   # nothing to stack: the penalty is accepted without a decision
         options[k] = DRAW_OR_ACCEPT
         return k + 1
-    nleg, _ = rnd.legal_plays(g, p, legal)
+    nleg, _ = turn.legal_plays(g, p, legal)
     if nleg == 0:
         return 0
     k = add_distinct(g, p, legal, nleg, options)
@@ -322,7 +322,7 @@ def search(g, p, deck_counts, work_block):
             deal_world(g, p, work, unseen, m, seed, r)
             work["st"][ST_LA_CHOICE] = options[j]
             work["ir"][L.IR_MAX_TURNS] = cap
-            rnd.turn_loop(work, p, deck_counts)
+            turn.turn_loop(work, p, deck_counts)
             scores[j] += outcome_value(work, p)
             violations += work["st"][ST_VIOLATIONS] - st[ST_VIOLATIONS]
     st[ST_VIOLATIONS] += violations   # audit mode: a sampled world broke an invariant

@@ -3,7 +3,7 @@ under the top card, the 0-pass, and the end of a round by a win (docs/rules.md Â
 
 from unosim.engine._jit import njit
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from .features import HAS_MERCY
 from .quality import OUT
 from .rng import DECK_STREAM, shuffle

@@ -2,12 +2,12 @@
 
 Each function below is one decision, asked of the policy id of the seat (``g["pol"]``); it branches
 once on the id into :mod:`.policy_random`, :mod:`.policy_heuristic` or :mod:`.policy_weighted` and RAISES ``ValueError`` for any
-other id (``unosim.policies`` validates lineups, so only a direct kernel call can get there).
+other id (``unosim.game.policies`` validates lineups, so only a direct kernel call can get there).
 ``check_lineup`` rejects such a lineup before the first game. Whatever a decision reads it computes
 itself or receives as an argument (the candidate list, the legal cards, the discard order).
 
-Adding a built-in policy: its name in ``unosim.protocol.POLICY_NAMES`` (which gives its id), its
-registry entry in ``unosim.policies``, its module (like :mod:`.policy_random`), one branch per decision
+Adding a built-in policy: its name in ``unosim.game.protocol.POLICY_NAMES`` (which gives its id), its
+registry entry in ``unosim.game.policies``, its module (like :mod:`.policy_random`), one branch per decision
 here, and its Python twin in ``unosim.reference.policies`` (the differential tests compare the two);
 ``CONTRIBUTING.md`` lists every file.
 
@@ -19,7 +19,7 @@ stored before the turn (``st[ST_LA_READY]``), and every other decision as its ro
 import numpy as np
 from unosim.engine._jit import njit
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from . import policy_heuristic as heuristic
 from . import policy_random as random
 from . import policy_weighted as weighted

@@ -1,5 +1,5 @@
 """The named features the ``weighted`` policy scores its options by (the weights: ``w_<feature>``,
-``unosim.protocol.WEIGHT_PARAMS``; the policy: :mod:`.policy_weighted`).
+``unosim.game.protocol.WEIGHT_PARAMS``; the policy: :mod:`.policy_weighted`).
 
 Every feature reads public information or the deciding seat's own hand only. An option's score is the
 sum of weight × feature over its features, added in the order listed here (``unosim.reference.weighted``
@@ -47,22 +47,12 @@ Challenge of a Wild Draw Four played on ``v``: score = ``w_challenge`` + ``w_cha
 held by the Wild Draw Four's player (the seat before ``v``, after the play).
 """
 
-import numpy as np
 from unosim.engine._jit import njit
 
+from .card_terms import IS_ATTACK, IS_REVERSE, NUMBER_KEY
 from .state import (
     COLOUR,
-    DRAW_VALUE,
-    K_NUMBER,
-    K_REVERSE,
-    K_SKIP,
-    K_SKIP_EVERYONE,
-    K_WRD4,
-    KIND,
-    MAXC,
     NO_COLOUR,
-    NUMBER_OF,
-    POINTS,
     SE_ACTIVE,
     ST_COLOUR,
     ST_DIR,
@@ -70,20 +60,16 @@ from .state import (
     ST_TOP,
     step,
 )
-from unosim.protocol import (
-    PP_W_ACTION,
+from unosim.game.protocol import (
     PP_W_ATTACK,
     PP_W_ATTACK_CLOSE,
     PP_W_COLOUR_LEFT,
-    PP_W_DRAW,
     PP_W_KEEPS_COLOUR,
     PP_W_NUMBER_MATCH,
     PP_W_ORDER,
     PP_W_OWN_HAND,
-    PP_W_POINTS,
     PP_W_REVERSE_CLOSE,
     PP_W_SEEN,
-    PP_W_WILD,
 )
 
 CLOSE_TO_UNO = 2   # attack_close / reverse_close: the seat holds at most this many cards
@@ -101,74 +87,6 @@ def prev_seat(g, s):
         if seat[t, SE_ACTIVE]:
             return t
     return s
-
-
-def _indicator(flags) -> np.ndarray:
-    return np.asarray(flags, dtype=np.float64)
-
-
-# The 0/1 card features per card id, as floats: a table read instead of a branch per card (the same
-# products: weight × 1.0 or weight × 0.0)
-IS_ACTION = _indicator([(COLOUR[c] != NO_COLOUR and KIND[c] != K_NUMBER) for c in range(len(COLOUR))])
-IS_WILD = _indicator([COLOUR[c] == NO_COLOUR for c in range(len(COLOUR))])
-IS_DRAW = _indicator([DRAW_VALUE[c] > 0 for c in range(len(COLOUR))])
-IS_ATTACK = _indicator([DRAW_VALUE[c] > 0 or KIND[c] == K_SKIP or KIND[c] == K_SKIP_EVERYONE
-                        for c in range(len(COLOUR))])
-IS_REVERSE = _indicator([KIND[c] == K_REVERSE or KIND[c] == K_WRD4 for c in range(len(COLOUR))])
-# a NUMBER card's number, -1 for any other card (number_match: equal and ≥ 0)
-NUMBER_KEY = np.asarray([NUMBER_OF[c] if KIND[c] == K_NUMBER else -1 for c in range(len(COLOUR))],
-                        dtype=np.int64)
-
-
-# Each card feature's smallest and largest value (the table above, in its order, which is the order of
-# the weights PP_W_POINTS .. PP_W_ORDER): a hand, a colour and the discard pile hold fewer than MAXC cards
-FEATURE_LOW = np.asarray([POINTS.min(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -MAXC], dtype=np.float64)
-FEATURE_HIGH = np.asarray([POINTS.max(), 1, 1, 1, MAXC, 1, 1, 1, 1, 1, MAXC, MAXC, 0], dtype=np.float64)
-assert PP_W_ORDER - PP_W_POINTS == len(FEATURE_LOW) - 1   # the card weights are contiguous, in this order
-# the computed score differs from the exact sum by at most 26 roundings (13 products, 13 sums), each
-# within 2**-53 of the largest possible |term| sum: 1e-12 of it covers them with room to spare
-ROUNDING_ROOM = 1e-12
-
-
-@njit
-def card_floor(w):
-    """A number no card score under the weights ``w`` (one seat's PP vector) falls below, rounding
-    included: Σ over the card features of the smaller of weight × its smallest and largest value, less
-    the rounding room. An option scoring below it (a voluntary draw, accepting a penalty, keeping a
-    drawn card, at -100 in every preset) loses to any card, so a decision between one card and such an
-    option is taken without scoring the card (``policy_weighted``; the same choice, no draw either
-    way). Not finite for weights so large that a score may overflow: then nothing is skipped."""
-    floor = 0.0
-    scale = 1.0
-    for f in range(len(FEATURE_LOW)):
-        weight = w[PP_W_POINTS + f]
-        floor += min(weight * FEATURE_LOW[f], weight * FEATURE_HIGH[f])
-        scale += abs(weight) * max(abs(FEATURE_LOW[f]), abs(FEATURE_HIGH[f]))
-    return floor - ROUNDING_ROOM * scale
-
-
-@njit
-def early_terms(w, c):
-    """Card c's first four terms under the weights ``w`` (points, action, wild, draw: they depend on the
-    card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`card_score`."""
-    score = 0.0
-    if w[PP_W_POINTS] != 0.0:
-        score += w[PP_W_POINTS] * POINTS[c]
-    if w[PP_W_ACTION] != 0.0:
-        score += w[PP_W_ACTION] * IS_ACTION[c]
-    if w[PP_W_WILD] != 0.0:
-        score += w[PP_W_WILD] * IS_WILD[c]
-    if w[PP_W_DRAW] != 0.0:
-        score += w[PP_W_DRAW] * IS_DRAW[c]
-    return score
-
-
-@njit
-def card_early(w, out):
-    """out[c] = :func:`early_terms` of every card id c: one seat's ``card_early`` row of the game record
-    (set with ``pp``), which ``card_score`` reads instead of four products and tests per card."""
-    for c in range(len(out)):
-        out[c] = early_terms(w, c)
 
 
 @njit(inline='always')
@@ -221,7 +139,7 @@ def card_score(context, c, i, held, seen):
     the sign of a zero sum, which no comparison sees), so the score equals the full sum's, and every
     weight test is the same for all cards of a decision (a predictable branch). The first four terms
     depend on the card alone: they are read from the seat's ``card_early`` row, summed there by the
-    same operations in the same order (:func:`early_terms`), so the score is the same float."""
+    same operations in the same order (:func:`.card_terms.early_terms`), so the score is the same float."""
     (early, late, w_colour_left, w_keeps_colour, w_number_match, w_attack, w_attack_close, w_reverse_close,
      own_hand, w_seen, w_order, colour_in_play, top_number) = context
     score = early[c]

@@ -7,7 +7,7 @@ a decision reads or fills (``legal``, ``cand``, ``order`` …) are its arguments
 
 from unosim.engine._jit import njit
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from .rng import PLAY_STREAM, below, bernoulli, shuffle
 from .state import N_COLOURS, PP_BLUFF, PP_CHALLENGE, PP_DRAW
 

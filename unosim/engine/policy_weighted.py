@@ -1,4 +1,4 @@
-"""The ``weighted`` built-in policy: strategies as data (the presets of ``unosim.policies`` are weight
+"""The ``weighted`` built-in policy: strategies as data (the presets of ``unosim.game.policies`` are weight
 vectors of it).
 
 At every decision it scores each option by Σ weight × feature (:mod:`.policy_features` names and
@@ -23,7 +23,7 @@ the seat's hand and of the discard pile are the game record's ``held`` and ``dis
 
 from unosim.engine._jit import njit
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from .policy_features import card_context, card_score, prev_seat
 from .rng import PLAY_STREAM, below, bernoulli
 from .state import COLOUR, KIND, K_NUMBER, N_COLOURS, NUMBER_OF, next_seat

@@ -20,7 +20,7 @@ the turn cap gets no extra check (no turn was played). Knocked-out seats are not
 
 from unosim.engine._jit import njit
 
-from unosim import protocol as L
+from unosim.game import protocol as L
 from .features import HAS_MERCY
 from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N
 

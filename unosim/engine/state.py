@@ -12,8 +12,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
 * ``rng`` uint64[8]: the ``deck`` and ``play`` streams; ``ir``/``fr``: compiled rules
   (``protocol.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat; ``card_floor``
   float64[MAX_PLAYERS]: per seat, a bound below every card score of its weights
-  (``policy_features.card_floor``, set with ``pp``); ``card_early`` float64[MAX_PLAYERS, N_CARD_IDS]:
-  per seat, each card's first four score terms (``policy_features.card_early``, set with ``pp``);
+  (``card_terms.card_floor``, set with ``pp``); ``card_early`` float64[MAX_PLAYERS, N_CARD_IDS]:
+  per seat, each card's first four score terms (``card_terms.card_early``, set with ``pp``);
 * ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_CARD_IDS]: per lookahead seat, the cards it knows to
@@ -36,11 +36,12 @@ Card tables are constants frozen into the compiled code; rule switches are data 
 import numpy as np
 from unosim.engine._jit import njit
 
-from unosim import cards as C
-from unosim import protocol as L
+from unosim.game import cards as C
+from unosim.game import protocol as L
 from .belief import observe
+from .card_terms import card_early, card_floor
 from .features import HAS_LOOKAHEAD
-from unosim.protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
+from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
     GREEDY_POINTS,
     KEEP_WILDS,
     LOOKAHEAD,
@@ -159,7 +160,7 @@ MAXP = L.MAX_PLAYERS
 MAXC = L.MAX_CARDS
 
 
-# ---- state layout (declared in unosim.protocol: STATE, SEAT_STATE; re-exported for the kernels) ----
+# ---- state layout (declared in unosim.game.protocol: STATE, SEAT_STATE; re-exported for the kernels) ----
 TRACE_CAPACITY = 1 << 20   # events one traced call can hold; larger runs are split by the caller
 
 DRAW, DISC, ASIDE = 0, 1, 2   # rows of `pile` (ASIDE: knocked-out hands); lengths in plen
@@ -324,9 +325,9 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
 
     Parameters
     ----------
-    ir : int64[layout.IR_SIZE]
+    ir : int64[protocol.IR_SIZE]
         Compiled integer rules (``RuleSet.compile``); ``ir[IR_PLAYERS]`` is the number of seats n.
-    fr : float64[layout.FR_SIZE]
+    fr : float64[protocol.FR_SIZE]
         Compiled float rules.
     pol : int64[n]
         Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``, ``WEIGHTED``, ``LOOKAHEAD``);
@@ -348,7 +349,6 @@ def new_game(ir, fr, pol, pp, trace: bool = False):
     g["fr"][:] = fr
     g["pol"][:len(pol)] = pol
     g["pp"][:len(pol)] = pp
-    from .policy_features import card_early, card_floor   # (it imports this module's card tables)
     for s, vector in enumerate(g["pp"][:len(pol)]):
         g["card_floor"][s] = card_floor(vector)
         card_early(vector, g["card_early"][s])

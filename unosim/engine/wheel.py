@@ -3,9 +3,9 @@ the wheel (what to discard, which card to reveal) is asked of its policy through
 
 from unosim.engine._jit import njit
 
-from unosim import cards as C
-from unosim import protocol as L
-from unosim.protocol import (
+from unosim.game import cards as C
+from unosim.game import protocol as L
+from unosim.game.protocol import (
     ALMOST_UNO,
     DISCARD_COLOUR,
     DISCARD_NUMBER,

@@ -15,7 +15,7 @@ Fu pose windows, draw cards, the WD4 challenge and stacking), :mod:`.effects` (t
 wheel), :mod:`.match` (matches, scoring, output
 tables), :mod:`.policies` (views, Python policies, the built-in policies in Python), :mod:`.lookahead`
 (replays the compiled engine's recorded ``lookahead`` decisions), :mod:`.card_tables` (the card tables
-as tuples). The random streams live in :mod:`unosim.reference_rng`.
+as tuples). The random streams live in :mod:`unosim.reference.rng`.
 """
 
 from __future__ import annotations
@@ -23,23 +23,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..rules import RuleSet
+from ..game.rules import RuleSet
 from .match import RawResults, run_games
 from .policies import (
     GreedyPointsPolicy,
     KeepWildsPolicy,
-    PolicyView,
-    PythonPolicy,
     RandomPolicy,
     resolve_lineup,
 )
+from .policy import PolicyView, PythonPolicy
 
 
 def play(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: int = 0, n_games: int = 1, *,
          deck_order: Sequence[int] | None = None, trace: bool = False) -> RawResults:
     """Play games ``first_game .. first_game + n_games - 1`` and return their tables.
 
-    ``lineup``: anything :func:`unosim.policies.make_lineup` accepts, Python policies (objects with a
+    ``lineup``: anything :func:`unosim.game.policies.make_lineup` accepts, Python policies (objects with a
     ``play(view)`` method or plain callables), or a mix, one per seat or one for all seats.
     Game ``g`` uses the random streams seeded from ``(seed, g)``, so results never depend on chunking.
     ``deck_order`` (testing hook): a full deck as card ids, last element = top of the draw pile, used

@@ -1,6 +1,6 @@
-"""The per-id card tables of :mod:`unosim.cards` as plain tuples (fast to index from Python)."""
+"""The per-id card tables of :mod:`unosim.game.cards` as plain tuples (fast to index from Python)."""
 
-from .. import cards
+from ..game import cards
 
 COLOUR = tuple(int(x) for x in cards.COLOUR)
 KIND = tuple(int(x) for x in cards.KIND)

@@ -8,8 +8,8 @@ the round. A knock-out that ends the round stops everything at once (docs/rules.
 
 from __future__ import annotations
 
-from .. import cards
-from .. import protocol as L
+from ..game import cards
+from ..game import protocol as L
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF
 from .penalties import (
     draw_card_played,

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import protocol as L
-from ..policies import PolicySpec, make_lineup
-from .policies import PolicyView, PythonPolicy, resolve_lineup
+from ..game import protocol as L
+from ..game.policies import PolicySpec, make_lineup
+from .policies import resolve_lineup
+from .policy import PolicyView, PythonPolicy
 
 
 class ReplayedLookahead(PythonPolicy):

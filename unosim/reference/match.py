@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import cards
-from ..checks import as_int
-from .. import protocol as L
-from ..protocol import RawResults
-from ..reference_rng import DECK_STREAM, PLAY_STREAM, Xoshiro
-from ..rules import RuleSet
+from ..game import cards
+from ..game.checks import as_int
+from ..game import protocol as L
+from ..game.protocol import RawResults
+from .rng import DECK_STREAM, PLAY_STREAM, Xoshiro
+from ..game.rules import RuleSet
 from .card_tables import HAND_CLASS
 from .policies import resolve_lineup
 from .round import KNOCKOUT_POINTS, play_round, round_points

@@ -6,8 +6,8 @@ State on the table: ``pending`` (P), ``pending_value`` (V), ``pending_kind`` (K)
 
 from __future__ import annotations
 
-from .. import cards
-from .. import protocol as L
+from ..game import cards
+from ..game import protocol as L
 from .card_tables import DRAW_VALUE, KIND
 from .table import Table
 

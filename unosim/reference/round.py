@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import cards
-from .. import protocol as L
+from ..game import cards
+from ..game import protocol as L
 from .card_tables import COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card, pose_event
 from .penalties import accept

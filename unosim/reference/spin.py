@@ -1,4 +1,4 @@
-"""The UNO Spin wheel (docs/rules.md §2.3, protocol :mod:`unosim.engine` §6).
+"""The UNO Spin wheel (docs/rules.md §2.3, docs/protocol.md §6).
 
 A spin card (a NUMBER card with the spin flag, docs/rules.md §2.3.1) played with cards left designates
 ``next(p)`` as the **spinner** (:func:`designate_spinner`); at its next ``TURN`` it spins instead of
@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import cards
-from ..checks import scaled
-from .. import protocol as L
-from ..reference_rng import Xoshiro
+from ..game import cards
+from ..game.checks import scaled
+from ..game import protocol as L
+from .rng import Xoshiro
 from .card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from .table import Table, _is_int
 
@@ -44,7 +44,7 @@ def is_spin_card(card: int) -> bool:
 
 def weighted(rng: Xoshiro, weights: Sequence[float]) -> int:
     """Protocol §6: ``u = uniform() * sum(w)``, the first ``i`` with ``u < w[0] + ... + w[i]``; the weights
-    come scaled by a power of two (:func:`unosim.checks.scaled`), exactly as the kernel receives them."""
+    come scaled by a power of two (:func:`unosim.game.checks.scaled`), exactly as the kernel receives them."""
     u = rng.uniform() * sum(weights)
     total = 0.0
     for i, w in enumerate(weights):

@@ -14,12 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import cards
-from .. import protocol as L
-from ..reference_rng import Xoshiro
-from ..rules import SPIN_OUTCOMES, RuleSet
+from ..game import cards
+from ..game import protocol as L
+from .rng import Xoshiro
+from ..game.rules import SPIN_OUTCOMES, RuleSet
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS, is_wild
-from .policies import PolicyView, Seat
+from .policies import Seat
+from .policy import PolicyView
 from .quality import QualityCounters
 
 Event = tuple[int, int, int, int]

@@ -8,10 +8,10 @@ differential tests compare their traces.
 
 from __future__ import annotations
 
-from .. import cards
-from ..protocol import POLICY_PARAMS
+from ..game import cards
+from ..game.protocol import POLICY_PARAMS
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS
-from .policies import PolicyView, PythonPolicy
+from .policy import PolicyView, PythonPolicy
 
 CLOSE_TO_UNO = 2   # as engine/policy_features.py
 _ATTACKS = (cards.SKIP, cards.SKIP_EVERYONE)

@@ -1,0 +1,49 @@
+"""``make bench``: the lookahead policy's throughput (issue 9 item 2 target), called by :mod:`bench.run`.
+
+One ``lookahead`` seat at its default budget, every other seat ``random``, single rounds, one core:
+games per CPU-second for every variant at 2-6 players (about 10-15 s in all). The target is
+``TARGET_GAMES_PER_S`` games/s for classic at 4 players.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from unosim import engine
+from unosim.game.rules import FAMILIES
+from unosim.play.simulate import resolve, run_compiled
+
+LINEUP = "lookahead,random*"
+TARGET_GAMES_PER_S = 100
+PLAYERS = (2, 3, 4, 5, 6)
+GAMES = 60   # per cell: at >= 100 games/s about half a second
+
+
+def lookahead_rate(variant: str, players: int, games: int = GAMES) -> dict[str, Any]:
+    """Games per wall second and per CPU-second of one lookahead seat against random (a warm-up first)."""
+    rules = {"match_mode": "single_round", **({"n_blank": 0} if variant == "classic" else {})}
+    rs, specs = resolve(variant, players, LINEUP, rules)
+    build = engine.build_for(rs, specs)   # the call's own build, as a user runs it
+    run_compiled(rs, players, specs, 0, 0, 2, build=build)
+    t0, c0 = time.perf_counter(), time.process_time()
+    run_compiled(rs, players, specs, 1, 0, games, build=build)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"variant": variant, "players": players, "games": games,
+            "games_per_s": round(games / wall, 1), "games_per_cpu_s": round(games / cpu, 1)}
+
+
+def bench_lookahead() -> dict[str, Any]:
+    """Print and return the table, with whether classic at 4 players meets the target."""
+    print(f"\nlookahead at its default budget, one seat vs random ({LINEUP!r}), one core, {GAMES} single rounds")
+    print(f"{'variant':<10} " + " ".join(f"{f'{p} players':>10}" for p in PLAYERS) + "   (games per CPU-s)")
+    rows = []
+    for variant in FAMILIES:
+        cells = [lookahead_rate(variant, players) for players in PLAYERS]
+        rows += cells
+        print(f"{variant:<10} " + " ".join(f"{c['games_per_cpu_s']:>10,.0f}" for c in cells), flush=True)
+    target = next(r for r in rows if (r["variant"], r["players"]) == ("classic", 4))["games_per_cpu_s"]
+    met = target >= TARGET_GAMES_PER_S
+    print(f"target: classic 4 players ≥ {TARGET_GAMES_PER_S} games/s per core: {target:,.0f} "
+          f"({'met' if met else 'NOT met'})")
+    return {"lineup": LINEUP, "rates": rows, "target_games_per_cpu_s": TARGET_GAMES_PER_S, "target_met": met}

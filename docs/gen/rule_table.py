@@ -1,0 +1,34 @@
+"""The rule table page: every rule field, its default in each variant, and where it does not apply.
+
+Generated from what ``unosim.game.rules`` knows (``RULE_KEYS``, each variant's defaults, ``applies``):
+the one place to point at a richer rule registry (types, allowed values, descriptions, docs sections)
+when there is one."""
+
+from __future__ import annotations
+
+PAGE = "reference/rule-table.md"
+
+
+def _cell(rules, key: str, variant: str) -> str:
+    from unosim.cli.values import format_value
+
+    rs = rules.get_variant(variant)
+    if not rules.applies(key, rs.family):
+        return "—"
+    return f"`{format_value(rs.as_dict()[key])}`"
+
+
+def page() -> str:
+    from unosim.game import rules
+
+    variants = rules.variant_names()
+    lines = ["# Rule table", "",
+             "Every rule field of `RuleSet` with its default in each variant (— : the variant does not "
+             "have it). Set any of them with `--set key=value` on the command line or "
+             "`rules={...}` in Python; [the rules](../rules.md) explain each one (§3 parameters, §4 house "
+             "rules), and `unosim rules VARIANT` prints the rules in effect.", "",
+             "| rule | " + " | ".join(f"`{v}`" for v in variants) + " |",
+             "|---|" + "---|" * len(variants)]
+    for key in rules.RULE_KEYS:
+        lines.append(f"| `{key}` | " + " | ".join(_cell(rules, key, v) for v in variants) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,91 @@
+"""The docs site's generated pages cover what the code knows: every CLI command and option, every public
+module, every variant and rule field; every results file names when, at which commit and on which
+machine its figures were measured. (``make docs`` builds the site itself, strictly, in CI.)"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT / "docs" / "gen"))
+
+import api_reference  # noqa: E402
+import cli_reference  # noqa: E402
+import results_pages  # noqa: E402
+import rule_table  # noqa: E402
+import variant_pages  # noqa: E402
+
+
+def test_the_cli_page_shows_every_command_and_every_option():
+    from unosim.cli.main import build_parser
+
+    page = cli_reference.page()
+    found = list(cli_reference.commands(build_parser()))
+    assert len(found) > 12   # the commands, and study's subcommands
+    for line, parser, _ in found:
+        assert f"## `{line}`" in page
+        for action in parser._actions:
+            for option in action.option_strings:
+                assert option in page, f"{line} {option}"
+            if not action.option_strings and not isinstance(action, argparse._SubParsersAction):
+                assert action.dest in page or (action.metavar or "") in page
+
+
+def test_the_api_pages_render_every_public_module_of_every_unit():
+    import unosim
+
+    pages = api_reference.pages()
+    units = {p.name for p in Path(unosim.__file__).parent.iterdir() if (p / "__init__.py").is_file()}
+    assert set(api_reference.UNITS) == units
+    for unit in units:
+        page = pages[f"reference/api/{unit}.md"]
+        for path in (Path(unosim.__file__).parent / unit).rglob("*.py"):
+            parts = path.relative_to(Path(unosim.__file__).parent.parent).with_suffix("").parts
+            module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            if not any(part.startswith("_") for part in module.split(".")):
+                assert f"::: {module}\n" in page, module
+
+
+def test_every_variant_has_a_page_and_the_rule_table_every_rule_field():
+    from unosim.game import rules
+
+    pages = variant_pages.pages()
+    for name in rules.variant_names():
+        page = pages[f"reference/variants/{name}.md"]
+        assert f"# `{name}`" in page and str(rules.get_variant(name).deck_size) in page
+    table = rule_table.page()
+    for key in rules.RULE_KEYS:
+        assert f"| `{key}` |" in table
+
+
+def test_the_deck_table_of_a_variant_adds_up_to_its_deck():
+    from unosim.game import rules
+
+    page = variant_pages.variant_page("no_mercy")
+    counts = [int(line.split("|")[2]) for line in page.splitlines()[page.splitlines().index("## Deck") + 4:]
+              if line.startswith("| ")]
+    assert sum(counts) == rules.get_variant("no_mercy").deck_size == 168
+
+
+def test_every_results_file_is_stamped_and_renders():
+    files = sorted(results_pages.RESULTS.glob("*.json"))
+    assert files
+    for path in files:
+        data = results_pages.load(path)
+        page = results_pages.render(data)
+        assert page.count("Measured ") >= 1 + sum("measured" in t for t in data["tables"])
+
+
+@pytest.mark.parametrize("field", ["date", "commit", "machine"])
+def test_a_results_file_without_its_stamp_is_refused(tmp_path, field):
+    data = json.loads((results_pages.RESULTS / "tournaments.json").read_text())
+    del data["tables"][0]["measured"][field]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=field):
+        results_pages.load(path)

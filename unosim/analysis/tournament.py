@@ -1,0 +1,77 @@
+"""A tournament dataset's standings: who finished ahead of whom, read back from the dataset.
+
+``unosim tournament`` (:mod:`unosim.strategies.tournaments`) writes ``tournament.json`` beside the
+manifest: the entrants and which entrant each seat of each arrangement holds. :func:`load_tournament`
+reads it with the dataset and computes the standings and the head-to-head (:mod:`.standings`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from ..game.seating import SCHEMES, Entrant
+
+TOURNAMENT_FILE = "tournament.json"
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """A finished tournament: standings (one row per policy), head-to-head (one row per ordered pair)."""
+
+    variant: str
+    players: int
+    games: int
+    seed: int
+    seating: str
+    entrants: tuple[Entrant, ...]
+    arrangements: dict[str, tuple[int, ...]]
+    standings: pl.DataFrame
+    head_to_head: pl.DataFrame
+    path: Path | None
+
+    def head_to_head_matrix(self, intervals: bool = False) -> pl.DataFrame:
+        """The head-to-head shares as a square table: row A, column B = share A finished ahead of B
+        (``intervals``: as text in %, "50.3 [49.9, 50.7]")."""
+        names = [e.name for e in self.entrants]
+        table = self.head_to_head
+        if intervals:
+            table = table.with_columns(pl.format("{} [{}, {}]", *[(pl.col(c) * 100).round(1).cast(pl.String)
+                                                                  for c in ("estimate", "ci_low", "ci_high")])
+                                       .alias("estimate"))
+        wide = table.pivot(on="b", index="a", values="estimate")
+        return (pl.DataFrame({"a": names}).join(wide, on="a", how="left")
+                .select("a", *[pl.col(n) if n in wide.columns else pl.lit(None, wide.schema["a"] if intervals
+                                                                          else pl.Float64).alias(n)
+                               for n in names]))
+
+    @property
+    def title(self) -> str:
+        return (f"{self.variant}, {self.players} players: {self.games:,} deals × "
+                f"{len(self.arrangements)} arrangements" + ("" if self.seating == SCHEMES[0] else
+                                                            f" by {self.seating}"))
+
+
+def load_tournament(path: str | Path) -> TournamentResult:
+    """The standings of a tournament dataset (verified like any dataset by ``open_dataset``)."""
+    from ..store.dataset import DatasetError
+    from ..store.reader import open_dataset
+    from . import standings as st
+    ds = open_dataset(path)
+    try:
+        desc = json.loads((ds.path / TOURNAMENT_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DatasetError(f"{ds.path} is a study dataset but not a tournament (no {TOURNAMENT_FILE}); "
+                           f"`unosim tournament` writes one") from None
+    entrant_list = tuple(Entrant(e["name"], e["spec"]) for e in desc["entrants"])
+    arrangement_map = {k: tuple(v) for k, v in desc["arrangements"].items()}
+    games = st.games_from_tables(ds.seats, ds.rounds, arrangement_map)
+    ahead, comparisons = st.pairwise(games, len(entrant_list))
+    return TournamentResult(variant=desc["variant"], players=desc["players"], games=desc["games"],
+                            seed=desc["seed"], seating=desc.get("seating", SCHEMES[0]),
+                            entrants=entrant_list, arrangements=arrangement_map,
+                            standings=st.standings(games, ahead, entrant_list, desc["seed"]),
+                            head_to_head=st.head_to_head(ahead, comparisons, entrant_list), path=ds.path)

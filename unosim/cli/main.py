@@ -1,0 +1,243 @@
+"""The ``unosim`` command line (also ``python -m unosim``). ``unosim COMMAND --help`` for each command.
+
+Errors print one line to stderr (``unosim: error: ...``) and exit with status 2; no tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from .._version import __version__
+from ..game.checks import clip_message
+from .table import print_table
+from .values import SET_HELP, format_value, parse_set, print_json
+
+EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 128 + 13   # what a shell reports for a tool stopped by SIGPIPE
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, like every other error of the CLI."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_parse_set = parse_set   # --set KEY=VALUE: TOML, or values as rule keys print them (cli_values)
+
+
+# ---- commands ---------------------------------------------------------------------------------------
+def cmd_variants(args) -> None:
+    from ..game import rules
+    rows = []
+    for name in rules.variant_names():
+        rs = rules.get_variant(name)
+        rows.append({"variant": name, "family": rs.family, "min_players": rs.player_range[0],
+                     "max_players": rs.max_players(), "deck_size": rs.deck_size,
+                     "description": rules.variant_description(name)})
+    if args.json:
+        print_json(rows)
+        return
+    print_table([{"variant": r["variant"], "players": f"{r['min_players']}-{r['max_players']}",
+                   "description": r["description"]} for r in rows])
+
+
+def cmd_policies(args) -> None:
+    from ..game import policies
+    if args.json:
+        print_json([{"policy": p.name, "description": p.doc, "parameters": list(p.params)}
+                    for p in policies.POLICIES.values()])
+        return
+    print_table([{"policy": p.name, "description": p.doc} for p in policies.POLICIES.values()])
+    print(f"\nparameters: probabilities {', '.join(policies.PROBABILITY_PARAMS)}, e.g. random(p_bluff=0.2); "
+          f"weights of weighted and its presets w_points, w_wild, … (unosim/engine/policy_features.py), "
+          f"e.g. by_colour(w_points=0.5); lookahead's {', '.join(policies.SEARCH_PARAMS)}, "
+          f"e.g. lookahead(rollouts=64,horizon=12,rollout=by_colour)")
+    print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")
+
+
+def cmd_rules(args) -> None:
+    from ..game import rules
+    rs = rules.get_variant(args.variant, _parse_set(args.set))
+    shown = {k: v for k, v in rs.as_dict().items()
+             if k != "family" and (args.all or rules.applies(k, rs.family))}
+    if args.json:
+        print_json({"variant": rs.name, "family": rs.family, "key": rs.key,
+                    "min_players": rs.player_range[0], "max_players": rs.max_players(),
+                    "deck_size": rs.deck_size, "rules": shown})
+        return
+    print(f"key: {rs.key}")
+    print(f"players: {rs.player_range[0]}-{rs.max_players()}   deck: {rs.deck_size} cards   "
+          f"rules: docs/rules.md")
+    width = max(map(len, shown))
+    for key, value in shown.items():
+        print(f"  {key.ljust(width)}  {format_value(value)}")
+    if not args.all:
+        print(f"(only the rules that apply to {rs.family}; --all lists every field)")
+
+
+def cmd_simulate(args) -> None:
+    import polars as pl
+
+    from .. import analysis
+    from ..store import dataset
+    from ..play.simulate import simulate
+    start = time.perf_counter()
+    results = simulate(args.variant, players=args.players, games=args.games, seed=args.seed,
+                       lineup=args.lineup, rules=_parse_set(args.set), first_game=args.first_game)
+    seconds = time.perf_counter() - start
+    print(f"{results.rules.key}, {args.players} players, lineup {args.lineup}: {args.games:,} games, "
+          f"{len(results.rounds):,} rounds in {seconds:.2f} s")
+    seats = results.seats.with_columns(variant=pl.lit(results.rules.name), lineup=pl.lit(args.lineup))
+    table = analysis.win_rates(seats)
+    print_table(table.select("seat", "policy", "wins", "n", "estimate", "ci_low", "ci_high").to_dicts())
+    if args.out:
+        out = Path(args.out)
+        for name in dataset.TABLES:
+            dataset.write_part(out / f"{name}.parquet", dataset.part_table(results, name, args.lineup))
+        print(f"wrote {out}/{{{','.join(dataset.TABLES)}}}.parquet")
+
+
+def cmd_study_run(args) -> None:
+    from .study import cmd_run
+    cmd_run(args)
+
+
+def cmd_analyze(args) -> None:
+    from ..analysis.standard import FINDINGS_FILE, TABLE_DIR, read_findings
+    from ..reporting.charts import CHART_DIR
+    from ..store.reader import open_dataset
+    from ..reporting.provenance import write_analysis
+    ds = open_dataset(args.dataset)
+    start = time.perf_counter()
+    out = Path(args.out or ds.path / TABLE_DIR)
+    _, paths, charts = write_analysis(ds, out)   # checks every finding first: a contradiction raises
+    csv = [p for p in paths if p.suffix == ".csv"]
+    print(f"{len(csv)} tables in {out} and {len(charts)} charts (PNG, SVG) in {out / CHART_DIR} "
+          f"({time.perf_counter() - start:.1f} s): {', '.join(p.stem for p in csv)}")
+    print(f"{len(read_findings(out) or [])} findings, each checked against the tables: {out / FINDINGS_FILE}")
+
+
+def cmd_report(args) -> None:
+    from ..store.reader import open_dataset
+    from ..reporting.report import write_report
+    path = write_report(open_dataset(args.dataset), args.out)
+    print(f"report: {path.resolve()}")
+
+
+def cmd_replay(args) -> None:
+    from .. import replay
+    print(replay(args.variant, players=args.players, seed=args.seed, game=args.game, lineup=args.lineup,
+                 rules=_parse_set(args.set) or None))
+
+
+# ---- parser -----------------------------------------------------------------------------------------
+def _json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table (for scripts)")
+
+
+def _cell_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("variant", help="a registered variant (see `unosim variants`)")
+    p.add_argument("--players", "-n", type=int, required=True, help="number of players")
+    p.add_argument("--seed", type=int, required=True, help="the seed (game g depends only on seed and g)")
+    p.add_argument("--lineup", default="random", help="policies by seat, e.g. 'greedy_points,random*'")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import study as cli_study
+    parser = _Parser(prog="unosim", description="Monte Carlo simulation and statistics for UNO-family games. "
+                     "The rules: docs/rules.md.")
+    parser.add_argument("--version", action="version", version=f"unosim {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("variants", help="list the registered variants")
+    _json_flag(p)
+    p.set_defaults(run=cmd_variants)
+    p = sub.add_parser("policies", help="list the built-in policies")
+    _json_flag(p)
+    p.set_defaults(run=cmd_policies)
+
+    p = sub.add_parser("rules", help="show a variant's effective rules")
+    p.add_argument("variant", help="a registered variant (see `unosim variants`)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
+    p.add_argument("--all", action="store_true", help="list every rule field, also those that do not apply")
+    _json_flag(p)
+    p.set_defaults(run=cmd_rules)
+
+    p = sub.add_parser("simulate", help="simulate one cell; print win rates, optionally write parquet")
+    _cell_arguments(p)
+    p.add_argument("--games", type=int, required=True, help="number of games (matches)")
+    p.add_argument("--first-game", type=int, default=0, help="index of the first game (default 0)")
+    p.add_argument("--out", help="directory for rounds/seats/matches.parquet")
+    p.set_defaults(run=cmd_simulate)
+
+    study = sub.add_parser("study", help="run a study spec or show a dataset's progress")
+    study_sub = study.add_subparsers(dest="study_command", required=True, metavar="ACTION", parser_class=_Parser)
+    p = study_sub.add_parser("run", help="run (or resume) a study: SPEC.toml -> OUT/<name>/")
+    p.add_argument("spec", help="the study spec (TOML), e.g. analyses/studies/demo.toml")
+    p.add_argument("--out", default="data", help="parent directory of the dataset (default: data)")
+    p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores / dask workers)")
+    p.add_argument("--chunk-size", type=int, help="games per job (default 100000 single rounds, 50000 matches; a resumed run keeps its own)")
+    p.add_argument("--scheduler", help="run on dask: 'local' (a LocalCluster) or an address tcp://host:8786")
+    p.add_argument("--force", action="store_true", help="delete an existing dataset of this study first")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    cli_study.add_run_options(p)
+    p.set_defaults(run=cmd_study_run)
+    p = study_sub.add_parser("status", help="per-cell progress of a dataset (complete or interrupted)")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    _json_flag(p)
+    p.set_defaults(run=cli_study.cmd_status)
+    cli_study.add_verify(study_sub)
+    from ..pipeline.house_rules import add_cli as add_study_new
+    add_study_new(study_sub)
+
+    p = sub.add_parser("analyze", help="write the standard analysis tables of a dataset (CSV) and its findings "
+                                       "(findings.json), each finding checked against the tables")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    p.add_argument("--out", help="directory for the tables (default: DATASET/analysis)")
+    p.set_defaults(run=cmd_analyze)
+
+    p = sub.add_parser("report", help="write the self-contained HTML report of a dataset")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    p.add_argument("--out", help="the HTML file (default: DATASET/report.html)")
+    p.set_defaults(run=cmd_report)
+
+    p = sub.add_parser("replay", help="print one game as a readable turn-by-turn log")
+    _cell_arguments(p)
+    p.add_argument("--game", type=int, default=0, help="the game index (default 0)")
+    p.set_defaults(run=cmd_replay)
+
+    from . import tournament as cli_tournament, tune as cli_tune
+    cli_tournament.add_parser(sub)
+    cli_tune.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from ..store.dataset import DatasetError
+    from ..pipeline.runner import RunError
+    from ..pipeline.study import SpecError
+    try:
+        args.run(args)
+        sys.stdout.flush()   # a closed pipe shows up here, while we can still handle it
+    except BrokenPipeError:  # the reader (e.g. `| head`) has gone: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # nothing left to flush at exit
+        return EXIT_BROKEN_PIPE
+    except (SpecError, RunError, DatasetError, ValueError, OSError) as exc:
+        print(f"unosim: error: {clip_message(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except MemoryError:
+        print("unosim: error: out of memory; ask for fewer games per call (simulate --games, or a study's "
+              "--chunk-size)", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt as exc:
+        print(f"unosim: interrupted{'; ' + str(exc) if str(exc) else ''}", file=sys.stderr)
+        return 130
+    return 0
+

@@ -1,0 +1,138 @@
+"""The ``unosim study`` commands: run (or resume), status, verify (and repair) a dataset."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def cmd_run(args) -> None:
+    from ..pipeline.runner import RunStopped, run_study
+    from ..pipeline.study import load_study
+    study = load_study(args.spec)
+    again = f"`unosim study run {args.spec} --out {args.out}`"
+    try:
+        summary = run_study(study, args.out, n_jobs=args.n_jobs, chunk_size=args.chunk_size,
+                            scheduler=args.scheduler, force=args.force, progress=False if args.quiet else None,
+                            accept_engine_change=args.accept_engine_change)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"the dataset is resumable: run {again} again") from None
+    except RunStopped as exc:
+        raise RunStopped(f"{exc}: run {again} again to resume") from None
+    rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
+    resumed = (f" ({summary.jobs_skipped:,} {_plural(summary.jobs_skipped, 'job')} already done)"
+               if summary.jobs_skipped else "")
+    compiled = (f"; the engine compiled before it, in {summary.compile_seconds:.0f} s"
+                if summary.compile_seconds else "")
+    print(f"{summary.path}: {summary.games_run:,} {_plural(summary.games_run, 'game')} in {summary.jobs_run:,} "
+          f"{_plural(summary.jobs_run, 'job')}, {summary.seconds:.1f} s "
+          f"({rate:,.0f} games/s){resumed}{compiled}")
+
+
+def _plural(count: int, noun: str) -> str:
+    return noun if count == 1 else noun + "s"
+
+
+def cmd_status(args) -> None:
+    from ..store import dataset
+    from .table import print_table
+    from .values import print_json
+    root = Path(args.dataset)
+    manifest = dataset.read_manifest(root)
+    recorded = dataset.read_ledger(root, lenient=True)
+    written = _written_unrecorded(root, manifest, recorded)
+    dataset.record_progress(manifest, {**recorded, **written})
+    done, total = dataset.games_on_disk(manifest)
+    if args.json:
+        print_json({"dataset": str(root), "status": manifest["status"], "games_done": done, "games": total,
+                    "jobs_written_unrecorded": len(written),
+                    "cells": [{"cell": name, **{k: entry[k] for k in
+                                                ("games_done", "games", "jobs_done", "jobs", "status")}}
+                              for name, entry in manifest["cells"].items()]})
+        return
+    rows = [{"cell": name, "games": f"{entry['games_done']:,}/{entry['games']:,}",
+             "jobs": f"{entry['jobs_done']:,}/{entry['jobs']:,}", "status": entry["status"]}
+            for name, entry in manifest["cells"].items()]
+    print_table(rows)
+    pending = f" ({len(written):,} job(s) written but not yet in the ledger: a resume checks and adopts them)"
+    print(f"{root}: {done:,} of {total:,} games on disk{pending if written else ''}; manifest status "
+          f"{manifest['status']}")
+
+
+def _written_unrecorded(root: Path, manifest: dict, recorded: dict) -> dict:
+    """Jobs whose three parts are on disk but not in the ledger (a kill came between), unverified."""
+    from ..store import dataset, integrity, resume
+    cells = {c["name"]: c for c in manifest["study"]["cells"]}
+    tables: dict[tuple[str, int], set[str]] = {}
+    for rel, what in integrity.table_entries(root):
+        match = resume.PART_RE.fullmatch(rel.rsplit("/", 1)[-1])
+        if what == "part" and match and match["cell"] in cells:
+            tables.setdefault((match["cell"], int(match["job"])), set()).add(rel.split("/", 1)[0])
+    out = {}
+    for key, found in tables.items():
+        span = dataset.job_span(dataset.layout_of(manifest["cells"][key[0]]), key[1])
+        if key not in recorded and len(found) == len(dataset.TABLES) and span is not None:
+            out[key] = {"games": span[1]}
+    return out
+
+
+def cmd_verify(args) -> None:
+    from ..store import dataset, integrity
+    from ..store.lock import DatasetLock
+    root = Path(args.dataset)
+    manifest = dataset.read_manifest(root)
+    complete = manifest["status"] == "complete"
+    verdict = integrity.verify(root, manifest, require_complete=complete, full=args.full)
+    for problem in verdict.problems:
+        print(f"bad: {problem}")
+    in_flight = (f", {len(verdict.unrecorded):,} part(s) of jobs in flight (a resume adopts or recomputes "
+                 f"them)" if verdict.unrecorded else "")
+    doubt = "; the ledger does not match the manifest's seal (a resume adopts what verifies)" \
+        if verdict.ledger_in_doubt and not complete else ""
+    unfinished = "" if complete else f"; an unfinished dataset{in_flight}{doubt}"
+    digest = f"; content digest {verdict.digest}" if verdict.digest else ""
+    print(f"{root}: {verdict.parts_checked:,} part(s), {verdict.bytes_checked:,} bytes checked, "
+          f"{len(verdict.problems):,} problem(s){unfinished}{digest}")
+    if not verdict.problems:
+        return
+    if not args.repair:
+        raise dataset.DatasetError(f"{root} has {len(verdict.problems):,} problem(s); `unosim study verify "
+                                   f"{root} --repair` deletes the bad jobs so that a resume recomputes them")
+    with DatasetLock(root):
+        outcome = repair(root, dataset.read_manifest(root))
+    adopted = f", kept {outcome.adopted:,} job(s) whose parts prove themselves" if outcome.adopted else ""
+    rerun = ("; the dataset is complete" if outcome.complete else
+             f"; run the same `unosim study run SPEC --out {root.parent}` to recompute them")
+    print(f"repaired: deleted {outcome.deleted:,} file(s) of {outcome.dropped_jobs:,} job(s){adopted}{rerun}")
+
+
+def repair(root: Path, manifest: dict):
+    """Delete what cannot be proved: the parts of every job that neither matches its ledger record nor
+    verifies against its own footer identity (then all three), stray parts, links and other entries in
+    the tables; re-record the jobs that verify; forget the others (a resume recomputes them). A
+    manifest that does not match its seal is refused before (by :func:`unosim.store.dataset.read_manifest`),
+    so no good part is ever deleted on the word of an edited manifest."""
+    from ..store import dataset, resume
+    outcome = resume.reconcile(root, manifest, manifest["engine_version"], repair=True)
+    dataset.record_progress(manifest, outcome.done)
+    outcome.complete = all(entry["status"] == "complete" for entry in manifest["cells"].values())
+    manifest["status"] = "complete" if outcome.complete and manifest["status"] == "complete" else "repaired"
+    dataset.write_manifest(root, manifest)
+    return outcome
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--accept-engine-change", action="store_true",
+                   help="resume a dataset started by another engine version (the manifest records both)")
+
+
+def add_verify(study_sub) -> None:
+    p = study_sub.add_parser("verify", help="check every part of a dataset against its ledger (sha256, rows, "
+                                            "schema, cell); --repair deletes the bad jobs")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    p.add_argument("--repair", action="store_true",
+                   help="delete bad parts and their job's other parts, so a resume recomputes exactly those jobs")
+    p.add_argument("--full", action="store_true",
+                   help="read every byte again (by default a part unchanged since it was last verified, by size, "
+                        "mtime, ctime and inode, is not read)")
+    p.set_defaults(run=cmd_verify)

@@ -1,0 +1,567 @@
+"""The turn and the turn loop: legal plays, a turn, the first card, jump-ins, the deal, and the loop
+with its stalemate and turn cap (docs/rules.md §1.2-§1.6, §1.9, §2.4.2-§2.4.3, §4 jump_in).
+
+:mod:`.round` plays rounds and matches through :func:`turn_loop`; :mod:`.lookahead`'s rollouts run
+the same loop, which is why it lives apart from the round (the search sits between the two).
+"""
+
+
+import numpy as np
+from unosim.engine._jit import njit
+
+from unosim.game import protocol as L
+from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
+from .features import HAS_BLANK, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
+from .piles import clear_stack, draw_n, draw_one
+from .policy import choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
+from .quality import check_standings, check_standings_out_of_loop
+from .rng import DECK_STREAM, below, shuffle
+from .state import (
+    ASIDE,
+    BLANK_DRAW_CARDS,
+    BLANK_ID0,
+    COLOUR,
+    DISC,
+    DRAW_VALUE,
+    DRAW,
+    HAND_CLASS,
+    K_BLANK,
+    K_DRAW_TWO,
+    K_NUMBER,
+    K_REVERSE,
+    K_SKIP,
+    K_WD4,
+    KIND,
+    LEGAL,
+    LEGAL_WD4,
+    LOOKAHEAD,
+    MAXC,
+    NO_COLOUR,
+    PLAY_FLAGS,
+    SAME_COLOUR,
+    SE_ACTIVE,
+    SE_DRAWN,
+    SE_KO_TURN,
+    SE_PLAYED,
+    SE_UNO_DONE,
+    SE_WHEEL_GAINED,
+    SE_WHEEL_LOST,
+    SE_WINDOW,
+    SPIN,
+    ST_COLOUR,
+    ST_DEALER,
+    ST_DIR,
+    ST_DRAWS,
+    ST_DUMBFU,
+    ST_END,
+    ST_ENDED,
+    ST_FINAL_SPINS,
+    ST_IDLE,
+    ST_K,
+    ST_KNOCKOUTS,
+    ST_KO_SEAT,
+    ST_LA_READY,
+    ST_LA_SEARCH,
+    ST_LARGEST,
+    ST_LAST_PLAYER,
+    ST_LOOP_BOUND_HITS,
+    ST_LEAD_CHANGES,
+    ST_LEADER,
+    ST_MAX_HAND,
+    ST_MOVES,
+    ST_N,
+    ST_N_ACTIVE,
+    ST_P,
+    ST_PASSES0,
+    ST_PLAYED,
+    ST_PLAYS,
+    ST_RESHUFFLES,
+    ST_SPINNER,
+    ST_SPINS,
+    ST_SWAPS7,
+    ST_TOP,
+    ST_TURNS,
+    ST_V,
+    ST_VIOLATIONS,
+    ST_WINNER,
+    discarded,
+    discards_agree,
+    emit,
+    held_agree,
+    next_seat,
+    playable,
+    recount_discards,
+    recount_held,
+    step,
+)
+from .wheel import spin
+
+
+
+# inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
+# into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
+@njit(inline='always')
+def can_stack(st, stacking, c):
+    """A stack response allowed by the stacking mode (§1.7, §2.4.5, §4); no colour match needed."""
+    value = DRAW_VALUE[c]
+    if value == 0:
+        return False
+    if stacking == L.STACKING_SAME_KIND:
+        return KIND[c] == st[ST_K]
+    if stacking == L.STACKING_ESCALATING:
+        return value >= st[ST_V]
+    return True
+
+
+@njit(inline='always')
+def stack_options(g, p, legal):
+    """legal[:ns] = the hand indices p may stack on the pending penalty (hand order); returns ns."""
+    st = g["st"]
+    hands = g["hands"]
+    stacking = g["ir"][L.IR_STACKING]
+    ns = 0
+    for i in range(g["hlen"][p]):
+        if can_stack(st, stacking, hands[p, i]):
+            legal[ns] = i
+            ns += 1
+    return ns
+
+
+@njit(inline='always')
+def response_turn(g, p):
+    """A response turn (§1.7 stacking, §2.4.3 step 1): p stacks a card the stacking mode allows, or
+    accepts and draws the pending total; returns the next seat (-1 when the round ended)."""
+    st = g["st"]
+    legal = g["legal"]
+    ns = stack_options(g, p, legal)
+    choice = choose_stack(g, p, legal, ns)
+    if choice >= 0:
+        return play_card(g, p, choice)
+    total = st[ST_P]
+    emit(g, L.EV_ACCEPT, p, total, 0)
+    clear_stack(st)
+    draw_n(g, p, total)
+    return next_seat(g, p)
+
+
+@njit(inline='always')
+def legal_plays(g, p, legal):
+    """legal[:nleg] = p's legal plays in hand order (§1.4 and the WD4 restriction of §1.8); returns
+    (nleg, hand index of the first illegal WD4 that could be bluffed, or -1)."""
+    st = g["st"]
+    hands = g["hands"]
+    top, colour = st[ST_TOP], st[ST_COLOUR]
+    # one pass in hand order, one table byte per card (PLAY_FLAGS); WD4s are dropped afterwards if the
+    # hand holds the colour in play (§1.8). Branch-free: whether a card is legal is a coin flip to the
+    # branch predictor, so every hand index is written and only the legal ones are kept.
+    flags = PLAY_FLAGS[top, colour]
+    nleg = 0
+    seen = 0
+    for i in range(g["hlen"][p]):
+        f = int(flags[hands[p, i]])
+        legal[nleg] = i
+        nleg += f & LEGAL
+        seen |= f
+    has_wd4 = (seen & LEGAL_WD4) != 0
+    has_colour = (seen & SAME_COLOUR) != 0
+    bluff_index = -1
+    if has_wd4 and has_colour:
+        kept = 0
+        for j in range(nleg):
+            i = legal[j]
+            if KIND[hands[p, i]] == K_WD4:
+                if bluff_index < 0:
+                    bluff_index = i
+            else:
+                legal[kept] = i
+                kept += 1
+        nleg = kept
+    return nleg, bluff_index
+
+
+@njit(inline='always')
+def draw_turn(g, p):
+    """p draws one card (draw_until_playable: until a legal card is drawn or the draw fails); a legal
+    last drawn card is played if p's policy wants it (force_play_drawn: it must). Returns the next seat
+    (-1 when the round ended)."""
+    ir = g["ir"]
+    while draw_one(g, p):   # terminates: each pass moves a card from the piles to p (none come back)
+        last = g["hlen"][p] - 1
+        if playable(g, p, last):
+            if ir[L.IR_FORCE_PLAY_DRAWN] or plays_drawn(g, p, last):
+                return play_card(g, p, last)
+            break
+        if not ir[L.IR_DRAW_UNTIL_PLAYABLE]:
+            break
+    return next_seat(g, p)
+
+
+# take_turn, play_round and play_match are inlined into their one caller each (turn_loop, play_match,
+# run_games): numba compiles every function on its own with the code of all it calls linked in, so a
+# chain of single-call functions made LLVM optimise and emit the whole engine once per link (inlined:
+# the classic build's compile fell from 65 to 55 CPU-s, the turn loop left a call for the search)
+@njit(inline='always')
+def take_turn(g, p):
+    """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
+    st = g["st"]
+    pose_event(g, p)
+    if st[ST_ENDED] or not g["seat"][p, SE_ACTIVE]:   # the pose penalty knocked p out (mercy rule)
+        return next_seat(g, p)
+    if HAS_SPIN and st[ST_SPINNER] == p:   # §1.5 step 2: the designated spinner spins instead of its turn
+        st[ST_SPINNER] = -1
+        return spin(g, p, False)
+    if HAS_STACKING and st[ST_P] > 0:
+        return response_turn(g, p)
+    legal = g["legal"]
+    nleg, bluff_index = legal_plays(g, p, legal)
+    choice = choose_play(g, p, legal, nleg, bluff_index)
+    if choice >= 0:
+        return play_card(g, p, choice)
+    return draw_turn(g, p)
+
+
+@njit
+def turn_up_number(g, f):
+    """§2.4.2 (no_mercy): turn up cards until a NUMBER, which becomes T; the others stay under it,
+    without effect. Terminates: the deal leaves more than 88 cards (rules: hand_size × n ≤ deck − 88 − 1)
+    and only 88 are not NUMBERs."""
+    st = g["st"]
+    pile = g["pile"]
+    plen = g["plen"]
+    while True:
+        plen[DRAW] -= 1
+        c = pile[DRAW, plen[DRAW]]
+        emit(g, L.EV_FIRST_CARD, f, c, 0)
+        pile[DISC, plen[DISC]] = c
+        plen[DISC] += 1
+        discarded(g, c)
+        if KIND[c] == K_NUMBER:
+            st[ST_TOP] = c
+            st[ST_COLOUR] = COLOUR[c]
+            return
+
+
+@njit
+def turn_up(g, f):
+    """§1.9: turn up T (``FIRST_CARD``); a WD4 goes back at index ``deck.below(m + 1)`` of the m-card
+    draw pile (``RETURN``) and the next card is turned up. After FIRST_CARD_MAX_RETURNS returns (never
+    seen in practice) the WD4 stays as T and the round ends truncated before its first turn. Returns T."""
+    st = g["st"]
+    pile = g["pile"]
+    plen = g["plen"]
+    returns = 0
+    while True:   # bounded: at most FIRST_CARD_MAX_RETURNS WD4s go back
+        plen[DRAW] -= 1
+        c = pile[DRAW, plen[DRAW]]
+        emit(g, L.EV_FIRST_CARD, f, c, 0)
+        if KIND[c] != K_WD4:
+            break
+        if returns == L.FIRST_CARD_MAX_RETURNS:
+            st[ST_LOOP_BOUND_HITS] += 1
+            st[ST_ENDED] = 1
+            st[ST_END] = L.END_TRUNCATED
+            break
+        returns += 1
+        m = plen[DRAW]
+        j = below(g, DECK_STREAM, m + 1)
+        for i in range(m, j, -1):
+            pile[DRAW, i] = pile[DRAW, i - 1]
+        pile[DRAW, j] = c
+        plen[DRAW] = m + 1
+        emit(g, L.EV_RETURN, -1, c, j)
+    pile[DISC, 0] = c
+    plen[DISC] = 1
+    recount_discards(g)
+    st[ST_TOP] = c
+    st[ST_COLOUR] = COLOUR[c]
+    return c
+
+
+@njit
+def first_card_effect(g, f, c):
+    """§1.9: the effect of the first card c for the first player f; returns the seat of the first turn."""
+    st = g["st"]
+    ir = g["ir"]
+    k = KIND[c]
+    if k == K_SKIP:
+        skip_seat(g, f)
+        return next_seat(g, f)
+    if k == K_REVERSE:
+        st[ST_DIR] = -1
+        return st[ST_DEALER]
+    if k == K_DRAW_TWO:
+        draw_n(g, f, DRAW_VALUE[c])
+        skip_seat(g, f)
+        return next_seat(g, f)
+    if HAS_SPIN and SPIN[c] and ir[L.IR_SPIN_FIRST_CARD_SPINS]:   # §2.3.6 (off by default: no effect)
+        st[ST_SPINNER] = f
+        emit(g, L.EV_SPINNER, f, 0, 0)
+    if COLOUR[c] == NO_COLOUR:
+        st[ST_COLOUR] = choose_colour(g, f)
+        emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
+        if HAS_BLANK and k == K_BLANK:
+            effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
+            if effect == L.BLANK_DRAW_TWO_NEXT:   # "F draws 2 and is skipped"
+                draw_n(g, f, BLANK_DRAW_CARDS)
+                skip_seat(g, f)
+                return next_seat(g, f)
+            # the other effects act exactly as when F plays the blank; then F takes the first turn
+            blank_effect(g, f, c)
+    return f
+
+
+@njit
+def first_card(g):
+    """§1.9 / §2.4.2: turn up T and apply its first-card effect; returns the seat of the first turn."""
+    st = g["st"]
+    f = (st[ST_DEALER] + 1) % st[ST_N]
+    if HAS_NO_MERCY and g["ir"][L.IR_FAMILY] == L.FAMILY_NO_MERCY:
+        turn_up_number(g, f)
+        return f
+    c = turn_up(g, f)
+    if st[ST_ENDED]:
+        return f
+    return first_card_effect(g, f, c)
+
+
+@njit
+def audit(g, deck_counts, round_over):
+    """Invariants checked after every turn in audit mode (tests): card identities are conserved across
+    hands and piles (set-aside hands included), every hand size is possible, no active hand is at the
+    mercy limit, knocked-out seats hold nothing, a won round leaves the winner empty-handed, and the
+    discard pile's colour counts (``discards``) are the pile's.
+
+    Parameters
+    ----------
+    g : numpy.void
+        The game record (``state.new_game(...)[0]``); a failed check adds 1 to ``g["st"][ST_VIOLATIONS]``.
+    deck_counts : int64[cards.N_CARD_IDS]
+        How many copies of each card id the variant's deck holds.
+    round_over : bool
+        The round has just ended (a won round must leave the winner without cards).
+    """
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    count = np.zeros(deck_counts.shape[0], np.int64)
+    total = plen[DRAW] + plen[DISC] + plen[ASIDE]
+    for r in range(3):
+        for i in range(plen[r]):
+            count[pile[r, i]] += 1
+    for s in range(st[ST_N]):
+        if hlen[s] < 0 or hlen[s] > MAXC:
+            st[ST_VIOLATIONS] += 1
+            return
+        total += hlen[s]
+        for i in range(hlen[s]):
+            count[hands[s, i]] += 1
+    bad = total != deck_counts.sum()
+    for c in range(deck_counts.shape[0]):
+        if count[c] != deck_counts[c]:
+            bad = True
+    if plen[DISC] > 0 and pile[DISC, plen[DISC] - 1] != st[ST_TOP]:
+        bad = True
+    if not discards_agree(g) or not held_agree(g):
+        bad = True
+    if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
+        bad = True
+    limit = g["ir"][L.IR_MERCY_LIMIT]
+    active = 0
+    for s in range(st[ST_N]):
+        if g["seat"][s, SE_ACTIVE]:
+            active += 1
+            if limit > 0 and hlen[s] >= limit:
+                bad = True   # a hand at the mercy limit never survives a check
+        elif hlen[s] != 0:
+            bad = True       # a knocked-out seat holds nothing
+    if active != st[ST_N_ACTIVE] or (active == 1 and not round_over):
+        bad = True
+    if bad:
+        st[ST_VIOLATIONS] += 1
+
+
+@njit
+def find_jumper(g, last):
+    """The first active seat other than ``last``, from next(last) in direction d, holding a card
+    identical to T whose policy wants to jump in with it: (seat, first such hand index), or (-1, -1).
+
+    Each seat is visited at most once (``n - 1`` steps from ``last``), whether or not ``last`` is still
+    active. The last player can have been knocked out after its play (an UNO penalty reaching the mercy
+    limit at the checkpoint): the play still happened and T is on the pile, so the remaining active seats
+    may jump in on it as on any play (docs/rules.md §4 jump_in, §2.4.6) — a knocked-out seat is never
+    asked, and the next turn is next(knocked-out seat) unless someone jumps in.
+    """
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    seat = g["seat"]
+    n = st[ST_N]
+    d = st[ST_DIR]
+    s = last
+    for _ in range(n - 1):
+        s = step(s, d, n)
+        if seat[s, SE_ACTIVE]:
+            for i in range(hlen[s]):
+                if hands[s, i] == st[ST_TOP]:
+                    if jumps_in(g, s, i):
+                        return s, i
+                    break
+    return -1, -1
+
+
+@njit
+def jump_ins(g, cur):
+    """§4 jump_in: after a play, the first seat from next(last player) holding a card identical to T
+    plays it out of turn (built-in policies always do); chains. Returns the seat of the next turn.
+
+    Terminates: every pass of the loop either returns or counts one more turn, and the turn cap
+    (max_turns_per_round) is checked before each jump-in.
+    """
+    st = g["st"]
+    ir = g["ir"]
+    while st[ST_PLAYED] and st[ST_P] == 0 and COLOUR[st[ST_TOP]] != NO_COLOUR:
+        jumper, index = find_jumper(g, st[ST_LAST_PLAYER])
+        if jumper < 0:
+            return cur
+        if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:
+            st[ST_ENDED] = 1
+            st[ST_END] = L.END_TRUNCATED
+            return cur
+        st[ST_TURNS] += 1
+        emit(g, L.EV_TURN, jumper, st[ST_TURNS], 1)
+        st[ST_SPINNER] = -1   # a jump-in cancels a pending spin (§4)
+        st[ST_PLAYED] = 0
+        st[ST_KO_SEAT] = -1
+        cur = play_card(g, jumper, index)
+        if not st[ST_ENDED]:
+            checkpoint(g, jumper)
+        check_standings_out_of_loop(g)
+        if st[ST_ENDED]:
+            return cur
+        if HAS_MERCY and st[ST_KO_SEAT] >= 0:
+            cur = next_seat(g, st[ST_KO_SEAT])
+    return cur
+
+
+@njit
+def reset_round(g):
+    """Zero the round's counters and seats (every seat active, no Dumb Fu window, no stack)."""
+    st = g["st"]
+    seat = g["seat"]
+    for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
+                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS,
+                ST_LEAD_CHANGES, ST_IDLE, ST_LA_READY):
+        st[key] = 0
+    st[ST_LEADER] = -1
+    st[ST_MAX_HAND] = g["ir"][L.IR_HAND_SIZE]   # the opening deal: every hand gets hand_size cards
+    st[ST_SPINNER] = -1
+    clear_stack(st)
+    g["outcomes"][:] = 0
+    g["shown"][:] = 0
+    g["deficit"][:] = 0
+    g["out_pad"][:] = 0
+    st[ST_WINNER] = -1
+    st[ST_END] = -1
+    st[ST_DIR] = 1
+    st[ST_N_ACTIVE] = st[ST_N]
+    for s in range(st[ST_N]):
+        g["hlen"][s] = 0
+        seat[s, SE_DRAWN] = 0
+        seat[s, SE_PLAYED] = 0
+        seat[s, SE_UNO_DONE] = 0
+        seat[s, SE_WINDOW] = -1
+        seat[s, SE_ACTIVE] = 1
+        seat[s, SE_KO_TURN] = 0
+        seat[s, SE_WHEEL_GAINED] = 0
+        seat[s, SE_WHEEL_LOST] = 0
+
+
+@njit
+def deal(g, deck, order, opening, orow):
+    """Shuffle (or lay out ``order``, when it holds a whole deck), then deal hand_size rounds of one
+    card from the dealer's left; count the opening hands' card classes into opening[orow + seat]."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    n = st[ST_N]
+    m = deck.shape[0]
+    # element by element: a slice assignment compiles numba's shape-mismatch error message, a dozen
+    # string functions (3-4 s of a build's compile)
+    if order.shape[0] == m:
+        for i in range(m):
+            pile[DRAW, i] = order[i]
+    else:
+        for i in range(m):
+            pile[DRAW, i] = deck[i]
+        shuffle(g, pile[DRAW], m, DECK_STREAM)
+    plen[DRAW] = m
+    plen[DISC] = 0
+    plen[ASIDE] = 0
+    recount_discards(g)
+    for _ in range(g["ir"][L.IR_HAND_SIZE]):
+        s = st[ST_DEALER]
+        for _ in range(n):
+            s = step(s, 1, n)
+            plen[DRAW] -= 1
+            hands[s, hlen[s]] = pile[DRAW, plen[DRAW]]
+            hlen[s] += 1
+    for s in range(n):
+        recount_held(g, s)
+        for i in range(hlen[s]):
+            opening[orow + s, HAND_CLASS[hands[s, i]]] += 1
+
+
+@njit
+def turn_loop(g, cur, deck_counts):
+    """Turns from seat ``cur`` until the round ends: won, knock-out, stalemate or turn cap (§1.5, §1.6,
+    §4 jump_in); each turn is followed by its checkpoint and a standings check (docs/rules.md §1.10).
+
+    Returns -1 when the round ended, or pauses before the turn of a lookahead seat whose search has
+    not run yet and returns that seat (``play_round`` runs the search and calls again; the idle-turn
+    count survives in ``st[ST_IDLE]``, engine/lookahead.py)."""
+    st = g["st"]
+    ir = g["ir"]
+    idle = st[ST_IDLE]
+    while True:   # terminates: every pass counts a turn, and the turn cap is checked first
+        if st[ST_TURNS] >= ir[L.IR_MAX_TURNS]:
+            st[ST_ENDED] = 1
+            st[ST_END] = L.END_TRUNCATED
+            return -1
+        if HAS_LOOKAHEAD and st[ST_LA_SEARCH] and not st[ST_LA_READY] and g["pol"][cur] == LOOKAHEAD:
+            st[ST_IDLE] = idle
+            return cur
+        st[ST_TURNS] += 1
+        p = cur
+        emit(g, L.EV_TURN, p, st[ST_TURNS], 0)
+        moves_before = st[ST_MOVES]
+        st[ST_PLAYED] = 0
+        st[ST_KO_SEAT] = -1
+        cur = take_turn(g, p)
+        st[ST_LA_READY] = 0   # a search prepares one turn only
+        if ir[L.IR_AUDIT]:
+            audit(g, deck_counts, st[ST_ENDED] != 0)
+        if not st[ST_ENDED]:
+            checkpoint(g, p)
+        check_standings(g)   # one inlined copy in the hot loop: after the checkpoint or at the end
+        if st[ST_ENDED]:
+            return -1
+        if HAS_MERCY and st[ST_KO_SEAT] >= 0:   # §2.4.6: play goes on from the knocked-out seat
+            cur = next_seat(g, st[ST_KO_SEAT])
+        if HAS_JUMP_IN and ir[L.IR_JUMP_IN]:
+            cur = jump_ins(g, cur)
+            if ir[L.IR_AUDIT]:
+                audit(g, deck_counts, st[ST_ENDED] != 0)
+            if st[ST_ENDED]:
+                return -1
+        if st[ST_MOVES] == moves_before:
+            idle += 1
+            if idle >= st[ST_N_ACTIVE]:   # §1.6: a full lap in which nothing moved
+                st[ST_ENDED] = 1
+                st[ST_END] = L.END_STALEMATE
+                return -1
+        else:
+            idle = 0

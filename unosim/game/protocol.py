@@ -1,0 +1,365 @@
+"""The numeric protocol shared by the compiled engine, the reference engine and the Python API.
+
+Pure Python (numpy, never numba): every record layout, id and code the two engines exchange is
+declared here ONCE, as an ordered table, and the index constants are generated from the tables (the
+pattern of OpenSpiel's observer, which derives offsets from ``(name, size)`` lists). Adding a field is
+one line in its table; every later index moves with it and nothing is numbered by hand.
+
+Generated module-level names (plain integers; numba freezes module globals at compile time, which is
+right for constants and wrong for rule switches: rule switches travel in ``irules``/``frules``):
+
+* ``IR_*`` / ``FR_*``: slots of the compiled rules, ``irules`` int64[IR_SIZE], ``frules``
+  float64[FR_SIZE] (filled by ``RuleSet.compile``);
+* ``RC_*`` (round table, int64), ``SC_*`` (seat table, int32), ``MC_*`` (match table, int64): the raw
+  output columns of both engines, with ``ROUND_COLUMNS`` / ``SEAT_COLUMNS`` / ``MATCH_COLUMNS`` their
+  names in :mod:`unosim.play.simulate`'s tables;
+* ``ST_*`` / ``SE_*``: the compiled game record's scalar state and per-seat state (``engine/state.py``);
+* ``EV_*``: trace event codes of the 4-int (int64) records ``(code, seat, a, b)``, ``EV_NAMES`` code →
+  name; the order of events is fixed by the protocol in :mod:`unosim.engine`;
+* enumerations ``FAMILY_*``, ``MODE_*``, ``STACKING_*``, ``BLANK_*``, ``END_*``, ``MATCH_END_*``, the
+  spin outcomes (``ALMOST_UNO`` … ``UNO_SPIN``, docs/rules.md §2.3) and the built-in policy ids
+  (``RANDOM`` …) with their parameter slots (``PP_*``).
+
+:class:`RawResults` is the container both engines return. ``ENGINE_VERSION`` numbers this protocol as
+written to datasets: change it whenever a table's columns or their meaning change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+ENGINE_VERSION = 2   # 2: int64 game/round/match/event outputs, loop_bound_hits column
+
+MAX_PLAYERS = 10
+MAX_CARDS = 168          # largest deck: no hand or pile can exceed it
+# A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
+# tries, but not bounded by construction; after this many returns the round ends truncated
+# (RC_LOOP_BOUND_HITS = 1).
+FIRST_CARD_MAX_RETURNS = 1000
+
+
+# ---- tables and the generator -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Field:
+    """One slot group of a record: ``name`` (the constant's suffix), how many slots, the output column
+    names (tables only) and what it holds."""
+
+    name: str
+    size: int = 1
+    columns: tuple[str, ...] = ()
+    doc: str = ""
+
+
+def field(name: str, spec: int | str | tuple[str, ...] = 1, doc: str = "") -> Field:
+    """A Field from a compact spec: a slot count, one column name, or a tuple of column names."""
+    if isinstance(spec, str):
+        return Field(name, 1, (spec,), doc)
+    if isinstance(spec, tuple):
+        return Field(name, len(spec), spec, doc)
+    return Field(name, spec, (), doc)
+
+
+class Layout:
+    """An ordered record of named slot groups; each group's offset is the sum of the sizes before it."""
+
+    def __init__(self, prefix: str, fields: tuple[Field, ...]):
+        self.prefix = prefix
+        self.fields = fields
+        self.offsets: dict[str, int] = {}
+        offset = 0
+        for f in fields:
+            if f.name in self.offsets:
+                raise ValueError(f"{prefix}_{f.name} is declared twice")
+            self.offsets[f.name] = offset
+            offset += f.size
+        self.size = offset
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Output column names, one per slot (tables only)."""
+        return tuple(c for f in self.fields for c in f.columns)
+
+    def constants(self) -> dict[str, int]:
+        return {**{f"{self.prefix}_{name}": off for name, off in self.offsets.items()},
+                f"{self.prefix}_SIZE": self.size}
+
+
+def enum_constants(prefix: str, names: tuple[str, ...], start: int = 0) -> dict[str, int]:
+    """``PREFIX_NAME = index`` for each name (``prefix`` may be empty)."""
+    head = f"{prefix}_" if prefix else ""
+    return {f"{head}{n.upper()}": i for i, n in enumerate(names, start)}
+
+
+# ---- enumerations -----------------------------------------------------------------------------------
+# The rule mechanisms the kernels implement (IR_FAMILY); unosim.game.families maps variants onto them.
+FAMILIES = ("classic", "minions", "spin", "no_mercy")
+MATCH_MODES = ("points", "lowest", "single_round")
+STACKING = ("none", "same_kind", "any_draw", "escalating")
+BLANK_EFFECTS = ("plain_wild", "swap_hands", "shuffle_hands", "others_draw_1", "discard_colour",
+                 "draw_two_next")
+N_BLANK_SLOTS = 3        # blank cards with their own effect (docs/rules.md §2.1)
+SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
+                 "trade_hands", "show_hand", "war", "uno_spin")
+N_SPIN_OUTCOMES = len(SPIN_OUTCOMES)
+END_NAMES = ("won", "knockout", "stalemate", "truncated")
+MATCH_END_NAMES = ("won", "no_winner", "truncated")
+
+# Built-in policies: ids are positions in POLICY_NAMES; every policy's parameter vector has one slot
+# per name of POLICY_PARAMS (PP_DRAW …: the name without its ``p_``; PP_W_POINTS …: a weight). The
+# probabilities come first, then the ``weighted`` policy's weights, one per feature of
+# engine/policy_features.py (documented there), then the ``lookahead`` search's parameters.
+POLICY_NAMES = ("random", "greedy_points", "keep_wilds", "weighted", "lookahead")
+PROBABILITY_PARAMS = ("p_draw", "p_bluff", "p_challenge", "p_keep_drawn")
+WEIGHT_PARAMS = (
+    # a card option (play, stack, drawn card, jump-in; the wheel's discards), summed in this order
+    "w_points", "w_action", "w_wild", "w_draw", "w_colour_left", "w_keeps_colour", "w_number_match",
+    "w_attack", "w_attack_close", "w_reverse_close", "w_own_hand", "w_seen", "w_order",
+    # the options that are not a card
+    "w_voluntary_draw", "w_bluff", "w_accept", "w_keep",
+    # naming a colour
+    "w_colour_held", "w_colour_seen", "w_colour_shown", "w_colour_order",
+    # choosing a swap target
+    "w_target_hand", "w_target_order",
+    # challenging a Wild Draw Four
+    "w_challenge", "w_challenge_hand",
+)
+# the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS) and
+# rollout depth in turns (engine/lookahead.py)
+SEARCH_PARAMS = ("rollouts", "rollout", "horizon")
+POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS + SEARCH_PARAMS
+N_POLICY_PARAMS = len(POLICY_PARAMS)
+# The presets a lookahead seat's rollouts (and its decisions other than play and stack) use, by the
+# index its ``rollout`` parameter holds; the first is the default. A name that is not in POLICY_NAMES is
+# a preset of ``weighted`` (unosim.game.policies.PRESETS; its weights travel in the lookahead seat's vector).
+ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_number", "high_card_out",
+                   "save_wilds", "punisher", "colour_counter")
+
+
+# ---- compiled rules ---------------------------------------------------------------------------------
+IRULES = Layout("IR", (
+    field("FAMILY", doc="index into FAMILIES"),
+    field("PLAYERS"),
+    field("HAND_SIZE"),
+    field("MATCH_MODE", doc="MODE_*"),
+    field("TARGET"),
+    field("FIRST_DEALER", doc="-1 random, else the seat"),
+    field("MAX_TURNS"),
+    field("MAX_ROUNDS"),
+    field("UNO_PENALTY"),
+    field("DUMBFU_PENALTY"),
+    field("STACKING", doc="STACKING_*"),
+    field("JUMP_IN"),
+    field("SEVEN_O"),
+    field("DRAW_UNTIL_PLAYABLE"),
+    field("FORCE_PLAY_DRAWN"),
+    field("VOLUNTARY_DRAW"),
+    field("WD4_CHALLENGE", doc="already false when no_bluffing is on (challenges are then not offered)"),
+    field("NO_BLUFFING"),
+    field("TWO_PLAYER_REVERSE_SKIP"),
+    field("FINAL_CARD_EFFECTS"),
+    field("MERCY_LIMIT", doc="0 = off"),
+    field("SPIN_FIRST_CARD_SPINS"),
+    field("SPIN_CONTINUE_AFTER_WINNER"),
+    field("BLANK_EFFECT", N_BLANK_SLOTS, doc="effect of blank card 0, 1, 2 (BLANK_*)"),
+    field("AUDIT", doc="1: the kernel audits its own state (tests); never changes the game"),
+))
+FRULES = Layout("FR", (
+    field("P_CATCH"),
+    field("P_DUMBFU_FAIL"),
+    field("P_FORGET_UNO", MAX_PLAYERS, doc="one entry per seat"),
+    field("SHOUT_WEIGHT", MAX_PLAYERS, doc="one entry per seat, scaled (checks.scaled)"),
+    field("SPIN_WEIGHT", N_SPIN_OUTCOMES, doc="SPIN_OUTCOMES order, scaled (the wheel draw normalises)"),
+))
+
+# ---- output tables ----------------------------------------------------------------------------------
+ROUND_TABLE = Layout("RC", (
+    field("GAME", "game"),
+    field("ROUND", "round"),
+    field("DEALER", "dealer_seat"),
+    field("FIRST_SEAT", "first_seat"),
+    field("WINNER", "winner_seat"),
+    field("END", "end", doc="END_*"),
+    field("TURNS", "n_turns"),
+    field("PLAYS", "n_plays"),
+    field("DRAWS", "n_draws"),
+    field("RESHUFFLES", "n_reshuffles"),
+    field("POINTS", "points"),
+    field("DUMBFU_PENALTIES", "dumbfu_penalties"),
+    field("KNOCKOUTS", "knockouts"),
+    field("LARGEST_STACK", "largest_stack"),
+    field("SWAPS_7", "swaps_7"),
+    field("PASSES_0", "passes_0"),
+    field("SPINS", "spins"),
+    field("FINAL_SPINS", "final_spins"),
+    field("OUTCOME", SPIN_OUTCOMES, doc="one count per wheel outcome"),
+    field("LOOP_BOUND_HITS", "loop_bound_hits",
+          doc="loops cut short by an explicit bound (the round then ends truncated); see engine/round.py"),
+    field("LEAD_CHANGES", "lead_changes", doc="game-quality measures: engine.quality"),
+    field("WINNER_MAX_DEFICIT", "winner_max_deficit", doc="-1 when the round has no winner (a null)"),
+    field("MAX_HAND", "max_hand"),
+))
+SEAT_TABLE = Layout("SC", (
+    field("WON", "won"),
+    field("CARDS_LEFT", "cards_left"),
+    field("POINTS_LEFT", "points_left"),
+    field("DRAWN", "n_drawn"),
+    field("PLAYED", "n_played"),
+    field("KNOCKED_OUT", "knocked_out"),
+    field("KNOCKOUT_TURN", "knockout_turn", doc="1-based turn index, 0 if not knocked out"),
+    field("WHEEL_GAINED", "wheel_gained", doc="cards that entered the hand through wheel outcomes"),
+    field("WHEEL_LOST", "wheel_lost", doc="cards that left the hand through wheel outcomes"),
+))
+# opening hands are a separate int8 matrix [round*players + seat, cards.N_HAND_CLASSES]
+MATCH_TABLE = Layout("MC", (
+    field("GAME", "game"),
+    field("ROUNDS", "n_rounds"),
+    field("FIRST_DEALER", "first_dealer"),
+    field("WINNER", "winner_seat", doc="the winner; the lowest co-winner seat in `lowest` mode; -1: none"),
+    field("N_WINNERS", "n_winners"),
+    field("WINNERS_MASK", "winners_mask", doc="bit s set when seat s won the match"),
+    field("END", "end", doc="MATCH_END_*"),
+))
+ROUND_COLUMNS = ROUND_TABLE.columns
+SEAT_COLUMNS = SEAT_TABLE.columns
+MATCH_COLUMNS = MATCH_TABLE.columns
+
+# ---- the compiled game record (engine/state.py) -----------------------------------------------------
+STATE = Layout("ST", (
+    field("N", doc="players"),
+    field("DEALER"),
+    field("DIR", doc="+1 / -1"),
+    field("TOP", doc="card id of T"),
+    field("COLOUR", doc="colour in play A"),
+    field("TURNS"),
+    field("PLAYS"),
+    field("DRAWS"),
+    field("RESHUFFLES"),
+    field("MOVES", doc="cards moved or hands exchanged so far (progress detector, docs/rules.md §1.6)"),
+    field("ENDED"),
+    field("WINNER"),
+    field("END"),
+    field("DUMBFU", doc="dumbfu_penalties"),
+    field("N_ACTIVE"),
+    field("TRACE"),
+    field("EV_LEN"),
+    field("FIRST_SEAT"),
+    field("VIOLATIONS", doc="audit mode: failed invariant checks (engine/round.py `audit`)"),
+    field("P", doc="pending penalty P (stacking)"),
+    field("V", doc="draw value of the last draw card in the stack"),
+    field("K", doc="kind of the last draw card in the stack (same_kind stacking)"),
+    field("RESPONDER", doc="seat that must respond to P"),
+    field("LARGEST", doc="largest_stack"),
+    field("SWAPS7"),
+    field("PASSES0"),
+    field("KNOCKOUTS"),
+    field("KO_SEAT", doc="last seat knocked out during the current turn, -1 if none"),
+    field("PLAYED", doc="1 if the current turn (or jump-in) played a card"),
+    field("LAST_PLAYER"),
+    field("UNO_CHECKS", doc="0 when checkpoints cannot change anything: no trace and nobody forgets UNO"),
+    field("SPINNER", doc="seat designated to spin at its next turn, -1 if none"),
+    field("SPINS"),
+    field("FINAL_SPINS"),
+    field("EV_CAP", doc="rows of the trace buffer `ev` (kept as data: see state.new_game)"),
+    field("LOOP_BOUND_HITS", doc="loops of this round cut short by an explicit bound (RC_LOOP_BOUND_HITS)"),
+    field("LEADER", doc="quality measures (engine.quality): last unique leader, -1 before the first"),
+    field("LEAD_CHANGES"),
+    field("MAX_HAND", doc="largest hand held so far in the round"),
+    field("IDLE", doc="idle turns in a row so far (stalemate, §1.6), kept while the turn loop pauses"),
+    field("LA_SEARCH", doc="1: a lookahead seat's turn pauses the turn loop for its search (0 in rollouts)"),
+    field("LA_READY", doc="1: the search of the seat about to move is done (engine/lookahead.py)"),
+    field("LA_CHOICE", doc="the searched choice: hand index, -1 draw/accept, -2 none (the rollout preset)"),
+))
+SEAT_STATE = Layout("SE", (
+    field("DRAWN"),
+    field("PLAYED"),
+    field("UNO_DONE"),
+    field("WINDOW", doc="Dumb Fu pose window: -1 closed, else events counted so far"),
+    field("ACTIVE"),
+    field("KO_TURN", doc="1-based turn of the knock-out, 0 if none"),
+    field("WHEEL_GAINED"),
+    field("WHEEL_LOST"),
+))
+
+# ---- trace events (code, seat, a, b); codes start at 1 (0 is never a valid event) ------------------
+EVENTS = (
+    ("round_start", "seat = dealer, a = round index (0-based), b = game index"),
+    ("first_card", "seat = F, a = card turned up"),
+    ("return", "seat = -1; a first-card WD4 put back: a = card, b = insert position in the draw pile"),
+    ("first_seat", "seat = the seat taking the first turn, a = direction (+1/-1)"),
+    ("turn", "seat = player, a = turn number (1-based), b = 1 for a jump-in"),
+    ("play", "seat, a = card"),
+    ("colour", "seat names colour a"),
+    ("draw", "seat draws card a"),
+    ("draw_fail", "seat could not draw (both piles empty)"),
+    ("reshuffle", "a = cards moved into the draw pile"),
+    ("skip", "seat is skipped (loses its turn)"),
+    ("challenge", "seat (victim) challenges; a = 1 if the WD4 player was guilty"),
+    ("uno", "seat at a checkpoint; a = 1 called, 2 forgot and caught, 3 forgot, not caught"),
+    ("pose", "seat's Dumb Fu window closes; a = 1 the pose failed (penalty), 0 held"),
+    ("swap", "seat swaps hands with seat a"),
+    ("redeal", "shuffle_hands by seat"),
+    ("discard", "seat discards card a by an effect (not a play)"),
+    ("round_end", "seat = winner (-1 none), a = END_*, b = points"),
+    ("dumbfu", "seat opens a pose window (the target)"),
+    ("match_end", "seat = winner (-1 none), a = winners mask, b = MATCH_END_*"),
+    ("accept", "seat accepts the pending penalty, a = P"),
+    ("knockout", "seat is knocked out (mercy), a = 1-based turn index"),
+    ("pass", "seat played a 0: every active hand moves to next(seat)"),
+    ("roulette", "seat (the victim) names colour a and reveals"),
+    ("spin", "seat spins; a = outcome index (SPIN_OUTCOMES), b = 1 for a final-card spin"),
+    ("reveal", "War: seat reveals card a"),
+    ("war", "War won by seat (-1: no winner)"),
+    ("trade", "Trade Hands spun by seat"),
+    ("show", "seat shows its hand"),
+    ("shout", "seat shouts \"UNO Spin\" first"),
+    ("spinner", "seat is designated to spin at its next turn"),
+    ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
+)
+EV_NAMES = {code: name for code, (name, _) in enumerate(EVENTS, 1)}
+EVENT_WIDTH = 4          # (code, seat, a, b)
+
+
+def _generated() -> dict[str, int]:
+    out: dict[str, int] = {}
+    for layout in (IRULES, FRULES, ROUND_TABLE, SEAT_TABLE, MATCH_TABLE, STATE, SEAT_STATE):
+        out.update(layout.constants())
+    out.update(enum_constants("FAMILY", FAMILIES))
+    out.update(enum_constants("MODE", MATCH_MODES))
+    out.update(enum_constants("STACKING", STACKING))
+    out.update(enum_constants("BLANK", BLANK_EFFECTS))
+    out.update(enum_constants("END", END_NAMES))
+    out.update(enum_constants("MATCH_END", MATCH_END_NAMES))
+    out.update(enum_constants("", SPIN_OUTCOMES))
+    out.update(enum_constants("", POLICY_NAMES))
+    out.update(enum_constants("PP", tuple(p.removeprefix("p_") for p in POLICY_PARAMS)))
+    out.update(enum_constants("EV", tuple(name for name, _ in EVENTS), start=1))
+    clash = set(out) & set(globals())
+    if clash:
+        raise RuntimeError(f"generated protocol names clash with module names: {sorted(clash)}")
+    return out
+
+
+GENERATED = _generated()
+globals().update(GENERATED)
+
+
+@dataclass(frozen=True)
+class RawResults:
+    """Both engines' numeric output; rows in game order, then round order."""
+
+    rounds: np.ndarray    # int64[R, RC_SIZE]
+    seats: np.ndarray     # int32[R * players, SC_SIZE], row = round_row * players + seat
+    opening: np.ndarray   # int8[R * players, N_HAND_CLASSES], opening hand per seat
+    matches: np.ndarray   # int64[M, MC_SIZE]
+    events: np.ndarray    # int64[E, EVENT_WIDTH] (code, seat, a, b); empty unless traced
+
+
+__all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
+           "RawResults", "FAMILIES", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
+           "SPIN_OUTCOMES", "N_SPIN_OUTCOMES", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
+           "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
+           "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",
+           "MATCH_TABLE", "STATE", "SEAT_STATE", "EVENTS", "EV_NAMES", "EVENT_WIDTH", "ROUND_COLUMNS",
+           "SEAT_COLUMNS", "MATCH_COLUMNS", *GENERATED]

@@ -1,0 +1,140 @@
+"""Who sits where in a duplicate tournament: entrants and their seat arrangements.
+
+An **entrant** is one entry of the tournament's policy list (a built-in policy spec such as
+``random(p_draw=0.3)``); the same spec given twice makes two entrants, labelled ``spec#1``, ``spec#2``
+(a policy against copies of itself: the exchangeability check). An **arrangement** gives every seat
+an entrant; every deal is played once under every arrangement.
+
+With ``k`` entrants at ``N`` seats and ``k <= N`` every entrant takes ``N // k`` seats and ``N % k``
+of them one more; every choice of which entrants take the extra seat is used, so no entrant is
+favoured. With ``k > N`` (say four policies at a two-player table) every ``N``-subset of the entrants
+sits at the table, one seat each, in turn. For each resulting seat multiset:
+
+* ``N <= 4``: every distinct permutation of it (at most 4! = 24). This balances the seat and also
+  who sits directly after whom (whom a Skip or a Draw Two hits).
+* ``N > 4``: the ``N`` cyclic rotations of an interleaved lineup (entrant copies spread round the
+  table) and the ``N`` rotations of its reverse, so every seat sees every entrant and each neighbour
+  relation appears in both directions (2N arrangements per seat multiset; repeats are dropped
+  when that keeps every seat balanced).
+
+That default is the ``"permutations"`` **scheme**. The ``"rotations"`` scheme uses the rotations and
+their reverse at every table size. It is the cheaper choice when a policy is slow: two policies at four
+seats play ``ABAB`` and ``BABA`` (2 arrangements instead of the 6 orders of ``AABB``), so each policy
+always sits between two of the other's seats. Seats stay balanced; which copies sit side by side does not.
+
+In both schemes every entrant sits in every seat equally often (:func:`seat_counts`), so within a
+deal the seat and the dealer position (the dealer is drawn from the deck stream, so it is the same
+under every arrangement) are the same for all: only the policies differ. A tournament of more than
+``MAX_ARRANGEMENTS`` arrangements is refused (each one replays every deal).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import policies
+
+#: up to this many players every permutation of the seat multiset is played
+ALL_PERMUTATIONS_UP_TO = 4
+#: every deal is played this many times at most
+MAX_ARRANGEMENTS = 1000
+#: the seating schemes, the default first
+SCHEMES = ("permutations", "rotations")
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One entry of the tournament: its unique ``name`` and the policy ``spec`` it plays."""
+
+    name: str
+    spec: str
+
+
+def check_scheme(scheme) -> str:
+    if scheme not in SCHEMES:
+        raise ValueError(f"seating={scheme!r} is unknown: valid schemes are {list(SCHEMES)}")
+    return scheme
+
+
+def entrants(policy_list, players: int, scheme: str = SCHEMES[0]) -> tuple[Entrant, ...]:
+    """Validate the policy list for ``players`` seats; raises ValueError naming the bad value."""
+    if isinstance(policy_list, str):
+        policy_list = policies._split_top_level(policy_list)
+    if not isinstance(policy_list, (list, tuple)) or not all(isinstance(p, str) for p in policy_list):
+        raise ValueError(f"policies={policy_list!r} is invalid: valid is a list of policy specs such as "
+                         f"['random', 'greedy_points'] (policies: {list(policies.POLICIES)})")
+    if len(policy_list) < 2:
+        raise ValueError(f"policies={list(policy_list)!r} names {len(policy_list)} polic"
+                         f"{'y' if len(policy_list) == 1 else 'ies'}: a tournament needs at least 2 (give a "
+                         f"policy twice to play it against a copy of itself)")
+    count = arrangement_count(len(policy_list), players, scheme)
+    if count > MAX_ARRANGEMENTS:
+        raise ValueError(f"policies={list(policy_list)!r}: {len(policy_list)} policies at {players} seats "
+                         f"would replay every deal {count:,} times; valid is at most {MAX_ARRANGEMENTS:,} "
+                         f"arrangements (fewer policies, or one tournament per group)")
+    specs = [policies.parse_policy(p).label for p in policy_list]
+    totals = Counter(specs)
+    seen: Counter = Counter()
+    out = []
+    for spec in specs:
+        seen[spec] += 1
+        out.append(Entrant(f"{spec}#{seen[spec]}" if totals[spec] > 1 else spec, spec))
+    return tuple(out)
+
+
+def arrangement_count(n_entrants: int, players: int, scheme: str = SCHEMES[0]) -> int:
+    """How many arrangements :func:`arrangements` makes (an upper bound for rotations), by arithmetic."""
+    if n_entrants > players:
+        return math.comb(n_entrants, players) * arrangement_count(players, players, scheme)
+    if players <= ALL_PERMUTATIONS_UP_TO and check_scheme(scheme) == "permutations":
+        return len(arrangements(n_entrants, players))   # at most 3 compositions of at most 24
+    return math.comb(n_entrants, players % n_entrants) * 2 * players
+
+
+def arrangements(n_entrants: int, players: int, scheme: str = SCHEMES[0]) -> tuple[tuple[int, ...], ...]:
+    """Every arrangement of ``scheme`` as a tuple of entrant indices, one per seat, in a fixed order."""
+    check_scheme(scheme)
+    if n_entrants < 2:
+        raise ValueError(f"{n_entrants} entrants cannot make a tournament: valid is at least 2")
+    if n_entrants > players:
+        one_table = arrangements(players, players, scheme)
+        return tuple(tuple(table[i] for i in a)
+                     for table in itertools.combinations(range(n_entrants), players) for a in one_table)
+    base, extra = divmod(players, n_entrants)
+    out: list[tuple[int, ...]] = []
+    for favoured in itertools.combinations(range(n_entrants), extra):
+        counts = [base + (e in favoured) for e in range(n_entrants)]
+        if players <= ALL_PERMUTATIONS_UP_TO and scheme == "permutations":
+            seats = [e for e in range(n_entrants) for _ in range(counts[e])]
+            out.extend(sorted(set(itertools.permutations(seats))))
+        else:
+            out.extend(_rotations_and_reverse(counts))
+    distinct = list(dict.fromkeys(out))
+    # a symmetric lineup repeats some of its rotations: dropping the repeats must not unbalance the seats
+    return tuple(distinct if _balanced(distinct, n_entrants) else out)
+
+
+def _rotations_and_reverse(counts: list[int]) -> list[tuple[int, ...]]:
+    lineup = [e for r in range(max(counts)) for e, c in enumerate(counts) if c > r]  # copies spread out
+    n = len(lineup)
+    return [tuple(seq[i:] + seq[:i]) for seq in (lineup, lineup[::-1]) for i in range(n)]
+
+
+def seat_counts(arrangement_list, n_entrants: int) -> np.ndarray:
+    """``counts[e, s]``: how many arrangements put entrant ``e`` in seat ``s``."""
+    players = len(arrangement_list[0])
+    counts = np.zeros((n_entrants, players), np.int64)
+    for arrangement in arrangement_list:
+        for seat, e in enumerate(arrangement):
+            counts[e, seat] += 1
+    return counts
+
+
+def _balanced(arrangement_list, n_entrants: int) -> bool:
+    counts = seat_counts(arrangement_list, n_entrants)
+    return bool((counts == counts[0, 0]).all())   # every entrant in every seat equally often

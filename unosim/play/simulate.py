@@ -1,0 +1,311 @@
+"""``simulate``: validate, run the compiled engine, return tidy polars tables (in memory, no IO)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import polars as pl
+
+from ..game import cards
+from ..game.checks import as_int
+from ..game import protocol as L
+from ..game.protocol import RawResults
+from ..game.policies import PolicySpec, lineup_arrays, make_lineup
+from ..game.rules import SPIN_OUTCOMES, RuleSet, get_variant
+from ..store.columns import Column, Constant, Labels, WithNulls, polars_column
+
+MAX_SEED = 2**63 - 1
+# A simulate() call keeps every row in memory; it refuses work whose tables would outgrow this budget
+# (bytes, override with the UNOSIM_MEMORY_BUDGET environment variable). Larger runs go through a study,
+# which writes chunks to disk.
+DEFAULT_MEMORY_BUDGET = 4 * 2**30
+# The kernel hands control back to Python after about this many turns (≈ 0.1-0.3 s), so Ctrl-C is seen
+# between calls; a single match is never split, and the split never changes a result.
+TURN_BUDGET = 1_000_000
+GAMES_PER_CALL = 20_000
+# A match-mode batch's round buffer holds this many rounds per match (a guess at a typical match) plus
+# one longest match; the kernel stops starting matches when the rest of the buffer could not hold a
+# longest one, so the guess sizes the buffer, never the result.
+ROUNDS_PER_MATCH_GUESS = 12
+
+
+def memory_budget() -> int:
+    raw = os.environ.get("UNOSIM_MEMORY_BUDGET")
+    if raw is None:
+        return DEFAULT_MEMORY_BUDGET
+    try:
+        return max(1, int(raw))
+    except ValueError:
+        raise ValueError(f"UNOSIM_MEMORY_BUDGET={raw!r} is invalid: valid is a number of bytes") from None
+
+
+def bytes_per_round(players: int) -> int:
+    """Memory one round takes in a call's result: the raw rows plus the tables built from them (about
+    twice the raw size; the factor 3 leaves room for the concatenation)."""
+    raw = L.RC_SIZE * 8 + players * (L.SC_SIZE * 4 + cards.N_HAND_CLASSES)
+    return 3 * raw
+
+
+def resolve(variant, players, lineup, rules) -> tuple[RuleSet, tuple[PolicySpec, ...]]:
+    """Validated (RuleSet, lineup) for a call; raises ValueError naming any bad input."""
+    rs = get_variant(variant, rules)
+    rs.check_players(players)
+    return rs, make_lineup(lineup, int(players))
+
+
+def check_games(games: int, seed: int, first_game: int = 0, players: int | None = None) -> tuple[int, int, int]:
+    """(games, seed, first_game) as Python ints, or a ValueError naming the bad one.
+
+    Game numbers are 0 .. 2**63 - 1 (int64 labels end to end); with ``players`` the call is also checked
+    against the per-call memory budget (at least one round per game).
+    """
+    seed = as_int("seed", seed, 0, MAX_SEED)
+    first_game = as_int("first_game", first_game, 0, MAX_SEED)
+    games = as_int("games", games, 1)
+    if games - 1 > MAX_SEED - first_game:
+        raise ValueError(f"games={games} from first_game={first_game} is invalid: game numbers must stay "
+                         f"≤ 2**63 - 1 = {MAX_SEED} (the last game would be {first_game + games - 1})")
+    if players is not None:
+        need = games * (bytes_per_round(players) + L.MC_SIZE * 8)
+        budget = memory_budget()
+        if need > budget:
+            most = budget // (bytes_per_round(players) + L.MC_SIZE * 8)
+            raise ValueError(
+                f"games={games} is too many for one call: its tables need at least {need / 2**30:,.1f} GiB, "
+                f"over the per-call memory budget of {budget / 2**30:,.1f} GiB (UNOSIM_MEMORY_BUDGET); valid "
+                f"is at most {most:,} games with {players} players — split the call with first_game, or run "
+                f"a study, which writes its results to disk in chunks")
+    return games, seed, first_game
+
+
+def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed: int, first_game: int,
+                 games: int, *, deck_order=None, trace: bool = False, audit: bool = False,
+                 build=None) -> RawResults:
+    """Play games with the numba engine in bounded calls, growing the output as matches need.
+
+    Each kernel call plays at most ``GAMES_PER_CALL`` games and returns after about ``TURN_BUDGET``
+    turns, so Python regains control (and a pending Ctrl-C raises KeyboardInterrupt) at short
+    intervals; match g depends only on (seed, g), so the split changes no result. ``audit`` (tests)
+    makes the kernel check its invariants after every turn; a violation raises. ``build``
+    (``unosim.engine.Build``): the engine build to play on, which must cover the call; by default the
+    smallest compiled build that covers it, else the call's own (compiled first: ``unosim.engine``).
+    """
+    players, seed, first_game, games = int(players), int(seed), int(first_game), int(games)
+    ir, fr, deck = rs.compile(players)
+    ir[L.IR_AUDIT] = audit
+    pol, pp = lineup_arrays(lineup)
+    order = np.asarray(deck_order if deck_order is not None else deck[:0], np.int64)
+    if deck_order is not None and sorted(order.tolist()) != sorted(deck.tolist()):
+        raise ValueError("deck_order must be a permutation of the variant's deck")
+    single = rs.match_mode == "single_round"
+    budget = memory_budget()
+    per_round = bytes_per_round(players)
+    # single_round: exactly one round per game, so the kernel writes straight into the final arrays;
+    # other modes grow a list of chunks, concatenated at the end
+    whole = _buffers(games, games, players) if single else None
+    chunks, events, done, rows = [], [], 0, 0
+    batch = GAMES_PER_CALL
+    from .. import engine   # the compiled engine loads (and sets up its cache) on first use
+
+    needed = engine.build_for(rs, lineup)
+    if build is not None and not build.covers(needed):
+        raise ValueError(f"engine build {build.key!r} cannot play this call: it needs {needed.key!r}")
+    kernel = engine.kernel(build or engine.choose(needed))
+    run_games, capacity = kernel.run_games, kernel.state.TRACE_CAPACITY
+    block = kernel.new_game(ir, fr, pol, pp, trace)
+    # terminates: every kernel call completes at least one game (its buffers hold a full match and the
+    # turn budget is checked only after the first), and a traced batch too large is halved down to one
+    while done < games:
+        todo = min(batch, games - done)
+        g = block[0]
+        g["st"][L.ST_VIOLATIONS] = 0
+        if single:
+            rounds, seats, opening, matches = (a[done * k:(done + todo) * k]
+                                               for a, k in zip(whole, (1, players, players, 1), strict=True))
+            opening[:] = 0   # counted up from zero (a retried traced batch counts again)
+        else:
+            rounds, seats, opening, matches = _buffers(todo * ROUNDS_PER_MATCH_GUESS + rs.max_rounds_per_match, todo, players)
+        n_done, n_rounds, n_events = run_games(
+            g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, TURN_BUDGET)
+        if trace and n_events > capacity:   # too many events: trace fewer games per call
+            if todo == 1:
+                raise ValueError(f"game {first_game + done} emits {n_events} trace events, more than "
+                                 f"{capacity}; trace it with fewer rounds")
+            batch = max(1, todo // 2)
+            continue
+        if audit and g["st"][L.ST_VIOLATIONS]:
+            raise AssertionError(f"engine invariant violated {g['st'][L.ST_VIOLATIONS]} time(s) in "
+                                 f"games {first_game + done}..{first_game + done + n_done - 1}")
+        if trace:
+            events.append(g["ev"][:n_events].copy())
+        if not single:
+            chunks.append((_trim(rounds, n_rounds), _trim(seats, n_rounds * players),
+                           _trim(opening, n_rounds * players), _trim(matches, n_done)))
+        done += n_done
+        rows += n_rounds
+        if rows * per_round > budget and done < games:
+            raise ValueError(
+                f"games={games} is too many for one call: after {done:,} games the tables already hold "
+                f"{rows:,} rounds, over the per-call memory budget of {budget / 2**30:,.1f} GiB "
+                f"(UNOSIM_MEMORY_BUDGET); split the call with first_game, or run a study")
+    trace_rows = np.concatenate(events) if events else np.zeros((0, 4), np.int64)
+    if single:
+        return RawResults(*whole, trace_rows)
+    if len(chunks) == 1:
+        return RawResults(*chunks[0], trace_rows)
+    return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)), trace_rows)
+
+
+def _buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndarray, ...]:
+    """Output arrays for the kernel: rounds, seats, opening hands, matches. The kernel writes every cell
+    of the rounds, seats and matches rows it reports; opening hands are counted up from zero."""
+    return (np.empty((n_rounds, L.RC_SIZE), np.int64),
+            np.empty((n_rounds * players, L.SC_SIZE), np.int32),
+            np.zeros((n_rounds * players, cards.N_HAND_CLASSES), np.int8),
+            np.empty((n_matches, L.MC_SIZE), np.int64))
+
+
+def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
+    """The first n rows; copied when they use less than half the buffer, so it can be freed."""
+    return buffer[:n] if 2 * n >= len(buffer) else buffer[:n].copy()
+
+
+def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, Column]:
+    """The game-quality measures (``unosim.engine.quality``) in compact dtypes: ``winner_max_deficit``
+    and ``max_hand`` never exceed the largest deck (168 cards); ``lead_changes`` is bounded by the turns
+    of the round, so it keeps the turn counter's width. No winner: ``winner_max_deficit`` is null."""
+    deficit = cols["winner_max_deficit"]
+    return {
+        "lead_changes": cols["lead_changes"].astype(np.int32),
+        "winner_max_deficit": WithNulls(deficit.astype(np.int16), deficit < 0),
+        "max_hand": cols["max_hand"].astype(np.int16),
+    }
+
+
+class Results:
+    """Results of one ``simulate`` call: polars tables ``rounds``, ``seats``, ``matches``.
+
+    Column definitions follow docs/rules.md §1.13; see docs/reference/dataset.md. Each table is
+    defined once, as numpy columns (:meth:`columns`); the polars frames and a study's parquet parts
+    (:func:`unosim.store.dataset.part_table`) are both built from them.
+    """
+
+    def __init__(self, raw: RawResults, rules: RuleSet, players: int, lineup: tuple[PolicySpec, ...],
+                 seed: int):
+        self.raw = raw
+        self.rules = rules
+        self.players = players
+        self.lineup = lineup
+        self.seed = seed
+        self._frames: dict[str, pl.DataFrame] = {}
+
+    def __repr__(self) -> str:
+        return (f"Results({self.rules.name}, players={self.players}, matches={len(self.raw.matches)}, "
+                f"rounds={len(self.raw.rounds)})")
+
+    def to_pandas(self, table: str):
+        """Table ``rounds``, ``seats`` or ``matches`` as pandas: pyarrow dtypes, categorical labels."""
+        from ..store.interop import to_pandas
+        return to_pandas(getattr(self, _check_table(table)))
+
+    @property
+    def rounds(self) -> pl.DataFrame:
+        return self._frame("rounds")
+
+    @property
+    def seats(self) -> pl.DataFrame:
+        return self._frame("seats")
+
+    @property
+    def matches(self) -> pl.DataFrame:
+        return self._frame("matches")
+
+    def _frame(self, table: str) -> pl.DataFrame:
+        if table not in self._frames:
+            self._frames[table] = pl.DataFrame([polars_column(k, c) for k, c in self.columns(table).items()])
+        return self._frames[table]
+
+    def columns(self, table: str) -> dict[str, Column]:
+        """Table ``rounds``, ``seats`` or ``matches`` as named columns, in the frame's order."""
+        return {"rounds": self._round_columns, "seats": self._seat_columns,
+                "matches": self._match_columns}[_check_table(table)]()
+
+    def _round_columns(self) -> dict[str, Column]:
+        r = self.raw.rounds
+        cols = {name: r[:, i] for i, name in enumerate(L.ROUND_COLUMNS)}
+        return {
+            "game": cols["game"].astype(np.int64),
+            "round": cols["round"].astype(np.int32),
+            "players": np.full(len(r), self.players, np.int8),
+            "variant": Constant(self.rules.name, len(r)),
+            **{k: cols[k].astype(np.int8) for k in ("dealer_seat", "first_seat", "winner_seat")},
+            "end": Labels(L.END_NAMES, cols["end"], enum=True),
+            **{k: cols[k].astype(np.int32) for k in (
+                "n_turns", "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties",
+                "knockouts", "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
+                *SPIN_OUTCOMES, "loop_bound_hits")},
+            **_quality_columns(cols),
+        }
+
+    def _seat_columns(self) -> dict[str, Column]:
+        n = self.players
+        r, s, o = self.raw.rounds, self.raw.seats, self.raw.opening
+        seat = np.tile(np.arange(n, dtype=np.int8), len(r))
+        dealer = np.repeat(r[:, L.RC_DEALER], n)
+        return {
+            "game": np.repeat(r[:, L.RC_GAME].astype(np.int64), n),
+            "round": np.repeat(r[:, L.RC_ROUND].astype(np.int32), n),
+            "players": np.full(len(seat), n, np.int8),
+            "seat": seat,
+            "rel_dealer": ((seat - dealer) % n).astype(np.int8),
+            "policy": Labels(tuple(p.label for p in self.lineup), seat, enum=False),
+            "won": s[:, L.SC_WON].astype(bool),
+            **{k: s[:, getattr(L, "SC_" + c)] for k, c in (
+                ("cards_left", "CARDS_LEFT"), ("points_left", "POINTS_LEFT"), ("n_drawn", "DRAWN"),
+                ("n_played", "PLAYED"))},
+            "knocked_out": s[:, L.SC_KNOCKED_OUT].astype(bool),
+            "knockout_turn": s[:, L.SC_KNOCKOUT_TURN],
+            "wheel_gained": s[:, L.SC_WHEEL_GAINED],
+            "wheel_lost": s[:, L.SC_WHEEL_LOST],
+            **{f"open_{name}": o[:, i] for i, name in enumerate(cards.HAND_CLASSES)},
+        }
+
+    def _match_columns(self) -> dict[str, Column]:
+        m = self.raw.matches
+        return {
+            "game": m[:, L.MC_GAME].astype(np.int64),
+            "players": np.full(len(m), self.players, np.int8),
+            "n_rounds": m[:, L.MC_ROUNDS].astype(np.int32),
+            "first_dealer": m[:, L.MC_FIRST_DEALER].astype(np.int8),
+            "winner_seat": m[:, L.MC_WINNER].astype(np.int8),
+            "n_winners": m[:, L.MC_N_WINNERS].astype(np.int8),
+            "winners_mask": m[:, L.MC_WINNERS_MASK].astype(np.int16),
+            "end": Labels(L.MATCH_END_NAMES, m[:, L.MC_END], enum=True),
+        }
+
+
+def _check_table(table: str) -> str:
+    if table not in ("rounds", "seats", "matches"):
+        raise ValueError(f"unknown table {table!r}: valid are ['rounds', 'seats', 'matches']")
+    return table
+
+
+def simulate(variant: str | RuleSet, *, players: int, games: int, seed: int, lineup="random",
+             rules: dict | None = None, first_game: int = 0) -> Results:
+    """Play ``games`` matches of ``variant`` with ``players`` seats and return their statistics.
+
+    ``rules`` overrides fields of the variant (``{"n_blank": 0, "match_mode": "single_round"}``);
+    ``lineup`` is one policy for every seat, one per seat, or ``"greedy_points,random*"``. Match ``g``
+    (``first_game <= g < first_game + games``) depends only on ``(seed, g)``, so chunked runs
+    concatenate to exactly the rows of one large run. Game numbers are int64 (up to 2**63 - 1).
+
+    The tables stay in memory: a call whose tables would exceed the per-call memory budget (4 GiB,
+    ``UNOSIM_MEMORY_BUDGET`` bytes) is refused with a ValueError before it starts; split it with
+    ``first_game`` or run a study. Ctrl-C interrupts a long call within a fraction of a second.
+    """
+    rs, specs = resolve(variant, players, lineup, rules)
+    players = int(players)
+    games, seed, first_game = check_games(games, seed, first_game, players)
+    raw = run_compiled(rs, players, specs, seed, first_game, games)
+    return Results(raw, rs, players, specs, seed)

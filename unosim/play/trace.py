@@ -1,0 +1,105 @@
+"""Replay one game as a human-readable, turn-by-turn log (debugging, teaching, golden files)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game.cards import COLOUR_NAMES, card_name
+from ..game import protocol as L
+from ..game.rules import SPIN_OUTCOMES
+from ..game.checks import as_int
+from .simulate import MAX_SEED, check_games, resolve, run_compiled
+
+_UNO = {1: "calls UNO", 2: "forgot UNO and is caught", 3: "forgot UNO, not caught"}
+
+
+def describe(event) -> str:
+    """One trace event (code, seat, a, b) as a line of text."""
+    code, seat, a, b = (int(x) for x in event)
+    who = f"seat {seat}"
+    if code == L.EV_ROUND_START:
+        return f"== game {b}, round {a}: dealer is seat {seat}"
+    if code == L.EV_FIRST_CARD:
+        return f"first card turned up: {card_name(a)}"
+    if code == L.EV_RETURN:
+        return f"  {card_name(a)} goes back into the draw pile at position {b}"
+    if code == L.EV_FIRST_SEAT:
+        return f"seat {seat} starts, direction {'clockwise' if a > 0 else 'counter-clockwise'}"
+    if code == L.EV_TURN:
+        return f"-- turn {a}: seat {seat}" + (" jumps in" if b else "")
+    if code == L.EV_PLAY:
+        return f"  {who} plays {card_name(a)}"
+    if code == L.EV_COLOUR:
+        return f"  {who} names colour {COLOUR_NAMES[a]}"
+    if code == L.EV_DRAW:
+        return f"  {who} draws {card_name(a)}"
+    if code == L.EV_DRAW_FAIL:
+        return f"  {who} cannot draw: both piles are empty"
+    if code == L.EV_RESHUFFLE:
+        return f"  the discard pile is reshuffled into a new draw pile of {a} cards"
+    if code == L.EV_SKIP:
+        return f"  {who} is skipped"
+    if code == L.EV_CHALLENGE:
+        return f"  {who} challenges the Wild Draw Four: {'guilty' if a else 'innocent'}"
+    if code == L.EV_UNO:
+        return f"  {who} {_UNO[a]}"
+    if code == L.EV_POSE:
+        return f"  {who} {'breaks the Dumb Fu pose' if a else 'held the Dumb Fu pose'}"
+    if code == L.EV_SWAP:
+        return f"  {who} swaps hands with seat {a}"
+    if code == L.EV_REDEAL:
+        return f"  {who} collects, shuffles and redeals all hands"
+    if code == L.EV_DISCARD:
+        return f"  {who} discards {card_name(a)}"
+    if code == L.EV_DUMBFU:
+        return f"  {who} must hold the Dumb Fu pose"
+    if code == L.EV_ACCEPT:
+        return f"  {who} accepts the pending penalty of {a} cards"
+    if code == L.EV_KNOCKOUT:
+        return f"  {who} is knocked out (mercy rule) during turn {a}"
+    if code == L.EV_PASS:
+        return f"  {who}'s 0: every hand passes to the next player"
+    if code == L.EV_ROULETTE:
+        return f"  {who} names colour {COLOUR_NAMES[a]} for the Roulette and reveals"
+    if code == L.EV_SPINNER:
+        return f"  {who} will spin at its turn"
+    if code == L.EV_SPIN:
+        return f"  {who} spins{' (final card)' if b else ''}: {SPIN_OUTCOMES[a].upper()}"
+    if code == L.EV_REVEAL:
+        return f"  {who} reveals {card_name(a)}"
+    if code == L.EV_WAR:
+        return f"  War won by seat {seat}" if seat >= 0 else "  War: no winner"
+    if code == L.EV_TRADE:
+        return "  every hand moves to the left neighbour"
+    if code == L.EV_SHOW:
+        return f"  {who} shows its hand"
+    if code == L.EV_SHOUT:
+        return f"  {who} shouts UNO Spin first"
+    if code == L.EV_LOOKAHEAD:
+        choice = "draw / accept" if a < 0 else f"hand index {a}"
+        return f"  {who} {'searched' if b else 'did not search'}: {choice}"
+    if code == L.EV_ROUND_END:
+        outcome = L.END_NAMES[a]
+        if seat < 0:
+            return f"== round over: {outcome}, no winner"
+        return f"== round over: seat {seat} {outcome}, scoring {b} points"
+    if code == L.EV_MATCH_END:
+        return (f"== match over: {L.MATCH_END_NAMES[b]}, winners "
+                f"{[s for s in range(L.MAX_PLAYERS) if a >> s & 1] or 'none'}")
+    raise ValueError(f"unknown trace event code {code}")
+
+
+def replay_events(variant, *, players: int, seed: int, game: int = 0, lineup="random",
+                  rules: dict | None = None) -> np.ndarray:
+    """The trace events (int64[E, 4], see ``protocol.EV_*``) of one game."""
+    rs, specs = resolve(variant, players, lineup, rules)
+    game = as_int("game", game, 0, MAX_SEED)
+    _, seed, game = check_games(1, seed, game)
+    return run_compiled(rs, players, specs, seed, game, 1, trace=True).events
+
+
+def replay(variant, *, players: int, seed: int, game: int = 0, lineup="random",
+           rules: dict | None = None) -> str:
+    """A turn-by-turn log of game ``game`` of a ``simulate`` call with the same arguments."""
+    events = replay_events(variant, players=players, seed=seed, game=game, lineup=lineup, rules=rules)
+    return "\n".join(describe(e) for e in events) + "\n"

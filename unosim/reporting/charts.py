@@ -1,0 +1,149 @@
+"""The charts of a study, by name: what ``unosim analyze`` writes and the report shows.
+
+:func:`study_charts` lists every chart the analysis tables support, each with the report section it
+belongs to, a caption and alt text; figures are drawn only when asked for (:attr:`Chart.draw`).
+:func:`write_charts` writes each as ``<name>.png`` (144 dpi, sharp on high-DPI screens) and
+``<name>.svg`` under ``<dataset>/analysis/charts/``, atomically.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from . import plots
+from ..store.atomic import write_bytes_atomic
+from ..game.rules import variant_names
+
+CHART_DIR = "charts"
+
+
+@dataclass(frozen=True)
+class Chart:
+    name: str          # file stem, unique in a study
+    section: str       # id of the report section
+    caption: str
+    alt: str
+    draw: Callable[[], Figure]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", str(text).lower()).strip("_")
+
+
+def _symmetric_lineups(tables: dict[str, pl.DataFrame]) -> set[str]:
+    """Lineups with the same policy in every seat (from the win-rate table's policy column)."""
+    policies = tables["win_rates"].group_by("lineup").agg(pl.col("policy").n_unique().alias("k"))
+    return set(policies.filter(pl.col("k") == 1)["lineup"].to_list())
+
+
+def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
+    """Every chart the tables support, in report order."""
+    charts: list[Chart] = []
+    effects = tables.get("effects")
+    if effects is not None and not effects.is_empty():
+        rule_effects = effects.filter(pl.col("axis") == "variant")
+        lineup_effects = effects.filter(pl.col("axis") == "lineup")
+        if not rule_effects.is_empty():
+            charts.append(Chart(
+                "house_rule_effects", "effects",
+                "House-rule effects: change against the baseline with 95% intervals, one panel per measure, one "
+                "row per rule and table size (relative change in %; seat spread and skill edge in "
+                "percentage points). Blue: supported after Holm's adjustment; grey: not; hollow dot at 0: "
+                "identical games (the rule changed no game). Rows without a bounded relative change (a zero "
+                "baseline) are drawn in an absolute panel.",
+                "Forest plot of the change each house rule makes to length, tension, comebacks, hand size, "
+                "penalties, seat fairness and skill edge, with confidence intervals.",
+                lambda: plots.effect_forest(rule_effects)))
+            charts.append(Chart(
+                "length_differences", "length",
+                "Mean turns per round in the baseline (grey) and with each rule (blue: supported after Holm's "
+                "adjustment; grey: not), with the 95% interval of the difference.",
+                "Dot plot of mean turns per round for the baseline and each house rule.",
+                lambda: plots.length_differences(rule_effects)))
+        if not lineup_effects.is_empty():
+            charts.append(Chart(
+                "lineup_effects", "skill",
+                "What a strategy lineup changes against another lineup on the same decks: relative change "
+                "with 95% intervals (blue: supported after Holm's adjustment).",
+                "Forest plot of the changes a strategy lineup makes to length, penalties and fairness.",
+                lambda: plots.effect_forest(lineup_effects)))
+    survival = tables.get("survival", pl.DataFrame({"lineup": []}))
+    survival = survival.filter(pl.col("lineup").is_in(list(_symmetric_lineups(tables))))
+    if not survival.is_empty():  # a tournament has no lineup with one policy in every seat
+        charts.append(Chart(
+            "turn_survival", "length",
+            "Share of rounds lasting more than x turns (Kaplan-Meier; rounds stopped by the turn cap are "
+            "censored, not counted as ending), 95% intervals, lineups with one policy in every seat.",
+            "Survival curves of turns per round per player count, one line per variant.",
+            lambda: plots.survival_curves(survival)))
+    if "quality" in tables and not tables["quality"].is_empty():
+        charts.append(Chart(
+            "game_quality", "tension",
+            "Per cell: lead changes per round (tension), share of rounds won from ≥ 3 cards behind "
+            "(comebacks) and the largest hand, with 95% intervals.",
+            "Dot plots of lead changes, comeback share and largest hand per cell.",
+            lambda: plots.quality_by_cell(tables["quality"])))
+    for (lineup,), rows in tables["win_rates_dealer"].group_by(["lineup"], maintain_order=True):
+        if lineup not in _symmetric_lineups(tables):
+            continue  # with one skilled seat, position and policy are confounded: see Skill
+        charts.append(Chart(
+            f"win_rate_by_position_{_slug(lineup)}", "fairness",
+            f"Win rate by position after the dealer (1 = first to be dealt), lineup {lineup}; dashed lines: "
+            "the fair share 1/N.",
+            f"Win rate against position after the dealer for lineup {lineup}, with the 1/N line.",
+            lambda rows=rows, lineup=lineup: plots.win_rate_by_position(rows, "rel_dealer", f"lineup {lineup}")))
+    if "skill" in tables and not tables["skill"].is_empty():
+        charts.append(Chart(
+            "skill_edge", "skill",
+            "The skilled seat's share of the won rounds minus its fair share 1/N, per cell, with 95% intervals "
+            "(blue: supported after Holm's adjustment).",
+            "Dot plot of the skill edge of each skilled lineup per variant and player count.",
+            lambda: plots.skill_chart(tables["skill"])))
+    balance = tables.get("card_balance")
+    if balance is not None and not balance.is_empty():
+        lineups = balance["lineup"].unique(maintain_order=True).to_list()
+        lineup = "random" if "random" in lineups else lineups[0]
+        players = balance.filter(pl.col("lineup") == lineup)["players"].max()
+        rows = balance.filter(pl.col("lineup") == lineup, pl.col("players") == players)
+        published = rows.filter(pl.col("variant").is_in(variant_names()))
+        rows = published if not published.is_empty() else rows  # house-rule variants repeat their base deck
+        charts.append(Chart(
+            f"card_balance_{players}p_{_slug(lineup)}", "cards",
+            f"Cards ranked from most under-valued (top) to most over-valued by their printed points, "
+            f"{players} players, lineup {lineup} (every variant and table size is in the table below); labels give "
+            "printed → suggested points. Blue: supported after Holm's adjustment.",
+            f"Ranked card-value mismatch for {players} players with intervals.",
+            lambda: plots.card_balance_chart(rows, f"{players} players, lineup {lineup}")))
+    if "match_wins" in tables:
+        charts.append(Chart(
+            "match_vs_round", "matches", "Match win rate against round win rate per seat.",
+            "Scatter of match against round win rate per seat.",
+            lambda: plots.match_vs_round(tables["match_wins"])))
+    return charts
+
+
+def write_charts(charts: list[Chart], directory: str | Path) -> dict[str, bytes]:
+    """Write every chart as PNG and SVG under ``directory``; returns the SVG bytes by chart name."""
+    directory = Path(directory)
+    svgs = {}
+    for chart in charts:
+        fig = chart.draw()
+        svgs[chart.name] = plots.to_svg(fig)
+        write_bytes_atomic(directory / f"{chart.name}.svg", svgs[chart.name])
+        write_bytes_atomic(directory / f"{chart.name}.png", plots.to_png(fig))
+    return svgs
+
+
+def read_charts(charts: list[Chart], directory: str | Path) -> dict[str, bytes] | None:
+    """The SVGs written by :func:`write_charts`, or None when any is missing."""
+    directory = Path(directory)
+    paths = {c.name: directory / f"{c.name}.svg" for c in charts}
+    if not all(p.exists() for p in paths.values()):
+        return None
+    return {name: p.read_bytes() for name, p in paths.items()}

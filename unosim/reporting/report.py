@@ -1,0 +1,345 @@
+"""One self-contained HTML report per study, written as a short study a game designer can act on.
+
+Order: the **findings** (plain sentences generated from the statistics, ranked by effect size, nothing
+claimed without Holm-adjusted support), a table of contents, then one section per question —
+house-rule effects, length, tension and comebacks, seat fairness, skill, card values (and matches in
+match modes) — and a collapsed appendix with the cells, seeds, the full effective rules and every
+table. Figures are inline SVG images (sharp at any zoom) with captions and alt text; tables scroll
+inside their own container, so the page never scrolls sideways; nothing is loaded from elsewhere.
+
+The report reads the tables and charts written by ``unosim analyze`` (``<dataset>/analysis/``) when
+they are there and of the current format, and computes and writes them otherwise; it never estimates
+anything itself.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+import polars as pl
+
+from ..game import rules
+from ..analysis.claims import FAMILIES, MIN_EFFECT
+from ..analysis.findings import headline
+from ..analysis.standard import TABLE_DIR, checked_claims
+from ..store.atomic import write_text_atomic
+from .charts import CHART_DIR, study_charts, write_charts
+from .charts import read_charts as read_chart_files
+from ..store.reader import Dataset
+from .provenance import bound_tables, write_analysis
+
+REPORT_NAME = "report.html"
+APPENDIX_ROWS = 1500  # longer tables stay in their CSV file (the report must stay light)
+_ALWAYS = ("win_rates", "win_rates_dealer", "fairness", "points", "lengths", "length_distributions", "survival",
+           "card_values", "card_balance")
+
+
+@dataclass
+class Table:
+    caption: str
+    columns: list[str]
+    rows: list[list[dict]]
+
+
+@dataclass
+class FigureImage:
+    caption: str
+    alt: str
+    svg: str  # base64
+    href: str = ""  # the chart's SVG file, relative to the report, for the link that opens it full size
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    text: str = ""
+    figures: list[FigureImage] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    empty: str = ""  # shown when the study cannot answer the question
+
+
+def analysis_tables(ds: Dataset) -> dict[str, pl.DataFrame]:
+    """The dataset's analysis tables: read from ``analysis/`` when complete and computed from this very
+    dataset (:func:`unosim.reporting.provenance.bound_tables`), else computed and written."""
+    directory = ds.path / TABLE_DIR
+    tables = bound_tables(ds, directory) or {}
+    wanted_effects = bool(ds.manifest["study"]["comparisons"])
+    if not all(name in tables for name in _ALWAYS) or (wanted_effects and "effects" not in tables):
+        tables = write_analysis(ds, directory)[0]
+    return tables
+
+
+def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
+    """Render the report of ``ds`` to ``out`` (default ``<dataset>/report.html``); returns the path."""
+    tables = analysis_tables(ds)
+    charts = study_charts(tables)
+    chart_dir = ds.path / TABLE_DIR / CHART_DIR
+    svgs = read_chart_files(charts, chart_dir) or write_charts(charts, chart_dir)
+    out = Path(out) if out else ds.path / REPORT_NAME
+    figures = {c.name: (c, FigureImage(c.caption, c.alt, base64.b64encode(svgs[c.name]).decode("ascii"),
+                                       _relative(chart_dir / f"{c.name}.svg", out)))
+               for c in charts}
+    env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
+    study = ds.manifest["study"]
+    found = checked_claims(tables)
+    html = env.get_template("report.html.j2").render(
+        study=study, manifest=ds.manifest, findings=found, grouped=_by_subject(found),
+        quiet=("no_effect", "identical", "negligible", "note"), headline=headline(found),
+        families=_families(tables), minimums=_minimums(),
+        total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
+        sections=_tournament_sections(ds, out) + _sections(tables, figures, study), appendix=_appendix(ds, tables))
+    write_text_atomic(out, html)
+    return out
+
+
+def _relative(path: Path, report: Path) -> str:
+    """``path`` as a link from the report's folder (a POSIX path, as a URL wants)."""
+    return Path(os.path.relpath(path.resolve(), report.resolve().parent)).as_posix()
+
+
+def _tournament_sections(ds: Dataset, out: Path) -> list[Section]:
+    """A tournament dataset (``unosim tournament``) opens with its standings and head-to-head matrix."""
+    from ..store.atomic import write_bytes_atomic
+    from ..analysis.tournament import TOURNAMENT_FILE, load_tournament
+    from .plots import to_svg
+    from .tournament_chart import result_chart
+    if not (ds.path / TOURNAMENT_FILE).is_file():
+        return []
+    result = load_tournament(ds.path)
+    data = to_svg(result_chart(result))
+    path = ds.path / TABLE_DIR / CHART_DIR / "tournament.svg"
+    write_bytes_atomic(path, data)
+    figure = FigureImage(f"Standings of {result.title}: win rate and rating with 95% intervals (clustered by "
+                         "deal), and the head-to-head shares.",
+                         "tournament standings with intervals and a head-to-head heatmap",
+                         base64.b64encode(data).decode("ascii"), _relative(path, out))
+    return [Section("tournament", "Tournament",
+                    "Every deal is played under every seat arrangement of the tournament's seating scheme, "
+                    "where each policy sits in each seat equally often, so card and seat luck cancel; intervals "
+                    "are 95%, clustered by deal. Verdicts come from the head-to-head shares: a policy plays "
+                    "better than another when the share of seat comparisons it finishes ahead is above 50% "
+                    "after Holm's adjustment over the pairs and by at least 1 point; otherwise there is no "
+                    "clear difference. " + RATING_SENTENCE + " " + order_note(result.standings),
+                    [figure], [_table(result.standings, "Standings"),
+                               _table(result.head_to_head_matrix(intervals=True),
+                                      "Head-to-head: share of seat comparisons the row policy finished ahead "
+                                      "of the column policy, in %, with its 95% interval (clustered by deal)")])]
+
+
+RATING_SENTENCE = ("The rating is a Bradley–Terry fit to who finished ahead of whom, on the Elo scale (mean 0; "
+                   "a gap of 100 means finishing ahead about 64% of the time).")
+
+
+def order_note(standings: pl.DataFrame) -> str:
+    """Why the win-rate order and the rating order differ, when they do."""
+    by_wins = standings.sort("win_rate", descending=True)["policy"].to_list()
+    by_rating = standings.sort("rating", descending=True)["policy"].to_list()
+    if by_wins == by_rating:
+        return "Win rate and rating rank the policies in the same order."
+    return (f"Win rate ranks {', '.join(by_wins)}; the rating ranks {', '.join(by_rating)}: the win rate counts "
+            "only wins, the rating every finishing order (who is knocked out later, who holds fewer points "
+            "among the losers), so a policy that rarely wins but loses narrowly can rate higher.")
+
+
+def _by_subject(found: list) -> list[tuple[str, list]]:
+    """The ranked claims grouped by subject, each group where its strongest claim ranks."""
+    groups: dict[str, list] = {}
+    for claim in found:
+        groups.setdefault(claim.subject, []).append(claim)
+    return list(groups.items())
+
+
+def _families(tables: dict[str, pl.DataFrame]) -> list[str]:
+    """The report's Holm families, one per table that findings speak for, with their sizes."""
+    out = []
+    for name, (column, family) in FAMILIES.items():
+        table = tables.get(name)
+        if table is not None and not table.is_empty() and column in table.columns:
+            out.append(f"{family} ({table[column].drop_nulls().drop_nans().len():,} tests)")
+    return out
+
+
+def _minimums() -> str:
+    names = {"length": "length", "lead_changes": "lead changes", "max_hand": "largest hand", "penalty": "penalty",
+             "knockouts": "knock-outs", "comebacks": "comebacks", "fairness": "seat-spread change",
+             "skill_edge": "skill-edge change", "skill": "skill edge", "spread": "seat spread",
+             "card": "card mismatch", "head_to_head": "head-to-head share"}
+    parts = [f"{names[m]} {x:.0%} relative" if kind == "relative" else f"{names[m]} {x * 100:g} points"
+             for m, (kind, x) in MIN_EFFECT.items()]
+    return "; ".join(parts)
+
+
+def _figures(figures: dict, section: str) -> list[FigureImage]:
+    return [image for chart, image in figures.values() if chart.section == section]
+
+
+def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict) -> list[Section]:
+    sections = []
+    effects = tables.get("effects")
+    house = Section("effects", "House-rule effects",
+                    "Each rule (B) against its baseline (A) on the same decks, game by game (paired), or "
+                    "on independent samples when the deck differs. Effects are B − A with raw 95% intervals; "
+                    "the relative change uses Fieller's interval (blank when it is unbounded). <em>p (Holm)</em> "
+                    "is adjusted over every effect of the study; only those below 0.05 and at least the "
+                    "measure's minimum effect are called effects. Seat fairness is a test of whether the split "
+                    "of wins by position changes (χ² homogeneity, or its permutation test when paired), "
+                    "without an interval. A length from cells with rounds stopped by the turn cap is a "
+                    "restricted mean (truncated_a/truncated_b: the capped shares); tension and comebacks are "
+                    "over the rounds with a winner.",
+                    _figures(figures, "effects"),
+                    empty="This study compares no house rules: add a comparisons entry per rule to its spec "
+                          "(`unosim study new house-rules` writes such a study).")
+    if effects is not None and not effects.is_empty() and (effects["axis"] == "variant").any():
+        house.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "variant")),
+                                   "Every effect of a house rule (B − A), strongest first"))
+    sections.append(house)
+
+    length = Section("length", "Length",
+                     "Turns per round (docs/rules.md §1.13). Rounds stopped by the turn cap are censored: "
+                     "their true length is unknown but longer than the cap, so the survival curve is "
+                     "Kaplan-Meier's, the mean of such a cell is a <em>restricted mean</em> (the mean of "
+                     "min(turns, cap)) and a quantile at the cap prints as “&gt; cap”.",
+                     _figures(figures, "length"))
+    length.tables.append(_table(_lengths_view(tables["lengths"]), "Turns per round per cell"))
+    sections.append(length)
+
+    tension = Section("tension", "Tension and comebacks",
+                      "Tension: how often the unique leader (the seat with strictly the fewest cards) changes "
+                      "in a round. Comebacks: the share of rounds won by a seat that had been at least 3 cards "
+                      "behind the smallest hand. How each rule changes them is under House-rule effects.",
+                      _figures(figures, "tension"),
+                      empty="This dataset has no lead-change or deficit counters (it was simulated before "
+                            "they existed); re-run the study to measure tension and comebacks.")
+    if "quality" in tables:
+        tension.tables.append(_table(tables["quality"].select(
+            "variant", "players", "lineup", "label", "estimate", "ci_low", "ci_high", "n"), "Per cell"))
+    sections.append(tension)
+
+    fairness = Section("fairness", "Seat fairness",
+                       "Win rate by position after the dealer. A fair game gives every position 1/N of the "
+                       "rounds (a little less when some rounds have no winner). The spread is the best minus "
+                       "the worst position, with Tukey's simultaneous 95% interval (it covers 0 for a fair game "
+                       "95% of the time); the range test it inverts asks whether the positions win equally "
+                       "often (<em>p (Holm)</em> over the cells; the χ² test is shown for reference).",
+                       _figures(figures, "fairness"))
+    fairness.tables.append(_table(tables["fairness"].select(
+        "variant", "players", "lineup", pl.col("estimate").alias("spread"), "ci_low", "ci_high", "range_p", "p_holm",
+        "chi2", "dof", "chi2_p", "best", "worst", "n", "won_rounds"),
+        "Spread of win rates by position, its simultaneous interval and the range test of equal positions"))
+    sections.append(fairness)
+
+    skill = Section("skill", "Skill",
+                    "How much a better strategy wins: the one skilled seat's share of the rounds that have a "
+                    "winner minus its fair share 1/N (Wilson interval, score test, Holm over the table; rounds "
+                    "without a winner are left out, <em>n</em> counts the won rounds). How a rule changes the "
+                    "edge is the <em>skill edge</em> measure under House-rule effects.",
+                    _figures(figures, "skill"),
+                    empty="No lineup of this study has exactly one skilled seat (e.g. "
+                          "'greedy_points,random*'), so skill is not measured.")
+    if effects is not None and (effects["axis"] == "lineup").any():
+        skill.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "lineup")),
+                                   "What a lineup changes against another (B − A), strongest first"))
+    if "skill" in tables:
+        skill.tables.append(_table(tables["skill"].select(
+            "variant", "players", "lineup", "seat", "policy", "win_rate", "fair_share", "estimate", "ci_low",
+            "ci_high", "p_holm", "random_rate", "n", "rounds"), "Skill edge per cell (shares of won rounds)"))
+    sections.append(skill)
+
+    cards = Section("cards", "Card values",
+                    "What holding a card in the opening hand is worth (change in win probability against an "
+                    "average card), compared with what its printed points promise (the least-squares line of "
+                    "value on points). Positive: the card is worth more than its points say "
+                    "(under-valued). A card's suggested points differ from its printed ones only when its "
+                    "mismatch is supported after Holm's adjustment and at least 0.5 points of win probability: "
+                    "it then moves to the points the line gives the edge of its interval nearest to the line "
+                    "(the smallest change the evidence demands); every other card keeps its printed points.",
+                    _figures(figures, "cards"))
+    cards.tables.append(_table(tables["card_balance"].select(
+        "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",
+        "ci_low", "ci_high", "p_holm"), "Cards ranked by mismatch, with the suggested point table"))
+    sections.append(cards)
+
+    if "match_wins" in tables:
+        matches = Section("matches", "Matches", "Match win probability against round win probability per seat.",
+                          _figures(figures, "matches"))
+        matches.tables.append(_table(tables["match_wins"], "Match and round win rates"))
+        matches.tables.append(_table(tables["match_ends"], "How matches end"))
+        sections.append(matches)
+    return sections
+
+
+def _effects_view(effects: pl.DataFrame) -> pl.DataFrame:
+    verdict = (pl.when(pl.col("identical")).then(pl.lit("identical games"))
+               .when(pl.col("significant")).then(pl.lit("supported")).otherwise(pl.lit("no detectable effect")))
+    size = pl.coalesce(pl.col("rel_change").abs(), pl.col("estimate").abs(), pl.lit(0.0))
+    effects = effects.with_columns(_size=size).sort(["significant", "_size"], descending=[True, True])
+    return effects.select(
+        "b", "a", "variant", "players", "lineup", "label", "mean_a", "mean_b", "estimate", "ci_low", "ci_high",
+        (pl.col("rel_change") * 100).alias("change_%"), (pl.col("rel_low") * 100).alias("low_%"),
+        (pl.col("rel_high") * 100).alias("high_%"), "p_holm", verdict.alias("verdict"), "test",
+        *[c for c in ("truncated_a", "truncated_b") if c in effects.columns])
+
+
+def _lengths_view(lengths: pl.DataFrame) -> pl.DataFrame:
+    """Turns per round per cell. In a cell with rounds stopped by the turn cap the plain mean and the
+    quantiles at the cap are not observed lengths: the mean column is the restricted mean there, and a
+    quantile at the cap prints as "> cap"."""
+    turns = lengths.filter(pl.col("metric") == "n_turns")
+    if "truncated_share" not in turns.columns:
+        return turns.select("variant", "players", "lineup", pl.col("estimate").alias("mean"), "ci_low", "ci_high",
+                            "q50", "q90")
+    capped = pl.col("truncated_share") > 0
+    quantiles = [pl.when(capped & (pl.col(q) >= pl.col("restricted_to")))
+                 .then(pl.format("> {}", pl.col("restricted_to"))).otherwise(pl.col(q).cast(pl.String)).alias(q)
+                 for q in ("q50", "q90", "q99")]
+    return turns.select(
+        "variant", "players", "lineup",
+        pl.when(capped).then(pl.lit("restricted mean (to the cap)")).otherwise(pl.lit("mean")).alias("measure"),
+        pl.when(capped).then(pl.col("restricted_mean")).otherwise(pl.col("estimate")).alias("turns"),
+        pl.when(capped).then(None).otherwise(pl.col("ci_low")).alias("ci_low"),
+        pl.when(capped).then(None).otherwise(pl.col("ci_high")).alias("ci_high"),
+        *quantiles, "truncated_share", pl.col("restricted_to").alias("cap_or_longest"))
+
+
+def _appendix(ds: Dataset, tables: dict[str, pl.DataFrame]) -> dict:
+    cells = ds.cells().select("name", "variant", "players", "lineup", "lineup_label", "games", "seed",
+                              "rules_key")
+    variants = ds.manifest["study"]["variants"]
+    effective = {name: rules.from_key(v["key"]).as_dict() for name, v in variants.items()}
+    keys = list(next(iter(effective.values()))) if effective else []
+    rule_rows = [[_cell(k)] + [_cell(_plain(effective[v][k])) for v in effective] for k in keys]
+    return {"cells": _table(cells, "Cells, their seeds and rule keys"),
+            "rules": Table("Effective rules of every variant", ["rule", *effective], rule_rows),
+            "tables": [_table(t, name) for name, t in tables.items() if 0 < t.height <= APPENDIX_ROWS],
+            "files": sorted(f"{TABLE_DIR}/{name}.csv" for name, t in tables.items() if t.height > APPENDIX_ROWS)}
+
+
+def _plain(value) -> object:
+    return ", ".join(map(str, value)) if isinstance(value, list) else value
+
+
+def _table(frame: pl.DataFrame, caption: str) -> Table:
+    p_columns = [i for i, c in enumerate(frame.columns) if c.startswith("p_") or c.endswith("_p")]
+    rows = []
+    for row in frame.iter_rows():
+        cells = [_cell(v) for v in row]
+        for i in p_columns:
+            if row[i] == 0.0:
+                cells[i] = {"value": "< 1e-300", "text": False}  # below floating point, not zero
+        rows.append(cells)
+    return Table(caption, frame.columns, rows)
+
+
+def _cell(value) -> dict:
+    if isinstance(value, float):
+        return {"value": "" if math.isnan(value) else f"{value:.4g}", "text": False}
+    if isinstance(value, (int, bool)) or value is None:
+        return {"value": "" if value is None else str(value), "text": False}
+    return {"value": str(value), "text": True}
