@@ -11,7 +11,7 @@ from unosim.game import cards
 from unosim.game import protocol as L
 from unosim.engine import effects as E
 from unosim.engine import lookahead as LA
-from unosim.engine import round as R
+from unosim.engine import turn as T
 from unosim.engine import state as S
 from unosim.engine.rng import seed_streams
 from unosim.game.policies import lineup_arrays
@@ -48,17 +48,17 @@ def decisions(case: str, seed: int, games: int) -> Iterator[tuple[np.ndarray, in
         seed_streams(g, seed, game)
         g["st"][L.ST_DEALER] = game % players
         S.emit(g, L.EV_ROUND_START, game % players, 0, game)
-        R.reset_round(g)
-        R.deal(g, deck, deck[:0], np.zeros((players, cards.N_HAND_CLASSES), np.int8), 0)
-        cur = R.first_card(g)
+        T.reset_round(g)
+        T.deal(g, deck, deck[:0], np.zeros((players, cards.N_HAND_CLASSES), np.int8), 0)
+        cur = T.first_card(g)
         if g["st"][L.ST_ENDED]:
             continue
         E.checkpoint(g, (game % players + 1) % players)
-        cur = R.turn_loop(g, cur, deck_counts) if not g["st"][L.ST_ENDED] else -1
+        cur = T.turn_loop(g, cur, deck_counts) if not g["st"][L.ST_ENDED] else -1
         while cur >= 0:
             yield block, cur, deck_counts
             LA.search(g, cur, deck_counts, np.zeros(1, LA.WORLD))
-            cur = R.turn_loop(g, cur, deck_counts)
+            cur = T.turn_loop(g, cur, deck_counts)
         assert g["st"][L.ST_VIOLATIONS] == 0, "an audited invariant failed (in the game or a rollout)"
 
 

@@ -4,6 +4,7 @@ from its docstrings (mkdocstrings), and an index of the units in their layers.""
 from __future__ import annotations
 
 import pkgutil
+import re
 from pathlib import Path
 
 import unosim
@@ -28,7 +29,9 @@ def unit_summary(unit: str) -> str:
     import importlib
 
     doc = importlib.import_module(f"unosim.{unit}").__doc__ or ""
-    return " ".join(doc.strip().split("\n\n")[0].split())
+    text = " ".join(doc.strip().split("\n\n")[0].split())
+    text = re.sub(r":\w+:`~?([^`]+)`", r"`\1`", text)   # Sphinx roles as code
+    return text.replace("``", "`")
 
 
 def pages() -> dict[str, str]:
