@@ -14,7 +14,7 @@ from typing import Any
 
 from ._version import __version__
 from .checks import clip_message
-from .cli_values import SET_HELP, format_value, parse_set, print_json
+from .cli_values import SET_HELP, format_value, parse_deck, parse_set, print_json
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13   # what a shell reports for a tool stopped by SIGPIPE
@@ -71,19 +71,30 @@ def cmd_policies(args) -> None:
     print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")
 
 
+def _rule_overrides(args) -> dict[str, Any]:
+    """``--set`` overrides, with ``--deck`` as the ``deck`` rule (docs/rules.md §2.5)."""
+    overrides = _parse_set(args.set)
+    if getattr(args, "deck", None):
+        if "deck" in overrides:
+            raise ValueError("the designer deck is given twice (--deck and --set deck=…): give it once")
+        overrides["deck"] = parse_deck(args.deck)
+    return overrides
+
+
 def cmd_rules(args) -> None:
     from . import rules
-    rs = rules.get_variant(args.variant, _parse_set(args.set))
+    rs = rules.get_variant(args.variant, _rule_overrides(args))
     shown = {k: v for k, v in rs.as_dict().items()
              if k != "family" and (args.all or rules.applies(k, rs.family))}
     if args.json:
         print_json({"variant": rs.name, "family": rs.family, "key": rs.key,
                     "min_players": rs.player_range[0], "max_players": rs.max_players(),
-                    "deck_size": rs.deck_size, "rules": shown})
+                    "deck_size": rs.deck_size, "deck_in_effect": rs.deck_in_effect(), "rules": shown})
         return
     print(f"key: {rs.key}")
     print(f"players: {rs.player_range[0]}-{rs.max_players()}   deck: {rs.deck_size} cards   "
           f"rules: docs/rules.md")
+    print("deck in effect: " + ", ".join(f"{k} {v}" for k, v in rs.deck_in_effect().items()))
     width = max(map(len, shown))
     for key, value in shown.items():
         print(f"  {key.ljust(width)}  {format_value(value)}")
@@ -98,7 +109,7 @@ def cmd_simulate(args) -> None:
     from .simulate import simulate
     start = time.perf_counter()
     results = simulate(args.variant, players=args.players, games=args.games, seed=args.seed,
-                       lineup=args.lineup, rules=_parse_set(args.set), first_game=args.first_game)
+                       lineup=args.lineup, rules=_rule_overrides(args), first_game=args.first_game)
     seconds = time.perf_counter() - start
     print(f"{results.rules.key}, {args.players} players, lineup {args.lineup}: {args.games:,} games, "
           f"{len(results.rounds):,} rounds in {seconds:.2f} s")
@@ -142,7 +153,7 @@ def cmd_report(args) -> None:
 def cmd_replay(args) -> None:
     from . import replay
     print(replay(args.variant, players=args.players, seed=args.seed, game=args.game, lineup=args.lineup,
-                 rules=_parse_set(args.set) or None))
+                 rules=_rule_overrides(args) or None))
 
 
 # ---- parser -----------------------------------------------------------------------------------------
@@ -156,6 +167,13 @@ def _cell_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, required=True, help="the seed (game g depends only on seed and g)")
     p.add_argument("--lineup", default="random", help="policies by seat, e.g. 'greedy_points,random*'")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
+    _deck_argument(p)
+
+
+def _deck_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deck", action="append", metavar="CLASS=COUNT",
+                   help="a designer deck: the count of a card class (repeatable, or comma-separated), e.g. "
+                        "--deck draw_two=12,wild=8; docs/rules.md §2.5")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -172,9 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
     _json_flag(p)
     p.set_defaults(run=cmd_policies)
 
-    p = sub.add_parser("rules", help="show a variant's effective rules")
+    from .rule_table import help_text
+    p = sub.add_parser("rules", help="show a variant's effective rules", epilog=help_text(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("variant", help="a registered variant (see `unosim variants`)")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
+    _deck_argument(p)
     p.add_argument("--all", action="store_true", help="list every rule field, also those that do not apply")
     _json_flag(p)
     p.set_defaults(run=cmd_rules)
