@@ -156,6 +156,14 @@ def cmd_replay(args) -> None:
                  rules=_rule_overrides(args) or None))
 
 
+def cmd_explore(args) -> None:
+    from .explore import serve
+    try:
+        serve(host=args.host, port=args.port, open_browser=not args.no_browser)
+    except KeyboardInterrupt:
+        pass
+
+
 # ---- parser -----------------------------------------------------------------------------------------
 def _json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table (for scripts)")
@@ -242,6 +250,15 @@ def build_parser() -> argparse.ArgumentParser:
     _cell_arguments(p)
     p.add_argument("--game", type=int, default=0, help="the game index (default 0)")
     p.set_defaults(run=cmd_replay)
+
+    from .explore import DEFAULT_PORT
+    p = sub.add_parser("explore", help="the what-if explorer: a local web app comparing a rule or deck change "
+                                       "with the variant, paired, in seconds")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
+                                                         "machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
+    p.set_defaults(run=cmd_explore)
 
     from . import cli_tournament, cli_tune
     cli_tournament.add_parser(sub)
