@@ -163,3 +163,28 @@ def test_the_spec_is_a_valid_study(explorer):
     study = comparison.study()
     assert [c.variant for c in study.cells] == ["baseline", "what_if"]
     assert study.variants["what_if"].deck == (("draw_two", 12),)
+
+
+def test_unosim_explore_prints_its_url_and_serves_the_page():
+    process = subprocess.Popen([sys.executable, "-m", "unosim", "explore", "--port", "0", "--no-browser"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("unosim explore: http://127.0.0.1:") and "Ctrl-C" in line
+        url = line.split()[2]
+        with urllib.request.urlopen(url, timeout=60) as response:
+            page = response.read().decode()
+        assert "<title>unosim — what-if explorer</title>" in page
+        with urllib.request.urlopen(url + "static/app.js", timeout=60) as response:
+            assert "/api/compare" in response.read().decode()
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def test_a_port_in_use_is_one_clear_error(explorer):
+    port = explorer.url.rsplit(":", 1)[1].strip("/")
+    out = subprocess.run([sys.executable, "-m", "unosim", "explore", "--port", port, "--no-browser"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"unosim: error: cannot listen on 127.0.0.1:{port}") and out.stderr.count("\n") == 1

@@ -72,8 +72,8 @@ def test_docs_rule_table_is_generated_from_the_table():
     found = re.search(r"<!-- rule-table:start -->\n(.*?)\n<!-- rule-table:end -->", text, re.S)
     assert found, "docs/rules.md lost its generated rule table markers"
     assert found.group(1) == rule_table.markdown(), (
-        "docs/rules.md §3.1 is out of date: replace the text between the rule-table markers by "
-        "unosim.rule_table.markdown()")
+        "docs/rules.md §3.1 is out of date: run "
+        "python -c 'from unosim.rule_table import write_docs; write_docs(\"docs/rules.md\")'")
 
 
 def test_every_rule_section_is_a_heading_of_the_rules_doc():

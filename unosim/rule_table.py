@@ -357,3 +357,17 @@ def as_json() -> list[dict[str, Any]]:
     """The table for the explorer's page: each rule's name, description, section, widget and choices."""
     return [{"name": r.name, "doc": r.doc, "section": r.section, "group": r.group, "widget": r.widget,
              "valid": r.valid, "choices": list(r.choices), "mechanisms": list(r.mechanisms)} for r in RULES]
+
+
+def write_docs(path: str) -> None:
+    """Replace the generated table between the ``rule-table`` markers of ``path`` (docs/rules.md)."""
+    import re
+    from pathlib import Path
+
+    from .atomic import write_text_atomic
+    text = Path(path).read_text()
+    block = re.compile(r"(<!-- rule-table:start -->\n).*?(\n<!-- rule-table:end -->)", re.S)
+    if not block.search(text):
+        raise ValueError(f"{path} has no <!-- rule-table:start --> … <!-- rule-table:end --> markers")
+    write_text_atomic(Path(path), block.sub(lambda m: m.group(1) + markdown() + m.group(2), text))
+

@@ -31,6 +31,7 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise ValueError(f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port") from None
+    sock.listen(128)   # connections wait in the backlog until the server runs: the printed URL works at once
     return sock
 
 
