@@ -86,6 +86,7 @@ def test_options_list_each_variants_rules_with_descriptions_and_sections(explore
     assert "spin_weights" not in {r["name"] for r in classic["rules"]}
     assert "dumb_fu" not in classic["deck_classes"] and classic["deck"]["draw_two"] == 8
     assert options["max_games"] == MAX_GAMES
+    assert f'src="{explorer.url}"' in explorer._repr_html_()   # what JupyterLab shows for start()
 
 
 def _effect(result: dict, measure: str) -> dict:
