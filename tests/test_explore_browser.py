@@ -60,3 +60,12 @@ def test_a_bad_lineup_shows_the_clis_message(page):
     page.wait_for_selector("#error:not([hidden])")
     assert "nobody" in page.inner_text("#error") and "valid" in page.inner_text("#error")
     page.fill("#lineup", "random")
+
+
+def test_the_deck_editor_sends_only_the_changed_counts(page):
+    page.click("#deck-box summary")
+    page.fill("#deck input[name='deck:draw_two']", "12")
+    sent = page.evaluate("request()")
+    assert sent["what_if"]["deck"] == {"draw_two": 12} and "deck" not in sent["baseline"]
+    page.fill("#deck input[name='deck:draw_two']", "8")
+    assert "deck" not in page.evaluate("request()")["what_if"]

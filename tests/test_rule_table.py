@@ -93,3 +93,28 @@ def test_rules_help_lists_every_rule_with_its_description():
 def test_a_bad_value_names_the_rule_and_what_is_valid(name, value):
     with pytest.raises(ValueError, match=rf"{name}.*valid"):
         rules.get_variant("classic", {name: value})
+
+
+def test_the_engine_cache_digest_follows_the_rule_slots_not_the_tables_prose(tmp_path):
+    """The compiled rule layout comes from the table: a new slot is a new engine version, a reworded
+    description is not (compiled builds stay valid)."""
+    import os
+    import shutil
+
+    from unosim.engine import cache
+    package = tmp_path / "unosim"
+    shutil.copytree(ROOT / "unosim", package, ignore=shutil.ignore_patterns("__pycache__"))
+    table = package / "rule_table.py"
+
+    def digest() -> str:
+        out = subprocess.run([sys.executable, "-c", "from unosim.engine.cache import DIGEST; print(DIGEST)"],
+                             capture_output=True, text=True, cwd=tmp_path,
+                             env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=300)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+
+    table.write_text(table.read_text().replace('"play an identical card out of turn"', '"jump in"'))
+    assert digest() == cache.DIGEST
+    table.write_text(table.read_text().replace(
+        "RULES: tuple[Rule, ...] = (", 'RULES: tuple[Rule, ...] = (\n    _toggle("scratch", False, "a new rule", "4"),'))
+    assert digest() != cache.DIGEST

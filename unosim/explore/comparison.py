@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import policies, rules
+from .. import policies, rule_table, rules
 from ..house_rules import lineup_name
 
 #: most games per cell one comparison may ask for; bigger questions are a study (save as study)
@@ -94,8 +94,8 @@ class Comparison:
             "#   unosim study run what_if.toml && unosim analyze data/what_if && unosim report data/what_if",
             "[study]",
             f'name = "{STUDY_NAME}"',
-            f'description = "{self.variant}, {self.players} players, lineup {self.lineup}: what if '
-            f'{_describe(changed)}?"',
+            "description = " + _toml(f"{self.variant}, {self.players} players, lineup {self.lineup}: what if "
+                                     f"{_describe(changed)}?"),
             f"seed = {self.seed}",
             f"games = {self.games}",
             f'mode = "{self.mode}"',
@@ -120,7 +120,7 @@ class Comparison:
 def _describe(changed: dict[str, Any]) -> str:
     if not changed:
         return "nothing changes"
-    return ", ".join(f"{k} = {rules.rule_table.format_value(_frozen(v))}" for k, v in changed.items()).replace('"', "'")
+    return ", ".join(f"{k} = {rule_table.format_value(_frozen(v))}" for k, v in changed.items())
 
 
 def _frozen(value: Any) -> Any:
