@@ -16,6 +16,7 @@ PACKAGE = Path(__file__).parents[1] / "unosim"
 LAYERS = (
     ("__main__",),
     ("cli",),
+    ("explore",),
     ("strategies",),
     ("reporting",),
     ("analysis",),
@@ -24,7 +25,6 @@ LAYERS = (
     ("engine", "reference"),
     ("store",),
     ("game",),
-    ("_version",),
 )
 MAX_UNITS = 12
 

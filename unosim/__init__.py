@@ -15,7 +15,7 @@ Importing the package loads neither numba nor the compiled engine: :mod:`unosim.
 ``unosim.game`` and ``unosim.reference`` work without numba.
 """
 
-from ._version import __version__
+from .game.version import __version__
 from .game.protocol import ENGINE_VERSION
 from .game.rules import RuleSet, get_variant, variant_names
 from .play.simulate import Results, simulate

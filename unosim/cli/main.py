@@ -10,11 +10,12 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from .._version import __version__
+from ..game.version import __version__
 from ..game.checks import clip_message
 from .table import print_table
-from .values import SET_HELP, format_value, parse_set, print_json
+from .values import SET_HELP, format_value, parse_deck, parse_set, print_json
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13   # what a shell reports for a tool stopped by SIGPIPE
@@ -60,19 +61,30 @@ def cmd_policies(args) -> None:
     print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")
 
 
+def _rule_overrides(args) -> dict[str, Any]:
+    """``--set`` overrides, with ``--deck`` as the ``deck`` rule (docs/rules.md §2.5)."""
+    overrides = _parse_set(args.set)
+    if getattr(args, "deck", None):
+        if "deck" in overrides:
+            raise ValueError("the designer deck is given twice (--deck and --set deck=…): give it once")
+        overrides["deck"] = parse_deck(args.deck)
+    return overrides
+
+
 def cmd_rules(args) -> None:
     from ..game import rules
-    rs = rules.get_variant(args.variant, _parse_set(args.set))
+    rs = rules.get_variant(args.variant, _rule_overrides(args))
     shown = {k: v for k, v in rs.as_dict().items()
              if k != "family" and (args.all or rules.applies(k, rs.family))}
     if args.json:
         print_json({"variant": rs.name, "family": rs.family, "key": rs.key,
                     "min_players": rs.player_range[0], "max_players": rs.max_players(),
-                    "deck_size": rs.deck_size, "rules": shown})
+                    "deck_size": rs.deck_size, "deck_in_effect": rs.deck_in_effect(), "rules": shown})
         return
     print(f"key: {rs.key}")
     print(f"players: {rs.player_range[0]}-{rs.max_players()}   deck: {rs.deck_size} cards   "
           f"rules: docs/rules.md")
+    print("deck in effect: " + ", ".join(f"{k} {v}" for k, v in rs.deck_in_effect().items()))
     width = max(map(len, shown))
     for key, value in shown.items():
         print(f"  {key.ljust(width)}  {format_value(value)}")
@@ -88,7 +100,7 @@ def cmd_simulate(args) -> None:
     from ..play.simulate import simulate
     start = time.perf_counter()
     results = simulate(args.variant, players=args.players, games=args.games, seed=args.seed,
-                       lineup=args.lineup, rules=_parse_set(args.set), first_game=args.first_game)
+                       lineup=args.lineup, rules=_rule_overrides(args), first_game=args.first_game)
     seconds = time.perf_counter() - start
     print(f"{results.rules.key}, {args.players} players, lineup {args.lineup}: {args.games:,} games, "
           f"{len(results.rounds):,} rounds in {seconds:.2f} s")
@@ -132,7 +144,15 @@ def cmd_report(args) -> None:
 def cmd_replay(args) -> None:
     from .. import replay
     print(replay(args.variant, players=args.players, seed=args.seed, game=args.game, lineup=args.lineup,
-                 rules=_parse_set(args.set) or None))
+                 rules=_rule_overrides(args) or None))
+
+
+def cmd_explore(args) -> None:
+    from ..explore import serve
+    try:
+        serve(host=args.host, port=args.port, open_browser=not args.no_browser)
+    except KeyboardInterrupt:
+        pass
 
 
 # ---- parser -----------------------------------------------------------------------------------------
@@ -146,6 +166,13 @@ def _cell_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, required=True, help="the seed (game g depends only on seed and g)")
     p.add_argument("--lineup", default="random", help="policies by seat, e.g. 'greedy_points,random*'")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
+    _deck_argument(p)
+
+
+def _deck_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deck", action="append", metavar="CLASS=COUNT",
+                   help="a designer deck: the count of a card class (repeatable, or comma-separated), e.g. "
+                        "--deck draw_two=12,wild=8; docs/rules.md §2.5")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -162,9 +189,12 @@ def build_parser() -> argparse.ArgumentParser:
     _json_flag(p)
     p.set_defaults(run=cmd_policies)
 
-    p = sub.add_parser("rules", help="show a variant's effective rules")
+    from ..game.rule_table import help_text
+    p = sub.add_parser("rules", help="show a variant's effective rules", epilog=help_text(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("variant", help="a registered variant (see `unosim variants`)")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
+    _deck_argument(p)
     p.add_argument("--all", action="store_true", help="list every rule field, also those that do not apply")
     _json_flag(p)
     p.set_defaults(run=cmd_rules)
@@ -211,6 +241,15 @@ def build_parser() -> argparse.ArgumentParser:
     _cell_arguments(p)
     p.add_argument("--game", type=int, default=0, help="the game index (default 0)")
     p.set_defaults(run=cmd_replay)
+
+    from ..explore import DEFAULT_PORT
+    p = sub.add_parser("explore", help="the what-if explorer: a local web app comparing a rule or deck change "
+                                       "with the variant, paired, in seconds")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
+                                                         "machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
+    p.set_defaults(run=cmd_explore)
 
     from . import tournament as cli_tournament, tune as cli_tune
     cli_tournament.add_parser(sub)

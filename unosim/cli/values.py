@@ -59,8 +59,24 @@ def parse_set(items: list[str] | None) -> dict[str, Any]:
     return out
 
 
+def parse_deck(items: list[str]) -> dict[str, Any]:
+    """``--deck class=count`` (repeatable, or comma-separated) as the ``deck`` rule's table; the classes
+    and counts are checked by the rule (docs/rules.md §2.5)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        for part in filter(None, (p.strip() for p in item.split(","))):
+            key, sep, raw = part.partition("=")
+            if not sep or not key.strip():
+                raise ValueError(f"--deck {part!r}: expected class=count, e.g. --deck draw_two=12")
+            out[key.strip()] = parse_value(raw)
+    return out
+
+
 def format_value(value: Any) -> str:
-    """A rule value as rule keys print it (and as ``--set`` reads it back): ``[a;b]``, ``true``, ``none``."""
+    """A rule value as rule keys print it (and as ``--set`` reads it back): ``[a;b]``, ``true``, ``none``;
+    a table (the designer deck) as TOML ``{draw_two = 12}``."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {format_value(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ";".join(format_value(v) for v in value) + "]"
     if isinstance(value, bool):

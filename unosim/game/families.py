@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cards
+from . import cards, rule_table
 from .protocol import FAMILIES, MAX_CARDS, MAX_PLAYERS, SPIN_OUTCOMES
 
 
@@ -38,7 +38,8 @@ class FamilySpec:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     fixed: tuple[str, ...] = ()         # rules the family fixes to its default (docs/rules.md §4)
     not_applicable: tuple[str, ...] = ()   # rules the family does not have (§4: n/a)
-    own_rules: tuple[str, ...] = ()     # rules that mean something in this family only
+    # rules that mean something in this family only; default: its mechanism's (rule_table.RULES)
+    own_rules: tuple[str, ...] | None = None
     counters: tuple[str, ...] = ()      # round columns only this family fills (zero elsewhere)
     kinds: tuple[int, ...] = ()         # card kinds (cards.KIND values) its deck may hold: its effect verbs
     # card kinds that cannot stay as the first card (docs/rules.md §1.9, §3 "valid configurations")
@@ -49,6 +50,8 @@ class FamilySpec:
             raise ValueError(f"family {self.name!r}: mechanics={self.mechanics!r} is invalid: valid are "
                              f"{list(FAMILIES)}")
         object.__setattr__(self, "defaults", MappingProxyType(dict(self.defaults)))
+        if self.own_rules is None:
+            object.__setattr__(self, "own_rules", rule_table.own_rules(self.mechanics))
 
     def deck_counts(self, n_blank: int = 0) -> np.ndarray:
         counts = np.asarray(self.deck(n_blank), np.int64)
@@ -66,25 +69,23 @@ class FamilySpec:
 _CLASSIC_KINDS = (cards.NUMBER, cards.SKIP, cards.REVERSE, cards.DRAW_TWO, cards.WILD, cards.WD4)
 _CLASSIC_TOGGLES = dict(stacking="none", seven_o=False, draw_until_playable=False, force_play_drawn=False,
                         final_card_effects=True, mercy_limit=None, target=500)
-_CLASSIC_ONLY = ("n_blank", "blank_effects")
-_MINIONS_ONLY = ("p_dumbfu_fail", "dumbfu_penalty")
-_SPIN_ONLY = ("spin_weights", "shout_weight", "spin_first_card_spins", "spin_continue_after_winner")
+_OTHERS_ONLY = tuple(r for m in ("classic", "minions", "spin") for r in rule_table.own_rules(m))
 
 CLASSIC = FamilySpec(
     name="classic", mechanics="classic",
     description="UNO (the classic deck with Wild Customizable cards): 108 cards + 3 blanks",
-    deck=cards.classic_deck, defaults=dict(_CLASSIC_TOGGLES, n_blank=3), own_rules=_CLASSIC_ONLY,
+    deck=cards.classic_deck, defaults=dict(_CLASSIC_TOGGLES, n_blank=3),
     kinds=(*_CLASSIC_KINDS, cards.BLANK))
 MINIONS = FamilySpec(
     name="minions", mechanics="minions",
     description="UNO Minions (Dumb Fu): 112 cards with 4 Dumb Fu pose cards",
     deck=lambda n_blank: cards.minions_deck(), defaults=dict(_CLASSIC_TOGGLES, n_blank=0),
-    own_rules=_MINIONS_ONLY, counters=("dumbfu_penalties",), kinds=(*_CLASSIC_KINDS, cards.DUMB_FU))
+    counters=("dumbfu_penalties",), kinds=(*_CLASSIC_KINDS, cards.DUMB_FU))
 SPIN = FamilySpec(
     name="spin", mechanics="spin",
     description="UNO Spin: spin cards and the nine-outcome wheel",
     deck=lambda n_blank: cards.spin_deck(), defaults=dict(_CLASSIC_TOGGLES, n_blank=0),
-    own_rules=_SPIN_ONLY, counters=("spins", "final_spins", *SPIN_OUTCOMES), kinds=_CLASSIC_KINDS)
+    counters=("spins", "final_spins", *SPIN_OUTCOMES), kinds=_CLASSIC_KINDS)
 NO_MERCY = FamilySpec(
     name="no_mercy", mechanics="no_mercy",
     description="UNO Show 'em No Mercy: 168 cards, stacking by value, mercy knock-outs",
@@ -92,7 +93,7 @@ NO_MERCY = FamilySpec(
     defaults=dict(stacking="escalating", seven_o=True, draw_until_playable=True, force_play_drawn=True,
                   final_card_effects=False, mercy_limit=25, target=1000, n_blank=0),
     fixed=("stacking", "seven_o", "draw_until_playable", "force_play_drawn", "two_player_reverse_skip"),
-    not_applicable=("wd4_challenge", "no_bluffing", *_CLASSIC_ONLY, *_MINIONS_ONLY, *_SPIN_ONLY),
+    not_applicable=("wd4_challenge", "no_bluffing", *_OTHERS_ONLY),
     kinds=(cards.NUMBER, cards.SKIP, cards.REVERSE, cards.DRAW_TWO, cards.DRAW_FOUR, cards.DISCARD_ALL,
            cards.SKIP_EVERYONE, cards.WRD4, cards.WD6, cards.WD10, cards.ROULETTE),
     # §2.4: cards are turned up until a number, so every other card is refused as the first card

@@ -30,9 +30,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import rule_table
+from .rule_table import (BLANK_EFFECTS, MATCH_MODES, MAX_PLAYERS, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES,
+                         STACKING)
+
 ENGINE_VERSION = 2   # 2: int64 game/round/match/event outputs, loop_bound_hits column
 
-MAX_PLAYERS = 10
 MAX_CARDS = 168          # largest deck: no hand or pile can exceed it
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
 # tries, but not bounded by construction; after this many returns the round ends truncated
@@ -95,14 +98,8 @@ def enum_constants(prefix: str, names: tuple[str, ...], start: int = 0) -> dict[
 # ---- enumerations -----------------------------------------------------------------------------------
 # The rule mechanisms the kernels implement (IR_FAMILY); unosim.game.families maps variants onto them.
 FAMILIES = ("classic", "minions", "spin", "no_mercy")
-MATCH_MODES = ("points", "lowest", "single_round")
-STACKING = ("none", "same_kind", "any_draw", "escalating")
-BLANK_EFFECTS = ("plain_wild", "swap_hands", "shuffle_hands", "others_draw_1", "discard_colour",
-                 "draw_two_next")
-N_BLANK_SLOTS = 3        # blank cards with their own effect (docs/rules.md §2.1)
-SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
-                 "trade_hands", "show_hand", "war", "uno_spin")
-N_SPIN_OUTCOMES = len(SPIN_OUTCOMES)
+# The rule vocabulary (MATCH_MODES, STACKING, BLANK_EFFECTS, SPIN_OUTCOMES …) is the rule table's
+# (unosim.game.rule_table); the enumerations below number it for the kernels.
 END_NAMES = ("won", "knockout", "stalemate", "truncated")
 MATCH_END_NAMES = ("won", "no_winner", "truncated")
 
@@ -138,40 +135,15 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
 
 
 # ---- compiled rules ---------------------------------------------------------------------------------
+# The rule slots are generated from the rule table (unosim.game.rule_table.RULES: each rule's slot, size and
+# description, in table order); RuleSet.compile fills them with each rule's encoder.
 IRULES = Layout("IR", (
     field("FAMILY", doc="index into FAMILIES"),
     field("PLAYERS"),
-    field("HAND_SIZE"),
-    field("MATCH_MODE", doc="MODE_*"),
-    field("TARGET"),
-    field("FIRST_DEALER", doc="-1 random, else the seat"),
-    field("MAX_TURNS"),
-    field("MAX_ROUNDS"),
-    field("UNO_PENALTY"),
-    field("DUMBFU_PENALTY"),
-    field("STACKING", doc="STACKING_*"),
-    field("JUMP_IN"),
-    field("SEVEN_O"),
-    field("DRAW_UNTIL_PLAYABLE"),
-    field("FORCE_PLAY_DRAWN"),
-    field("VOLUNTARY_DRAW"),
-    field("WD4_CHALLENGE", doc="already false when no_bluffing is on (challenges are then not offered)"),
-    field("NO_BLUFFING"),
-    field("TWO_PLAYER_REVERSE_SKIP"),
-    field("FINAL_CARD_EFFECTS"),
-    field("MERCY_LIMIT", doc="0 = off"),
-    field("SPIN_FIRST_CARD_SPINS"),
-    field("SPIN_CONTINUE_AFTER_WINNER"),
-    field("BLANK_EFFECT", N_BLANK_SLOTS, doc="effect of blank card 0, 1, 2 (BLANK_*)"),
+    *(field(name, size, doc) for name, size, doc in rule_table.kernel_slots("IR")),
     field("AUDIT", doc="1: the kernel audits its own state (tests); never changes the game"),
 ))
-FRULES = Layout("FR", (
-    field("P_CATCH"),
-    field("P_DUMBFU_FAIL"),
-    field("P_FORGET_UNO", MAX_PLAYERS, doc="one entry per seat"),
-    field("SHOUT_WEIGHT", MAX_PLAYERS, doc="one entry per seat, scaled (checks.scaled)"),
-    field("SPIN_WEIGHT", N_SPIN_OUTCOMES, doc="SPIN_OUTCOMES order, scaled (the wheel draw normalises)"),
-))
+FRULES = Layout("FR", tuple(field(name, size, doc) for name, size, doc in rule_table.kernel_slots("FR")))
 
 # ---- output tables ----------------------------------------------------------------------------------
 ROUND_TABLE = Layout("RC", (

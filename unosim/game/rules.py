@@ -25,27 +25,25 @@ Decisions where docs/rules.md is silent (written here and in docs/rules.md §6):
 
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields, make_dataclass
 from typing import Any
 
 import numpy as np
 
-from . import cards, families
-from .checks import is_int, is_real, scaled
+from . import cards, designer_deck, families, rule_table
 from . import protocol as L
-from .protocol import BLANK_EFFECTS, FAMILIES, MATCH_MODES, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES, STACKING
+from .checks import is_int
+from .protocol import BLANK_EFFECTS, FAMILIES, MATCH_MODES, SPIN_OUTCOMES, STACKING
+from .rule_table import COMMON_DEFAULTS, MAX_TARGET, RULES  # noqa: F401  (MAX_TARGET: public name)
 
-# A points/lowest target beyond any reachable total (100 000 rounds of at most a few thousand points)
-MAX_TARGET = 10**9
 # The snapshot of the registered family names (families.names() reads the live registry).
 FAMILY_NAMES = families.names()
 
 
 class _FamilyDefault:
     """The default of a RuleSet field: the value its family gives it (families.FamilySpec.defaults,
-    else COMMON_DEFAULTS)."""
+    else the rule table's default)."""
 
     def __repr__(self) -> str:
         return "<family default>"
@@ -53,63 +51,18 @@ class _FamilyDefault:
 
 FAMILY_DEFAULT: Any = _FamilyDefault()
 
-# Every rule's default in the classic game; a FamilySpec's `defaults` change some of them (docs/rules.md §3, §4).
-COMMON_DEFAULTS: dict[str, Any] = dict(
-    hand_size=7, n_blank=3, blank_effects=("swap_hands",) * N_BLANK_SLOTS, match_mode="points",
-    target=500, first_dealer="random", max_turns_per_round=10_000, max_rounds_per_match=1_000,
-    p_forget_uno=0.0, p_catch=0.5, uno_penalty=2, p_dumbfu_fail=0.10, dumbfu_penalty=4,
-    spin_weights=(1.0,) * N_SPIN_OUTCOMES, shout_weight=1.0, stacking="none", jump_in=False,
-    seven_o=False, draw_until_playable=False, force_play_drawn=False, voluntary_draw=True,
-    wd4_challenge=True, no_bluffing=False, two_player_reverse_skip=True, final_card_effects=True,
-    mercy_limit=None, spin_first_card_spins=False, spin_continue_after_winner=True)
-
 
 def _defaults(family: str) -> dict[str, Any]:
     return {**COMMON_DEFAULTS, **families.get(family).defaults}
 
 
-@dataclass(frozen=True)
-class RuleSet:
+class _RuleSetMethods:
     """Every rule of one variant, validated at construction.
 
     ``RuleSet(family="no_mercy", jump_in=True)`` is the family's defaults with the given fields; any bad
     value raises a ValueError naming the field and its valid values, exactly as :func:`get_variant`.
+    The fields are the family and one per rule of :data:`unosim.rule_table.RULES`.
     """
-
-    family: str = "classic"
-    # deck and deal
-    hand_size: int = FAMILY_DEFAULT
-    n_blank: int = FAMILY_DEFAULT
-    blank_effects: tuple[str, ...] = FAMILY_DEFAULT
-    # match
-    match_mode: str = FAMILY_DEFAULT
-    target: int = FAMILY_DEFAULT
-    first_dealer: int | str = FAMILY_DEFAULT
-    max_turns_per_round: int = FAMILY_DEFAULT
-    max_rounds_per_match: int = FAMILY_DEFAULT
-    # people (docs/rules.md §3)
-    p_forget_uno: float | tuple[float, ...] = FAMILY_DEFAULT
-    p_catch: float = FAMILY_DEFAULT
-    uno_penalty: int = FAMILY_DEFAULT
-    p_dumbfu_fail: float = FAMILY_DEFAULT
-    dumbfu_penalty: int = FAMILY_DEFAULT
-    spin_weights: tuple[float, ...] = FAMILY_DEFAULT
-    shout_weight: float | tuple[float, ...] = FAMILY_DEFAULT
-    # house-rule toggles (docs/rules.md §4)
-    stacking: str = FAMILY_DEFAULT
-    jump_in: bool = FAMILY_DEFAULT
-    seven_o: bool = FAMILY_DEFAULT
-    draw_until_playable: bool = FAMILY_DEFAULT
-    force_play_drawn: bool = FAMILY_DEFAULT
-    voluntary_draw: bool = FAMILY_DEFAULT
-    wd4_challenge: bool = FAMILY_DEFAULT
-    no_bluffing: bool = FAMILY_DEFAULT
-    two_player_reverse_skip: bool = FAMILY_DEFAULT
-    final_card_effects: bool = FAMILY_DEFAULT
-    mercy_limit: int | None = FAMILY_DEFAULT
-    spin_first_card_spins: bool = FAMILY_DEFAULT
-    spin_continue_after_winner: bool = FAMILY_DEFAULT
-    _name: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self):
         if not isinstance(self.family, str) or self.family not in families.names():
@@ -117,8 +70,9 @@ class RuleSet:
         defaults = _defaults(self.family)
         given = {k: getattr(self, k) for k in RULE_KEYS if getattr(self, k) is not FAMILY_DEFAULT}
         _check_family(self.family, given, defaults)
-        for k, v in _validate(self.family, {**defaults, **given}).items():
+        for k, v in rule_table.validate({**defaults, **given}).items():
             object.__setattr__(self, k, v)
+        designer_deck.check(self.family, self.spec.kinds, self.deck, self.deck_counts())
 
     # ---- derived -----------------------------------------------------------------------------------
     @property
@@ -142,8 +96,12 @@ class RuleSet:
         return self.spec.players
 
     def deck_counts(self) -> np.ndarray:
-        """The deck as a count vector over card ids."""
-        return self.spec.deck_counts(self.n_blank)
+        """The deck as a count vector over card ids: the family's, with the designer ``deck`` applied."""
+        return designer_deck.apply(self.spec.deck_counts(self.n_blank), self.deck)
+
+    def deck_in_effect(self) -> dict[str, int]:
+        """The deck as card class → count (``unosim rules``, dataset manifests)."""
+        return designer_deck.describe(self.deck_counts())
 
     def first_card_excluded(self) -> int:
         """``k`` of docs/rules.md §3: the cards of the deck that cannot stay as the first card."""
@@ -174,6 +132,7 @@ class RuleSet:
     def as_dict(self) -> dict[str, Any]:
         """Every field (JSON-friendly), for manifests and ``unosim rules``."""
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "_name"}
+        out["deck"] = dict(self.deck)
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
 
     def replace(self, **overrides: Any) -> RuleSet:
@@ -211,165 +170,29 @@ class RuleSet:
         fr = np.zeros(L.FR_SIZE, np.float64)
         ir[L.IR_FAMILY] = FAMILIES.index(self.mechanics)
         ir[L.IR_PLAYERS] = players
-        ir[L.IR_HAND_SIZE] = self.hand_size
-        ir[L.IR_MATCH_MODE] = MATCH_MODES.index(self.match_mode)
-        ir[L.IR_TARGET] = self.target
-        ir[L.IR_FIRST_DEALER] = -1 if self.first_dealer == "random" else int(self.first_dealer)
-        ir[L.IR_MAX_TURNS] = self.max_turns_per_round
-        ir[L.IR_MAX_ROUNDS] = self.max_rounds_per_match
-        ir[L.IR_UNO_PENALTY] = self.uno_penalty
-        ir[L.IR_DUMBFU_PENALTY] = self.dumbfu_penalty
-        ir[L.IR_STACKING] = STACKING.index(self.stacking)
-        ir[L.IR_JUMP_IN] = self.jump_in
-        ir[L.IR_SEVEN_O] = self.seven_o
-        ir[L.IR_DRAW_UNTIL_PLAYABLE] = self.draw_until_playable
-        ir[L.IR_FORCE_PLAY_DRAWN] = self.force_play_drawn
-        ir[L.IR_VOLUNTARY_DRAW] = self.voluntary_draw
-        ir[L.IR_WD4_CHALLENGE] = self.wd4_challenge and not self.no_bluffing
-        ir[L.IR_NO_BLUFFING] = self.no_bluffing
-        ir[L.IR_TWO_PLAYER_REVERSE_SKIP] = self.two_player_reverse_skip
-        ir[L.IR_FINAL_CARD_EFFECTS] = self.final_card_effects
-        ir[L.IR_MERCY_LIMIT] = 0 if self.mercy_limit is None else self.mercy_limit
-        ir[L.IR_SPIN_FIRST_CARD_SPINS] = self.spin_first_card_spins
-        ir[L.IR_SPIN_CONTINUE_AFTER_WINNER] = self.spin_continue_after_winner
-        for i, effect in enumerate(self.blank_effects):
-            ir[L.IR_BLANK_EFFECT + i] = BLANK_EFFECTS.index(effect)
-        fr[L.FR_P_CATCH] = self.p_catch
-        fr[L.FR_P_DUMBFU_FAIL] = self.p_dumbfu_fail
-        forget = self.p_forget_uno if isinstance(self.p_forget_uno, tuple) else (self.p_forget_uno,) * players
-        shout = self.shout_weight if isinstance(self.shout_weight, tuple) else (self.shout_weight,) * players
-        fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + players] = forget
-        fr[L.FR_SHOUT_WEIGHT:L.FR_SHOUT_WEIGHT + players] = scaled(shout)
-        fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + N_SPIN_OUTCOMES] = scaled(self.spin_weights)   # the draw normalises
+        records = {"IR": ir, "FR": fr}
+        for rule in RULES:   # each rule's slot, filled by its encoder (unosim.rule_table)
+            if rule.slot is not None:
+                offset = L.GENERATED[rule.slot]
+                value = rule.encode(getattr(self, rule.name), self, players)
+                if rule.size == 1:
+                    records[rule.record][offset] = value
+                else:
+                    records[rule.record][offset:offset + len(value)] = value
         return ir, fr, cards.deck_ids(self.deck_counts())
 
 
-def _format(value: Any) -> str:
-    if isinstance(value, tuple):
-        return "[" + ";".join(_format(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return str(value)
+_format = rule_table.format_value
 
+RuleSet = make_dataclass(
+    "RuleSet",
+    [("family", str, field(default="classic")),
+     *((rule.name, rule.type, field(default=FAMILY_DEFAULT)) for rule in RULES),
+     ("_name", str, field(default="", compare=False, repr=False))],
+    bases=(_RuleSetMethods,), frozen=True,
+    namespace={"__module__": __name__, "__qualname__": "RuleSet", "__doc__": _RuleSetMethods.__doc__})
 
-RULE_KEYS = tuple(f.name for f in fields(RuleSet) if f.name not in ("family", "_name"))
-
-
-# ---- validation -------------------------------------------------------------------------------------
-
-
-def _is_prob(v: Any) -> bool:
-    return is_real(v) and 0 <= v <= 1
-
-
-def _is_weight(v: Any) -> bool:
-    return is_real(v) and math.isfinite(v) and v >= 0
-
-
-def _is_positive_weight(v: Any) -> bool:
-    return _is_weight(v) and v > 0
-
-
-def _bad(name: str, value: Any, valid: str) -> ValueError:
-    return ValueError(f"rule {name}={value!r} is invalid: valid is {valid}")
-
-
-def _check_int(name: str, v: Any, lo: int, hi: int | None = None) -> int:
-    if not is_int(v) or v < lo or (hi is not None and v > hi):
-        raise _bad(name, v, f"an integer in {lo}..{hi if hi is not None else 'inf'}")
-    return int(v)
-
-
-def _check_bool(name: str, v: Any) -> bool:
-    if not isinstance(v, (bool, np.bool_)):
-        raise _bad(name, v, "true or false")
-    return bool(v)
-
-
-def _check_per_seat(name: str, v: Any, check, valid: str) -> float | tuple[float, ...]:
-    if isinstance(v, (list, tuple)):
-        if not 2 <= len(v) <= 10 or not all(check(x) for x in v):
-            wrong = next((x for x in v if not check(x)), None) if 2 <= len(v) <= 10 else f"{len(v)} entries"
-            raise ValueError(f"rule {name}={v!r} is invalid ({wrong!r}): valid is one number or a list of "
-                             f"2-10 numbers, each {valid}")
-        return tuple(float(x) for x in v)
-    if not check(v):
-        raise _bad(name, v, valid)
-    return float(v)
-
-
-def _validate(family: str, values: dict[str, Any]) -> dict[str, Any]:
-    """Check and normalise every field; returns the normalised values."""
-    v = dict(values)
-    v["hand_size"] = _check_int("hand_size", v["hand_size"], 1, 15)
-    v["n_blank"] = _check_int("n_blank", v["n_blank"], 0, N_BLANK_SLOTS)
-    effects = v["blank_effects"]
-    if isinstance(effects, str):
-        effects = (effects,) * N_BLANK_SLOTS
-    if not isinstance(effects, (list, tuple)) or not 1 <= len(effects) <= N_BLANK_SLOTS:
-        raise _bad("blank_effects", effects, f"one effect or a list of up to {N_BLANK_SLOTS} of {list(BLANK_EFFECTS)}")
-    for e in effects:
-        if e not in BLANK_EFFECTS:
-            raise _bad("blank_effects", e, f"one of {list(BLANK_EFFECTS)}")
-    v["blank_effects"] = tuple(effects) + ("swap_hands",) * (N_BLANK_SLOTS - len(effects))
-    if v["match_mode"] not in MATCH_MODES:
-        raise _bad("match_mode", v["match_mode"], f"one of {list(MATCH_MODES)}")
-    v["target"] = _check_int("target", v["target"], 1, MAX_TARGET)
-    fd = v["first_dealer"]
-    if fd != "random" and not (is_int(fd) and 0 <= fd <= 9):
-        raise _bad("first_dealer", fd, "'random' or a seat number 0..9")
-    v["first_dealer"] = fd if fd == "random" else int(fd)
-    v["max_turns_per_round"] = _check_int("max_turns_per_round", v["max_turns_per_round"], 1, 1_000_000)
-    v["max_rounds_per_match"] = _check_int("max_rounds_per_match", v["max_rounds_per_match"], 1, 100_000)
-    v["p_forget_uno"] = _check_per_seat("p_forget_uno", v["p_forget_uno"], _is_prob, "a probability in [0, 1]")
-    for name in ("p_catch", "p_dumbfu_fail"):
-        if not _is_prob(v[name]):
-            raise _bad(name, v[name], "a probability in [0, 1]")
-        v[name] = float(v[name])
-    v["uno_penalty"] = _check_int("uno_penalty", v["uno_penalty"], 0, 20)
-    v["dumbfu_penalty"] = _check_int("dumbfu_penalty", v["dumbfu_penalty"], 0, 20)
-    v["spin_weights"] = _check_spin_weights(v["spin_weights"])
-    v["shout_weight"] = _check_per_seat("shout_weight", v["shout_weight"], _is_positive_weight,
-                                        "a finite number > 0")
-    if v["stacking"] not in STACKING:
-        raise _bad("stacking", v["stacking"], f"one of {list(STACKING)}")
-    for name in ("jump_in", "seven_o", "draw_until_playable", "force_play_drawn", "voluntary_draw",
-                 "wd4_challenge", "no_bluffing", "two_player_reverse_skip", "final_card_effects",
-                 "spin_first_card_spins", "spin_continue_after_winner"):
-        v[name] = _check_bool(name, v[name])
-    ml = v["mercy_limit"]
-    if ml is not None and ml != "none":
-        # the limit is checked as cards are drawn, so a dealt hand must start below it
-        v["mercy_limit"] = _check_int("mercy_limit", ml, v["hand_size"] + 1, 200)
-    else:
-        v["mercy_limit"] = None
-    return v
-
-
-def _check_spin_weights(w: Any) -> tuple[float, ...]:
-    """N_SPIN_OUTCOMES relative weights, finite and ≥ 0 with a positive sum, as a list or a table keyed by outcome
-    (outcomes it leaves out weigh 0)."""
-    valid = (f"{N_SPIN_OUTCOMES} finite weights ≥ 0 with a positive sum, as a list in the order {list(SPIN_OUTCOMES)} or "
-             f"a table keyed by those names")
-    if isinstance(w, dict):
-        for key, x in w.items():
-            if key not in SPIN_OUTCOMES:
-                raise ValueError(f"rule spin_weights has an unknown outcome {key!r}: valid are "
-                                 f"{list(SPIN_OUTCOMES)}")
-            if not _is_weight(x):
-                raise ValueError(f"rule spin_weights {key}={x!r} is invalid: valid is a finite weight ≥ 0")
-        w = tuple(w.get(o, 0.0) for o in SPIN_OUTCOMES)
-    if not isinstance(w, (list, tuple)) or len(w) != N_SPIN_OUTCOMES:
-        raise _bad("spin_weights", w, valid)
-    for outcome, x in zip(SPIN_OUTCOMES, w, strict=True):
-        if not _is_weight(x):
-            raise ValueError(f"rule spin_weights {outcome}={x!r} is invalid: valid is a finite weight ≥ 0 "
-                             f"(all: {valid})")
-    if not any(x > 0 for x in w):
-        raise _bad("spin_weights", w, valid)
-    return tuple(float(x) for x in w)
+RULE_KEYS = rule_table.RULE_KEYS
 
 
 def _base_ruleset(family: str) -> RuleSet:

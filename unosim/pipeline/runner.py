@@ -46,7 +46,7 @@ from ..store import consolidate, dataset, integrity, resume
 from .. import engine
 from ..game import policies
 from ..store.atomic import sync_directories
-from .._version import __version__
+from ..game.version import __version__
 from ..game.protocol import ENGINE_VERSION
 from ..store.atomic import OutsideDataset, remove
 from ..game.checks import is_int

@@ -13,6 +13,7 @@ a **job** is a contiguous range of one cell's game indices. The spec format::
 
     [variants]                       # optional: named variants = registry variant + rule overrides
     no_blank = { base = "classic", rules = { n_blank = 0 } }
+    more_draws = { base = "classic", deck = { draw_two = 12 } }   # a designer deck (docs/rules.md §2.5)
 
     [lineups]                        # optional: named lineups, "*" fills the remaining seats
     greedy_first = "greedy_points,random*"
@@ -54,7 +55,7 @@ _NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _NAME_RULE = "a lowercase identifier (letters, digits, _; at most 64 characters)"
 _SPEC_KEYS = {"study", "variants", "lineups", "grid", "comparisons"}
 _STUDY_KEYS = {"name", "seed", "games", "mode", "common_random_numbers", "description"}
-_VARIANT_KEYS = {"base", "rules"}
+_VARIANT_KEYS = {"base", "rules", "deck"}
 _GRID_KEYS = {"variants", "players", "lineups", "games"}
 _COMPARISON_KEYS = {"axis", "a", "b"}
 
@@ -144,7 +145,8 @@ class Study:
         return {
             "name": self.name, "seed": self.seed, "mode": self.mode,
             "common_random_numbers": self.common_random_numbers, "description": self.description,
-            "variants": {name: {"key": rs.key, "base": rs.name, "overrides": self.variant_overrides[name]}
+            "variants": {name: {"key": rs.key, "base": rs.name, "overrides": self.variant_overrides[name],
+                                **({"deck_in_effect": rs.deck_in_effect()} if rs.deck else {})}
                          for name, rs in self.variants.items()},
             "lineups": dict(self.lineups),
             "cells": [c.describe() for c in self.cells],
@@ -336,7 +338,12 @@ def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
                        f"{{ n_blank = 0 }}")
         if "match_mode" in extra:
             raise fail(f"{where}: match_mode is set once for the study, by [study] mode")
-        out[name] = (base, dict(extra))
+        extra = dict(extra)
+        if "deck" in entry:
+            if "deck" in extra:
+                raise fail(f"{where}: the deck is given twice (deck = … and rules = {{ deck = … }}); give it once")
+            extra["deck"] = entry["deck"]
+        out[name] = (base, extra)
     return out
 
 

@@ -1,0 +1,191 @@
+"""The explorer's JSON API as a script uses it: bad input gets HTTP 400 with the CLI's message, runs
+report progress and can be cancelled while the server keeps answering, known effects come out in their
+known direction, and the findings equal, sentence for sentence, what `study run` + `analyze` + `report`
+say for the saved spec."""
+
+from __future__ import annotations
+
+import html
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from unosim.explore import start
+from unosim.explore.comparison import MAX_GAMES
+
+
+@pytest.fixture(scope="module")
+def explorer(tmp_path_factory):
+    app = start(workdir=tmp_path_factory.mktemp("explore"))
+    yield app
+    app.stop()
+
+
+def call(explorer, path: str, body=None, method: str | None = None) -> tuple[int, dict | str]:
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    request = urllib.request.Request(explorer.url.rstrip("/") + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=600) as response:
+            status, text, kind = response.status, response.read().decode(), response.headers["Content-Type"]
+    except urllib.error.HTTPError as exc:
+        status, text, kind = exc.code, exc.read().decode(), exc.headers["Content-Type"]
+    return status, json.loads(text) if "json" in kind else text
+
+
+def cli_error(*args: str) -> str:
+    out = subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True)
+    assert out.returncode == 2
+    return out.stderr.strip().removeprefix("unosim: error: ")
+
+
+@pytest.mark.parametrize("body,cli", [
+    ({"what_if": {"stackin": "any_draw"}}, ("rules", "classic", "--set", "stackin=any_draw")),
+    ({"what_if": {"stacking": "sometimes"}}, ("rules", "classic", "--set", "stacking=sometimes")),
+    ({"what_if": {"deck": {"draw_6": 4}}}, ("rules", "classic", "--deck", "draw_6=4")),
+    ({"what_if": {"deck": {"dumb_fu": 4}}}, ("rules", "classic", "--deck", "dumb_fu=4")),
+    ({"variant": "uno_flip"}, ("rules", "uno_flip")),
+    ({"lineup": "random,nobody"}, ("simulate", "classic", "-n", "4", "--seed", "1", "--games", "1",
+                                   "--lineup", "random,nobody")),
+    ({"players": 11}, ("simulate", "classic", "-n", "11", "--seed", "1", "--games", "1")),
+])
+def test_bad_input_is_a_400_with_the_message_the_cli_prints(explorer, body, cli):
+    status, answer = call(explorer, "/api/compare", {"games": 100, **body})
+    assert status == 400
+    assert answer["error"] == cli_error(*cli)
+
+
+@pytest.mark.parametrize("body,message", [
+    ({"games": MAX_GAMES + 1}, f"games={MAX_GAMES + 1} is invalid: valid is 1..{MAX_GAMES:,}"),
+    ({"games": "many"}, "games='many' is invalid"),
+    ({"rules": {}}, "unknown key 'rules' in the request: valid keys are"),
+    (b"{not json", "the request body is not JSON"),
+    ({"baseline": {"match_mode": "points"}}, "match_mode is set once for the comparison, by mode"),
+])
+def test_requests_the_cli_has_no_words_for_are_refused_naming_the_value(explorer, body, message):
+    status, answer = call(explorer, "/api/compare", body)
+    assert status == 400 and message in answer["error"]
+
+
+def test_unknown_runs_and_tables_are_404(explorer):
+    assert call(explorer, "/api/runs/r999")[0] == 404
+    assert call(explorer, "/api/runs/r999", method="DELETE")[0] == 404
+
+
+def test_options_list_each_variants_rules_with_descriptions_and_sections(explorer):
+    status, options = call(explorer, "/api/options")
+    assert status == 200
+    classic = next(v for v in options["variants"] if v["name"] == "classic")
+    stacking = next(r for r in classic["rules"] if r["name"] == "stacking")
+    assert stacking["choices"] == ["none", "same_kind", "any_draw", "escalating"] and stacking["section"] == "4"
+    assert "spin_weights" not in {r["name"] for r in classic["rules"]}
+    assert "dumb_fu" not in classic["deck_classes"] and classic["deck"]["draw_two"] == 8
+    assert options["max_games"] == MAX_GAMES
+    assert f'src="{explorer.url}"' in explorer._repr_html_()   # what JupyterLab shows for start()
+
+
+def _effect(result: dict, measure: str) -> dict:
+    return next(r for r in result["tables"]["effects"] if r["measure"] == measure)
+
+
+@pytest.mark.slow
+def test_stacking_any_draw_makes_the_largest_hand_larger(explorer):
+    status, run = call(explorer, "/api/compare?wait=1", {"games": 5000, "seed": 3,
+                                                        "what_if": {"stacking": "any_draw"}})
+    assert status == 200 and run["status"] == "done", run
+    row = _effect(run["result"], "max_hand")
+    assert row["paired"] and row["ci_low"] > 0, row
+    assert any("largest hand" in f["text"] and "larger" in f["text"] for f in run["result"]["findings"])
+
+
+@pytest.mark.slow
+def test_more_draw_twos_make_draw_penalties_larger(explorer):
+    status, run = call(explorer, "/api/compare?wait=1", {"games": 5000, "seed": 4, "baseline": {"stacking": "any_draw"},
+                                                        "what_if": {"stacking": "any_draw", "deck": {"draw_two": 24}}})
+    assert status == 200 and run["status"] == "done", run
+    row = _effect(run["result"], "penalty")
+    assert not row["paired"] and row["ci_low"] > 0, row
+    assert run["result"]["decks"]["what_if"]["draw_two"] == 24 and run["result"]["paired"] is False
+
+
+def test_a_run_shows_progress_and_can_be_cancelled_while_the_server_answers(explorer):
+    status, run = call(explorer, "/api/compare", {"games": MAX_GAMES, "mode": "points"})
+    assert status == 202 and run["status"] in ("queued", "running")
+    deadline = time.monotonic() + 300
+    state = run
+    while state["games_done"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        state = call(explorer, f"/api/runs/{run['id']}")[1]
+    assert 0 < state["games_done"] < state["games_total"] and state["status"] == "running"
+    assert call(explorer, "/api/options")[0] == 200   # answered while the games play
+    assert call(explorer, f"/api/runs/{run['id']}")[1]["status"] == "running"
+    call(explorer, f"/api/runs/{run['id']}", method="DELETE")
+    while state["status"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.05)
+        state = call(explorer, f"/api/runs/{run['id']}")[1]
+    assert state["status"] == "cancelled"
+    # the fresh worker plays the next run
+    status, after = call(explorer, "/api/compare?wait=1", {"games": 200})
+    assert status == 200 and after["status"] == "done"
+
+
+@pytest.mark.slow
+def test_findings_equal_those_of_the_saved_study_run_through_the_cli(explorer, tmp_path):
+    body = {"games": 3000, "seed": 11, "players": 3, "lineup": "greedy_points,random*",
+            "what_if": {"stacking": "any_draw", "jump_in": True}}
+    status, run = call(explorer, "/api/compare?wait=1", body)
+    assert status == 200 and run["status"] == "done", run
+    shown = [f["text"] for f in run["result"]["findings"]]
+    assert shown, "the comparison should state something"
+    status, spec = call(explorer, f"/api/runs/{run['id']}/spec.toml")
+    assert status == 200 and spec == run["result"]["spec"]
+    (tmp_path / "what_if.toml").write_text(spec)
+    for args in (("study", "run", str(tmp_path / "what_if.toml"), "--out", str(tmp_path), "--quiet"),
+                 ("analyze", str(tmp_path / "what_if")), ("report", str(tmp_path / "what_if"))):
+        out = subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+    from unosim.analysis.standard import read_findings
+    assert [c.text for c in read_findings(tmp_path / "what_if" / "analysis")] == shown
+    report = (tmp_path / "what_if" / "report.html").read_text()
+    assert all(html.escape(text, quote=False) in report for text in shown)
+    status, csv = call(explorer, f"/api/runs/{run['id']}/tables/effects.csv")
+    assert status == 200 and csv == (tmp_path / "what_if" / "analysis" / "effects.csv").read_text()
+    assert call(explorer, f"/api/runs/{run['id']}/tables/nope.csv")[0] == 404
+
+
+def test_the_spec_is_a_valid_study(explorer):
+    from unosim.explore.comparison import Comparison
+    comparison = Comparison(what_if={"deck": {"draw_two": 12}, "stacking": "any_draw"}, lineup="greedy_points,random*")
+    study = comparison.study()
+    assert [c.variant for c in study.cells] == ["baseline", "what_if"]
+    assert study.variants["what_if"].deck == (("draw_two", 12),)
+
+
+def test_unosim_explore_prints_its_url_and_serves_the_page():
+    process = subprocess.Popen([sys.executable, "-m", "unosim", "explore", "--port", "0", "--no-browser"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("unosim explore: http://127.0.0.1:") and "Ctrl-C" in line
+        url = line.split()[2]
+        with urllib.request.urlopen(url, timeout=60) as response:
+            page = response.read().decode()
+        assert "<title>unosim — what-if explorer</title>" in page
+        with urllib.request.urlopen(url + "static/app.js", timeout=60) as response:
+            assert "/api/compare" in response.read().decode()
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def test_a_port_in_use_is_one_clear_error(explorer):
+    port = explorer.url.rsplit(":", 1)[1].strip("/")
+    out = subprocess.run([sys.executable, "-m", "unosim", "explore", "--port", port, "--no-browser"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"unosim: error: cannot listen on 127.0.0.1:{port}") and out.stderr.count("\n") == 1

@@ -1,0 +1,109 @@
+"""The what-if explorer: toggle a rule or change the deck, see the paired effects in seconds.
+
+``unosim explore`` (or :func:`serve`) starts a local web app on http://127.0.0.1:8765/ (``--host`` to
+listen elsewhere, ``--port``, ``--no-browser``); in JupyterLab, ``from unosim.explore import start;
+start()`` runs it in the background and shows the page in the notebook. The page and scripts use one
+JSON API (:mod:`.server`); a comparison is a two-cell study run, analysed and checked exactly as
+``unosim study run`` + ``analyze`` + ``report`` would (:mod:`.compare`); games are played by a warm
+worker process (:mod:`.jobs`), so the server stays responsive and a run can be cancelled.
+
+Pieces: Starlette + uvicorn (a small ASGI server: a JSON API and static files are all the page needs),
+a page of plain HTML/JS with no external asset (works offline), charts drawn server-side as SVG by the
+report's own chart code (the explorer and the report draw the same charts).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import webbrowser
+from dataclasses import dataclass
+
+DEFAULT_PORT = 8765
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ValueError(f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port") from None
+    sock.listen(128)   # connections wait in the backlog until the server runs: the printed URL works at once
+    return sock
+
+
+def _server(host: str, port: int, workdir=None):
+    import uvicorn
+
+    from .jobs import Runs
+    from .server import create_app
+    runs = Runs(workdir)
+    sock = _bind(host, port)
+    config = uvicorn.Config(create_app(runs), log_level="warning", lifespan="off")
+    return uvicorn.Server(config), sock, runs
+
+
+def _url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+
+
+def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool = True, workdir=None) -> None:
+    """Run the explorer until Ctrl-C; prints its URL (and opens it in a browser unless told not to)."""
+    server, sock, runs = _server(host, port, workdir)
+    url = _url(sock)
+    print(f"unosim explore: {url}  (Ctrl-C stops it)", flush=True)
+    if open_browser:
+        threading.Timer(0.5, webbrowser.open, (url,)).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        runs.close()
+
+
+@dataclass
+class Explorer:
+    """A running explorer (from :func:`start`): its ``url``; shown in a notebook as the page itself."""
+
+    url: str
+    _server: object
+    _thread: threading.Thread
+    _runs: object
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(10)
+        self._runs.close()
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe src="{self.url}" width="100%" height="900" style="border:0"></iframe>'
+                f'<p><a href="{self.url}" target="_blank">{self.url}</a></p>')
+
+
+def start(host: str = "127.0.0.1", port: int = 0, workdir=None) -> Explorer:
+    """Start the explorer in a background thread (port 0: any free port) and return it; in JupyterLab the
+    returned object displays the page. ``stop()`` ends it."""
+    server, sock, runs = _server(host, port, workdir)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="unosim-explore", daemon=True)
+    thread.start()
+    while not server.started and thread.is_alive():
+        threading.Event().wait(0.02)
+    return Explorer(_url(sock), server, thread, runs)
+
+
+def compare(**request):
+    """Run one comparison in this process and return its result (the page's JSON): the Python API.
+    Keys as ``POST /api/compare`` takes them (``variant``, ``players``, ``lineup``, ``games``, ``seed``,
+    ``mode``, ``baseline``, ``what_if``)."""
+    import tempfile
+
+    from . import comparison as _compare
+    comparison = _compare.Comparison.from_json(request)
+    with tempfile.TemporaryDirectory(prefix="unosim-compare-") as tmp:
+        return _compare.run(comparison, tmp)
+
+
+__all__ = ["serve", "start", "compare", "Explorer", "DEFAULT_PORT"]

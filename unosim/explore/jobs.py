@@ -1,0 +1,214 @@
+"""The explorer's runs: background jobs played by one warm worker process, with progress and cancel.
+
+The compiled kernel holds the GIL while it plays a chunk, so games never run in the server's process:
+one worker process (``spawn``ed, so no lock or thread of the server is copied into it) imports the
+engine and the analysis once, at start, and then plays one comparison at a time. The server stays
+responsive; a run's progress is the games its study ledger records (the runner appends a line per
+finished job); cancelling a run terminates the worker and starts a fresh one (nothing of the cancelled
+run is kept). Runs queue in order of arrival; the last :data:`KEEP_RUNS` runs keep their datasets (for
+the CSV and spec downloads), older ones are deleted.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import queue
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .comparison import STUDY_NAME, Comparison
+
+KEEP_RUNS = 8
+_POLL_S = 0.05
+
+
+@dataclass
+class Run:
+    """One comparison as it goes: ``queued`` → ``running`` → ``done`` | ``failed`` | ``cancelled``."""
+
+    id: str
+    comparison: Comparison
+    directory: Path
+    status: str = "queued"
+    games_done: int = 0
+    error: str | None = None
+    result: dict[str, Any] | None = None
+    started: float | None = None
+    seconds: float | None = None
+    charts: dict[str, str] | None = None
+    cancel_requested: bool = False
+    finished: threading.Event = field(default_factory=threading.Event)      # findings (or an error) are in
+    drawn: threading.Event = field(default_factory=threading.Event)         # and the charts too
+
+    @property
+    def games_total(self) -> int:
+        return 2 * self.comparison.games
+
+    @property
+    def dataset(self) -> Path:
+        return self.directory / STUDY_NAME
+
+    def state(self) -> dict[str, Any]:
+        elapsed = self.seconds if self.seconds is not None else (
+            time.perf_counter() - self.started if self.started is not None else 0.0)
+        phase = self.status
+        if self.status == "running" and self.games_done >= self.games_total:
+            phase = "analysing"
+        return {"id": self.id, "status": self.status, "phase": phase, "games_done": self.games_done,
+                "games_total": self.games_total, "seconds": round(elapsed, 3), "error": self.error,
+                "charts_ready": self.charts is not None}
+
+
+def _work(tasks, results) -> None:
+    """The worker process: warm up, then play each comparison it is sent: the findings and tables first,
+    then the charts (drawing them takes longer than playing 20,000 paired games)."""
+    from . import comparison as compare
+    try:   # load the engine, the analysis and matplotlib now, not during the first run
+        with tempfile.TemporaryDirectory() as tmp:
+            compare.run(Comparison(games=50), tmp)
+    except Exception:   # noqa: BLE001  the real run reports any problem with its own message
+        pass
+    results.put(("ready", "ready", None))
+    while True:
+        run_id, data, directory = tasks.get()
+        try:
+            comparison = Comparison.from_json(data)
+            result, tables = compare.analyse(comparison, directory)
+            results.put((run_id, "done", result))
+            results.put((run_id, "charts", compare.charts(tables, comparison)))
+        except Exception as exc:   # noqa: BLE001  the page shows it, one line
+            results.put((run_id, "failed", str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"))
+
+
+class Runs:
+    """The queue of runs and the worker that plays them (a thread of the server feeds the worker)."""
+
+    def __init__(self, workdir: str | Path | None = None):
+        self._own_dir = workdir is None
+        self.root = Path(workdir or tempfile.mkdtemp(prefix="unosim-explore-"))
+        self._runs: dict[str, Run] = {}
+        self._pending: queue.Queue[Run] = queue.Queue()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._context = multiprocessing.get_context("spawn")
+        self.ready = threading.Event()
+        self._start_worker()
+        threading.Thread(target=self._loop, name="unosim-explore-runs", daemon=True).start()
+
+    # ---- the worker process -------------------------------------------------------------------------
+    def _start_worker(self) -> None:
+        self.ready.clear()
+        self._tasks, self._results = self._context.Queue(), self._context.Queue()
+        self._process = self._context.Process(target=_work, args=(self._tasks, self._results),
+                                              name="unosim-explore-worker", daemon=True)
+        self._process.start()
+
+    def _restart_worker(self) -> None:
+        self._process.terminate()
+        self._process.join(5)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        self._start_worker()
+
+    def close(self) -> None:
+        self._process.terminate()
+        self._process.join(5)
+        if self._own_dir:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    # ---- the runs -----------------------------------------------------------------------------------
+    def submit(self, comparison: Comparison) -> Run:
+        with self._lock:
+            run_id = f"r{next(self._ids)}"
+            run = Run(run_id, comparison, self.root / run_id)
+            self._runs[run_id] = run
+            for old in list(self._runs)[:-KEEP_RUNS]:
+                if self._runs[old].drawn.is_set():
+                    shutil.rmtree(self._runs.pop(old).directory, ignore_errors=True)
+        self._pending.put(run)
+        return run
+
+    def get(self, run_id: str) -> Run | None:
+        return self._runs.get(run_id)
+
+    def cancel(self, run_id: str) -> Run | None:
+        run = self._runs.get(run_id)
+        if run is not None and not run.finished.is_set():
+            run.cancel_requested = True
+        return run
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                run = self._pending.get(timeout=_POLL_S)
+            except queue.Empty:
+                self._note_ready()
+                continue
+            if run.cancel_requested:
+                self._finish(run, "cancelled")
+                run.drawn.set()
+                continue
+            run.status, run.started = "running", time.perf_counter()
+            self._tasks.put((run.id, run.comparison.as_json(), str(run.directory)))
+            self._wait(run)
+
+    def _note_ready(self) -> None:
+        try:
+            message = self._results.get_nowait()
+        except queue.Empty:
+            return
+        if message[0] == "ready":
+            self.ready.set()
+
+    def _wait(self, run: Run) -> None:
+        from ..store.dataset import read_ledger
+        while True:
+            try:
+                run_id, status, payload = self._results.get(timeout=_POLL_S)
+            except queue.Empty:
+                if run.cancel_requested and not run.finished.is_set():
+                    self._restart_worker()
+                    self._finish(run, "cancelled")
+                    run.drawn.set()
+                    return
+                if not self._process.is_alive():
+                    self._start_worker()
+                    if not run.finished.is_set():
+                        self._finish(run, "failed", error="the worker process stopped (out of memory?); it was restarted")
+                    run.charts = run.charts or {}
+                    run.drawn.set()
+                    return
+                try:
+                    run.games_done = sum(r["games"] for r in read_ledger(run.dataset, lenient=True).values())
+                except (OSError, ValueError):
+                    pass   # the dataset is not there yet
+                continue
+            if run_id == "ready":
+                self.ready.set()
+                continue
+            if status == "done":
+                run.games_done = run.games_total
+                run.result = payload
+                self._finish(run, "done")
+                continue   # the charts follow
+            if status == "charts":
+                run.charts = payload
+            elif run.finished.is_set():   # drawing failed: the findings stand, the charts say why not
+                run.charts, run.error = {}, f"the charts could not be drawn: {payload}"
+            else:
+                self._finish(run, "failed", error=payload)
+            run.drawn.set()
+            return
+
+    def _finish(self, run: Run, status: str, error: str | None = None) -> None:
+        run.status, run.error = status, error
+        if run.started is not None:
+            run.seconds = time.perf_counter() - run.started
+        run.finished.set()
