@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+MAX_CARDS = 168   # the largest deck (No Mercy's): no hand or pile can exceed it; protocol re-exports it
+
 # ---- colours ---------------------------------------------------------------------------------------
 R, Y, G, B = 0, 1, 2, 3
 NO_COLOUR = 4

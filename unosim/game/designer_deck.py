@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from . import cards
+from .cards import MAX_CARDS
 from .checks import is_int
-from .protocol import MAX_CARDS
 
 #: the classes a designer deck may set: every hand class but the blanks (``n_blank`` sets those)
 CLASSES = tuple(c for c in cards.HAND_CLASSES if c != "blank")

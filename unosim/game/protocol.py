@@ -36,7 +36,7 @@ from .rule_table import (BLANK_EFFECTS, MATCH_MODES, MAX_PLAYERS, N_BLANK_SLOTS,
 
 ENGINE_VERSION = 2   # 2: int64 game/round/match/event outputs, loop_bound_hits column
 
-MAX_CARDS = 168          # largest deck: no hand or pile can exceed it
+from .cards import MAX_CARDS  # noqa: E402  (largest deck: no hand or pile can exceed it)
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
 # tries, but not bounded by construction; after this many returns the round ends truncated
 # (RC_LOOP_BOUND_HITS = 1).
