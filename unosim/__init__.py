@@ -2,6 +2,7 @@
 
 Entry points: :func:`simulate` (one cell, in memory), :func:`replay` (one game as a readable log),
 :func:`get_variant` (rule sets), :func:`tournament` (a fair duplicate tournament of policies),
+:func:`ladder` (policies rated on one scale per variant: how much of the game is skill),
 :func:`tune` (search the ``weighted`` policy's weights against a field).
 Studies, datasets and analyses live in submodules and the ``unosim`` CLI.
 
@@ -18,8 +19,9 @@ from .protocol import ENGINE_VERSION
 from .rules import RuleSet, get_variant, variant_names
 from .simulate import Results, simulate
 from .tournaments import tournament
+from .tournaments.ladder import ladder
 from .trace import replay
 from .tuning import tune
 
 __all__ = ["__version__", "ENGINE_VERSION", "RuleSet", "get_variant", "variant_names", "Results",
-           "replay", "simulate", "tournament", "tune"]
+           "ladder", "replay", "simulate", "tournament", "tune"]

@@ -222,8 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=int, default=0, help="the game index (default 0)")
     p.set_defaults(run=cmd_replay)
 
-    from . import cli_tournament, cli_tune
+    from . import cli_ladder, cli_tournament, cli_tune
     cli_tournament.add_parser(sub)
+    cli_ladder.add_parser(sub)
     cli_tune.add_parser(sub)
     return parser
 
