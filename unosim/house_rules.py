@@ -185,7 +185,7 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
         lines += ["", f"[[grid]]{comment}", f"variants = {_toml_list(grid_variants)}",
                   f"players = {_toml_list(grid_players)}", f"lineups = [{lineup_list}]"]
     if skill:
-        for comment, grid_variants, grid_players in grids:
+        for _, grid_variants, grid_players in grids:
             lines += ["", "[[grid]]  # the expert's cells (its all-random twin is in the grid above)",
                       f"variants = {_toml_list(grid_variants)}", f"players = {_toml_list(grid_players)}",
                       f'lineups = ["{EXPERT_LINEUP[0]}"]', f"games = {min(games, SKILL_GAMES)}"]
