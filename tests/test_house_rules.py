@@ -91,7 +91,7 @@ def test_shipped_specs_are_the_generated_ones(name, variant):
 def test_cli_writes_the_spec_and_rejects_bad_input(tmp_path, capsys):
     out = tmp_path / "hr.toml"
     assert main(["study", "new", "house-rules", "--variant", "spin", "--players", "3", "--games", "50",
-                 "--lineup", "greedy_points,random*", "--out", str(out)]) == 0
+                 "--lineup", "greedy_points,random*", "--no-skill", "--out", str(out)]) == 0
     study = load_study(out)
     from unosim.pipeline.house_rules import BEHAVIOUR_LINEUP
     assert {c.lineup for c in study.cells} == {"greedy_points_random", BEHAVIOUR_LINEUP[0]}
@@ -116,8 +116,27 @@ def test_rules_that_need_a_choice_come_with_a_lineup_that_makes_it(variant):
     if not needing:
         assert name not in text
         return
-    assert spec["lineups"][name] == lineup and all(name in g["lineups"] for g in spec["grid"])
+    from unosim.house_rules import EXPERT_LINEUP
+    assert spec["lineups"][name] == lineup
+    assert all(name in g["lineups"] for g in spec["grid"] if g["lineups"] != [EXPERT_LINEUP[0]])
     assert f"The lineup {name} makes those choices" in text and all(n in text.split("[study]")[0] for n in needing)
     seat = make_lineup(lineup, 4)[0]
     rule_names = {r for entry in spec["variants"].values() for r in entry["rules"]} & set(BEHAVIOURS)
     assert all(dict(seat.params).get(BEHAVIOURS[r], 0) > 0 for r in rule_names)
+
+
+@pytest.mark.parametrize("players", [[3, 4], [2, 3]])
+def test_every_rule_gets_an_expert_cell_and_its_all_random_twin_unless_told_not_to(players):
+    from unosim.analysis.effects import all_random, skilled_seat
+    from unosim.house_rules import EXPERT_LINEUP, SKILL_GAMES
+    study = parse_study(tomllib.loads(house_rules_spec("classic", players, games=20_000, lineups=["greedy_points,random*"])))
+    expert = {(c.variant, c.players): c for c in study.cells if c.lineup == EXPERT_LINEUP[0]}
+    twins = {(c.variant, c.players): c for c in study.cells if c.lineup == "random"}
+    every = {(c.variant, c.players) for c in study.cells}
+    assert set(expert) == set(twins) == every
+    for key, cell in expert.items():
+        assert cell.games == SKILL_GAMES and twins[key].games == 20_000 and cell.seed == twins[key].seed
+        assert skilled_seat(cell.lineup_spec, cell.players) == 0 and all_random(twins[key].lineup_spec, cell.players)
+    plain = parse_study(tomllib.loads(house_rules_spec("classic", players, games=100, lineups=["greedy_points,random*"],
+                                                       skill=False)))
+    assert {c.lineup for c in plain.cells} <= {"greedy_points_random", "bluff_challenge_draw_keep"}

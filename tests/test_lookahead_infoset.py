@@ -68,3 +68,45 @@ def test_a_determinization_keeps_every_observed_count(case):
         assert work["st"][L.ST_LA_SEARCH] == 0 and work["st"][L.ST_TRACE] == 0
     if case != "minions":   # minions has no move that shows a hand
         assert learned > 0, "no seat ever learned a card: the belief tracking was not exercised"
+
+
+
+def outside_void(g, t: int, cards) -> int:
+    """How many of ``cards`` lie outside seat t's void (the cards it was seen to lack)."""
+    return int(sum(not g["void"][t, c] for c in cards))
+
+
+def draws_only_without_a_legal_card(g, t: int) -> bool:
+    """Whether seat t's draws at its turn prove it had no legal card: always without voluntary_draw,
+    and with it for every policy but a searching one (random's p_draw is 0 in these lineups)."""
+    return not g["ir"][L.IR_VOLUNTARY_DRAW] or g["pol"][t] != L.LOOKAHEAD
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_voids_are_true_and_every_world_keeps_them(case):
+    """A seat seen drawing at its turn lacks the cards that were legal (engine/belief.py): its real hand
+    keeps at least ``void_kept`` cards outside the void (when its draws prove it), and every sampled world
+    deals it at least that many such cards among those the searching seat does not know."""
+    constrained = 0
+    for block, p, deck_counts in decisions(case, seed=11, games=GAMES):
+        g = block[0]
+        unseen = np.empty(L.MAX_CARDS, np.int64)
+        m = LA.unseen_cards(g, p, deck_counts, unseen)
+        work_block = np.zeros(1, LA.WORLD)
+        work = work_block[0]
+        for t in range(g["st"][L.ST_N]):
+            promised = int(min(g["void_kept"][t], g["hlen"][t]))
+            if draws_only_without_a_legal_card(g, t):
+                assert outside_void(g, t, g["hands"][t, :g["hlen"][t]]) >= promised, \
+                    f"seat {t} holds cards it was seen to lack"
+            if t != p:
+                promised -= len(known_split(g, p, t)[0])
+                constrained += promised > 0
+        for world in range(3):
+            LA.deal_world(g, p, work, unseen, m, np.uint64(99), world)
+            for t in range(g["st"][L.ST_N]):
+                if t != p:
+                    promised = int(min(g["void_kept"][t], g["hlen"][t])) - len(known_split(g, p, t)[0])
+                    assert outside_void(g, t, known_split(work, p, t)[1]) >= promised, \
+                        f"a world dealt seat {t} cards it was seen to lack"
+    assert constrained > 20, "no seat was ever seen to lack a card: the voids were not exercised"

@@ -54,7 +54,7 @@ def test_labels_round_trip_and_defaults_fill_the_vector():
     assert parse_policy(spec.label) == spec
     vector = spec.vector()
     assert vector[L.PP_ROLLOUTS] == 32 and vector[L.PP_ROLLOUT] == L.ROLLOUT_PRESETS.index("keep_wilds")
-    assert parse_policy("lookahead").vector()[L.PP_HORIZON] == 8
+    assert parse_policy("lookahead").vector()[L.PP_HORIZON] == 16
     assert parse_policy("lookahead").vector()[L.PP_ROLLOUTS] == 128
 
 

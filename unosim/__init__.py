@@ -2,6 +2,7 @@
 
 Entry points: :func:`simulate` (one cell, in memory), :func:`replay` (one game as a readable log),
 :func:`get_variant` (rule sets), :func:`tournament` (a fair duplicate tournament of policies),
+:func:`ladder` (policies rated on one scale per variant: how much of the game is skill),
 :func:`tune` (search the ``weighted`` policy's weights against a field).
 
 Everything else lives in subpackages, in layers (each imports only those below it):
@@ -22,6 +23,7 @@ from .play.simulate import Results, simulate
 from .strategies.tournaments import tournament
 from .play.trace import replay
 from .strategies.tuning import tune
+from .strategies.tournaments.ladder import ladder
 
 __all__ = ["__version__", "ENGINE_VERSION", "RuleSet", "get_variant", "variant_names", "Results",
-           "replay", "simulate", "tournament", "tune"]
+           "ladder", "replay", "simulate", "tournament", "tune"]

@@ -162,14 +162,19 @@ def head_to_head(ahead: np.ndarray, comparisons: np.ndarray, entrants: tuple[Ent
     return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
 
 
-def ratings(ahead: np.ndarray, entrants: tuple[Entrant, ...], seed: int) -> pl.DataFrame:
-    """Bradley–Terry rating (Elo scale, mean 0) with a bootstrap-over-deals percentile interval."""
+def bootstrap_ratings(ahead: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(Bradley–Terry ratings of the entrants, RATING_BOOTSTRAP × k ratings of resamples of the deals)."""
     k, _, n_deals = ahead.shape
     per_deal = ahead.reshape(k * k, n_deals).T               # (D, k*k)
     point = _bradley_terry(per_deal.sum(axis=0).reshape(k, k))
     rng = np.random.default_rng(seed)
     weights = rng.multinomial(n_deals, np.full(n_deals, 1 / n_deals), size=RATING_BOOTSTRAP)
-    boot = np.array([_bradley_terry(m.reshape(k, k)) for m in weights @ per_deal])
+    return point, np.array([_bradley_terry(m.reshape(k, k)) for m in weights @ per_deal])
+
+
+def ratings(ahead: np.ndarray, entrants: tuple[Entrant, ...], seed: int) -> pl.DataFrame:
+    """Bradley–Terry rating (Elo scale, mean 0) with a bootstrap-over-deals percentile interval."""
+    point, boot = bootstrap_ratings(ahead, seed)
     tail = (1 - CONFIDENCE) / 2 * 100
     return pl.DataFrame({"policy": [e.name for e in entrants], "rating": point,
                          "rating_ci_low": np.percentile(boot, tail, axis=0),

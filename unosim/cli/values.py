@@ -9,54 +9,13 @@ bare words (``any_draw``, ``random``), ``none``, and lists written ``[a;b;c]``, 
 from __future__ import annotations
 
 import json
-import tomllib
 from typing import Any
+
+from ..game.rule_values import parse_set, parse_value  # noqa: F401  (the CLI reads --set with them)
 
 SET_HELP = ("a rule override KEY=VALUE (repeatable). VALUE is TOML (true, 3, 0.5, \"text\", "
             "[\"plain_wild\", \"swap_hands\"]) or written as rule keys print it: plain words, none, and "
             "lists as a,b,c or [a;b;c]. `unosim rules VARIANT` lists the keys")
-
-
-def _toml(text: str) -> tuple[bool, Any]:
-    try:
-        return True, tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return False, None
-
-
-def _scalar(text: str) -> Any:
-    text = text.strip()
-    if text == "none":
-        return None
-    ok, value = _toml(text)
-    return value if ok else text
-
-
-def parse_value(raw: str) -> Any:
-    """One ``--set`` value: TOML, else the rule-key format (see the module docstring)."""
-    text = raw.strip()
-    ok, value = _toml(text)
-    if ok:
-        return value
-    if text.startswith("[") and text.endswith("]"):
-        text = text[1:-1]
-        if not text.strip():
-            return []
-    for separator in (";", ","):
-        if separator in text:
-            return [_scalar(item) for item in text.split(separator) if item.strip()]
-    return _scalar(text)
-
-
-def parse_set(items: list[str] | None) -> dict[str, Any]:
-    """``--set key=value`` pairs as a dict of rule overrides; a malformed pair is a ValueError."""
-    out: dict[str, Any] = {}
-    for item in items or []:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--set {item!r}: expected key=value, e.g. --set stacking=any_draw")
-        out[key.strip()] = parse_value(raw)
-    return out
 
 
 def parse_deck(items: list[str]) -> dict[str, Any]:

@@ -28,6 +28,19 @@ Draws teach nothing about the card drawn (Wild Color Roulette's reveals are trea
 conservative choice, the search then simply samples those cards). Events after the round is decided
 (final-card effects, a final spin) change nothing that a decision of this round could use.
 
+**Voids** (public, so one row per seat, not per observer): a seat that draws at its turn had no legal
+card — certain under rules without ``voluntary_draw`` (§1.5), and with it a model of the other seats:
+every built-in policy but ``lookahead`` and ``random(p_draw>0)`` draws only then. The search assumes
+every card the seat then held lies outside the cards that were legal: ``g["void"][t, c] = 1`` for each
+such card id, and ``g["void_kept"][t]`` = how many of t's cards lie outside it (t's hand size then).
+The void is recorded at every draw at a turn, whatever the hand held, so it depends on what the seats
+saw only. Cards drawn later may be anything; a card t
+plays or discards that lies outside the void may have been one of the kept ones, so the count drops by
+one (a lower bound that stays true). A later void merges with the current one when every card t holds
+is kept (else it replaces it). Hands that move (swap, 0-pass, Trade Hands, a redeal) or leave (knock-out)
+lose their voids. :func:`.lookahead.deal_world` deals at least ``void_kept`` of t's unknown cards from
+outside its void.
+
 This module imports only the protocol (``state.emit`` imports it).
 """
 
@@ -119,6 +132,29 @@ def revealed_copies(g, t, c):
 
 
 @njit
+def clear_voids(g, seat):
+    """Nothing known to be missing from ``seat``'s hand (every seat's: seat < 0)."""
+    n = g["st"][L.ST_N]
+    for t in range(n):
+        if seat < 0 or t == seat:
+            g["void_kept"][t] = 0
+            for c in range(g["void"].shape[1]):
+                g["void"][t, c] = 0
+
+
+@njit
+def drew_at_turn(g, p, flags, legal_bit):
+    """Seat p draws at its turn, so (module docstring) none of its cards has ``legal_bit`` in ``flags``
+    (the play-flags row of the top card and colour in play)."""
+    void = g["void"]
+    merge = g["void_kept"][p] >= g["hlen"][p]
+    for c in range(void.shape[1]):
+        bad = 1 if flags[c] & legal_bit else 0
+        void[p, c] = 1 if bad or (merge and void[p, c]) else 0
+    g["void_kept"][p] = g["hlen"][p]
+
+
+@njit
 def observe(g, code, s, a, b):
     """Update every lookahead seat's knowledge after event (code, s, a, b) (see the module docstring)."""
     st = g["st"]
@@ -127,6 +163,7 @@ def observe(g, code, s, a, b):
     n = st[L.ST_N]
     if code == L.EV_ROUND_START or code == L.EV_REDEAL:
         forget(known, n, -1)
+        clear_voids(g, -1)
         return
     if st[L.ST_ENDED]:
         return
@@ -134,8 +171,11 @@ def observe(g, code, s, a, b):
         for o in range(n):
             if known[o, s, a] > 0:
                 known[o, s, a] -= 1
+        if g["void_kept"][s] > 0 and not g["void"][s, a]:
+            g["void_kept"][s] -= 1
     elif code == L.EV_KNOCKOUT:
         forget(known, n, s)
+        clear_voids(g, s)
     elif code == L.EV_SHOW:
         for o in range(n):
             if o != s and pol[o] == L.LOOKAHEAD:
@@ -149,6 +189,8 @@ def observe(g, code, s, a, b):
         if pol[s] == L.LOOKAHEAD:
             hand_into(g, st[L.ST_LAST_PLAYER], s, st[L.ST_LAST_PLAYER])
     elif code == L.EV_SWAP:
+        clear_voids(g, s)
+        clear_voids(g, a)
         for o in range(n):
             if pol[o] == L.LOOKAHEAD:
                 for c in range(known.shape[2]):
@@ -158,6 +200,7 @@ def observe(g, code, s, a, b):
                 elif o == a:
                     hand_into(g, s, o, s)
     elif code == L.EV_PASS or code == L.EV_TRADE:
+        clear_voids(g, -1)
         order = g["belief_order"]
         k = seats_from(g, s, order) if code == L.EV_PASS else active_ascending(g, order)
         if k >= 2:

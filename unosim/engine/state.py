@@ -18,6 +18,9 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_CARD_IDS]: per lookahead seat, the cards it knows to
   be in each other hand (:mod:`.belief`, fed by :func:`emit` while ``st[ST_LA_SEARCH]`` is set);
+  ``void`` int8[MAX_PLAYERS, N_CARD_IDS] and ``void_kept`` int64[MAX_PLAYERS]: per seat, the cards it
+  was seen to lack when it drew without a legal card, and how many of its cards are known to lie
+  outside them (:mod:`.belief`, same feed);
 * ``discards`` int64[N_COLOURS + 1]: the discard pile's cards per colour (its wilds at ``NO_COLOUR``),
   kept up to date where a card reaches the pile (:func:`discarded`) or the pile is rebuilt
   (:func:`recount_discards`), so that the ``weighted`` policy's ``seen`` feature needs no recount;
@@ -304,7 +307,8 @@ def game_dtype() -> np.dtype:
         ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
         ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)),
         ("held", np.int64, (MAXP, N_COLOURS + 1)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
-        ("belief_order", np.int64, (MAXP,)),
+        ("belief_order", np.int64, (MAXP,)), ("void", np.int8, (MAXP, C.N_CARD_IDS)),
+        ("void_kept", np.int64, (MAXP,)),
         # the per-seat score tables come after every other field but the trace: placed before them,
         # card_floor moved the fields the turn loop reads and cost colour_counter its gain (measured)
         ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, C.N_CARD_IDS)),

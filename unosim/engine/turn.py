@@ -10,6 +10,7 @@ import numpy as np
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
+from .belief import drew_at_turn
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
 from .features import HAS_BLANK, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
 from .piles import clear_stack, draw_n, draw_one
@@ -217,6 +218,8 @@ def take_turn(g, p):
     choice = choose_play(g, p, legal, nleg, bluff_index)
     if choice >= 0:
         return play_card(g, p, choice)
+    if HAS_LOOKAHEAD and st[ST_LA_SEARCH]:   # what every seat saw: p drew at its turn (belief.py)
+        drew_at_turn(g, p, PLAY_FLAGS[st[ST_TOP], st[ST_COLOUR]], LEGAL)
     return draw_turn(g, p)
 
 

@@ -16,7 +16,7 @@ weighted       strategies as data: scores every option by Σ weight × feature a
 lookahead      the expert: determinized flat Monte Carlo search at every play and stack decision
                (:mod:`unosim.engine.lookahead`); ``rollouts`` = sampled worlds per option (a whole
                number, default 128), ``horizon`` = turns each rollout plays before the position is
-               scored (default 8; 0 plays the round out), ``rollout`` = the preset that plays the
+               scored (default 16; 0 plays the round out), ``rollout`` = the preset that plays the
                rollouts and the lookahead seat's other decisions, by name (or index) among
                ``protocol.ROLLOUT_PRESETS`` — greedy_points (default), keep_wilds, random or a
                ``weighted`` preset: ``lookahead(rollouts=64,horizon=12,rollout=by_colour)``.
@@ -77,7 +77,7 @@ from .protocol import (
 # makes a 4-player classic game with one lookahead seat run at >= 100 games/s per core (make bench).
 DEFAULT_ROLLOUTS = 128
 MAX_ROLLOUTS = 4096
-DEFAULT_HORIZON = 8      # turns a rollout plays before the position is scored (0: to the round's end)
+DEFAULT_HORIZON = 16     # turns a rollout plays before the position is scored (0: to the round's end)
 MAX_HORIZON = 10_000
 # the whole-number range of each search parameter
 SEARCH_RANGES = {"rollouts": (1, MAX_ROLLOUTS), "rollout": (0, len(ROLLOUT_PRESETS) - 1),

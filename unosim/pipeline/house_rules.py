@@ -26,6 +26,14 @@ bluffing a Wild Draw Four (``no_bluffing``), challenging one (``wd4_challenge``)
 (``voluntary_draw``), keeping a playable drawn card (``force_play_drawn``). For those the spec adds the
 lineup :data:`BEHAVIOUR_LINEUP` — ``random`` with the probabilities of docs/rules.md §5.1 switched on —
 and says so in a comment, so that every such rule can change a game.
+
+**Skill** (unless ``skill=False``, ``--no-skill``): the spec adds the lineup :data:`EXPERT_LINEUP` — the
+expert ``lookahead`` in seat 0, ``random`` elsewhere — and its all-``random`` twin, in every cell, so
+that the report's skill edge (:mod:`unosim.analysis.skill`) measures how much of each rule's game is
+skill and the paired ``skill_edge`` effect (:mod:`unosim.analysis.effects`) how each rule changes it. The
+expert plays about a thousand times slower than ``random``, so its cells get their own grid with
+at most :data:`SKILL_GAMES` games (the twin's cells keep the study's count; the pairs are the games both
+have, the same deals by common random numbers).
 """
 
 from __future__ import annotations
@@ -40,6 +48,9 @@ from ..game import rules
 from ..store.atomic import write_text_atomic
 
 DEFAULT_GAMES = 100_000
+#: the expert-in-one-seat lineup of the skill cells, and their games (classic 4p: ~250 games/s per core)
+EXPERT_LINEUP = ("expert", "lookahead,random*")
+SKILL_GAMES = 5_000
 HAND_SIZE_STEP = 2
 _ONLY_WITH_TWO_ACTIVE = ("two_player_reverse_skip",)
 #: rules that change a game only through a choice, and the policy parameter that makes the choice
@@ -116,8 +127,10 @@ def lineup_name(spec: str) -> tuple[str, str]:
 
 
 def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAMES,
-                     lineups: list[str] | None = None, seed: int = 8, name: str | None = None) -> str:
-    """The TOML text of the study (validated by :func:`unosim.pipeline.study.parse_study` before it is returned)."""
+                     lineups: list[str] | None = None, seed: int = 8, name: str | None = None,
+                     skill: bool = True) -> str:
+    """The TOML text of the study (validated by :func:`unosim.pipeline.study.parse_study` before it is returned);
+    ``skill``: add the expert lineup and its all-random twin (module docstring)."""
     if variant not in rules.variant_names():
         raise ValueError(f"unknown variant {variant!r}: valid variants are {rules.variant_names()}")
     baseline = rules.get_variant(variant)
@@ -131,16 +144,20 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
     behaviour = sorted({a.name for a in alts if a.rule in BEHAVIOURS})
     if behaviour and BEHAVIOUR_LINEUP[0] not in names:
         names[BEHAVIOUR_LINEUP[0]] = BEHAVIOUR_LINEUP[1]
+    if skill:
+        names.setdefault("random", "random")   # the expert's all-random twin
     name = name or f"house_rules_{variant}"
     lines = [
         f"# Every house rule of {variant} against the variant as published: one cell per alternative value,",
         "# derived from the rule registry by `unosim study new house-rules`. With common random numbers every",
         "# cell deals the same decks as the baseline game by game, so each comparison is paired.",
-        "# Regenerate: unosim study new house-rules " + _command(variant, players, games, lineups, seed, name),
+        "# Regenerate: unosim study new house-rules " + _command(variant, players, games, lineups, seed, name, skill),
         *(["# Rules that act only through a choice no built-in policy makes by default (bluffing, challenging,",
            "# drawing voluntarily, keeping a playable drawn card): " + ", ".join(behaviour) + ".",
            f"# The lineup {BEHAVIOUR_LINEUP[0]} makes those choices (docs/rules.md §5.1)."]
           if behaviour else []),
+        *([f"# Skill: the lineup {EXPERT_LINEUP[0]} ({EXPERT_LINEUP[1]}) beside its all-random twin measures how",
+           "# much of each rule's game is skill (report: Skill); --no-skill leaves it out."] if skill else []),
         "[study]",
         f'name = "{name}"',
         f'description = "{variant} as published against each house rule, {_players_text(players)} players, '
@@ -155,16 +172,23 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
     for alt in alts:
         lines.append(f'{alt.name} = {{ base = "{variant}", rules = {{ {alt.rule} = {_toml(alt.value)} }} }}')
     custom = {k: v for k, v in names.items() if (k, v) != ("random", "random")}
+    if skill:
+        custom[EXPERT_LINEUP[0]] = EXPERT_LINEUP[1]
     if custom:
         lines += ["", "[lineups]"] + [f'{k} = "{v}"' for k, v in custom.items()]
     lineup_list = ", ".join(f'"{k}"' for k in names)
     every = [a.name for a in alts if not a.two_players_only]
-    lines += ["", "[[grid]]", f"variants = {_toml_list([variant, *every])}",
-              f"players = {_toml_list(players)}", f"lineups = [{lineup_list}]"]
     two_only = [a.name for a in alts if a.two_players_only]
-    if two_only:
-        lines += ["", "[[grid]]  # rules that only act with two active players",
-                  f"variants = {_toml_list(two_only)}", "players = [2]", f"lineups = [{lineup_list}]"]
+    grids = [("", [variant, *every], players)] + ([("  # rules that only act with two active players",
+                                                    two_only, [2])] if two_only else [])
+    for comment, grid_variants, grid_players in grids:
+        lines += ["", f"[[grid]]{comment}", f"variants = {_toml_list(grid_variants)}",
+                  f"players = {_toml_list(grid_players)}", f"lineups = [{lineup_list}]"]
+    if skill:
+        for _, grid_variants, grid_players in grids:
+            lines += ["", "[[grid]]  # the expert's cells (its all-random twin is in the grid above)",
+                      f"variants = {_toml_list(grid_variants)}", f"players = {_toml_list(grid_players)}",
+                      f'lineups = ["{EXPERT_LINEUP[0]}"]', f"games = {min(games, SKILL_GAMES)}"]
     for alt in alts:
         lines += ["", "[[comparisons]]", 'axis = "variant"', f'a = "{variant}"', f'b = "{alt.name}"']
     text = "\n".join(lines) + "\n"
@@ -172,9 +196,10 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
     return text
 
 
-def _command(variant, players, games, lineups, seed, name) -> str:
+def _command(variant, players, games, lineups, seed, name, skill=True) -> str:
     parts = [f"--variant {variant}", f"--players {','.join(map(str, players))}", f"--games {games}"]
     parts += [f"--lineup '{lu}'" for lu in lineups] + [f"--seed {seed}", f"--name {name}"]
+    parts += [] if skill else ["--no-skill"]
     return " ".join(parts)
 
 
@@ -227,11 +252,14 @@ def add_cli(study_sub) -> None:
     p.add_argument("--seed", type=int, default=8, help="the study seed (default 8)")
     p.add_argument("--name", help="the study name, i.e. its dataset directory (default house_rules_VARIANT)")
     p.add_argument("--out", help="the spec file to write (default: print it)")
+    p.add_argument("--no-skill", action="store_true",
+                   help=f"leave out the expert lineup ({EXPERT_LINEUP[1]}) and its all-random twin")
     p.set_defaults(run=_cmd_new_house_rules)
 
 
 def _cmd_new_house_rules(args) -> None:
-    text = house_rules_spec(args.variant, args.players, args.games, args.lineup, args.seed, args.name)
+    text = house_rules_spec(args.variant, args.players, args.games, args.lineup, args.seed, args.name,
+                            skill=not args.no_skill)
     if args.out:
         write_text_atomic(Path(args.out), text)
         print(f"wrote {args.out}: {text.count('[[comparisons]]')} house-rule cells against {args.variant}")

@@ -70,3 +70,30 @@ def result_chart(result) -> Figure:
     standings beside the head-to-head heatmap, titled with the tournament's shape."""
     return tournament_chart(result.standings, result.head_to_head, [e.name for e in result.entrants],
                             players=result.players, title=result.title)
+
+
+def ladder_chart(ratings: pl.DataFrame, *, players: int, title: str = "") -> Figure:
+    """The skill ladder: each policy's rating (95% CI) on one Bradley–Terry scale, one line per variant;
+    policies left to right in the order of the first variant's ladder (its lowest rating first)."""
+    variants = list(dict.fromkeys(ratings["variant"]))
+    order = ratings.filter(pl.col("variant") == variants[0]).sort("rating")["policy"].to_list()
+    labels, notes = short_labels(order)
+    fig = Figure(figsize=(max(6.0, 0.7 * len(order) + 2), 4.2 + 0.2 * len(notes)), layout="constrained")
+    ax = fig.subplots()
+    x = {policy: i for i, policy in enumerate(order)}
+    for k, variant in enumerate(variants):
+        rows = ratings.filter(pl.col("variant") == variant).filter(pl.col("policy").is_in(order))
+        rows = rows.with_columns(x=pl.col("policy").replace_strict(x, return_dtype=pl.Float64)).sort("x")
+        offset = (k - (len(variants) - 1) / 2) * 0.08   # side by side, so the intervals stay readable
+        xs = rows["x"].to_numpy() + offset
+        y = rows["rating"].to_numpy()
+        ax.errorbar(xs, y, yerr=[y - rows["rating_ci_low"].to_numpy(), rows["rating_ci_high"].to_numpy() - y],
+                    marker="o", markersize=4, capsize=2, linewidth=1.2, label=variant)
+    ax.axhline(0, color="grey", linewidth=0.6, linestyle="--")
+    ax.set_xticks(range(len(order)), [labels[p] for p in order], rotation=30, ha="right")
+    ax.set_ylabel("rating (Elo scale, mean 0; 95% CI)")
+    ax.set_title(title or f"skill ladder, {players} players", fontsize=10)
+    ax.legend(fontsize=8, title="variant", title_fontsize=8)
+    if notes:
+        fig.supxlabel("\n".join(textwrap.fill(n, 110) for n in notes), fontsize=7, ha="left", x=0.01)
+    return fig

@@ -1,0 +1,109 @@
+"""The skill ladder (unosim.tournaments.ladder) and its luck/skill figures (unosim.analysis.luck)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+
+from unosim.analysis import luck
+from unosim.game.policies import parse_policy
+from unosim.strategies.tournaments.ladder import ladder, parse_rung
+
+
+@pytest.mark.parametrize("q", [0.501, 0.52, 0.55, 0.6, 0.75, 0.9, 0.99])
+def test_rounds_needed_is_the_first_count_that_reaches_the_goal(q):
+    n = luck.rounds_needed(q)
+    assert n % 2 == 1
+    assert stats.binom.sf(n // 2, n, q) >= luck.GOAL
+    for m in range(max(1, n - 40), n):   # no smaller count, odd or even, reaches it
+        assert stats.binom.sf(m // 2, m, q) < luck.GOAL, m
+    # the normal approximation (z / (2 (q - ½)))² q(1-q)·4 is close for a small edge
+    if q <= 0.55:
+        approx = (stats.norm.ppf(luck.GOAL) / (q - 0.5)) ** 2 * q * (1 - q)
+        assert abs(n - approx) / approx < 0.05
+
+
+def test_rounds_needed_edges_and_bad_input():
+    assert luck.rounds_needed(0.5) is None and luck.rounds_needed(0.3) is None
+    assert luck.rounds_needed(1.0) == 1
+    assert luck.rounds_needed(0.5 + 1e-9) is None          # beyond MAX_ROUNDS: unmeasurable
+    with pytest.raises(ValueError, match="q=1.5"):
+        luck.rounds_needed(1.5)
+    row = luck.rounds_needed_row(0.6, 0.55, 0.65)
+    assert row["rounds_needed_ci_low"] < row["rounds_needed"] < row["rounds_needed_ci_high"]
+    assert luck.rounds_needed_row(0.52, 0.49, 0.55)["rounds_needed_ci_high"] is None
+
+
+def test_rating_spread_is_the_standard_deviation_with_a_bootstrap_interval():
+    point = np.array([-30.0, 0.0, 30.0])
+    boot = point + np.random.default_rng(1).normal(0, 5, (200, 3))
+    spread = luck.rating_spread(point, boot)
+    assert math.isclose(spread["rating_spread"], float(np.std(point)))
+    assert spread["rating_spread_ci_low"] < spread["rating_spread"] < spread["rating_spread_ci_high"]
+    assert luck.rating_spread(np.zeros(3), np.zeros((10, 3)))["rating_spread"] == 0
+
+
+def _h2h(pairs):
+    rows = []
+    for (a, b), (est, low, high) in pairs.items():
+        rows += [{"a": a, "b": b, "estimate": est, "ci_low": low, "ci_high": high},
+                 {"a": b, "b": a, "estimate": 1 - est, "ci_low": 1 - high, "ci_high": 1 - low}]
+    return pl.DataFrame(rows)
+
+
+def test_inconsistencies_name_a_higher_rated_policy_that_loses_head_to_head():
+    h2h = _h2h({("x", "y"): (0.45, 0.42, 0.48), ("x", "z"): (0.6, 0.55, 0.65), ("y", "z"): (0.5, 0.47, 0.53)})
+    consistent = pl.DataFrame({"policy": ["y", "x", "z"], "rating": [20.0, 10.0, -30.0]})
+    assert luck.inconsistencies(consistent, h2h).is_empty()
+    wrong = pl.DataFrame({"policy": ["x", "y", "z"], "rating": [20.0, 10.0, -30.0]})
+    bad = luck.inconsistencies(wrong, h2h)
+    assert bad.select("higher", "lower").rows() == [("x", "y")]
+
+
+def test_a_rung_names_its_variant_and_rules_and_bad_ones_are_refused():
+    rung = parse_rung("classic:n_blank=0,stacking=any_draw")
+    assert (rung.variant, rung.rules) == ("classic", {"n_blank": 0, "stacking": "any_draw"})
+    with pytest.raises(ValueError, match="'clasic' is unknown"):
+        parse_rung("clasic")
+    with pytest.raises(ValueError, match="n_blank"):
+        parse_rung("classic:n_blank=-1")
+    with pytest.raises(ValueError, match="must hold 'lookahead'"):
+        ladder("classic", games=2, seed=1, policies="random,greedy_points")
+
+
+def test_the_chart_draws_one_line_per_variant_in_the_first_ladder_order():
+    from unosim.reporting.tournament_chart import ladder_chart
+    ratings = pl.DataFrame({"variant": ["a"] * 3 + ["b"] * 3, "policy": ["x", "y", "z"] * 2,
+                            "rating": [10.0, -20.0, 10.0, 5.0, 0.0, -5.0]}).with_columns(
+        rating_ci_low=pl.col("rating") - 3, rating_ci_high=pl.col("rating") + 3)
+    ax = ladder_chart(ratings, players=2).axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["y", "x", "z"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b"]
+    assert len(ax.containers) == 2   # one errorbar line per variant
+
+
+@pytest.mark.slow
+def test_a_small_ladder_rates_every_policy_and_checks_itself():
+    policies = ["random", "greedy_points", "lookahead(rollouts=4,horizon=4)"]
+    result = ladder(["classic:n_blank=0", "no_mercy"], players=2, games=12, seed=3, policies=policies)
+    assert result.ratings.height == 6 and set(result.ratings["variant"]) == {"classic:n_blank=0", "no_mercy"}
+    for variant in ("classic:n_blank=0", "no_mercy"):
+        rows = result.ratings.filter(pl.col("variant") == variant)
+        assert rows["rank"].to_list() == [1, 2, 3]
+        assert rows["rating"].to_list() == sorted(rows["rating"].to_list(), reverse=True)
+        assert abs(rows["rating"].sum()) < 1e-6                     # mean 0
+        h2h = result.head_to_head.filter(pl.col("variant") == variant).drop("variant")
+        assert result.inconsistencies.filter(pl.col("variant") == variant).height == \
+            luck.inconsistencies(rows, h2h).height
+    skill = result.skill.row(0, named=True)
+    expert = parse_policy(policies[2]).label
+    assert skill["expert"] == expert and skill["best_other"] == "greedy_points"
+    vs = result.head_to_head.filter(pl.col("variant") == "classic:n_blank=0", pl.col("a") == expert,
+                                    pl.col("b") == "random").row(0, named=True)
+    assert skill["vs_random"] == vs["estimate"]
+    assert skill["rounds_needed_vs_random"] == luck.rounds_needed(vs["estimate"])
+    assert '"n_blank": 0' in result.to_json()
