@@ -164,7 +164,8 @@ def test_the_digest_covers_what_is_frozen_into_the_machine_code(tmp_path):
 
     assert digest() == cache.DIGEST   # the same sources at another path: the same version
     seen = {cache.DIGEST}
-    for edited in ("engine/piles.py", "cards.py", "protocol.py"):
+    for edited in ("engine/piles.py", "game/cards.py", "game/protocol.py"):
+        assert (package / edited).is_file(), edited   # an edit, not a new file beside the package
         with open(package / edited, "a") as f:
             f.write("\n# an edit\n")
         seen.add(digest())
