@@ -109,17 +109,19 @@ class Runs:
                                               name="unosim-explore-worker", daemon=True)
         self._process.start()
 
-    def _restart_worker(self) -> None:
+    def _stop_worker(self) -> None:
         self._process.terminate()
         self._process.join(5)
-        if self._process.is_alive():
+        if self._process.is_alive():   # e.g. inside a run, where SIGTERM is the runner's interrupt
             self._process.kill()
             self._process.join()
+
+    def _restart_worker(self) -> None:
+        self._stop_worker()
         self._start_worker()
 
     def close(self) -> None:
-        self._process.terminate()
-        self._process.join(5)
+        self._stop_worker()
         if self._own_dir:
             shutil.rmtree(self.root, ignore_errors=True)
 
