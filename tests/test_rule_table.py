@@ -13,23 +13,23 @@ import numpy as np
 import pytest
 
 from unosim.game import protocol, rule_table, rules
-from unosim.game.rule_table import RULES
+from unosim.game.rule_table import PARAMETERS
 
 ROOT = Path(__file__).parents[1]
 
 
 def test_ruleset_fields_are_the_table():
     names = [f.name for f in fields(rules.RuleSet) if f.name not in ("family", "_name")]
-    assert names == [r.name for r in RULES] == list(rules.RULE_KEYS)
-    assert rules.COMMON_DEFAULTS == {r.name: r.default for r in RULES}
+    assert names == [r.name for r in PARAMETERS] == list(rules.RULE_KEYS)
+    assert rules.COMMON_DEFAULTS == {r.name: r.default for r in PARAMETERS}
 
 
 def test_every_kernel_rule_slot_belongs_to_one_rule():
     ir = {f.name for f in protocol.IRULES.fields} - {"FAMILY", "PLAYERS", "AUDIT"}
     fr = {f.name for f in protocol.FRULES.fields}
-    assert ir == {r.slot_name for r in RULES if r.record == "IR"}
-    assert fr == {r.slot_name for r in RULES if r.record == "FR"}
-    slots = [r.slot for r in RULES if r.slot]
+    assert ir == {r.slot_name for r in PARAMETERS if r.record == "IR"}
+    assert fr == {r.slot_name for r in PARAMETERS if r.record == "FR"}
+    slots = [r.slot for r in PARAMETERS if r.slot]
     assert len(slots) == len(set(slots))
 
 
@@ -48,7 +48,7 @@ def _family_of(rule) -> str:
     return {"minions": "minions", "spin": "spin"}.get(rule.mechanisms[0], "classic") if rule.mechanisms else "classic"
 
 
-@pytest.mark.parametrize("rule", [r for r in RULES if r.slot], ids=lambda r: r.name)
+@pytest.mark.parametrize("rule", [r for r in PARAMETERS if r.slot], ids=lambda r: r.name)
 def test_compile_writes_each_rule_into_its_own_slot(rule):
     """Changing one rule changes its slot and no other (wd4_challenge also reads no_bluffing)."""
     family = _family_of(rule)
@@ -78,13 +78,13 @@ def test_docs_rule_table_is_generated_from_the_table():
 
 def test_every_rule_section_is_a_heading_of_the_rules_doc():
     headings = set(re.findall(r"^#{2,4} (\d+(?:\.\d+)*)\.? ", (ROOT / "docs" / "rules.md").read_text(), re.M))
-    assert {r.section for r in RULES} <= headings
+    assert {r.section for r in PARAMETERS} <= headings
 
 
 def test_rules_help_lists_every_rule_with_its_description():
     out = subprocess.run([sys.executable, "-m", "unosim", "rules", "--help"], capture_output=True, text=True,
                          check=True).stdout
-    for r in RULES:
+    for r in PARAMETERS:
         assert f"{r.name}: {r.doc}" in out
 
 
@@ -116,5 +116,5 @@ def test_the_engine_cache_digest_follows_the_rule_slots_not_the_tables_prose(tmp
     table.write_text(table.read_text().replace('"play an identical card out of turn"', '"jump in"'))
     assert digest() == cache.DIGEST
     table.write_text(table.read_text().replace(
-        "RULES: tuple[Rule, ...] = (", 'RULES: tuple[Rule, ...] = (\n    _toggle("scratch", False, "a new rule", "4"),'))
+        "PARAMETERS: tuple[Rule, ...] = (", 'PARAMETERS: tuple[Rule, ...] = (\n    _toggle("scratch", False, "a new rule", "4"),'))
     assert digest() != cache.DIGEST

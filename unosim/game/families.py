@@ -38,7 +38,7 @@ class FamilySpec:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     fixed: tuple[str, ...] = ()         # rules the family fixes to its default (docs/rules.md §4)
     not_applicable: tuple[str, ...] = ()   # rules the family does not have (§4: n/a)
-    # rules that mean something in this family only; default: its mechanism's (rule_table.RULES)
+    # rules that mean something in this family only; default: its mechanism's (rule_table.PARAMETERS)
     own_rules: tuple[str, ...] | None = None
     counters: tuple[str, ...] = ()      # round columns only this family fills (zero elsewhere)
     kinds: tuple[int, ...] = ()         # card kinds (cards.KIND values) its deck may hold: its effect verbs

@@ -135,7 +135,7 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
 
 
 # ---- compiled rules ---------------------------------------------------------------------------------
-# The rule slots are generated from the rule table (unosim.game.rule_table.RULES: each rule's slot, size and
+# The rule slots are generated from the rule table (unosim.game.rule_table.PARAMETERS: each rule's slot, size and
 # description, in table order); RuleSet.compile fills them with each rule's encoder.
 IRULES = Layout("IR", (
     field("FAMILY", doc="index into FAMILIES"),

@@ -3,7 +3,7 @@
 One :class:`Rule` per parameter of a variant: its name, type, classic default, valid values (as one
 check that validates and normalises), the mechanisms it belongs to (empty: every family), its one-line
 description and its docs/rules.md section, and its slot in the compiled rules (``IR_*`` / ``FR_*``
-with the encoder that fills it). Everything else is generated from :data:`RULES`:
+with the encoder that fills it). Everything else is generated from :data:`PARAMETERS`:
 
 * :class:`unosim.rules.RuleSet`'s fields, defaults and validation;
 * the kernels' rule records :data:`unosim.protocol.IRULES` / ``FRULES`` and ``RuleSet.compile``;
@@ -216,7 +216,7 @@ def _toggle(name: str, default: bool, doc: str, section: str, *, mechanisms: tup
                 encode=encode or _int, mechanisms=mechanisms, choices=(False, True), widget="bool")
 
 
-RULES: tuple[Rule, ...] = (
+PARAMETERS: tuple[Rule, ...] = (
     # deck and deal
     Rule("hand_size", int, 7, _integer(1, 15), "an integer in 1..15", "cards dealt to each player", "3",
          "deck", "IR_HAND_SIZE", encode=_int, widget="int"),
@@ -293,26 +293,26 @@ RULES: tuple[Rule, ...] = (
             mechanisms=("spin",)),
 )
 
-BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
+BY_NAME: dict[str, Rule] = {r.name: r for r in PARAMETERS}
 RULE_KEYS: tuple[str, ...] = tuple(BY_NAME)
 #: every rule's default in the classic game; a FamilySpec's ``defaults`` change some of them
-COMMON_DEFAULTS: dict[str, Any] = {r.name: r.default for r in RULES}
+COMMON_DEFAULTS: dict[str, Any] = {r.name: r.default for r in PARAMETERS}
 
 
 def kernel_slots(record: str) -> tuple[tuple[str, int, str], ...]:
     """(slot name, size, description) of every rule slot in the ``IR`` or ``FR`` record, in table order."""
-    return tuple((r.slot_name, r.size, r.doc) for r in RULES if r.record == record)
+    return tuple((r.slot_name, r.size, r.doc) for r in PARAMETERS if r.record == record)
 
 
 def own_rules(mechanism: str) -> tuple[str, ...]:
     """The rules that belong to ``mechanism`` only."""
-    return tuple(r.name for r in RULES if mechanism in r.mechanisms)
+    return tuple(r.name for r in PARAMETERS if mechanism in r.mechanisms)
 
 
 def validate(values: dict[str, Any]) -> dict[str, Any]:
     """Every rule checked and normalised, in table order (a rule's range may depend on an earlier one)."""
     out: dict[str, Any] = {}
-    for r in RULES:
+    for r in PARAMETERS:
         out[r.name] = r.check(r.name, values[r.name], out)
     return out
 
@@ -335,7 +335,7 @@ def help_text() -> str:
     lines = ["rules (set with --set KEY=VALUE; docs/rules.md §3.1 has the same table):"]
     for group, title in GROUPS.items():
         lines.append(f"  {title}:")
-        for r in RULES:
+        for r in PARAMETERS:
             if r.group == group:
                 only = f" [{'/'.join(r.mechanisms)} only]" if r.mechanisms else ""
                 lines.append(f"    {r.name}: {r.doc}{only} (§{r.section}); {r.valid}")
@@ -343,10 +343,10 @@ def help_text() -> str:
 
 
 def markdown() -> str:
-    """The table of docs/rules.md §3.1, generated from :data:`RULES`."""
+    """The table of docs/rules.md §3.1, generated from :data:`PARAMETERS`."""
     rows = ["| rule | what it does | classic default | valid values | only in | § |",
             "|---|---|---|---|---|---|"]
-    for r in RULES:
+    for r in PARAMETERS:
         valid = r.valid.replace("|", "\\|")
         rows.append(f"| `{r.name}` | {r.doc} | `{format_value(r.default)}` | {valid} | "
                     f"{', '.join(r.mechanisms) or 'all'} | §{r.section} |")
@@ -356,7 +356,7 @@ def markdown() -> str:
 def as_json() -> list[dict[str, Any]]:
     """The table for the explorer's page: each rule's name, description, section, widget and choices."""
     return [{"name": r.name, "doc": r.doc, "section": r.section, "group": r.group, "widget": r.widget,
-             "valid": r.valid, "choices": list(r.choices), "mechanisms": list(r.mechanisms)} for r in RULES]
+             "valid": r.valid, "choices": list(r.choices), "mechanisms": list(r.mechanisms)} for r in PARAMETERS]
 
 
 def write_docs(path: str) -> None:

@@ -35,7 +35,7 @@ from . import cards, designer_deck, families, rule_table
 from . import protocol as L
 from .checks import is_int
 from .protocol import BLANK_EFFECTS, FAMILIES, MATCH_MODES, SPIN_OUTCOMES, STACKING
-from .rule_table import COMMON_DEFAULTS, MAX_TARGET, RULES  # noqa: F401  (MAX_TARGET: public name)
+from .rule_table import COMMON_DEFAULTS, MAX_TARGET, PARAMETERS  # noqa: F401  (MAX_TARGET: public name)
 
 # The snapshot of the registered family names (families.names() reads the live registry).
 FAMILY_NAMES = families.names()
@@ -61,7 +61,7 @@ class _RuleSetMethods:
 
     ``RuleSet(family="no_mercy", jump_in=True)`` is the family's defaults with the given fields; any bad
     value raises a ValueError naming the field and its valid values, exactly as :func:`get_variant`.
-    The fields are the family and one per rule of :data:`unosim.rule_table.RULES`.
+    The fields are the family and one per rule of :data:`unosim.rule_table.PARAMETERS`.
     """
 
     def __post_init__(self):
@@ -171,7 +171,7 @@ class _RuleSetMethods:
         ir[L.IR_FAMILY] = FAMILIES.index(self.mechanics)
         ir[L.IR_PLAYERS] = players
         records = {"IR": ir, "FR": fr}
-        for rule in RULES:   # each rule's slot, filled by its encoder (unosim.rule_table)
+        for rule in PARAMETERS:   # each rule's slot, filled by its encoder (unosim.rule_table)
             if rule.slot is not None:
                 offset = L.GENERATED[rule.slot]
                 value = rule.encode(getattr(self, rule.name), self, players)
@@ -187,7 +187,7 @@ _format = rule_table.format_value
 RuleSet = make_dataclass(
     "RuleSet",
     [("family", str, field(default="classic")),
-     *((rule.name, rule.type, field(default=FAMILY_DEFAULT)) for rule in RULES),
+     *((rule.name, rule.type, field(default=FAMILY_DEFAULT)) for rule in PARAMETERS),
      ("_name", str, field(default="", compare=False, repr=False))],
     bases=(_RuleSetMethods,), frozen=True,
     namespace={"__module__": __name__, "__qualname__": "RuleSet", "__doc__": _RuleSetMethods.__doc__})
