@@ -34,7 +34,7 @@ def test_the_readme_python_example_runs(tmp_path):
     assert len(code.strip().splitlines()) <= 12
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert out.returncode == 0, out.stderr
-    assert "estimate" in out.stdout and "n_turns" in out.stdout
+    assert "won" in out.stdout and "n_turns" in out.stdout
 
 
 @pytest.mark.slow
