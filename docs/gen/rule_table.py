@@ -1,8 +1,6 @@
-"""The rule table page: every rule field, its default in each variant, and where it does not apply.
-
-Generated from what ``unosim.game.rules`` knows (``RULE_KEYS``, each variant's defaults, ``applies``):
-the one place to point at a richer rule registry (types, allowed values, descriptions, docs sections)
-when there is one."""
+"""The rule table page: every rule parameter of the rule table (``unosim.game.rule_table.PARAMETERS``:
+what it does, valid values, docs section), then its default in each variant and where it does not
+apply (``unosim.game.rules``)."""
 
 from __future__ import annotations
 
@@ -31,4 +29,10 @@ def page() -> str:
              "|---|" + "---|" * len(variants)]
     for key in rules.RULE_KEYS:
         lines.append(f"| `{key}` | " + " | ".join(_cell(rules, key, v) for v in variants) + " |")
+    from unosim.game import rule_table
+
+    lines += ["", "## What each rule does", "",
+              "The same table as [the rules](../rules.md) §3.1, generated from the rule table "
+              "(`unosim/game/rule_table.py`), where each rule is declared once.", "",
+              rule_table.markdown()]
     return "\n".join(lines) + "\n"
