@@ -116,7 +116,7 @@ def test_rules_that_need_a_choice_come_with_a_lineup_that_makes_it(variant):
     if not needing:
         assert name not in text
         return
-    from unosim.house_rules import EXPERT_LINEUP
+    from unosim.pipeline.house_rules import EXPERT_LINEUP
     assert spec["lineups"][name] == lineup
     assert all(name in g["lineups"] for g in spec["grid"] if g["lineups"] != [EXPERT_LINEUP[0]])
     assert f"The lineup {name} makes those choices" in text and all(n in text.split("[study]")[0] for n in needing)
@@ -128,7 +128,7 @@ def test_rules_that_need_a_choice_come_with_a_lineup_that_makes_it(variant):
 @pytest.mark.parametrize("players", [[3, 4], [2, 3]])
 def test_every_rule_gets_an_expert_cell_and_its_all_random_twin_unless_told_not_to(players):
     from unosim.analysis.effects import all_random, skilled_seat
-    from unosim.house_rules import EXPERT_LINEUP, SKILL_GAMES
+    from unosim.pipeline.house_rules import EXPERT_LINEUP, SKILL_GAMES
     study = parse_study(tomllib.loads(house_rules_spec("classic", players, games=20_000, lineups=["greedy_points,random*"])))
     expert = {(c.variant, c.players): c for c in study.cells if c.lineup == EXPERT_LINEUP[0]}
     twins = {(c.variant, c.players): c for c in study.cells if c.lineup == "random"}

@@ -29,7 +29,6 @@ from pathlib import Path
 import polars as pl
 
 from ...game import rules as rules_module
-from ...analysis import luck
 from ...store.atomic import write_text_atomic
 from ...game.policies import PRESETS
 
@@ -83,13 +82,12 @@ class LadderResult:
     def to_json(self) -> str:
         """The tables with what they were measured under (deck and rules per variant, deals, seed, date,
         commit, machine): the results file the docs pages are generated from."""
-        from ..bench import _git
         variants = {r.label: {"variant": r.variant, "rules": r.rules,
                               "n_blank": rules_module.get_variant(r.variant, r.rules).n_blank}
                     for r in self.rungs}
         doc = {"kind": "skill_ladder", "players": self.players, "deals": self.games, "seed": self.seed,
                "variants": variants, "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-               "commit": _git("rev-parse", "HEAD"), "machine": {"cpus": os.cpu_count(),
+               "commit": _commit(), "machine": {"cpus": os.cpu_count(),
                                                                 "python": platform.python_version()},
                "ratings": self.ratings.to_dicts(), "skill": self.skill.to_dicts(),
                "head_to_head": self.head_to_head.to_dicts(), "inconsistencies": self.inconsistencies.to_dicts()}
@@ -110,8 +108,9 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
     """Rate ``policies`` (default :data:`LADDER_POLICIES`; they must include ``lookahead`` and
     ``random``) in one duplicate tournament per variant of ``variants`` (names, optionally
     ``name:rule=value,...``) at ``players`` seats over ``games`` deals, seeded by ``seed``."""
-    from ...store.reader import open_dataset
+    from ...analysis import luck
     from ...analysis import standings as st
+    from ...store.reader import open_dataset
     from . import tournament
     rungs = tuple(parse_rung(v) for v in ([variants] if isinstance(variants, str) else variants))
     if not rungs:
@@ -147,3 +146,13 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
         tables["skill"].append(pl.DataFrame([{"variant": rung.label, "players": players, "deals": games, **skill}]))
     return LadderResult(players, games, seed, rungs, **{k: pl.concat(v, how="diagonal_relaxed")
                                                        for k, v in tables.items()})
+
+
+def _commit() -> str:
+    """The checkout's commit (empty outside a git checkout)."""
+    import subprocess
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
+                              cwd=Path(__file__).parent, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
