@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
 STUDY  ?= demo
 export MPLBACKEND ?= Agg
 
@@ -13,14 +14,18 @@ export MPLBACKEND ?= Agg
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# The demo needs only the package (a quicker first install); the tests, docs and notebooks need the dev extras.
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(STAMP)
+	touch $(STAMP) $(RUNTIME)
 
 install: $(STAMP)
 
-demo: install
+demo: $(RUNTIME)
 	$(BIN)/python -m unosim study run analyses/studies/demo.toml --out data --force
 	$(BIN)/python -m unosim analyze data/demo
 	$(BIN)/python -m unosim report data/demo
@@ -57,10 +62,10 @@ lint: install
 docs: install
 	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --quiet
 
-study: install
+study: $(RUNTIME)
 	$(BIN)/python -m unosim study run analyses/studies/$(STUDY).toml --out data
 
-report: install
+report: $(RUNTIME)
 	$(BIN)/python -m unosim analyze data/$(STUDY)
 	$(BIN)/python -m unosim report data/$(STUDY)
 

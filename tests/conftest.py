@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tomllib
 
 import pytest
@@ -19,12 +21,48 @@ from unosim.pipeline.study import parse_study
 os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 
 
+#: test modules that never run the compiled engine (scripted scenarios and invariants on the reference
+#: engine, statistics on synthetic tables): they run early, while the session's build compiles
+ENGINE_FREE = ("test_atomic", "test_cards_rules", "test_effects", "test_fairness_calibration",
+               "test_reference_", "test_scenarios_")
+
+
+def _start(item) -> int:
+    """Tests marked ``long`` first, then the engine-free modules, then the rest (a stable sort keeps
+    their order): pytest-xdist hands out tests in this order, so the cold compiles (the session's build,
+    started by :func:`pytest_sessionstart`, and test_warm_cache's, in a child process) overlap work that
+    needs no engine instead of leaving a worker waiting for them."""
+    if item.get_closest_marker("long") is not None:
+        return 0
+    return 1 if item.path.stem.startswith(ENGINE_FREE) else 2
+
+
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``long`` first (a stable sort keeps the rest in order): pytest-xdist hands out tests
-    in this order, so on two workers the cold compile of test_warm_cache (a user's first build, in a
-    child process) overlaps the other worker's compile of the session's build instead of running alone
-    at the end."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    items.sort(key=_start)
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist (``make test``), the controller starts compiling the session's build in a child
+    process at once; a worker that needs it before it is done waits for it (the engine's compile lock).
+    Without xdist the first test to need the build compiles it."""
+    if (hasattr(session.config, "workerinput") or not session.config.getoption("numprocesses", None)
+            or os.environ.get("NUMBA_DISABLE_JIT") == "1"):
+        return
+    from unosim.engine import cache
+    from unosim.engine.builds import Build
+
+    if cache.is_warm(Build.full()):
+        return
+    session.config._unosim_compile = subprocess.Popen(
+        [sys.executable, "-c", "from unosim.engine import Build, kernel; kernel(Build.full())"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def pytest_unconfigure(config):
+    compile_process = getattr(config, "_unosim_compile", None)
+    if compile_process is not None and compile_process.poll() is None:
+        compile_process.terminate()
+        compile_process.wait()
 
 
 @pytest.fixture(scope="session")

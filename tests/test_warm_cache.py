@@ -170,6 +170,18 @@ def test_the_digest_covers_what_is_frozen_into_the_machine_code(tmp_path):
             f.write("\n# an edit\n")
         seen.add(digest())
     assert len(seen) == 4
+    # the modules that only decide where and when a build compiles are not in it: editing them keeps the
+    # version (and no kernel module imports them, so nothing they hold reaches the machine code)
+    before = digest()
+    for name in cache.NOT_COMPILED:
+        with open(package / "engine" / name, "a") as f:
+            f.write("\n# an edit\n")
+    assert digest() == before
+    for kernel_module in (ROOT / "unosim" / "engine").glob("*.py"):
+        if kernel_module.name not in (*cache.NOT_COMPILED, "__init__.py", "_jit.py"):
+            text = kernel_module.read_text()
+            assert not re.search(r"from \.(cache|loader|notice) import|import (cache|loader|notice)\b", text), \
+                kernel_module.name
 
 
 class _Stream(io.StringIO):

@@ -33,6 +33,9 @@ ENGINE_DIR = Path(__file__).resolve().parent
 _PACKAGE = ENGINE_DIR.parent
 #: the modules outside the engine whose constants the kernels freeze into their machine code
 FROZEN_MODULES = ("game/cards.py", "game/protocol.py")
+#: the engine's modules that decide where, when and how loudly a build compiles, never what it compiles
+#: (pure Python, no kernel imports them): editing them must not make every user recompile
+NOT_COMPILED = ("cache.py", "loader.py", "notice.py")
 #: a build directory unused for this long is deleted when a new build compiles (a build is 5-40 MB)
 STALE_AFTER_DAYS = 30
 MARKER = "compiled"
@@ -63,7 +66,8 @@ def source_digest() -> str:
     """A hash of every file whose content the compiled code depends on."""
     from ..game import protocol
 
-    sources = (*sorted(ENGINE_DIR.glob("*.py")), *(_PACKAGE / m for m in FROZEN_MODULES))
+    engine = [path for path in sorted(ENGINE_DIR.glob("*.py")) if path.name not in NOT_COMPILED]
+    sources = (*engine, *(_PACKAGE / m for m in FROZEN_MODULES))
     digest = hashlib.sha256()
     for path in sources:
         digest.update(path.name.encode() + path.read_bytes())
@@ -106,23 +110,36 @@ def compile_seconds(build: Build) -> float | None:
         return None
 
 
-def recorded_compiles() -> list[tuple[Build, float]]:
-    """Every build of any engine version under the cache base with its recorded compile time (they
-    calibrate the estimate of the next compile on this machine)."""
+def recorded_compiles() -> list[tuple[Build, float, float]]:
+    """Every build of any engine version under the cache base with its recorded compile time and the
+    machine's :func:`load_factor` while it compiled (they calibrate the estimate of the next compile)."""
     out = []
     for marker in CACHE_DIR.parent.glob(f"unosim-engine-*/*/{MARKER}"):
         try:
-            out.append((Build.from_key(marker.parent.name), float(json.loads(marker.read_text())["seconds"])))
-        except (OSError, ValueError, KeyError, TypeError):
+            record = json.loads(marker.read_text())
+            out.append((Build.from_key(marker.parent.name), float(record["seconds"]),
+                        float(record.get("load", 1.0))))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
     return out
 
 
-def mark_compiled(build: Build, seconds: float) -> None:
-    """Record a finished compile (and prune the builds of old engine versions); a read-only cache is
-    not an error (the compile then repeats next time)."""
+def load_factor() -> float:
+    """How much slower than on an idle machine a one-core compile runs now: 1 while a core is free,
+    else (runnable processes, this one included) ÷ cores, from the one-minute load average."""
     try:
-        write_text_atomic(build_dir(build) / MARKER, json.dumps({"seconds": round(seconds, 1)}) + "\n")
+        load = os.getloadavg()[0]
+    except OSError:
+        return 1.0
+    return max(1.0, (load + 1.0) / (os.cpu_count() or 1))
+
+
+def mark_compiled(build: Build, seconds: float, load: float = 1.0) -> None:
+    """Record a finished compile and the load factor it ran under (and prune the builds of old engine
+    versions); a read-only cache is not an error (the compile then repeats next time)."""
+    try:
+        write_text_atomic(build_dir(build) / MARKER,
+                          json.dumps({"seconds": round(seconds, 1), "load": round(load, 2)}) + "\n")
         prune_stale_builds(CACHE_DIR.parent)
     except OSError:
         pass

@@ -120,9 +120,10 @@ def kernel(build: Build) -> Kernel:
             if cache.is_warm(build):   # another process compiled it while this one waited
                 _first_call(loaded)
             else:
+                load = cache.load_factor()
                 with CompileNotice(build.describe(), estimate_seconds(build)) as notice:
                     _first_call(loaded)
-                cache.mark_compiled(build, notice.seconds)
+                cache.mark_compiled(build, notice.seconds, max(load, cache.load_factor()))
                 COMPILES.append((build, notice.seconds))
     _loaded[build] = loaded
     return loaded
@@ -151,11 +152,12 @@ def _first_call(loaded: Kernel) -> None:
 
 
 def estimate_seconds(build: Build) -> float:
-    """How long the build takes to compile on one core of this machine: the measured model of
-    :func:`.builds.model_seconds`, scaled by how fast earlier compiles here were against the model."""
+    """How long the build takes to compile here, now: the measured model of :func:`.builds.model_seconds`,
+    scaled by how fast this machine's earlier compiles were against it (each taken back to an idle
+    machine by the load it ran under), times the machine's load now."""
     from . import cache
     from .builds import model_seconds
 
-    ratios = sorted(seconds / model_seconds(b) for b, seconds in cache.recorded_compiles())
+    ratios = sorted(seconds / load / model_seconds(b) for b, seconds, load in cache.recorded_compiles())
     scale = ratios[len(ratios) // 2] if ratios else 1.0
-    return model_seconds(build) * min(max(scale, 0.5), 3.0)
+    return model_seconds(build) * min(max(scale, 0.5), 2.0) * cache.load_factor()
