@@ -46,7 +46,8 @@ fuzz: install
 	UNOSIM_FUZZ_INVALID=$${UNOSIM_FUZZ_INVALID:-20000} $(BIN)/python -m pytest -q tests/test_fuzz.py -k random
 
 # Throughput and memory as ratios to baselines of the same run (< 3 min once its engine builds are compiled),
-# the kernel against bench/c_reference built with cc -O3 -march=native; results in data/bench-results.json.
+# the kernel against bench/c_reference built with cc -O3 -march=native; results in data/bench-results.json
+# (`.venv/bin/python -m bench.publish` makes them the docs' benchmarks page and the README's table).
 bench: install
 	$(BIN)/python -m bench
 

@@ -1,10 +1,13 @@
-"""The C reference of the bench (bench/c_reference) plays the same game as unosim's kernel."""
+"""The bench: its C reference (bench/c_reference) plays the same game as unosim's kernel, its study
+plays the baseline's game, and its results become the docs' benchmarks page (bench/publish.py)."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -14,6 +17,7 @@ from bench import run as bench
 from unosim.play.simulate import simulate
 
 ROUNDS = 200_000
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.slow
@@ -54,3 +58,56 @@ def test_the_bench_study_is_measured_on_started_workers(tmp_path):
     assert run["workers_reused"]  # the measured run's parts come from the warm-up's workers
     assert run["round_rows"] == 4000 and run["bytes"]["seats"] > 0
     assert run["wall_s"] > 0 and run["cpu_s"] > 0 and run["workers_start_s"] > 0
+
+
+def _results(players=(2, 4, 6)) -> dict:
+    """A results file as bench.run writes it (its keys; the figures are inputs, not expectations)."""
+    kernel = [{"variant": v, "players": p, "lineup": "random", "games_per_s": 1000 * p, "games_per_cpu_s": 2000 * p + k,
+               "ratio": 1.0, **({"ratio_to_c": 0.43} if (v, p) == ("classic", 4) else {})}
+              for k, v in enumerate(("classic", "minions", "spin", "no_mercy")) for p in players]
+    return {"commit": "6f5f3297891b5b73e5875bbd32cb8a1d28c6cbb0", "dirty": False, "date": "2026-11-27T11:01:56+0000",
+            "mode": "default", "python": "3.11.7", "machine": "AMD EPYC, 2 cores, Linux",
+            "load_average_at_start": [4.8, 3.8, 3.1], "seconds": 790.0,
+            "baseline": {"games_per_s": 101422, "games_per_cpu_s": 204830},
+            "c_reference": {"games_per_cpu_s": 627313, "flags": "-O3 -march=native"}, "kernel": kernel,
+            "policies": [{"lineup": "random", "ratio": 1.0, "turns_ratio": 1.0},
+                         {"lineup": "by_colour", "ratio": 0.79, "turns_ratio": 0.66}],
+            "lookahead": {"rates": [{"variant": "classic", "players": p, "games_per_cpu_s": 100 + p} for p in players]},
+            "memory": {"first_call_s": 2.65, "simulate_games": 200000, "simulate_s": 3.8, "simulate_peak_mb": 460},
+            "study": {"games": 2_000_000, "n_jobs": 2, "games_per_s": 126520, "ratio": 0.624, "cpu_ratio": 0.686,
+                      "rounds_bytes_per_row": 5.94, "workers_start_s": 8.15},
+            "analyses": {"seconds": 9.43, "peak_rss_gb": 0.65}}
+
+
+def test_the_benchmarks_page_is_made_from_one_runs_results_with_its_stamp():
+    from bench import publish
+    sys.path.insert(0, str(ROOT / "docs" / "gen"))
+    import readme_table
+
+    page = publish.page(_results())
+    table = page["tables"][0]
+    assert table["measured"] == page["measured"] == {
+        "date": "2026-11-27T11:01:56+0000", "commit": "6f5f329789",
+        "machine": "AMD EPYC, 2 cores, Linux, Python 3.11.7, load average 4.8 at the start"}
+    figures = dict(table["rows"])
+    assert figures["kernel, classic 2 / 4 / 6 players `random`, per CPU-second"] == "4,000 / 8,000 / 12,000 games/s"
+    assert figures["kernel, no_mercy 2 / 4 / 6 players"] == "4,003 / 8,003 / 12,003 games/s"
+    assert next(v for k, v in figures.items() if k.startswith("kernel classic 4p ÷ the C reference")) == "0.43"
+    assert "(C: 627,313 games per CPU-s)" in next(k for k in figures if "C reference" in k)
+    assert figures["weighted presets ÷ `random`, classic 4p, games per CPU-s"] == "`by_colour` 0.79"
+    assert figures["2M-game study, 2 started workers"].startswith("126,520 games/s = 0.62 × (2 × baseline)")
+    # every row the README shows is on the page
+    for start in readme_table.ROWS:
+        assert any(row[0].startswith(start) for row in table["rows"]), start
+    look = page["tables"][1]
+    assert look["columns"] == ["variant", "2 players", "4 players", "6 players"]
+    assert look["rows"] == [["classic", "102", "104", "106"]] and look["measured"] == page["measured"]
+    # a table measured apart keeps its own stamp; the old bench and lookahead tables are replaced
+    apart = {"caption": "Cost of the game-quality counters", "measured": {"date": "d", "commit": "c", "machine": "m"}}
+    kept = publish.page(_results(), [apart, {**look, "rows": []}])["tables"]
+    assert [t["caption"] for t in kept] == [table["caption"], look["caption"], apart["caption"]]
+    assert kept[1]["rows"]
+    # a run without the study (--no-study) still makes a page, without its rows
+    results = _results()
+    del results["study"], results["analyses"]
+    assert not any("study" in row[0] for row in publish.page(results)["tables"][0]["rows"])
