@@ -129,3 +129,17 @@ def test_the_forest_plot_draws_a_supported_effect_from_a_zero_baseline():
     panel = next(ax for ax in fig.axes if ax.get_visible() and ax.get_title() == "knock-outs, absolute change")
     drawn = [x for line in panel.get_lines() for x in line.get_xdata()]
     assert any(abs(x - 0.2) < 1e-12 for x in drawn)
+
+
+def test_charts_drawn_in_worker_processes_are_the_bytes_drawn_in_one(tables, tmp_path, monkeypatch):
+    from unosim.reporting import charts
+    chosen = study_charts(tables)
+    assert len(chosen) >= 2
+    monkeypatch.setattr(charts, "PARALLEL_FROM", 2)
+    parallel = charts.write_charts(chosen, tmp_path / "parallel")
+    monkeypatch.setattr(charts, "PARALLEL_FROM", 10**6)
+    serial = charts.write_charts(chosen, tmp_path / "serial")
+    assert parallel == serial
+    for chart in chosen:
+        png = f"{chart.name}.png"
+        assert (tmp_path / "parallel" / png).read_bytes() == (tmp_path / "serial" / png).read_bytes(), png
