@@ -13,7 +13,8 @@ from study_specs import small, table
 
 from unosim.cli import main
 from unosim.store.atomic import OutsideDataset, write_text_atomic
-from unosim.store.dataset import LEDGER, MANIFEST, PARTITION_SCHEMA, TABLES, DatasetError, read_ledger
+from unosim.store.layout import LEDGER, MANIFEST, PARTITION_SCHEMA, TABLES, DatasetError
+from unosim.store.ledger import read_ledger
 from unosim.store.reader import open_dataset
 from unosim.pipeline.runner import run_study
 from unosim.pipeline.study import parse_study
@@ -267,13 +268,13 @@ def test_a_force_stopped_at_any_point_is_finished_by_the_next_run(copy, monkeypa
 
 
 def test_a_shape_edit_with_a_recomputed_seal_is_one_line(copy, capsys):
-    from unosim.store import dataset
+    from unosim.store.manifest import write_manifest
     for change in (lambda m: m.update(chunk_size="250"), lambda m: m.update(chunk_size=0),
                    lambda m: m["cells"]["classic-p2-random"].update(layout=[[0, 0, 5, 1]]),
                    lambda m: m["study"].update(cells=[])):
         manifest = json.loads((copy / MANIFEST).read_text())
         change(manifest)
-        dataset.write_manifest(copy, manifest)   # sealed as it is: only its shape is wrong
+        write_manifest(copy, manifest)   # sealed as it is: only its shape is wrong
         assert main(["study", "verify", str(copy)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "is invalid" in err and "Traceback" not in err, err

@@ -57,7 +57,7 @@ class TournamentResult:
 
 def load_tournament(path: str | Path) -> TournamentResult:
     """The standings of a tournament dataset (verified like any dataset by ``open_dataset``)."""
-    from ..store.dataset import DatasetError
+    from ..store.layout import DatasetError
     from ..store.reader import open_dataset
     from . import standings as st
     ds = open_dataset(path)

@@ -96,7 +96,8 @@ def cmd_simulate(args) -> None:
     import polars as pl
 
     from .. import analysis
-    from ..store import dataset
+    from ..store import writer
+    from ..store.layout import TABLES
     from ..play.simulate import simulate
     start = time.perf_counter()
     results = simulate(args.variant, players=args.players, games=args.games, seed=args.seed,
@@ -109,9 +110,9 @@ def cmd_simulate(args) -> None:
     print_table(table.select("seat", "policy", "wins", "n", "estimate", "ci_low", "ci_high").to_dicts())
     if args.out:
         out = Path(args.out)
-        for name in dataset.TABLES:
-            dataset.write_part(out / f"{name}.parquet", dataset.part_table(results, name, args.lineup))
-        print(f"wrote {out}/{{{','.join(dataset.TABLES)}}}.parquet")
+        for name in TABLES:
+            writer.write_part(out / f"{name}.parquet", writer.part_table(results, name, args.lineup))
+        print(f"wrote {out}/{{{','.join(TABLES)}}}.parquet")
 
 
 def cmd_study_run(args) -> None:
@@ -260,7 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from ..store.dataset import DatasetError
+    from ..store.layout import DatasetError
     from ..pipeline.runner import RunError
     from ..pipeline.study import SpecError
     try:
