@@ -31,6 +31,7 @@ import polars as pl
 from ...game import rules as rules_module
 from ...store.atomic import write_text_atomic
 from ...game.policies import PRESETS
+from ...game.version import commit
 
 EXPERT = "lookahead"
 BASELINE = "random"
@@ -87,7 +88,7 @@ class LadderResult:
                     for r in self.rungs}
         doc = {"kind": "skill_ladder", "players": self.players, "deals": self.games, "seed": self.seed,
                "variants": variants, "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-               "commit": _commit(), "machine": {"cpus": os.cpu_count(),
+               "commit": commit(), "machine": {"cpus": os.cpu_count(),
                                                                 "python": platform.python_version()},
                "ratings": self.ratings.to_dicts(), "skill": self.skill.to_dicts(),
                "head_to_head": self.head_to_head.to_dicts(), "inconsistencies": self.inconsistencies.to_dicts()}
@@ -146,13 +147,3 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
         tables["skill"].append(pl.DataFrame([{"variant": rung.label, "players": players, "deals": games, **skill}]))
     return LadderResult(players, games, seed, rungs, **{k: pl.concat(v, how="diagonal_relaxed")
                                                        for k, v in tables.items()})
-
-
-def _commit() -> str:
-    """The checkout's commit (empty outside a git checkout)."""
-    import subprocess
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
-                              cwd=Path(__file__).parent, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
