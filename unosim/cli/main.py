@@ -14,8 +14,9 @@ from typing import Any
 
 from ..game.version import __version__
 from ..game.checks import clip_message
+from ..game.rule_table import format_value
 from .table import print_table
-from .values import SET_HELP, format_value, parse_deck, parse_set, print_json
+from .values import SET_HELP, parse_deck, parse_set, print_json
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13   # what a shell reports for a tool stopped by SIGPIPE
