@@ -29,7 +29,7 @@ from pathlib import Path
 import polars as pl
 
 from ...game import rules as rules_module
-from ...store.atomic import write_text_atomic
+from ...store.atomic import write_bytes_atomic, write_text_atomic
 from ...game.policies import PRESETS
 from ...game.version import commit
 
@@ -96,7 +96,6 @@ class LadderResult:
 
     def write(self, path: str | Path) -> Path:
         """The results file (atomic) and the chart beside it (``<stem>.png``)."""
-        from ..atomic import write_bytes_atomic
         from ...reporting.plots import to_png
         path = Path(path)
         write_text_atomic(path, self.to_json())
