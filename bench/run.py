@@ -48,6 +48,7 @@ from unosim import engine
 from unosim.game import protocol as L
 from unosim.store.atomic import write_text_atomic
 from unosim.game.rules import FAMILIES
+from unosim.game.version import commit, machine
 from unosim.play.simulate import resolve, run_compiled
 
 SINGLE = {"match_mode": "single_round"}
@@ -175,19 +176,6 @@ def study_and_analyses(games: int, workers: int, baseline: dict[str, float]) -> 
     return {"study": run, "analyses": analyses}
 
 
-def machine() -> str:
-    """The CPU model and core count, as the results name the machine they were measured on."""
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, {platform.system()}"
-
-
 def _git(*args: str) -> str:
     try:
         return subprocess.run(["git", *args], capture_output=True, text=True, check=True,
@@ -210,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     # has just compiled measured 5-17% slower than the same code loaded from the cache.
     compile_in_child(bench_builds(full))
     results: dict[str, Any] = {
-        "commit": _git("rev-parse", "HEAD"), "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
+        "commit": commit(), "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "mode": "full" if full else "default",
         "unosim": unosim.__version__, "engine": unosim.ENGINE_VERSION, "python": platform.python_version(),
         "cpus": os.cpu_count(), "machine": machine(), "load_average_at_start": list(os.getloadavg()),

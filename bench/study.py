@@ -18,7 +18,8 @@ from typing import Any
 
 from joblib.externals.loky import get_reusable_executor
 
-from unosim.store.dataset import read_ledger, read_manifest
+from unosim.store.ledger import read_ledger
+from unosim.store.manifest import read_manifest
 
 BENCH_GAMES = 10_000_000
 QUICK_GAMES = 2_000_000

@@ -59,3 +59,13 @@ def table(path: Path, name: str) -> pl.DataFrame:
     """A whole table, in a canonical order, with categorical columns as plain strings."""
     frame = open_dataset(path).scan(name).collect()
     return frame.with_columns(pl.col(pl.Categorical, pl.Enum).cast(pl.String)).sort(SORT[name])
+
+
+def analyzed(path: Path):
+    """The dataset at ``path``, opened, with a current analysis (``unosim analyze`` runs unless it has one):
+    what a report renders."""
+    from unosim.analysis.provenance import current_tables
+    from unosim.cli import main
+    if current_tables(open_dataset(path)) is None:
+        assert main(["analyze", str(path)]) == 0
+    return open_dataset(path)

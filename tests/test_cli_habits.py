@@ -127,7 +127,7 @@ def test_variant_descriptions_name_the_published_games():
 
 
 def test_numbers_in_messages_have_thousands_separators(small_dataset, tmp_path):  # noqa: F811
-    from unosim.store.dataset import read_manifest, write_manifest
+    from unosim.store.manifest import read_manifest, write_manifest
     root = shutil.copytree(small_dataset, tmp_path / "copy")
     manifest = read_manifest(root)
     manifest["status"] = "running"

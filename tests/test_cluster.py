@@ -14,7 +14,8 @@ import pytest
 from study_specs import small, table
 
 from unosim.store.atomic import read_journal
-from unosim.store.dataset import TABLES, read_ledger
+from unosim.store.layout import TABLES
+from unosim.store.ledger import read_ledger
 from unosim.pipeline.runner import run_study
 from unosim.pipeline.study import parse_study
 

@@ -8,7 +8,8 @@ import shutil
 import polars as pl
 import pytest
 
-from unosim.store.dataset import TABLES, DatasetError, write_manifest
+from unosim.store.layout import TABLES, DatasetError
+from unosim.store.manifest import write_manifest
 from unosim.store.reader import open_dataset
 
 
@@ -69,7 +70,7 @@ def test_each_column_of_a_part_has_its_cheap_encoding(small_dataset):  # noqa: F
 def test_only_a_column_with_one_value_and_no_nulls_is_written_plain():
     import pyarrow as pa
 
-    from unosim.store.dataset import column_encodings
+    from unosim.store.writer import column_encodings
     table = pa.table({"same": pa.array([3, 3, 3], pa.int32()), "varies": pa.array([3, 3, 4], pa.int32()),
                       "same_with_null": pa.array([3, None, 3], pa.int16()), "zeros": pa.array([0, 0, 0], pa.int8()),
                       "label": pa.array(["a", "a", "a"]).dictionary_encode(), "won": pa.array([True] * 3)})
@@ -131,7 +132,7 @@ def _frame_as_part(frame: pl.DataFrame, lineup: str):
     (3, "greedy_points,random*", "lowest")])
 def test_a_part_holds_exactly_the_results_frame(variant, players, lineup, mode):
     from unosim import simulate
-    from unosim.store.dataset import part_table
+    from unosim.store.writer import part_table
     results = simulate(variant, players=players, games=30, seed=5, lineup=lineup, rules={"match_mode": mode})
     for name in TABLES:
         direct = part_table(results, name, "the-lineup")

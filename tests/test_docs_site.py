@@ -18,6 +18,7 @@ import api_reference  # noqa: E402
 import cli_reference  # noqa: E402
 import results_pages  # noqa: E402
 import rule_table  # noqa: E402
+import sphinx_roles  # noqa: E402
 import variant_pages  # noqa: E402
 
 
@@ -34,6 +35,24 @@ def test_the_cli_page_shows_every_command_and_every_option():
                 assert option in page, f"{line} {option}"
             if not action.option_strings and not isinstance(action, argparse._SubParsersAction):
                 assert action.dest in page or (action.metavar or "") in page
+
+
+def test_the_api_pages_show_no_raw_sphinx_role():
+    """Every :func:`x` of a docstring reaches the API pages as a link to x's entry, or as code when the
+    pages render no entry for it (a private name, a name defined in a unit's ``__init__``)."""
+    import griffe
+
+    found = []
+    package = griffe.load("unosim", search_paths=[str(ROOT)],
+                          extensions=griffe.load_extensions(sphinx_roles.SphinxRoles()))
+    for obj in sphinx_roles._objects(package):
+        if obj.docstring is not None:
+            found += [f"{obj.path}: {m.group(0)}" for m in sphinx_roles.ROLE.finditer(obj.docstring.value)]
+    assert found == []
+    reader = package["store.reader"].docstring.value
+    assert "[`open_dataset`][unosim.store.reader.open_dataset]" in reader    # the module's own function
+    assert "[`integrity`][unosim.store.integrity]" in reader   # :mod:`.integrity`, a sibling module
+    assert "`_check_shape`" in sphinx_roles._rewritten(package["store.manifest"], ":func:`_check_shape`")
 
 
 def test_the_api_pages_render_every_public_module_of_every_unit():

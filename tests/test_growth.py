@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from study_specs import small, table
 
-from unosim.store.dataset import MANIFEST, TABLES, read_ledger, read_manifest, rewrite_ledger
+from unosim.store.layout import MANIFEST, TABLES
+from unosim.store.ledger import read_ledger, rewrite_ledger
+from unosim.store.manifest import read_manifest
 from unosim.store.reader import open_dataset
 from unosim.pipeline.runner import RunError, run_study
 from unosim.pipeline.study import parse_study
@@ -95,18 +97,18 @@ def test_the_chunk_size_may_change_on_resume(tmp_path, monkeypatch):
     stop_after = {"jobs": 3}
 
     def dies_midway(study, root, manifest, done, workers, progress):
-        real_append = runner.dataset.append_ledger
+        real_append = runner.ledger.append_ledger
 
         def counted(where, record):
             real_append(where, record)
             stop_after["jobs"] -= 1
             if stop_after["jobs"] == 0:
                 raise KeyboardInterrupt
-        monkeypatch.setattr(runner.dataset, "append_ledger", counted)
+        monkeypatch.setattr(runner.ledger, "append_ledger", counted)
         try:
             real(study, root, manifest, done, workers, progress)
         finally:
-            monkeypatch.setattr(runner.dataset, "append_ledger", real_append)
+            monkeypatch.setattr(runner.ledger, "append_ledger", real_append)
 
     monkeypatch.setattr(runner, "_run_jobs", dies_midway)
     with pytest.raises(KeyboardInterrupt):

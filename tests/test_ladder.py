@@ -1,7 +1,8 @@
-"""The skill ladder (unosim.tournaments.ladder) and its luck/skill figures (unosim.analysis.luck)."""
+"""The skill ladder (unosim.strategies.tournaments.ladder) and its luck/skill figures (unosim.analysis.luck)."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -87,7 +88,7 @@ def test_the_chart_draws_one_line_per_variant_in_the_first_ladder_order():
 
 
 @pytest.mark.slow
-def test_a_small_ladder_rates_every_policy_and_checks_itself():
+def test_a_small_ladder_rates_every_policy_and_checks_itself(tmp_path):
     policies = ["random", "greedy_points", "lookahead(rollouts=4,horizon=4)"]
     result = ladder(["classic:n_blank=0", "no_mercy"], players=2, games=12, seed=3, policies=policies)
     assert result.ratings.height == 6 and set(result.ratings["variant"]) == {"classic:n_blank=0", "no_mercy"}
@@ -107,3 +108,5 @@ def test_a_small_ladder_rates_every_policy_and_checks_itself():
     assert skill["vs_random"] == vs["estimate"]
     assert skill["rounds_needed_vs_random"] == luck.rounds_needed(vs["estimate"])
     assert '"n_blank": 0' in result.to_json()
+    written = json.loads(result.write(tmp_path / "ladder.json").read_text())   # `unosim ladder --out`
+    assert written["commit"] and written["skill"] and (tmp_path / "ladder.png").read_bytes().startswith(b"\x89PNG")

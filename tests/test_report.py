@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from study_specs import analyzed
 
 from unosim import analysis
 from unosim.reporting import plots
@@ -16,13 +17,14 @@ from unosim.cli import main
 from unosim.reporting.charts import study_charts
 from unosim.store.reader import open_dataset
 from unosim.reporting.report import write_report
+from unosim.store.layout import DatasetError
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SECTIONS = ("findings", "effects", "length", "tension", "fairness", "skill", "cards", "appendix")
 
 
 def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noqa: F811
-    path = write_report(open_dataset(small_dataset), tmp_path / "report.html")
+    path = write_report(analyzed(small_dataset), tmp_path / "report.html")
     html = path.read_text()
     images = re.findall(r'<img alt="([^"]+)" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html)
     assert len(images) >= 5
@@ -41,7 +43,7 @@ def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noq
 
 
 def test_report_of_identical_games_says_so(house_rule_dataset, tmp_path):  # noqa: F811
-    html = write_report(open_dataset(house_rule_dataset), tmp_path / "r.html").read_text()
+    html = write_report(analyzed(house_rule_dataset), tmp_path / "r.html").read_text()
     findings = html[html.index('<section id="findings">'):html.index("</section>")]
     assert re.search(r"force_play_drawn \(vs classic\)</strong>( |<ul><li[^>]*>)with all-random players at 4p: "
                      r"changed none of "
@@ -54,7 +56,7 @@ def test_report_of_identical_games_says_so(house_rule_dataset, tmp_path):  # noq
 
 
 def test_report_of_a_match_study_shows_match_statistics(match_dataset, tmp_path):  # noqa: F811
-    html = write_report(open_dataset(match_dataset), tmp_path / "m.html").read_text()
+    html = write_report(analyzed(match_dataset), tmp_path / "m.html").read_text()
     assert 'id="matches"' in html and "Match win rate against round win rate" in html
 
 
@@ -105,14 +107,34 @@ def test_card_chart_labels_do_not_overlap(tables):
         assert all(lower.y1 <= upper.y0 + 0.5 for lower, upper in zip(boxes, boxes[1:], strict=False))
 
 
-def test_report_recomputes_tables_of_another_format(house_rule_dataset, tmp_path):  # noqa: F811
-    """Tables left by an older unosim (other FORMAT) are not trusted: the report recomputes them."""
+def test_tables_of_another_format_are_refused_by_the_report_and_recomputed_by_unosim_report(
+        house_rule_dataset, tmp_path):  # noqa: F811
+    """Tables left by an older unosim (other FORMAT) are not trusted: the report, which only renders, refuses
+    them naming `unosim analyze`; `unosim report` recomputes them first."""
     directory = house_rule_dataset / "analysis"
-    write_report(open_dataset(house_rule_dataset), tmp_path / "a.html")
+    write_report(analyzed(house_rule_dataset), tmp_path / "a.html")
     (directory / "FORMAT").write_text("1\n")
     (directory / "fairness.csv").write_text("variant,players\nx,1\n")  # an old table without the χ² column
-    html = write_report(open_dataset(house_rule_dataset), tmp_path / "b.html").read_text()
+    with pytest.raises(DatasetError, match=f"run `unosim analyze {house_rule_dataset}` first"):
+        write_report(open_dataset(house_rule_dataset), tmp_path / "b.html")
+    assert main(["report", str(house_rule_dataset), "--out", str(tmp_path / "b.html")]) == 0
+    html = (tmp_path / "b.html").read_text()
     assert "range_p" in html and (directory / "FORMAT").read_text().strip() != "1"
+
+
+def test_the_report_computes_no_statistics(small_dataset, tmp_path, monkeypatch):  # noqa: F811
+    """Rendering reads the analysis: with every computing entry point of the analyses broken, the report
+    of an analysed dataset is still written, and the same as before."""
+    from unosim.analysis import findings, standard, tournament
+    ds = analyzed(small_dataset)
+    before = write_report(ds, tmp_path / "before.html").read_text()
+
+    def computing(*args, **kwargs):
+        raise AssertionError("the report computed statistics")
+    for module, name in ((standard, "standard_tables"), (standard, "checked_claims"), (findings, "claims"),
+                         (tournament, "load_tournament")):
+        monkeypatch.setattr(module, name, computing)
+    assert write_report(ds, tmp_path / "after.html").read_text() == before
 
 
 def test_the_forest_plot_draws_a_supported_effect_from_a_zero_baseline():

@@ -17,8 +17,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from study_specs import analyzed
 
-from unosim.store.reader import open_dataset
 from unosim.reporting.report import write_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -80,7 +80,7 @@ def chromium_dom(html_path: Path, profile: Path, width: int = 1280) -> dict:
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
 def test_demo_report_in_a_real_browser(demo_dataset, tmp_path):  # noqa: F811
-    report = write_report(open_dataset(demo_dataset), tmp_path / "report.html")
+    report = write_report(analyzed(demo_dataset), tmp_path / "report.html")
     probe = tmp_path / "probe.html"
     probe.write_text(report.read_text().replace("</body>", PROBE + "</body>"))
     dom = chromium_dom(probe, tmp_path / "profile")
@@ -97,7 +97,7 @@ def test_demo_report_in_a_real_browser(demo_dataset, tmp_path):  # noqa: F811
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
 def test_on_a_phone_every_chart_opens_full_size_and_no_caption_is_clipped(demo_dataset, tmp_path):  # noqa: F811
-    report = write_report(open_dataset(demo_dataset), tmp_path / "report.html")
+    report = write_report(analyzed(demo_dataset), tmp_path / "report.html")
     probe = tmp_path / "probe.html"
     probe.write_text(report.read_text().replace("</body>", PROBE + "</body>"))
     dom = chromium_dom(probe, tmp_path / "profile", width=390)

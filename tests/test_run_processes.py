@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from study_specs import small
 
-from unosim.store.dataset import read_ledger, read_manifest
+from unosim.store.ledger import read_ledger
+from unosim.store.manifest import read_manifest
 from unosim.pipeline.runner import DEFAULT_CHUNK_SIZE, run_study
 from unosim.pipeline.study import parse_study
 

@@ -14,7 +14,8 @@ import polars as pl
 import pytest
 from study_specs import small, table
 
-from unosim.store.dataset import TABLES, DatasetError, read_manifest
+from unosim.store.layout import TABLES, DatasetError
+from unosim.store.manifest import read_manifest
 from unosim.store.reader import open_dataset
 from unosim.pipeline.runner import RunError, run_study
 from unosim.play.simulate import simulate
@@ -29,13 +30,13 @@ def test_data_do_not_depend_on_n_jobs_or_chunk_size(tmp_path):
 
 
 def test_the_parent_makes_a_jobs_renames_durable_before_recording_it(tmp_path, monkeypatch):
-    from unosim.store import dataset
+    from unosim.store import ledger
     from unosim.pipeline import runner
     events = []
     monkeypatch.setattr(runner, "sync_directories",
                         lambda paths: events.append(("sync", sorted(p.relative_to(root).parts[0] for p in paths))))
-    real_append = dataset.append_ledger
-    monkeypatch.setattr(dataset, "append_ledger",
+    real_append = ledger.append_ledger
+    monkeypatch.setattr(ledger, "append_ledger",
                         lambda where, record: (events.append(("record", record["job"])), real_append(where, record)))
     study = parse_study(small())
     root = tmp_path / study.name

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from study_specs import small, table
+from study_specs import analyzed, small, table
 
 from unosim.cli import main
 from unosim.store.atomic import OutsideDataset, write_text_atomic
-from unosim.store.dataset import LEDGER, MANIFEST, PARTITION_SCHEMA, TABLES, DatasetError, read_ledger
+from unosim.store.layout import LEDGER, MANIFEST, PARTITION_SCHEMA, TABLES, DatasetError
+from unosim.store.ledger import read_ledger
 from unosim.store.reader import open_dataset
 from unosim.pipeline.runner import run_study
 from unosim.pipeline.study import parse_study
@@ -190,7 +191,7 @@ def test_a_file_link_at_the_top_is_not_written_through(pair, copy, tmp_path, nam
         if name == "report.html":
             from unosim.reporting.report import write_report
             shutil.copy(pair[0] / MANIFEST, copy / MANIFEST)
-            write_report(open_dataset(copy))
+            write_report(analyzed(copy))
         else:
             run_study(parse_study(small()), copy.parent, n_jobs=1, progress=False)
     assert outside.read_text() == "keep me"
@@ -267,13 +268,13 @@ def test_a_force_stopped_at_any_point_is_finished_by_the_next_run(copy, monkeypa
 
 
 def test_a_shape_edit_with_a_recomputed_seal_is_one_line(copy, capsys):
-    from unosim.store import dataset
+    from unosim.store.manifest import write_manifest
     for change in (lambda m: m.update(chunk_size="250"), lambda m: m.update(chunk_size=0),
                    lambda m: m["cells"]["classic-p2-random"].update(layout=[[0, 0, 5, 1]]),
                    lambda m: m["study"].update(cells=[])):
         manifest = json.loads((copy / MANIFEST).read_text())
         change(manifest)
-        dataset.write_manifest(copy, manifest)   # sealed as it is: only its shape is wrong
+        write_manifest(copy, manifest)   # sealed as it is: only its shape is wrong
         assert main(["study", "verify", str(copy)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "is invalid" in err and "Traceback" not in err, err
@@ -284,7 +285,7 @@ def test_a_shape_edit_with_a_recomputed_seal_is_one_line(copy, capsys):
 # ---- 3. analyses bound to their dataset ---------------------------------------------------------------
 def test_an_analysis_copied_from_another_dataset_is_not_reported(pair, copy, tmp_path):
     """Issue 24: `report` reused an analysis/ folder copied from another dataset as this dataset's numbers."""
-    from unosim.reporting.provenance import SOURCE, bound_tables
+    from unosim.analysis.provenance import SOURCE, bound_tables
     other = Path(shutil.copytree(pair[1], tmp_path / "other"))
     assert main(["analyze", str(other)]) == 0
     shutil.copytree(other / "analysis", copy / "analysis")
@@ -310,7 +311,7 @@ def test_an_analysis_of_a_dataset_that_grew_since_is_recomputed(tmp_path):
     assert main(["analyze", str(first)]) == 0
     before = open_dataset(first).digest
     run_study(parse_study(small(games=300)), tmp_path, n_jobs=1, progress=False)
-    from unosim.reporting.provenance import bound_tables
+    from unosim.analysis.provenance import bound_tables
     assert open_dataset(first).digest != before
     assert bound_tables(open_dataset(first), first / "analysis") is None
 

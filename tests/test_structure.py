@@ -27,6 +27,10 @@ LAYERS = (
     ("game",),
 )
 MAX_UNITS = 12
+#: the modules of ``unosim.store``, highest first: the reader above integrity, integrity above what it checks
+#: (the manifest's seal, the ledger's records, the parts the writer wrote), all above the dataset's layout
+STORE_LAYERS = (("reader", "resume"), ("integrity",), ("manifest", "writer"), ("ledger",),
+                ("layout", "columns", "consolidate", "interop", "lock", "table_store"), ("atomic",))
 
 
 def _module_name(path: Path) -> str:
@@ -105,6 +109,14 @@ def test_no_unit_imports_a_unit_above_it_or_beside_it():
 
 def test_no_import_circle():
     assert circles(import_graph()) == []
+
+
+def test_the_store_is_layered_with_the_reader_above_integrity():
+    graph = import_graph()
+    rank = {f"unosim.store.{name}": i for i, layer in enumerate(STORE_LAYERS) for name in layer}
+    assert {m for m in graph if m.startswith("unosim.store.")} == set(rank)
+    upward = sorted(f"{m} -> {t}" for m in rank for t in graph[m] if t in rank and rank[t] <= rank[m])
+    assert upward == []
 
 
 def test_the_checks_find_a_planted_back_arrow_and_circle():

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from study_specs import analyzed
 
 import unosim
 from unosim.store.reader import open_dataset
@@ -346,7 +347,7 @@ def test_the_report_of_a_tournament_opens_with_its_standings(trio):
     """`unosim report` on a tournament dataset: a Tournament section with the chart, the standings and the
     head-to-head matrix (and no chart that needs a lineup with one policy in every seat)."""
     from unosim.reporting.report import write_report
-    text = write_report(open_dataset(trio.path)).read_text()
+    text = write_report(analyzed(trio.path)).read_text()
     section = text[text.index('<section id="tournament">'):]
     section = section[:section.index("</section>")]
     assert 'href="#tournament"' in text and "data:image/svg+xml;base64," in section
@@ -405,7 +406,7 @@ def test_tournament_findings_come_from_head_to_head_intervals_and_are_checked(tr
         assert row["estimate"] >= 0.5
         assert ("plays better" in claim.text) == (row["p_holm"] < 0.05 and row["estimate"] >= 0.51)
         assert ("no clear difference" in claim.text) == (row["p_holm"] >= 0.05)
-    text = write_report(open_dataset(trio.path)).read_text()
+    text = write_report(analyzed(trio.path)).read_text()
     assert "Bradley–Terry" in text and "[[comparisons]]" not in text
     assert re.search(r"<td[^>]*>\d+\.\d \[\d+\.\d, \d+\.\d\]</td>", text), "the matrix shows intervals"
     findings = text[text.index('<section id="findings">'):text.index("</section>")]

@@ -54,7 +54,8 @@ def pages() -> dict[str, str]:
              "with the setting it applies to (deck, rules, players) and the date, commit and machine it was "
              "measured on; these pages are generated from them. A table measured over several commits names "
              "the first and the last. `make bench` writes its figures to `data/bench-results.json`; "
-             "`analyses/strength.py` and `unosim tournament` print theirs.", "",
+             "`analyses/strength.py` writes its tables into `docs/results/strength.json` (this site's strength "
+             "page); `unosim tournament` prints its standings.", "",
              "| page | measured |", "|---|---|"]
     for path in sorted(RESULTS.glob("*.json")):
         data = load(path)

@@ -8,7 +8,7 @@ PAGE = "reference/rule-table.md"
 
 
 def _cell(rules, key: str, variant: str) -> str:
-    from unosim.cli.values import format_value
+    from unosim.game.rule_table import format_value
 
     rs = rules.get_variant(variant)
     if not rules.applies(key, rs.family):

@@ -26,7 +26,7 @@ def _listing(keys) -> str:
 
 
 def variant_page(name: str) -> str:
-    from unosim.cli.values import format_value
+    from unosim.game.rule_table import format_value
     from unosim.game import families, rules
 
     rs = rules.get_variant(name)

@@ -29,9 +29,9 @@ from .survival import restricted_means, turn_survival
 from .win_rates import CELL, points_when_winning, win_rates, win_rates_by_dealer_position
 
 TABLE_DIR = "analysis"
-#: version of the set of standard tables and their columns; the report recomputes tables of another one
+#: version of the set of standard tables and their columns; `unosim report` recomputes tables of another one
 ANALYSIS_FORMAT = 3
-_FORMAT_FILE = "FORMAT"
+FORMAT_FILE = "FORMAT"
 FINDINGS_FILE = "findings.json"
 
 
@@ -165,7 +165,7 @@ def write_standard_tables(tables: dict[str, pl.DataFrame], directory: str | Path
     finding contradicts its tables."""
     found = checked_claims(tables)
     paths = table_store.write_tables(tables, directory, {FINDINGS_FILE: findings_json(found)})
-    write_text_atomic(Path(directory) / _FORMAT_FILE, f"{ANALYSIS_FORMAT}\n")
+    write_text_atomic(Path(directory) / FORMAT_FILE, f"{ANALYSIS_FORMAT}\n")
     return paths
 
 
@@ -182,7 +182,7 @@ def read_findings(directory: str | Path) -> list[Claim] | None:
 
 def read_standard_tables(directory: str | Path) -> dict[str, pl.DataFrame] | None:
     """The tables of :func:`write_standard_tables`, or None when absent or of another format."""
-    marker = Path(directory) / _FORMAT_FILE
+    marker = Path(directory) / FORMAT_FILE
     if not marker.exists() or marker.read_text().strip() != str(ANALYSIS_FORMAT):
         return None
     return read_tables(directory)

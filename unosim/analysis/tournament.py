@@ -2,7 +2,8 @@
 
 ``unosim tournament`` (:mod:`unosim.strategies.tournaments`) writes ``tournament.json`` beside the
 manifest: the entrants and which entrant each seat of each arrangement holds. :func:`load_tournament`
-reads it with the dataset and computes the standings and the head-to-head (:mod:`.standings`).
+reads it with the dataset and computes the standings and the head-to-head (:mod:`.standings`);
+:func:`tournament_of` joins it to the standings already computed (what the report shows).
 """
 
 from __future__ import annotations
@@ -57,21 +58,36 @@ class TournamentResult:
 
 def load_tournament(path: str | Path) -> TournamentResult:
     """The standings of a tournament dataset (verified like any dataset by ``open_dataset``)."""
-    from ..store.dataset import DatasetError
     from ..store.reader import open_dataset
     from . import standings as st
     ds = open_dataset(path)
+    desc = _description(ds.path)
+    entrants = tuple(Entrant(e["name"], e["spec"]) for e in desc["entrants"])
+    arrangements = {k: tuple(v) for k, v in desc["arrangements"].items()}
+    games = st.games_from_tables(ds.seats, ds.rounds, arrangements)
+    ahead, comparisons = st.pairwise(games, len(entrants))
+    return _result(desc, ds.path, st.standings(games, ahead, entrants, desc["seed"]),
+                   st.head_to_head(ahead, comparisons, entrants))
+
+
+def tournament_of(path: str | Path, standings: pl.DataFrame, head_to_head: pl.DataFrame) -> TournamentResult:
+    """The tournament of the dataset at ``path`` with its standings and head-to-head as already computed
+    (the analysis tables ``standings`` and ``head_to_head``): reads ``tournament.json``, computes nothing."""
+    return _result(_description(Path(path)), Path(path), standings, head_to_head)
+
+
+def _description(root: Path) -> dict:
+    from ..store.layout import DatasetError
     try:
-        desc = json.loads((ds.path / TOURNAMENT_FILE).read_text(encoding="utf-8"))
+        return json.loads((root / TOURNAMENT_FILE).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise DatasetError(f"{ds.path} is a study dataset but not a tournament (no {TOURNAMENT_FILE}); "
+        raise DatasetError(f"{root} is a study dataset but not a tournament (no {TOURNAMENT_FILE}); "
                            f"`unosim tournament` writes one") from None
-    entrant_list = tuple(Entrant(e["name"], e["spec"]) for e in desc["entrants"])
-    arrangement_map = {k: tuple(v) for k, v in desc["arrangements"].items()}
-    games = st.games_from_tables(ds.seats, ds.rounds, arrangement_map)
-    ahead, comparisons = st.pairwise(games, len(entrant_list))
+
+
+def _result(desc: dict, path: Path, standings: pl.DataFrame, head_to_head: pl.DataFrame) -> TournamentResult:
     return TournamentResult(variant=desc["variant"], players=desc["players"], games=desc["games"],
                             seed=desc["seed"], seating=desc.get("seating", SCHEMES[0]),
-                            entrants=entrant_list, arrangements=arrangement_map,
-                            standings=st.standings(games, ahead, entrant_list, desc["seed"]),
-                            head_to_head=st.head_to_head(ahead, comparisons, entrant_list), path=ds.path)
+                            entrants=tuple(Entrant(e["name"], e["spec"]) for e in desc["entrants"]),
+                            arrangements={k: tuple(v) for k, v in desc["arrangements"].items()},
+                            standings=standings, head_to_head=head_to_head, path=path)

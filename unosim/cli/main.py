@@ -14,8 +14,9 @@ from typing import Any
 
 from ..game.version import __version__
 from ..game.checks import clip_message
+from ..game.rule_table import format_value
 from .table import print_table
-from .values import SET_HELP, format_value, parse_deck, parse_set, print_json
+from .values import SET_HELP, parse_deck, parse_set, print_json
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13   # what a shell reports for a tool stopped by SIGPIPE
@@ -96,7 +97,8 @@ def cmd_simulate(args) -> None:
     import polars as pl
 
     from .. import analysis
-    from ..store import dataset
+    from ..store import writer
+    from ..store.layout import TABLES
     from ..play.simulate import simulate
     start = time.perf_counter()
     results = simulate(args.variant, players=args.players, games=args.games, seed=args.seed,
@@ -109,9 +111,9 @@ def cmd_simulate(args) -> None:
     print_table(table.select("seat", "policy", "wins", "n", "estimate", "ci_low", "ci_high").to_dicts())
     if args.out:
         out = Path(args.out)
-        for name in dataset.TABLES:
-            dataset.write_part(out / f"{name}.parquet", dataset.part_table(results, name, args.lineup))
-        print(f"wrote {out}/{{{','.join(dataset.TABLES)}}}.parquet")
+        for name in TABLES:
+            writer.write_part(out / f"{name}.parquet", writer.part_table(results, name, args.lineup))
+        print(f"wrote {out}/{{{','.join(TABLES)}}}.parquet")
 
 
 def cmd_study_run(args) -> None:
@@ -123,21 +125,40 @@ def cmd_analyze(args) -> None:
     from ..analysis.standard import FINDINGS_FILE, TABLE_DIR, read_findings
     from ..reporting.charts import CHART_DIR
     from ..store.reader import open_dataset
-    from ..reporting.provenance import write_analysis
     ds = open_dataset(args.dataset)
     start = time.perf_counter()
     out = Path(args.out or ds.path / TABLE_DIR)
-    _, paths, charts = write_analysis(ds, out)   # checks every finding first: a contradiction raises
+    paths, charts = _write_analysis(ds, out)   # checks every finding first: a contradiction raises
     csv = [p for p in paths if p.suffix == ".csv"]
     print(f"{len(csv)} tables in {out} and {len(charts)} charts (PNG, SVG) in {out / CHART_DIR} "
           f"({time.perf_counter() - start:.1f} s): {', '.join(p.stem for p in csv)}")
     print(f"{len(read_findings(out) or [])} findings, each checked against the tables: {out / FINDINGS_FILE}")
 
 
+def _write_analysis(ds, out: Path) -> tuple[list[Path], list[str]]:
+    """The standard tables of ``ds`` and their charts, written to ``out`` and bound to ``ds``; returns (the
+    tables' paths, the charts' names)."""
+    from ..analysis.provenance import write_analysis
+    from ..reporting.charts import CHART_DIR, study_charts, write_charts
+    charts: list[str] = []
+
+    def draw(tables):
+        charts.extend(write_charts(study_charts(tables), out / CHART_DIR))
+        return [out / CHART_DIR / f"{name}.{kind}" for name in charts for kind in ("svg", "png")]
+
+    return write_analysis(ds, out, draw)[1], charts
+
+
 def cmd_report(args) -> None:
+    """Analyses first when ``<dataset>/analysis`` is not current (the report itself only renders)."""
+    from ..analysis.provenance import current_tables
+    from ..analysis.standard import TABLE_DIR
     from ..store.reader import open_dataset
     from ..reporting.report import write_report
-    path = write_report(open_dataset(args.dataset), args.out)
+    ds = open_dataset(args.dataset)
+    if current_tables(ds) is None:
+        _write_analysis(ds, ds.path / TABLE_DIR)
+    path = write_report(ds, args.out)
     print(f"report: {path.resolve()}")
 
 
@@ -260,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from ..store.dataset import DatasetError
+    from ..store.layout import DatasetError
     from ..pipeline.runner import RunError
     from ..pipeline.study import SpecError
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..store.reader import Dataset, open_dataset
-from ..store.dataset import DatasetError
+from ..store.layout import DatasetError
 
 
 def dataset_from_argv(doc: str, argv: list[str] | None = None) -> Dataset:

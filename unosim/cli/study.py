@@ -34,15 +34,16 @@ def _plural(count: int, noun: str) -> str:
 
 
 def cmd_status(args) -> None:
-    from ..store import dataset
+    from ..store import ledger
+    from ..store.manifest import games_on_disk, read_manifest, record_progress
     from .table import print_table
     from .values import print_json
     root = Path(args.dataset)
-    manifest = dataset.read_manifest(root)
-    recorded = dataset.read_ledger(root, lenient=True)
+    manifest = read_manifest(root)
+    recorded = ledger.read_ledger(root, lenient=True)
     written = _written_unrecorded(root, manifest, recorded)
-    dataset.record_progress(manifest, {**recorded, **written})
-    done, total = dataset.games_on_disk(manifest)
+    record_progress(manifest, {**recorded, **written})
+    done, total = games_on_disk(manifest)
     if args.json:
         print_json({"dataset": str(root), "status": manifest["status"], "games_done": done, "games": total,
                     "jobs_written_unrecorded": len(written),
@@ -61,7 +62,8 @@ def cmd_status(args) -> None:
 
 def _written_unrecorded(root: Path, manifest: dict, recorded: dict) -> dict:
     """Jobs whose three parts are on disk but not in the ledger (a kill came between), unverified."""
-    from ..store import dataset, integrity, resume
+    from ..store import integrity, resume
+    from ..store.layout import TABLES, job_span, layout_of
     cells = {c["name"]: c for c in manifest["study"]["cells"]}
     tables: dict[tuple[str, int], set[str]] = {}
     for rel, what in integrity.table_entries(root):
@@ -70,17 +72,19 @@ def _written_unrecorded(root: Path, manifest: dict, recorded: dict) -> dict:
             tables.setdefault((match["cell"], int(match["job"])), set()).add(rel.split("/", 1)[0])
     out = {}
     for key, found in tables.items():
-        span = dataset.job_span(dataset.layout_of(manifest["cells"][key[0]]), key[1])
-        if key not in recorded and len(found) == len(dataset.TABLES) and span is not None:
+        span = job_span(layout_of(manifest["cells"][key[0]]), key[1])
+        if key not in recorded and len(found) == len(TABLES) and span is not None:
             out[key] = {"games": span[1]}
     return out
 
 
 def cmd_verify(args) -> None:
-    from ..store import dataset, integrity
+    from ..store import integrity
+    from ..store.layout import DatasetError
+    from ..store.manifest import read_manifest
     from ..store.lock import DatasetLock
     root = Path(args.dataset)
-    manifest = dataset.read_manifest(root)
+    manifest = read_manifest(root)
     complete = manifest["status"] == "complete"
     verdict = integrity.verify(root, manifest, require_complete=complete, full=args.full)
     for problem in verdict.problems:
@@ -96,10 +100,10 @@ def cmd_verify(args) -> None:
     if not verdict.problems:
         return
     if not args.repair:
-        raise dataset.DatasetError(f"{root} has {len(verdict.problems):,} problem(s); `unosim study verify "
+        raise DatasetError(f"{root} has {len(verdict.problems):,} problem(s); `unosim study verify "
                                    f"{root} --repair` deletes the bad jobs so that a resume recomputes them")
     with DatasetLock(root):
-        outcome = repair(root, dataset.read_manifest(root))
+        outcome = repair(root, read_manifest(root))
     adopted = f", kept {outcome.adopted:,} job(s) whose parts prove themselves" if outcome.adopted else ""
     rerun = ("; the dataset is complete" if outcome.complete else
              f"; run the same `unosim study run SPEC --out {root.parent}` to recompute them")
@@ -110,14 +114,15 @@ def repair(root: Path, manifest: dict):
     """Delete what cannot be proved: the parts of every job that neither matches its ledger record nor
     verifies against its own footer identity (then all three), stray parts, links and other entries in
     the tables; re-record the jobs that verify; forget the others (a resume recomputes them). A
-    manifest that does not match its seal is refused before (by :func:`unosim.store.dataset.read_manifest`),
+    manifest that does not match its seal is refused before (by :func:`unosim.store.manifest.read_manifest`),
     so no good part is ever deleted on the word of an edited manifest."""
-    from ..store import dataset, resume
+    from ..store import resume
+    from ..store.manifest import record_progress, write_manifest
     outcome = resume.reconcile(root, manifest, manifest["engine_version"], repair=True)
-    dataset.record_progress(manifest, outcome.done)
+    record_progress(manifest, outcome.done)
     outcome.complete = all(entry["status"] == "complete" for entry in manifest["cells"].values())
     manifest["status"] = "complete" if outcome.complete and manifest["status"] == "complete" else "repaired"
-    dataset.write_manifest(root, manifest)
+    write_manifest(root, manifest)
     return outcome
 
 

@@ -1,4 +1,4 @@
-"""Reading ``--set KEY=VALUE`` on the command line, and writing numbers and JSON for people and scripts.
+"""Reading ``--set KEY=VALUE`` and ``--deck`` on the command line, and writing JSON for scripts.
 
 A value is read as TOML first (``true``, ``3``, ``0.5``, ``"text"``, ``["plain_wild", "swap_hands"]``).
 What is not valid TOML is read the way rule keys print values (``unosim rules`` and ``RuleSet.key``):
@@ -29,20 +29,6 @@ def parse_deck(items: list[str]) -> dict[str, Any]:
                 raise ValueError(f"--deck {part!r}: expected class=count, e.g. --deck draw_two=12")
             out[key.strip()] = parse_value(raw)
     return out
-
-
-def format_value(value: Any) -> str:
-    """A rule value as rule keys print it (and as ``--set`` reads it back): ``[a;b]``, ``true``, ``none``;
-    a table (the designer deck) as TOML ``{draw_two = 12}``."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {format_value(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ";".join(format_value(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return str(value)
 
 
 def print_json(value: Any) -> None:

@@ -170,7 +170,7 @@ class Runs:
             self.ready.set()
 
     def _wait(self, run: Run) -> None:
-        from ..store.dataset import read_ledger
+        from ..store.ledger import read_ledger
         while True:
             try:
                 run_id, status, payload = self._results.get(timeout=_POLL_S)

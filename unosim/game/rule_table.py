@@ -318,10 +318,14 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def format_value(value: Any) -> str:
-    """A value as rule keys print it: ``[a;b]``, ``true``, ``none``; a deck as ``[draw_two:12;wild:8]``."""
+    """A value as rule keys print it (and as ``--set`` reads it back): ``[a;b]``, ``true``, ``none``; a deck
+    as a rule key holds it (pairs) as ``[draw_two:12;wild:8]``, as a table (``RuleSet.as_dict``, ``unosim
+    rules``) as TOML ``{draw_two = 12}``."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {format_value(v)}" for k, v in value.items()) + "}"
     if isinstance(value, tuple) and value and isinstance(value[0], tuple):
         return "[" + ";".join(f"{k}:{v}" for k, v in value) + "]"
-    if isinstance(value, tuple):
+    if isinstance(value, (list, tuple)):
         return "[" + ";".join(format_value(v) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"

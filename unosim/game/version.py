@@ -1,1 +1,32 @@
+"""unosim's version, and what a measured figure names beside it: the checkout's commit and the machine."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+from pathlib import Path
+
 __version__ = "0.1.0"
+
+
+def commit() -> str:
+    """The commit of the checkout unosim runs from (empty outside a git checkout)."""
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
+                              cwd=Path(__file__).parent, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def machine() -> str:
+    """The CPU model and core count, as results name the machine they were measured on."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.system()}"

@@ -42,7 +42,10 @@ import pyarrow
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from ..store import consolidate, dataset, integrity, resume
+from ..store import consolidate, integrity, ledger, resume, writer
+from ..store.layout import (LEDGER, MANIFEST, TABLES, fresh_layout, job_count, job_span, layout_job_count, layout_jobs,
+                            layout_of, part_path, shorten)
+from ..store.manifest import FORMAT_VERSION, data_digest, read_manifest, record_progress, write_manifest
 from .. import engine
 from ..game import policies
 from ..store.atomic import sync_directories
@@ -50,7 +53,6 @@ from ..game.version import __version__
 from ..game.protocol import ENGINE_VERSION
 from ..store.atomic import OutsideDataset, remove
 from ..game.checks import is_int
-from ..store.dataset import shorten
 from ..store.lock import LOCK_FILES, DatasetLock
 from ..play.simulate import simulate
 from .study import Job, SpecChange, Study, growth
@@ -114,8 +116,8 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     compile_seconds = sum(seconds for _, seconds in engine.COMPILES[compiles:])
     with _interrupt_on_sigterm(), _backend(scheduler, n_jobs) as (client, capacity), DatasetLock(root):
         manifest, done = _prepare(root, study, chunk_size, force, accept_engine_change, schema)
-        dataset.record_progress(manifest, done)
-        dataset.write_manifest(root, manifest)
+        record_progress(manifest, done)
+        write_manifest(root, manifest)
         if client is not None:
             _probe_workers(client, root)
         pending = sum(entry["jobs"] for entry in manifest["cells"].values()) - len(done)
@@ -130,15 +132,15 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
                 _remove_stale_temporaries(root)  # e.g. of a dask worker killed mid-write
                 manifest["status"] = "complete"
                 _stamp(manifest)
-                dataset.write_manifest(root, manifest)
+                write_manifest(root, manifest)
                 if pending:
-                    integrity.record_written(root, manifest, dataset.read_ledger(root))
+                    integrity.record_written(root, manifest, ledger.read_ledger(root))
                     _consolidate(root, manifest)
         except BaseException:
             manifest["status"] = "interrupted"
             _stamp(manifest)
             with contextlib.suppress(OSError):  # a full disk: the ledger alone makes the resume exact
-                dataset.write_manifest(root, manifest)
+                write_manifest(root, manifest)
             raise
     games_run = sum(entry["games_done"] for entry in manifest["cells"].values()) - games_before
     return RunSummary(root, games_run, pending, len(done), time.perf_counter() - start, compile_seconds)
@@ -163,9 +165,9 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
                                    f"run's engine: are the workers running another unosim version?")
                 # the worker renamed its parts without waiting for the journal: a recorded job survives a crash
                 cell = cells[record["cell"]]
-                sync_directories(dataset.part_path(root, table, cell.variant, cell.players, cell.name,
-                                                   record["job"]) for table in dataset.TABLES)
-                dataset.append_ledger(root, record)
+                sync_directories(part_path(root, table, cell.variant, cell.players, cell.name,
+                                                   record["job"]) for table in TABLES)
+                ledger.append_ledger(root, record)
                 entry = manifest["cells"][record["cell"]]
                 entry["jobs_done"] += 1
                 entry["games_done"] += record["games"]
@@ -173,7 +175,7 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
                 bar.update(record["games"])
                 if time.perf_counter() - last_manifest > MANIFEST_INTERVAL_S:
                     _stamp(manifest)
-                    dataset.write_manifest(root, manifest)
+                    write_manifest(root, manifest)
                     last_manifest = time.perf_counter()
         finally:
             with warnings.catch_warnings():  # joblib counts the cancelled tasks: the resume reruns them
@@ -184,24 +186,24 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
 def _consolidate(root: Path, manifest: dict[str, Any]) -> None:
     """Build the consolidated files of a dataset of many small jobs (:mod:`unosim.store.consolidate`), from
     the ledger's records; a cache, so a failure to write it (a full disk) leaves the dataset as it is."""
-    records = dataset.read_ledger(root)
+    records = ledger.read_ledger(root)
     cells = {c["name"]: c for c in manifest["study"]["cells"]}
-    parts, sizes = {table: [] for table in dataset.TABLES}, {}
+    parts, sizes = {table: [] for table in TABLES}, {}
     for (name, job), record in records.items():
-        for table in dataset.TABLES:
-            path = str(dataset.part_path(root, table, cells[name]["variant"], cells[name]["players"], name, job))
+        for table in TABLES:
+            path = str(part_path(root, table, cells[name]["variant"], cells[name]["players"], name, job))
             parts[table].append(path)
             sizes[path] = record["parts"][table][1]
     with contextlib.suppress(OSError):
         consolidate.build(root, {t: tuple(sorted(p)) for t, p in parts.items()}, sizes,
-                          dataset.data_digest(manifest, records))
+                          data_digest(manifest, records))
 
 
 def _pending_jobs(study: Study, manifest: dict[str, Any], done: dict) -> Iterator[Job]:
     """The jobs of the cells' layouts not yet recorded, generated one by one (memory does not grow
     with the study)."""
     for cell in study.cells:
-        for job, first, games in dataset.layout_jobs(dataset.layout_of(manifest["cells"][cell.name])):
+        for job, first, games in layout_jobs(layout_of(manifest["cells"][cell.name])):
             if (cell.name, job) not in done:
                 yield Job(cell, job, first, games)
 
@@ -257,11 +259,11 @@ def _refuse_foreign_directory(root: Path, force: bool) -> None:
     """Before anything is written: ``root`` must be absent, empty or a unosim dataset."""
     if root.exists() and not root.is_dir():
         raise RunError(f"{root} exists and is a file, not a dataset directory; choose another --out")
-    if root.is_dir() and not (root / dataset.MANIFEST).exists():
+    if root.is_dir() and not (root / MANIFEST).exists():
         if any(p.name not in LOCK_FILES for p in root.iterdir()):
             if force:
                 raise RunError(f"refusing to delete {root}: it is not a unosim dataset (no "
-                               f"{dataset.MANIFEST})")
+                               f"{MANIFEST})")
             raise RunError(f"{root} exists and is not a unosim dataset; choose another --out")
 
 
@@ -277,8 +279,8 @@ def _engine_schema(study: Study) -> dict[str, list[list[str]]]:
     schemas = {}
     for cell in {c.ruleset.family: c for c in reversed(study.cells)}.values():
         results = simulate(cell.ruleset, players=cell.players, games=1, seed=cell.seed, lineup=cell.lineup_spec)
-        schemas[cell.variant] = dataset.table_schemas(
-            {name: dataset.part_table(results, name, cell.lineup) for name in dataset.TABLES})
+        schemas[cell.variant] = writer.table_schemas(
+            {name: writer.part_table(results, name, cell.lineup) for name in TABLES})
     first = next(iter(schemas.values()))
     for variant, schema in schemas.items():
         if schema != first:
@@ -294,8 +296,8 @@ def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, acce
     resolved = json.loads(json.dumps(study.resolved()))
     if force or _status_on_disk(root) == "clearing":   # a --force that was stopped half-way goes on
         _clear(root)
-    if (root / dataset.MANIFEST).exists():
-        manifest = dataset.read_manifest(root)
+    if (root / MANIFEST).exists():
+        manifest = read_manifest(root)
         try:
             grown = growth(manifest["study"], resolved)
         except SpecChange as exc:
@@ -318,7 +320,7 @@ def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, acce
     chunk = chunk_size or DEFAULT_CHUNK_SIZE["single_round" if study.mode == "single_round" else "match"]
     now = _now()
     manifest = {
-        "format": dataset.FORMAT_VERSION,
+        "format": FORMAT_VERSION,
         "status": "running",
         "created": now,
         "updated": now,
@@ -328,17 +330,17 @@ def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, acce
         "versions": _versions(),
         "git_revision": _git_revision(),
         "schema": schema,
-        "ledger": dataset.LEDGER,
+        "ledger": LEDGER,
         "cells": {c.name: _cell_entry(c.games, chunk) for c in study.cells},
     }
-    dataset.rewrite_ledger(root, {})
-    dataset.write_manifest(root, manifest)  # a directory with a manifest is a dataset
+    ledger.rewrite_ledger(root, {})
+    write_manifest(root, manifest)  # a directory with a manifest is a dataset
     return manifest, {}
 
 
 def _cell_entry(games: int, chunk: int) -> dict[str, Any]:
-    layout = dataset.fresh_layout(games, chunk)
-    return {"games": games, "games_done": 0, "jobs": dataset.layout_job_count(dataset.layout_of({"layout": layout})),
+    layout = fresh_layout(games, chunk)
+    return {"games": games, "games_done": 0, "jobs": layout_job_count(layout_of({"layout": layout})),
             "jobs_done": 0, "status": "pending", "layout": layout}
 
 
@@ -353,33 +355,33 @@ def _grow(root: Path, manifest: dict[str, Any], resolved: dict[str, Any], grown,
         layout = [list(segment) for segment in entry["layout"]]
         last = max(layout, key=lambda segment: segment[1])
         job0, first, old_games, chunk = last
-        tail = dataset.job_count(old_games, chunk) - 1 + job0   # the old last job
+        tail = job_count(old_games, chunk) - 1 + job0   # the old last job
         last[2] = games - first
-        end = job0 + dataset.job_count(last[2], chunk)
-        if any(seg[0] < end and job0 < seg[0] + dataset.job_count(seg[2], seg[3]) for seg in layout if seg is not last):
+        end = job0 + job_count(last[2], chunk)
+        if any(seg[0] < end and job0 < seg[0] + job_count(seg[2], seg[3]) for seg in layout if seg is not last):
             last[2] = old_games   # the extension's job numbers are in use (after a re-chunk): a segment of its own
             layout.append([_next_job(layout), first + old_games, games - first - old_games, manifest["chunk_size"]])
-        elif (name, tail) in done and dataset.job_span(dataset.layout_of({"layout": layout}), tail)[1] != done[(name, tail)]["games"]:
+        elif (name, tail) in done and job_span(layout_of({"layout": layout}), tail)[1] != done[(name, tail)]["games"]:
             dropped[(name, tail)] = done.pop((name, tail))
         entry.update(games=games, layout=layout)
-        entry["jobs"] = dataset.layout_job_count(dataset.layout_of(entry))
+        entry["jobs"] = layout_job_count(layout_of(entry))
     for name in grown.added:
         cell = next(c for c in resolved["cells"] if c["name"] == name)
         manifest["cells"][name] = _cell_entry(cell["games"], manifest["chunk_size"])
     cells = {c["name"]: c for c in resolved["cells"]}
     if dropped:
-        dataset.rewrite_ledger(root, done)
+        ledger.rewrite_ledger(root, done)
         for name, job in dropped:
-            for table in dataset.TABLES:
-                remove(dataset.part_path(root, table, cells[name]["variant"], cells[name]["players"], name, job))
+            for table in TABLES:
+                remove(part_path(root, table, cells[name]["variant"], cells[name]["players"], name, job))
     manifest["study"] = resolved
     manifest["cells"] = {c["name"]: manifest["cells"][c["name"]] for c in resolved["cells"]}   # spec order
-    dataset.record_progress(manifest, done)
-    dataset.write_manifest(root, manifest)
+    record_progress(manifest, done)
+    write_manifest(root, manifest)
 
 
 def _next_job(layout: list[list[int]]) -> int:
-    return max(job0 + dataset.job_count(games, chunk) for job0, _, games, chunk in layout)
+    return max(job0 + job_count(games, chunk) for job0, _, games, chunk in layout)
 
 
 def _rechunk(manifest: dict[str, Any], chunk: int, done: dict) -> None:
@@ -387,10 +389,10 @@ def _rechunk(manifest: dict[str, Any], chunk: int, done: dict) -> None:
     finished jobs keep theirs (consecutive ones as one segment). A cell with no finished job is laid
     out afresh, as a new run would. Costs memory by finished jobs, not by games."""
     for name, entry in manifest["cells"].items():
-        layout = dataset.layout_of(entry)
-        finished = sorted((*dataset.job_span(layout, job), job) for cell, job in done if cell == name)
+        layout = layout_of(entry)
+        finished = sorted((*job_span(layout, job), job) for cell, job in done if cell == name)
         if not finished:
-            entry["layout"] = dataset.fresh_layout(entry["games"], chunk)
+            entry["layout"] = fresh_layout(entry["games"], chunk)
         elif sum(games for _, games, _ in finished) < entry["games"]:
             kept = []   # segments [first job, first game, games, chunk] + [jobs]
             for first, games, job in finished:
@@ -407,21 +409,21 @@ def _rechunk(manifest: dict[str, Any], chunk: int, done: dict) -> None:
             for _, first, games, _, _ in [*kept, [0, entry["games"], 0, 0, 0]]:
                 if first > edge:   # a gap no finished job holds
                     segments.append([next_job, edge, first - edge, chunk])
-                    next_job += dataset.job_count(first - edge, chunk)
+                    next_job += job_count(first - edge, chunk)
                 edge = first + games
             entry["layout"] = sorted(segments, key=lambda segment: segment[1])
-        entry["jobs"] = dataset.layout_job_count(dataset.layout_of(entry))
+        entry["jobs"] = layout_job_count(layout_of(entry))
     manifest["chunk_size"] = chunk
 
 
 def _chunk_of(layout, job: int) -> int:
-    return next(chunk for job0, _, games, chunk in layout if job0 <= job < job0 + dataset.job_count(games, chunk))
+    return next(chunk for job0, _, games, chunk in layout if job0 <= job < job0 + job_count(games, chunk))
 
 
 def _status_on_disk(root: Path) -> str | None:
     """The status field of the manifest at ``root`` as written, unchecked (None if there is none)."""
     try:
-        manifest = json.loads((root / dataset.MANIFEST).read_bytes())
+        manifest = json.loads((root / MANIFEST).read_bytes())
     except (OSError, ValueError, RecursionError):
         return None
     return manifest.get("status") if isinstance(manifest, dict) else None
@@ -452,9 +454,9 @@ def _clear(root: Path) -> None:
     """Delete the dataset's contents, keeping the lock this run holds. The manifest is marked
     "clearing" first and deleted last, so a kill at any point leaves a dataset that the next run
     (with --force or without) goes on clearing."""
-    manifest = root / dataset.MANIFEST
+    manifest = root / MANIFEST
     if manifest.exists():
-        dataset.write_manifest(root, {"format": dataset.FORMAT_VERSION, "status": "clearing"})
+        write_manifest(root, {"format": FORMAT_VERSION, "status": "clearing"})
     for path in root.iterdir():
         if path.name in LOCK_FILES or path == manifest:
             continue

@@ -46,7 +46,7 @@ from typing import Any
 
 from ..game import policies, rules
 from ..game.checks import clip_message
-from ..store.dataset import job_count, job_range
+from ..store.layout import job_count, job_range
 
 MODES = rules.MATCH_MODES
 COMPARISON_AXES = ("variant", "lineup")

@@ -1,7 +1,7 @@
 """What runs in a study worker (a loky process or a dask worker): one job → its parts, on disk.
 
 The worker writes its job's three parts straight into the dataset (atomically, see
-:func:`unosim.store.dataset.write_part`) and returns only their metadata, so rows never travel to the run's
+:func:`unosim.store.writer.write_part`) and returns only their metadata, so rows never travel to the run's
 parent: on a dask cluster the dataset must be on a filesystem every worker can write, at the same path.
 Each part is fsynced before its rename; the parent fsyncs the part directories (making the renames
 durable) before it records the job, so the worker goes on to its next job without waiting for that
@@ -19,7 +19,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..store import dataset
+from ..store import writer
+from ..store.layout import TABLES, part_path
 from ..store.atomic import AtomicBatch
 from ..game.protocol import ENGINE_VERSION
 from ..play.simulate import simulate
@@ -51,13 +52,13 @@ def run_job(job: Job, root: str) -> dict[str, Any]:
     parts, tables = {}, {}
     # each part's fsync runs while the next is encoded; the parent syncs the directories (runner._run_jobs)
     with AtomicBatch(sync_directories=False) as batch:
-        for name in dataset.TABLES:  # matches last: the part that names the job's games
-            tables[name] = dataset.part_table(results, name, cell.lineup)
-            path = dataset.part_path(Path(root), name, cell.variant, cell.players, cell.name, job.index)
-            parts[name] = dataset.write_part(path, tables[name], identity, batch=batch).as_list()
+        for name in TABLES:  # matches last: the part that names the job's games
+            tables[name] = writer.part_table(results, name, cell.lineup)
+            path = part_path(Path(root), name, cell.variant, cell.players, cell.name, job.index)
+            parts[name] = writer.write_part(path, tables[name], identity, batch=batch).as_list()
     record = {"cell": cell.name, "job": job.index, "games": job.games, "engine": ENGINE_VERSION,
               "writer": f"{socket.gethostname()}:{os.getpid()}", "parts": parts}
-    return {"record": record, "schema": dataset.table_schemas(tables)}
+    return {"record": record, "schema": writer.table_schemas(tables)}
 
 
 def init_local_worker(parent_pid: int) -> None:

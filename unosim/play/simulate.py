@@ -188,7 +188,7 @@ class Results:
 
     Column definitions follow docs/rules.md §1.13; see docs/reference/dataset.md. Each table is
     defined once, as numpy columns (:meth:`columns`); the polars frames and a study's parquet parts
-    (:func:`unosim.store.dataset.part_table`) are both built from them.
+    (:func:`unosim.store.writer.part_table`) are both built from them.
     """
 
     def __init__(self, raw: RawResults, rules: RuleSet, players: int, lineup: tuple[PolicySpec, ...],

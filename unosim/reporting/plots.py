@@ -29,6 +29,33 @@ def _panels(n: int, columns: int = 3) -> tuple[Figure, list]:
     return fig, flat[:n]
 
 
+def _dress(ax, title: str, xlabel: str, ylabel: str | None = None, legend: str | None = None) -> None:
+    """A panel's title, axis labels and light grid, and its legend (at font size ``legend``) when it has
+    series."""
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    if ylabel is not None:
+        ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    if legend:
+        ax.legend(fontsize=legend)
+
+
+def _row_axis(ax, y, labels: list[str], xlabel: str, title: str = "", fontsize: str = "small") -> None:
+    """A chart of one row per label: the labels along y, the x label, a grid along x, the title."""
+    ax.set_yticks(y, labels, fontsize=fontsize)
+    ax.set_xlabel(xlabel)
+    ax.grid(alpha=0.3, axis="x")
+    if title:
+        ax.set_title(title)
+
+
+def _survival_step(ax, rows: pl.DataFrame, label: str) -> None:
+    """A survival curve P(X > value) with its 95% band."""
+    ax.step(rows["value"], rows["estimate"], where="post", lw=1, label=label)
+    ax.fill_between(rows["value"], rows["ci_low"], rows["ci_high"], step="post", alpha=0.2)
+
+
 def _errorbar(ax, x, table: pl.DataFrame, label: str, offset: float = 0.0) -> None:
     est = table["estimate"].to_numpy()
     ax.errorbar([v + offset for v in x], est,
@@ -48,12 +75,9 @@ def win_rate_by_position(table: pl.DataFrame, position: str = "seat", title: str
             rows = sub.filter(pl.col("players") == players).sort(position)
             _errorbar(ax, rows[position].to_list(), rows, f"{players} players", (i - len(counts) / 2) * 0.06)
             ax.axhline(1 / players, color=ax.lines[-1].get_color(), ls="--", lw=0.8, alpha=0.7)
-        ax.set_title(variant)
-        ax.set_xlabel("seat" if position == "seat" else "seat after the dealer (1 = first dealt)")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_ylabel("win rate (95% CI); dashed: fair share 1/N")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
+        _dress(ax, variant, "seat" if position == "seat" else "seat after the dealer (1 = first dealt)",
+               "win rate (95% CI); dashed: fair share 1/N", legend="small")
     if title:
         fig.suptitle(title)
     return fig
@@ -72,17 +96,13 @@ def length_curves(table: pl.DataFrame, metric: str = "n_turns", kind: str = "sur
             rows = rows.sort("value")
             label = f"{variant} · {lineup}"
             if kind == "survival":
-                ax.step(rows["value"], rows["estimate"], where="post", lw=1, label=label)
-                ax.fill_between(rows["value"], rows["ci_low"], rows["ci_high"], step="post", alpha=0.2)
+                _survival_step(ax, rows, label)
                 ax.set_yscale("log")
                 ax.set_ylabel(f"P({metric} > x)")
             else:
                 ax.step(rows["value"], rows["pmf"], where="mid", lw=1, label=label)
                 ax.set_ylabel("share of rounds")
-        ax.set_title(f"{players} players")
-        ax.set_xlabel(metric.removeprefix("n_") + " per round")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize="x-small")
+        _dress(ax, f"{players} players", metric.removeprefix("n_") + " per round", legend="x-small")
     if title:
         fig.suptitle(title)
     return fig
@@ -102,10 +122,7 @@ def card_values_vs_points(table: pl.DataFrame, title: str = "") -> Figure:
         for card, x, y in zip(rows["card"], rows["points"], est, strict=True):
             ax.annotate(card, (x, y), textcoords="offset points", xytext=(4, 3), fontsize="x-small")
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_title(variant)
-        ax.set_xlabel("printed points")
-        ax.set_ylabel("Δ win probability vs an average card")
-        ax.grid(alpha=0.3)
+        _dress(ax, variant, "printed points", "Δ win probability vs an average card")
     if title:
         fig.suptitle(title)
     return fig
@@ -122,11 +139,7 @@ def paired_deltas(table: pl.DataFrame, title: str = "") -> Figure:
     ax.errorbar(est, y, xerr=[est - table["ci_low"].to_numpy(), table["ci_high"].to_numpy() - est],
                 fmt="o", ms=3, capsize=2, lw=1)
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_yticks(y, labels, fontsize="x-small")
-    ax.set_xlabel("win rate difference B − A (95% CI)")
-    ax.grid(alpha=0.3, axis="x")
-    if title:
-        ax.set_title(title)
+    _row_axis(ax, y, labels, "win rate difference B − A (95% CI)", title, fontsize="x-small")
     return fig
 
 
@@ -148,11 +161,7 @@ def match_vs_round(table: pl.DataFrame, title: str = "") -> Figure:
                         yerr=[sub["match_estimate"] - sub["match_ci_low"], sub["match_ci_high"] - sub["match_estimate"]],
                         fmt="o", ms=3, capsize=2, lw=1, label=f"{players} players")
         ax.axline((0, 0), slope=1, color="grey", lw=0.8)
-        ax.set_title(variant)
-        ax.set_xlabel("round win rate")
-        ax.set_ylabel("match win rate")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
+        _dress(ax, variant, "round win rate", "match win rate", legend="small")
     if title:
         fig.suptitle(title)
     return fig
@@ -278,12 +287,8 @@ def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
         ax.plot([r["mean_a"]], [y], "o", color=_NOT_SIGNIFICANT, ms=4)
         ax.errorbar([r["mean_b"]], [y], xerr=[[r["estimate"] - r["ci_low"]], [r["ci_high"] - r["estimate"]]],
                     fmt="o", ms=4, capsize=2, color=colour)
-    ax.set_yticks(range(len(labels) - 1, -1, -1), labels, fontsize="small")
-    ax.set_xlabel("mean turns per round: baseline (grey) → with the rule (95% CI of the difference); "
-                  "hollow: identical games")
-    ax.grid(alpha=0.3, axis="x")
-    if title:
-        ax.set_title(title)
+    _row_axis(ax, range(len(labels) - 1, -1, -1), labels, "mean turns per round: baseline (grey) → with the rule "
+              "(95% CI of the difference); hollow: identical games", title)
     return fig
 
 
@@ -300,14 +305,9 @@ def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
         sub = survival.filter(pl.col("players") == players)
         for (variant, lineup), rows in sub.group_by(["variant", "lineup"], maintain_order=True):
             rows = rows.filter(pl.col("at_risk") >= MIN_AT_RISK).sort("value")
-            ax.step(rows["value"], rows["estimate"], where="post", lw=1, label=f"{variant} · {lineup}")
-            ax.fill_between(rows["value"], rows["ci_low"], rows["ci_high"], step="post", alpha=0.2)
+            _survival_step(ax, rows, f"{variant} · {lineup}")
         ax.set_yscale("log")
-        ax.set_title(f"{players} players")
-        ax.set_xlabel("turns per round")
-        ax.set_ylabel("P(turns > x), Kaplan-Meier")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize="x-small")
+        _dress(ax, f"{players} players", "turns per round", "P(turns > x), Kaplan-Meier", legend="x-small")
     if title:
         fig.suptitle(title)
     return fig
@@ -326,11 +326,7 @@ def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
         ax.errorbar([est], [at], xerr=[[est - 100 * row["ci_low"]], [100 * row["ci_high"] - est]],
                     fmt="o", ms=4, capsize=2, color=colour)
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(y, labels, fontsize="small")
-    ax.set_xlabel("share of won rounds − fair share 1/N (percentage points, 95% CI)")
-    ax.grid(alpha=0.3, axis="x")
-    if title:
-        ax.set_title(title)
+    _row_axis(ax, y, labels, "share of won rounds − fair share 1/N (percentage points, 95% CI)", title)
     return fig
 
 

@@ -7,9 +7,10 @@ match modes) — and a collapsed appendix with the cells, seeds, the full effect
 table. Figures are inline SVG images (sharp at any zoom) with captions and alt text; tables scroll
 inside their own container, so the page never scrolls sideways; nothing is loaded from elsewhere.
 
-The report reads the tables and charts written by ``unosim analyze`` (``<dataset>/analysis/``) when
-they are there and of the current format, and computes and writes them otherwise; it never estimates
-anything itself.
+The report only renders: it reads the tables and findings ``unosim analyze`` wrote (``<dataset>/analysis/``,
+bound to this very dataset: :func:`unosim.analysis.provenance.current_tables`) and draws the charts from
+them; without a current analysis it refuses, naming the command that writes one (``unosim report``
+runs the analysis first when needed).
 """
 
 from __future__ import annotations
@@ -26,17 +27,16 @@ import polars as pl
 from ..game import rules
 from ..analysis.claims import FAMILIES, MIN_EFFECT
 from ..analysis.findings import headline
-from ..analysis.standard import TABLE_DIR, checked_claims
+from ..analysis.provenance import current_tables
+from ..analysis.standard import TABLE_DIR, read_findings
 from ..store.atomic import write_text_atomic
+from ..store.layout import DatasetError
 from .charts import CHART_DIR, study_charts, write_charts
 from .charts import read_charts as read_chart_files
 from ..store.reader import Dataset
-from .provenance import bound_tables, write_analysis
 
 REPORT_NAME = "report.html"
 APPENDIX_ROWS = 1500  # longer tables stay in their CSV file (the report must stay light)
-_ALWAYS = ("win_rates", "win_rates_dealer", "fairness", "points", "lengths", "length_distributions", "survival",
-           "card_values", "card_balance")
 
 
 @dataclass
@@ -64,20 +64,16 @@ class Section:
     empty: str = ""  # shown when the study cannot answer the question
 
 
-def analysis_tables(ds: Dataset) -> dict[str, pl.DataFrame]:
-    """The dataset's analysis tables: read from ``analysis/`` when complete and computed from this very
-    dataset (:func:`unosim.reporting.provenance.bound_tables`), else computed and written."""
-    directory = ds.path / TABLE_DIR
-    tables = bound_tables(ds, directory) or {}
-    wanted_effects = bool(ds.manifest["study"]["comparisons"])
-    if not all(name in tables for name in _ALWAYS) or (wanted_effects and "effects" not in tables):
-        tables = write_analysis(ds, directory)[0]
-    return tables
-
-
 def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
-    """Render the report of ``ds`` to ``out`` (default ``<dataset>/report.html``); returns the path."""
-    tables = analysis_tables(ds)
+    """Render the report of ``ds`` to ``out`` (default ``<dataset>/report.html``) from its current analysis;
+    returns the path. Raises :class:`~unosim.store.layout.DatasetError` when ``<dataset>/analysis`` is
+    missing, stale or edited (``unosim analyze`` writes it)."""
+    directory = ds.path / TABLE_DIR
+    tables = current_tables(ds, directory)
+    found = read_findings(directory) if tables is not None else None
+    if found is None:
+        raise DatasetError(f"{directory} holds no current analysis of {ds.path} (missing, computed from other "
+                           f"data, or edited): run `unosim analyze {ds.path}` first")
     charts = study_charts(tables)
     chart_dir = ds.path / TABLE_DIR / CHART_DIR
     svgs = read_chart_files(charts, chart_dir) or write_charts(charts, chart_dir)
@@ -88,13 +84,12 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     study = ds.manifest["study"]
-    found = checked_claims(tables)
     html = env.get_template("report.html.j2").render(
         study=study, manifest=ds.manifest, findings=found, grouped=_by_subject(found),
         quiet=("no_effect", "identical", "negligible", "note"), headline=headline(found),
         families=_families(tables), minimums=_minimums(),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
-        sections=_tournament_sections(ds, out) + _sections(tables, figures, study), appendix=_appendix(ds, tables))
+        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study), appendix=_appendix(ds, tables))
     write_text_atomic(out, html)
     return out
 
@@ -104,15 +99,15 @@ def _relative(path: Path, report: Path) -> str:
     return Path(os.path.relpath(path.resolve(), report.resolve().parent)).as_posix()
 
 
-def _tournament_sections(ds: Dataset, out: Path) -> list[Section]:
+def _tournament_sections(ds: Dataset, tables: dict[str, pl.DataFrame], out: Path) -> list[Section]:
     """A tournament dataset (``unosim tournament``) opens with its standings and head-to-head matrix."""
     from ..store.atomic import write_bytes_atomic
-    from ..analysis.tournament import TOURNAMENT_FILE, load_tournament
+    from ..analysis.tournament import TOURNAMENT_FILE, tournament_of
     from .plots import to_svg
     from .tournament_chart import result_chart
     if not (ds.path / TOURNAMENT_FILE).is_file():
         return []
-    result = load_tournament(ds.path)
+    result = tournament_of(ds.path, tables["standings"], tables["head_to_head"])
     data = to_svg(result_chart(result))
     path = ds.path / TABLE_DIR / CHART_DIR / "tournament.svg"
     write_bytes_atomic(path, data)

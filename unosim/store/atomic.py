@@ -152,7 +152,7 @@ def read_journal(path: Path) -> list[str]:
     return lines[:-1]  # the text after the last newline is empty, or a torn line
 
 
-#: the file that makes a directory a dataset (unosim.store.dataset.MANIFEST)
+#: the file that makes a directory a dataset (unosim.store.layout.MANIFEST)
 DATASET_MARKER = "manifest.json"
 
 

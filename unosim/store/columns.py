@@ -2,7 +2,7 @@
 
 :class:`unosim.play.simulate.Results` defines every table once as numpy columns; a column that is
 not plain numbers is one of the kinds here. The polars frames (:func:`polars_column`) and a study's
-parquet parts (:func:`unosim.store.dataset.part_table`) are both built from them.
+parquet parts (:func:`unosim.store.writer.part_table`) are both built from them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Proof that a dataset holds what its ledger and manifest say, part by part.
 
-The manifest must match its seal, and the ledger the manifest's seal (:mod:`unosim.store.dataset`). A part
+The manifest must match its seal, and the ledger the manifest's seal (:mod:`unosim.store.manifest`). A part
 is good when it exists with the size and sha256 its ledger record gives, its footer's row count is the
 recorded one, its footer identity names the cell and job its path belongs to (seed, first game, games),
 and its columns are the manifest's schema (recorded from the tables the engine produced when the run
@@ -29,7 +29,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .atomic import write_text_atomic
-from .dataset import (IDENTITY_KEY, data_digest, TABLES, PartInfo, job_span, layout_jobs, layout_of, ledger_problem, read_ledger, schema_fingerprint)
+from .layout import TABLES, job_span, layout_jobs, layout_of
+from .ledger import PartInfo, read_ledger
+from .manifest import data_digest, ledger_problem
+from .writer import IDENTITY_KEY, schema_fingerprint
 
 _IDENTITY_FIELDS = ("cell", "job", "first_game", "games", "seed")
 _THREADS = 4
@@ -63,7 +66,7 @@ class Verdict:
     unrecorded: list[Path] = field(default_factory=list)
     #: the ledger is not the one the manifest was sealed with (edited, replaced, missing)
     ledger_in_doubt: bool = False
-    #: the dataset's digest (:func:`unosim.store.dataset.data_digest`), when it verified complete and sound
+    #: the dataset's digest (:func:`unosim.store.manifest.data_digest`), when it verified complete and sound
     digest: str | None = None
 
     @property

@@ -13,7 +13,8 @@ from typing import Any
 import polars as pl
 
 from .consolidate import reading_parts
-from .dataset import PARTITION_SCHEMA, TABLES, DatasetError, games_on_disk, read_manifest
+from .layout import PARTITION_SCHEMA, TABLES, DatasetError
+from .manifest import games_on_disk, read_manifest
 from .integrity import proven, verify
 
 

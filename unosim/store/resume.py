@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import dataset, integrity
+from . import integrity, ledger
+from .layout import job_span, layout_of, part_path
 from .atomic import remove, sync_directories
-from .dataset import TABLES, DatasetError
+from .layout import TABLES, DatasetError
 
 PART_RE = re.compile(r"part-(?P<cell>.+)-(?P<job>\d{5,})\.parquet")
 
@@ -73,7 +74,7 @@ def reconcile(root: Path, manifest: dict[str, Any], engine_version: int, *, repa
     candidates = list(verdict.unrecorded)
     for name, job in doubted:
         cell = cells[name]
-        candidates += [dataset.part_path(root, t, cell["variant"], cell["players"], name, job) for t in TABLES]
+        candidates += [part_path(root, t, cell["variant"], cell["players"], name, job) for t in TABLES]
     by_job, strays = _parts_by_job(root, manifest, candidates, refuse=not repair)
     outcome.deleted += strays
     for (name, job), paths in sorted(by_job.items()):
@@ -86,7 +87,7 @@ def reconcile(root: Path, manifest: dict[str, Any], engine_version: int, *, repa
             outcome.adopted += 1
             sync_directories(paths.values())  # the killed run may not have made the renames durable
     outcome.dropped_jobs += sum(1 for key in doubted if key not in by_job)
-    dataset.rewrite_ledger(root, outcome.done)  # always: this also drops a torn last line before appending
+    ledger.rewrite_ledger(root, outcome.done)  # always: this also drops a torn last line before appending
     return outcome
 
 
@@ -103,9 +104,9 @@ def _parts_by_job(root: Path, manifest: dict[str, Any], paths: list[Path], *, re
         cell = cells.get(match["cell"]) if match else None
         job = int(match["job"]) if match else -1
         table = path.relative_to(root).parts[0]
-        layout = dataset.layout_of(manifest["cells"][cell["name"]]) if cell else ()
-        if (cell is None or dataset.job_span(layout, job) is None
-                or path != dataset.part_path(root, table, cell["variant"], cell["players"], cell["name"], job)):
+        layout = layout_of(manifest["cells"][cell["name"]]) if cell else ()
+        if (cell is None or job_span(layout, job) is None
+                or path != part_path(root, table, cell["variant"], cell["players"], cell["name"], job)):
             if refuse:
                 raise DatasetError(f"{root}: {path.relative_to(root)} is not a part of this study; move it out "
                                    f"of the dataset, then resume")
@@ -119,7 +120,7 @@ def _adoptable(cell: dict[str, Any], job: int, paths: dict[str, Path], manifest:
                engine_version: int) -> dict[str, Any] | None:
     if sorted(paths) != sorted(TABLES):
         return None
-    span = dataset.job_span(dataset.layout_of(manifest["cells"][cell["name"]]), job)
+    span = job_span(layout_of(manifest["cells"][cell["name"]]), job)
     identity = integrity.expected_identity(cell, job, span)
     parts = {}
     for table in TABLES:

@@ -29,8 +29,9 @@ from pathlib import Path
 import polars as pl
 
 from ...game import rules as rules_module
-from ...store.atomic import write_text_atomic
+from ...store.atomic import write_bytes_atomic, write_text_atomic
 from ...game.policies import PRESETS
+from ...game.version import commit
 
 EXPERT = "lookahead"
 BASELINE = "random"
@@ -87,7 +88,7 @@ class LadderResult:
                     for r in self.rungs}
         doc = {"kind": "skill_ladder", "players": self.players, "deals": self.games, "seed": self.seed,
                "variants": variants, "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-               "commit": _commit(), "machine": {"cpus": os.cpu_count(),
+               "commit": commit(), "machine": {"cpus": os.cpu_count(),
                                                                 "python": platform.python_version()},
                "ratings": self.ratings.to_dicts(), "skill": self.skill.to_dicts(),
                "head_to_head": self.head_to_head.to_dicts(), "inconsistencies": self.inconsistencies.to_dicts()}
@@ -95,7 +96,6 @@ class LadderResult:
 
     def write(self, path: str | Path) -> Path:
         """The results file (atomic) and the chart beside it (``<stem>.png``)."""
-        from ..atomic import write_bytes_atomic
         from ...reporting.plots import to_png
         path = Path(path)
         write_text_atomic(path, self.to_json())
@@ -146,13 +146,3 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
         tables["skill"].append(pl.DataFrame([{"variant": rung.label, "players": players, "deals": games, **skill}]))
     return LadderResult(players, games, seed, rungs, **{k: pl.concat(v, how="diagonal_relaxed")
                                                        for k, v in tables.items()})
-
-
-def _commit() -> str:
-    """The checkout's commit (empty outside a git checkout)."""
-    import subprocess
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
-                              cwd=Path(__file__).parent, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""

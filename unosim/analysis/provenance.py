@@ -1,13 +1,14 @@
 """Which dataset an analysis folder was computed from: ``analysis/`` is bound to its dataset's digest.
 
-``unosim analyze`` (and a report that computes its tables) writes the tables and charts, then, last,
-``source.json``: the digest of the dataset they were computed from
-(:attr:`unosim.store.reader.Dataset.digest`, which names the spec, the layout and every part's sha256) and
-the sha256 of every file it wrote. :func:`bound_tables` returns the tables only while all of that
-holds — the same dataset, the same files, no link — so an analysis folder copied from another
-dataset, left over from before a resume grew the dataset, or edited, is never reported as this
-dataset's numbers: the report computes them again (:func:`write_analysis`). Other files in the folder
-are no part of the analysis: nothing reads them.
+:func:`write_analysis` (run by ``unosim analyze``, and by ``unosim report`` when the folder is not
+current) writes the tables and the files drawn from them (the charts), then, last, ``source.json``: the
+digest of the dataset they were computed from (:attr:`unosim.store.reader.Dataset.digest`, which names
+the spec, the layout and every part's sha256) and the sha256 of every file it wrote.
+:func:`bound_tables` returns the tables only while all of that holds — the same dataset, the same
+files, no link — so an analysis folder copied from another dataset, left over from before a resume grew
+the dataset, or edited, is never reported as this dataset's numbers (:func:`current_tables` is what the
+report reads; it computes nothing). Other files in the folder are no part of the analysis: nothing
+reads them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import polars as pl
@@ -23,14 +25,17 @@ import polars as pl
 from ..store.atomic import remove, write_text_atomic
 from ..store.reader import Dataset
 from ..store.table_store import INDEX
+from .standard import FORMAT_FILE, TABLE_DIR, read_standard_tables, standard_tables, write_standard_tables
 
 SOURCE = "source.json"
+#: the tables every standard analysis holds (and ``effects`` when the study has comparisons)
+ALWAYS = ("win_rates", "win_rates_dealer", "fairness", "points", "lengths", "length_distributions", "survival",
+          "card_values", "card_balance")
 
 
 def bound_tables(ds: Dataset, directory: str | Path) -> dict[str, pl.DataFrame] | None:
     """The standard tables in ``directory`` when it is bound to ``ds`` (see the module docstring), else
-    None. The one check the report makes before it reuses an analysis folder."""
-    from ..analysis.standard import read_standard_tables
+    None."""
     directory = Path(directory)
     if not is_bound(ds, directory):
         return None
@@ -61,21 +66,32 @@ def bind(ds: Dataset, directory: str | Path, files: list[Path]) -> None:
     write_text_atomic(directory / SOURCE, text + "\n")
 
 
-def write_analysis(ds: Dataset, directory: str | Path) -> tuple[dict[str, pl.DataFrame], list[Path], dict]:
-    """Compute the standard tables and charts of ``ds``, write them to ``directory`` and bind it to
-    ``ds``; returns (tables, table paths, chart SVGs by name). The old binding goes first, so a run
-    that stops half-way leaves a folder bound to nothing."""
-    from ..analysis.standard import standard_tables, write_standard_tables
-    from .charts import CHART_DIR, study_charts, write_charts
+def current_tables(ds: Dataset, directory: str | Path | None = None) -> dict[str, pl.DataFrame] | None:
+    """The standard tables of ``ds`` in ``directory`` (default ``<dataset>/analysis``) when the folder is
+    bound to ``ds`` and holds every table its study calls for, else None (then :func:`write_analysis`
+    makes it current). Reads, never computes."""
+    from .tournament import TOURNAMENT_FILE
+    tables = bound_tables(ds, ds.path / TABLE_DIR if directory is None else directory)
+    wanted = [*ALWAYS, *(["effects"] if ds.manifest["study"]["comparisons"] else []),
+              *(["standings", "head_to_head"] if (ds.path / TOURNAMENT_FILE).is_file() else [])]
+    return tables if tables is not None and all(name in tables for name in wanted) else None
+
+
+def write_analysis(ds: Dataset, directory: str | Path,
+                   draw: Callable[[dict[str, pl.DataFrame]], Iterable[Path]] | None = None,
+                   ) -> tuple[dict[str, pl.DataFrame], list[Path]]:
+    """Compute the standard tables of ``ds``, write them to ``directory``, let ``draw`` write the files it
+    makes from them (the charts; it returns their paths) and bind all of it to ``ds``; returns (tables,
+    table paths). The old binding goes first, so a run that stops half-way leaves a folder bound to
+    nothing."""
     directory = Path(directory)
     remove(directory / SOURCE)
     tables = standard_tables(ds)
     paths = write_standard_tables(tables, directory)
-    charts = write_charts(study_charts(tables), directory / CHART_DIR)
-    written = [*paths, directory / INDEX, *(f for f in [directory / "FORMAT"] if f.exists()),   # standard's marker
-               *(directory / CHART_DIR / f"{name}.{kind}" for name in charts for kind in ("svg", "png"))]
+    drawn = list(draw(tables)) if draw else []
+    written = [*paths, directory / INDEX, directory / FORMAT_FILE, *drawn]
     bind(ds, directory, written)
-    return tables, paths, charts
+    return tables, paths
 
 
 def _sha256(directory: Path, name: str) -> str:
