@@ -110,36 +110,23 @@ def compile_seconds(build: Build) -> float | None:
         return None
 
 
-def recorded_compiles() -> list[tuple[Build, float, float]]:
-    """Every build of any engine version under the cache base with its recorded compile time and the
-    machine's :func:`load_factor` while it compiled (they calibrate the estimate of the next compile)."""
+def recorded_compiles() -> list[tuple[Build, float]]:
+    """Every build of any engine version under the cache base with its recorded compile time (they
+    calibrate the estimate of the next compile on this machine)."""
     out = []
     for marker in CACHE_DIR.parent.glob(f"unosim-engine-*/*/{MARKER}"):
         try:
-            record = json.loads(marker.read_text())
-            out.append((Build.from_key(marker.parent.name), float(record["seconds"]),
-                        float(record.get("load", 1.0))))
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            out.append((Build.from_key(marker.parent.name), float(json.loads(marker.read_text())["seconds"])))
+        except (OSError, ValueError, KeyError, TypeError):
             continue
     return out
 
 
-def load_factor() -> float:
-    """How much slower than on an idle machine a one-core compile runs now: 1 while a core is free,
-    else (runnable processes, this one included) ÷ cores, from the one-minute load average."""
+def mark_compiled(build: Build, seconds: float) -> None:
+    """Record a finished compile (and prune the builds of old engine versions); a read-only cache is
+    not an error (the compile then repeats next time)."""
     try:
-        load = os.getloadavg()[0]
-    except OSError:
-        return 1.0
-    return max(1.0, (load + 1.0) / (os.cpu_count() or 1))
-
-
-def mark_compiled(build: Build, seconds: float, load: float = 1.0) -> None:
-    """Record a finished compile and the load factor it ran under (and prune the builds of old engine
-    versions); a read-only cache is not an error (the compile then repeats next time)."""
-    try:
-        write_text_atomic(build_dir(build) / MARKER,
-                          json.dumps({"seconds": round(seconds, 1), "load": round(load, 2)}) + "\n")
+        write_text_atomic(build_dir(build) / MARKER, json.dumps({"seconds": round(seconds, 1)}) + "\n")
         prune_stale_builds(CACHE_DIR.parent)
     except OSError:
         pass

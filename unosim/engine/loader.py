@@ -120,10 +120,9 @@ def kernel(build: Build) -> Kernel:
             if cache.is_warm(build):   # another process compiled it while this one waited
                 _first_call(loaded)
             else:
-                load = cache.load_factor()
                 with CompileNotice(build.describe(), estimate_seconds(build)) as notice:
                     _first_call(loaded)
-                cache.mark_compiled(build, notice.seconds, max(load, cache.load_factor()))
+                cache.mark_compiled(build, notice.seconds)
                 COMPILES.append((build, notice.seconds))
     _loaded[build] = loaded
     return loaded
@@ -152,12 +151,13 @@ def _first_call(loaded: Kernel) -> None:
 
 
 def estimate_seconds(build: Build) -> float:
-    """How long the build takes to compile here, now: the measured model of :func:`.builds.model_seconds`,
-    scaled by how fast this machine's earlier compiles were against it (each taken back to an idle
-    machine by the load it ran under), times the machine's load now."""
+    """How long the build takes to compile here: the measured model of :func:`.builds.model_seconds`,
+    scaled by how fast this machine's earlier compiles ran against it. The fastest quarter of them sets
+    the scale: a compile that shared its core with other work took longer than this machine needs, and
+    the load now (which niced background work inflates) says little about the next minute."""
     from . import cache
     from .builds import model_seconds
 
-    ratios = sorted(seconds / load / model_seconds(b) for b, seconds, load in cache.recorded_compiles())
-    scale = ratios[len(ratios) // 2] if ratios else 1.0
-    return model_seconds(build) * min(max(scale, 0.5), 2.0) * cache.load_factor()
+    ratios = sorted(seconds / model_seconds(b) for b, seconds in cache.recorded_compiles())
+    scale = ratios[(len(ratios) - 1) // 4] if ratios else 1.0
+    return model_seconds(build) * min(max(scale, 0.5), 2.0)
