@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import html as html_text
 import re
 
 import polars as pl
@@ -129,3 +130,42 @@ def test_the_forest_plot_draws_a_supported_effect_from_a_zero_baseline():
     panel = next(ax for ax in fig.axes if ax.get_visible() and ax.get_title() == "knock-outs, absolute change")
     drawn = [x for line in panel.get_lines() for x in line.get_xdata()]
     assert any(abs(x - 0.2) < 1e-12 for x in drawn)
+
+
+SKILL_SPEC = {
+    "study": {"name": "skill_small", "seed": 5, "games": 300, "mode": "single_round", "common_random_numbers": True},
+    "variants": {"stacking_any_draw": {"base": "classic", "rules": {"stacking": "any_draw"}},
+                 "draw_until_playable": {"base": "classic", "rules": {"draw_until_playable": True}}},
+    "lineups": {"expert": "lookahead(rollouts=4),random*"},
+    "grid": [{"variants": ["classic", "stacking_any_draw", "draw_until_playable"], "players": [2],
+              "lineups": ["random", "expert"]}],
+    "comparisons": [{"axis": "variant", "a": "classic", "b": "stacking_any_draw"},
+                    {"axis": "variant", "a": "classic", "b": "draw_until_playable"}],
+}
+
+
+def test_the_skill_section_leads_with_how_much_is_skill_and_ranks_the_rules(tmp_path):
+    """A small house-rule study with the expert and its all-random twin: the Skill section opens with the
+    expert's edge and the rounds it needs, then every rule's change of that edge, ranked, with the table
+    of the changes sorted the same way (as a reader sees the page: tags stripped)."""
+    from unosim.pipeline.runner import run_study
+    from unosim.pipeline.study import parse_study
+    path = run_study(parse_study(SKILL_SPEC), tmp_path, n_jobs=1, progress=False).path
+    html = write_report(open_dataset(path), tmp_path / "s.html").read_text()
+    section = html[html.index('<section id="skill">'):]
+    section = section[:section.index("</section>")]
+    assert section.index("How much is skill") < section.index("How the house rules change it") \
+        < section.index('<p class="note">')
+    text = html_text.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", section)))
+    assert re.search(r"lookahead\(rollouts=4\) in one seat \(lineup expert\) of classic at 2p wins \d+(\.\d+)?% of the rounds with "
+                     r"a winner against a fair share of 50\.0%: an edge of \+\d+(\.\d+)? points \[\+?−?[\d.]+, "
+                     r"\+[\d.]+\] \(raw 95%\); it needs [\d,]+ rounds \[[\d,]+, ([\d,]+|no bound)\] for a 95% "
+                     r"chance of having won more than its fair share of them\.", text), text[:600]
+    changes = pl.read_csv(path / "analysis" / "skill_changes.csv")
+    assert changes.height == 2 and set(changes["b"]) == {"stacking_any_draw", "draw_until_playable"}
+    lead = text[text.index("How the house rules change it"):text.index("How much a better strategy wins")]
+    for b in changes["b"]:
+        assert lead.count(f"{b} (vs classic): with lookahead(rollouts=4) in one seat (lineup expert) at 2p") == 1
+    ranked_table = re.search(r"The house rules ranked by how they change.*?</table>", section, re.S).group(0)
+    rows = re.findall(r"<tr><td class=\"text\">(\w+)</td>", ranked_table)
+    assert rows == changes.sort("estimate", descending=True)["b"].to_list()
