@@ -169,3 +169,27 @@ def test_the_skill_section_leads_with_how_much_is_skill_and_ranks_the_rules(tmp_
     ranked_table = re.search(r"The house rules ranked by how they change.*?</table>", section, re.S).group(0)
     rows = re.findall(r"<tr><td class=\"text\">(\w+)</td>", ranked_table)
     assert rows == changes.sort("estimate", descending=True)["b"].to_list()
+
+
+@pytest.mark.slow
+def test_the_shipped_skill_study_scaled_down_reports_luck_vs_skill_for_every_variant(tmp_path):
+    """analyses/studies/skill.toml end to end at 40 games a cell (its full run: the lead's report and the
+    spec's header): the report's Luck vs skill table has the expert and the best preset in every variant."""
+    import tomllib
+    from pathlib import Path
+
+    from unosim.pipeline.runner import run_study
+    from unosim.pipeline.study import parse_study
+    path = Path(__file__).parents[1] / "analyses" / "studies" / "skill.toml"
+    spec = tomllib.loads(path.read_text())
+    spec["study"]["games"] = 40
+    for grid in spec["grid"]:
+        grid.pop("games", None)
+    data = run_study(parse_study(spec, source=str(path)), tmp_path, n_jobs=1, progress=False).path
+    page = html_text.unescape(write_report(open_dataset(data), tmp_path / "skill.html").read_text())
+    table = re.search(r"Luck vs skill per variant.*?</table>", page, re.S).group(0)
+    rows = re.findall(r"<tr><td class=\"text\">(\w+)</td><td>2</td><td class=\"text\">([\w()=,]+)</td>", table)
+    variants = {"classic", "classic_no_blank", "minions", "spin", "no_mercy"}
+    assert {(v, p) for v, p in rows} == {(v, p) for v in variants for p in ("lookahead", "colour_counter")}
+    skill = page[page.index('<section id="skill">'):]
+    assert skill.index("How much is skill") < skill.index("Luck vs skill per variant")

@@ -249,6 +249,11 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
     if effects is not None and (effects["axis"] == "lineup").any():
         skill.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "lineup")),
                                    "What a lineup changes against another (B − A), strongest first"))
+    if "skill" in tables and "rounds_needed" in tables["skill"].columns:
+        skill.tables.append(_table(_luck_skill_view(tables["skill"]),
+                                   "Luck vs skill per variant: the skilled seat's share of the rounds with a winner "
+                                   "against its fair share, its edge, and the rounds it needs for a 95% chance of "
+                                   "having won more than its fair share of them (raw 95% intervals; ∞: no bound)"))
     if "skill_changes" in tables:
         skill.tables.append(_table(_skill_changes_view(tables["skill_changes"]),
                                    "The house rules ranked by how they change the skilled seat's edge over its "
@@ -293,6 +298,25 @@ def _skill_lead(found: list) -> list[tuple[str, list[str]]]:
     return [(title, texts) for title, texts in (
         ("How much is skill", how_much),
         ("How the house rules change it (the rules that reward skill most first)", changes)) if texts]
+
+
+def _luck_skill_view(skill: pl.DataFrame) -> pl.DataFrame:
+    """The published variants' rows of the skill table, as a reader wants them: shares in %, intervals
+    beside their estimate, the rounds needed with theirs (an unbounded end as ∞)."""
+    def rounds(column: str) -> pl.Expr:
+        return pl.col(column).cast(pl.Int64).map_elements(lambda n: f"{n:,}", return_dtype=pl.String).fill_null("∞")
+
+    def points(column: str) -> pl.Expr:
+        return (pl.col(column) * 100).round(1).cast(pl.String)
+    if "baseline" in skill.columns:
+        skill = skill.filter(pl.col("baseline").cast(pl.Boolean))
+    return skill.sort("variant", "players").select(
+        "variant", "players", pl.col("policy").alias("skilled seat"),
+        (pl.col("win_rate") * 100).round(1).alias("wins %"), (pl.col("fair_share") * 100).round(1).alias("fair %"),
+        (pl.col("random_rate") * 100).round(1).alias("random twin %"),
+        pl.format("{} [{}, {}]", points("estimate"), points("ci_low"), points("ci_high")).alias("edge, points"),
+        pl.format("{} [{}, {}]", rounds("rounds_needed"), rounds("rounds_needed_ci_low"),
+                  rounds("rounds_needed_ci_high")).alias("rounds needed"))
 
 
 def _skill_changes_view(changes: pl.DataFrame) -> pl.DataFrame:
