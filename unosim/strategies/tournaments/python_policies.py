@@ -36,8 +36,10 @@ SEARCH_ONLY = "lookahead"
 
 
 def has_python_policy(policies) -> bool:
-    """Whether ``policies`` (a list, or one comma-separated string) holds an entry that is not a spec."""
-    return not isinstance(policies, str) and any(not isinstance(p, str) for p in policies)
+    """Whether ``policies`` (a list, or one comma-separated string) holds a Python policy: an object with a
+    ``play`` method or a callable (anything else that is not a spec is refused as the compiled path says)."""
+    return isinstance(policies, (list, tuple)) and any(
+        not isinstance(p, str) and (callable(p) or hasattr(p, "play")) for p in policies)
 
 
 def python_entrants(policies, players: int, scheme: str) -> tuple[tuple[Entrant, ...], list]:
