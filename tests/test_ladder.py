@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -125,9 +126,12 @@ def _first_legal(view):
     return view.legal[0]
 
 
-def test_a_python_policy_takes_a_rung_of_the_ladder_but_lookahead_cannot_meet_it():
+def test_a_python_policy_takes_a_rung_of_the_ladder_but_lookahead_cannot_meet_it(tmp_path):
     result = ladder(["classic:n_blank=0"], players=2, games=40, seed=2,
                     policies=[_first_legal, "random", "colour_counter"])
+    written = json.loads(result.write(tmp_path / "ladder.json").read_text())   # the results file and its chart
+    assert written["deals"] == 40 and written["variants"]["classic:n_blank=0"]["n_blank"] == 0
+    assert written["machine"]["cpus"] and written["date"] and (tmp_path / "ladder.png").read_bytes()[:4] == b"\x89PNG"
     assert set(result.ratings["policy"]) == {"_first_legal", "random", "colour_counter"}
     skill = result.skill.row(0, named=True)
     vs = result.head_to_head.filter(pl.col("a") == "_first_legal", pl.col("b") == "random").row(0, named=True)

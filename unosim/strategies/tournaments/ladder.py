@@ -96,7 +96,7 @@ class LadderResult:
 
     def write(self, path: str | Path) -> Path:
         """The results file (atomic) and the chart beside it (``<stem>.png``)."""
-        from ..atomic import write_bytes_atomic
+        from ...store.atomic import write_bytes_atomic
         from ...reporting.plots import to_png
         path = Path(path)
         write_text_atomic(path, self.to_json())
