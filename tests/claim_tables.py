@@ -26,7 +26,7 @@ NAN = math.nan
 EDGES = [0.0, 1e-12, 0.005, 0.00499999, 0.0050001, 0.01, 0.0099999, 0.0100001, 0.02, 0.0199999, 0.0200001,
          0.049999, 0.05, 0.050001, 0.5, 1.0, 3.0, 95.0]
 P_EDGES = [0.0, 1e-300, 1e-20, 0.0004999, 0.0005, 0.001, 0.01, 0.025, 0.05, 0.2, 1.0]
-MEASURES = ("length", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness", "skill_edge")
+MEASURES = ("length", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness")
 CARDS = [("n0", 0), ("n5", 5), ("n9", 9), ("skip", 20), ("draw_two", 20), ("wild", 50), ("wd4", 50)]
 
 
@@ -59,7 +59,7 @@ class Rows:
 def effect_row(r: Rows, measure: str) -> dict:
     n = r.pick([2, 3, 100, 1000, 123_456])
     mean_a = 0.0 if r.coin(0.2) else (r.pick([0.1, 1.0, 40.0, 9999.0]) if r.coin() else float(r.rng.uniform(1e-6, 1e4)))
-    if measure in ("comebacks", "fairness", "skill_edge"):
+    if measure in ("comebacks", "fairness"):
         mean_a = min(abs(mean_a), 1.0)
     truncated_a, truncated_b = r.pick([0.0, 0.0, 1e-4, 0.3, 1.0]), r.pick([0.0, 0.0, 1e-4, 0.3, 1.0])
     truncation = {"truncated_a": truncated_a, "truncated_b": truncated_b,
@@ -68,7 +68,7 @@ def effect_row(r: Rows, measure: str) -> dict:
         return {"measure": measure, "identical": True, "mean_a": mean_a, "mean_b": mean_a, "n": n,
                 "test": "identical games", **truncation}
     estimate = r.signed()
-    if measure in ("comebacks", "fairness", "skill_edge") and abs(estimate) > 1:
+    if measure in ("comebacks", "fairness") and abs(estimate) > 1:
         estimate = math.copysign(1.0, estimate)
     mean_b = mean_a + estimate
     half = 0.0 if r.coin(0.2) else r.magnitude()
@@ -99,8 +99,6 @@ def effects_table(r: Rows) -> pl.DataFrame:
             for variant in variants:
                 for n_players in players:
                     for measure in measures:
-                        if measure == "skill_edge" and axis == "lineup":
-                            continue
                         label = {"axis": axis, "a": "classic" if axis == "variant" else "random", "b": b,
                                  "variant": variant, "players": n_players, "lineup": lineup, "paired": True}
                         rows.append({**label, **effect_row(r, measure)})
@@ -121,11 +119,40 @@ def skill_table(r: Rows) -> pl.DataFrame:
                 fair = 1 / players
                 estimate = max(min(r.signed(EDGES[:12], 0.4), 1 - fair), -fair)
                 half = r.pick([0.0, 0.001, 0.02])
+                needed = r.pick([None, 1, 19, 5131, 9_999_999])
                 rows.append({"variant": variant, "players": players, "lineup": lineup, "seat": 0, "policy": policy,
                              "win_rate": fair + estimate, "fair_share": fair, "estimate": estimate,
                              "ci_low": estimate - half, "ci_high": estimate + half, "p_value": r.p_value(),
-                             "n": r.pick([1, 50, 3000]), "rounds": 3000, "random_rate": None})
+                             "n": r.pick([1, 50, 3000]), "rounds": 3000, "random_rate": None,
+                             "baseline": variant == "classic", "rounds_needed": needed,
+                             "rounds_needed_ci_low": needed and max(1, needed // 2),
+                             "rounds_needed_ci_high": needed and r.pick([None, needed * 3])})
     return _with_holm(rows)
+
+
+def skill_changes_table(r: Rows) -> pl.DataFrame:
+    """How each rule changes the skilled seat's edge (analysis.skill_rules): mixed signs, identical games,
+    effects and p-values at the thresholds."""
+    rows = []
+    for b in r.some(["stacking_any_draw", "jump_in", "seven_o", "hand_size_5"], 4):
+        for lineup, policy in r.some([("expert", "lookahead"), ("greedy_first", "greedy_points")], 2):
+            for players in r.some([2, 3, 4], 3):
+                label = {"a": "classic", "b": b, "players": players, "lineup": lineup, "policy": policy, "seat": 0}
+                if r.coin(0.15):
+                    rows.append({**label, "identical": True, "n": r.pick([2, 5000])})
+                    continue
+                edge_a = r.magnitude(EDGES[:12], 0.5)
+                estimate = max(min(r.signed(EDGES[:12], 0.4), 1.0), -1.0)
+                half = r.pick([0.0, 0.001, 0.02])
+                rows.append({**label, "identical": False, "edge_a": edge_a, "edge_b": edge_a + estimate,
+                             "estimate": estimate, "ci_low": estimate - half, "ci_high": estimate + half,
+                             "p_value": r.p_value(), "n": r.pick([2, 100, 5000])})
+    schema = {"a": pl.String, "b": pl.String, "players": pl.Int64, "lineup": pl.String, "policy": pl.String,
+              "seat": pl.Int64, "identical": pl.Boolean, "edge_a": pl.Float64, "edge_b": pl.Float64,
+              "estimate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64,
+              "n": pl.Int64}
+    table = pl.DataFrame([{k: row.get(k) for k in schema} for row in rows], schema=schema)
+    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(NAN).to_numpy())))
 
 
 def fairness_table(r: Rows) -> pl.DataFrame:
@@ -173,14 +200,15 @@ def head_to_head_table(r: Rows) -> pl.DataFrame:
     return _with_holm(rows)
 
 
-BUILDERS = {"effects": effects_table, "skill": skill_table, "fairness": fairness_table,
+BUILDERS = {"effects": effects_table, "skill": skill_table, "skill_changes": skill_changes_table,
+            "fairness": fairness_table,
             "card_balance": card_table, "head_to_head": head_to_head_table}
 
 
 @st.composite
 def table_sets(draw) -> dict[str, pl.DataFrame]:
-    """A set of one to five of the tables, their rows drawn from a seed hypothesis chooses."""
-    chosen = draw(st.lists(st.sampled_from(list(BUILDERS)), min_size=1, max_size=5, unique=True))
+    """A set of one to six of the tables, their rows drawn from a seed hypothesis chooses."""
+    chosen = draw(st.lists(st.sampled_from(list(BUILDERS)), min_size=1, max_size=len(BUILDERS), unique=True))
     rows = Rows(draw(st.integers(0, 2**63 - 1)))
     return {name: BUILDERS[name](rows) for name in chosen}
 

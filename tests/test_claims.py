@@ -192,3 +192,62 @@ def test_analyze_writes_checked_findings_and_fails_loudly_on_a_contradiction(hou
     err = capsys.readouterr().err
     assert err.startswith("unosim: error: ") and "contradict the analysis tables" in err and "direction" in err
     assert not (again / "findings.json").exists() and not (again / "effects.csv").exists()
+
+
+# ---- skill: how much, and how each house rule changes it -------------------------------------------
+def _skill_changes(estimate: float = -0.041, p_value: float = 1e-6) -> pl.DataFrame:
+    from unosim.analysis.inference import holm
+    rows = [{"a": "classic", "b": "stacking_any_draw", "players": 4, "lineup": "expert", "policy": "lookahead",
+             "seat": 0, "identical": False, "edge_a": 0.183, "edge_b": 0.183 + estimate, "estimate": estimate,
+             "ci_low": estimate - 0.019, "ci_high": estimate + 0.019, "p_value": p_value, "n": 5000},
+            {"a": "classic", "b": "jump_in", "players": 4, "lineup": "expert", "policy": "lookahead", "seat": 0,
+             "identical": False, "edge_a": 0.183, "edge_b": 0.19, "estimate": 0.007, "ci_low": -0.01,
+             "ci_high": 0.024, "p_value": 0.4, "n": 5000}]
+    table = pl.DataFrame(rows)
+    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+
+
+def test_a_skill_change_is_stated_with_its_interval_and_the_checker_rejects_a_mutated_one():
+    """"stacking_any_draw cuts the expert's edge over random by 4.1 points [−6.0, −2.2] …: more luck"; a
+    flipped direction, a changed number or a verdict the p-values do not give is caught."""
+    tables = as_csv({"skill_changes": _skill_changes()})
+    found = claims(tables)
+    assert check_claims(tables, found) == []
+    cut = next(c for c in found if c.kind == "effect")
+    assert cut.subject == "stacking_any_draw (vs classic)" and cut.section == "skill" and cut.direction == -1
+    assert "cuts the expert's edge over random by 4.1 points [−6.0, −2.2], raw 95%" in cut.text
+    assert "more luck" in cut.text and cut.family.startswith("skill changes")
+    quiet = next(c for c in found if c.subject == "jump_in (vs classic)")
+    assert quiet.kind == "no_effect" and "no detectable change in the expert's edge" in quiet.text
+    flipped = dataclasses.replace(cut, direction=1)
+    assert any("direction" in p for p in check_claims(tables, [flipped, quiet]))
+    number = next(n for n in cut.numbers if n.column == "estimate")
+    lying = dataclasses.replace(cut, text=cut.text.replace("by 4.1", "by 5.1"),
+                                numbers=tuple(dataclasses.replace(n, text="5.1") if n is number else n
+                                              for n in cut.numbers))
+    assert any("the table says '4.1'" in p for p in check_claims(tables, [lying, quiet]))
+    weak = as_csv({"skill_changes": _skill_changes(p_value=0.3)})
+    assert any("supported" in p for p in check_claims(weak, [cut, quiet]))
+    assert any("stated by no finding" in p for p in check_claims(tables, [quiet]))
+
+
+def test_how_much_is_skill_states_the_edge_and_the_rounds_needed_and_is_checked():
+    from unosim.analysis.inference import holm
+    from unosim.analysis.luck import rounds_needed_row
+    rate, low, high = 0.412, 0.39, 0.434
+    row = {"variant": "classic", "players": 4, "lineup": "expert", "seat": 0, "policy": "lookahead",
+           "win_rate": rate, "fair_share": 0.25, "estimate": rate - 0.25, "ci_low": low - 0.25,
+           "ci_high": high - 0.25, "p_value": 1e-30, "n": 4000, "rounds": 4100, "random_rate": 0.25,
+           "baseline": True, **rounds_needed_row(rate, low, high, share=0.25)}
+    table = pl.DataFrame([row, {**row, "variant": "jump_in", "baseline": False}])
+    tables = as_csv({"skill": table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))})
+    found = claims(tables)
+    (note,) = [c for c in found if c.subject == "how much is skill"]
+    needed = row["rounds_needed"]
+    assert f"it needs {needed} rounds [{row['rounds_needed_ci_low']}, {row['rounds_needed_ci_high']}]" in note.text
+    assert "lookahead in one seat (lineup expert) of classic at 4p wins 41.2% of the rounds" in note.text
+    assert check_claims(tables, found) == []
+    mutated = dataclasses.replace(note, text=note.text.replace(f"needs {needed} ", f"needs {needed - 2} "),
+                                  numbers=tuple(dataclasses.replace(n, text=str(needed - 2))
+                                                if n.column == "rounds_needed" else n for n in note.numbers))
+    assert any("rounds_needed" in p for p in check_claims(tables, [c if c is not note else mutated for c in found]))

@@ -110,3 +110,35 @@ def test_a_small_ladder_rates_every_policy_and_checks_itself(tmp_path):
     assert '"n_blank": 0' in result.to_json()
     written = json.loads(result.write(tmp_path / "ladder.json").read_text())   # `unosim ladder --out`
     assert written["commit"] and written["skill"] and (tmp_path / "ladder.png").read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("q, share", [(0.3, 0.25), (0.45, 1 / 3), (0.6, 0.25), (0.26, 0.2)])
+def test_rounds_needed_at_more_seats_is_the_first_count_beating_the_fair_share(q, share):
+    """One skilled seat among N: the first n after which it has won more than n/N rounds with 95 %."""
+    n = luck.rounds_needed(q, share=share)
+    assert stats.binom.sf(math.floor(n * share + 1e-9), n, q) >= luck.GOAL
+    assert all(stats.binom.sf(math.floor(m * share + 1e-9), m, q) < luck.GOAL for m in range(1, n))
+    assert luck.rounds_needed(share, share=share) is None
+    with pytest.raises(ValueError, match="share=1.5"):
+        luck.rounds_needed(0.6, share=1.5)
+
+
+def _first_legal(view):
+    """A tiny user policy: the first legal card in hand order."""
+    return view.legal[0]
+
+
+def test_a_python_policy_takes_a_rung_of_the_ladder_but_lookahead_cannot_meet_it(tmp_path):
+    result = ladder(["classic:n_blank=0"], players=2, games=40, seed=2,
+                    policies=[_first_legal, "random", "colour_counter"])
+    written = json.loads(result.write(tmp_path / "ladder.json").read_text())   # the results file and its chart
+    assert written["deals"] == 40 and written["variants"]["classic:n_blank=0"]["n_blank"] == 0
+    assert written["machine"]["cpus"] and written["date"] and (tmp_path / "ladder.png").read_bytes()[:4] == b"\x89PNG"
+    assert set(result.ratings["policy"]) == {"_first_legal", "random", "colour_counter"}
+    skill = result.skill.row(0, named=True)
+    vs = result.head_to_head.filter(pl.col("a") == "_first_legal", pl.col("b") == "random").row(0, named=True)
+    assert skill["expert"] == "_first_legal" and skill["vs_random"] == vs["estimate"]
+    with pytest.raises(ValueError, match="'lookahead' cannot play against a Python policy: .* no lookahead twin"):
+        ladder(["classic"], players=2, games=4, seed=2, policies=[_first_legal, "random", "lookahead"])
+    with pytest.raises(ValueError, match="n_jobs=2: .* valid is n_jobs=1"):
+        ladder(["classic"], players=2, games=4, seed=2, policies=[_first_legal, "random"], n_jobs=2)

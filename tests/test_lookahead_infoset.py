@@ -12,9 +12,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from lookahead_states import CASES, decisions, forget_others, hidden_variant, known_split
+from scenario_tools import C
 
+from unosim.game import cards
 from unosim.game import protocol as L
+from unosim.game.policies import lineup_arrays
+from unosim.engine import belief as B
 from unosim.engine import lookahead as LA
+from unosim.engine import state as S
+from unosim.play.simulate import resolve
 
 GAMES = 12
 
@@ -76,24 +82,11 @@ def outside_void(g, t: int, cards) -> int:
     return int(sum(not g["void"][t, c] for c in cards))
 
 
-def draws_only_without_a_legal_card(g, t: int) -> bool:
-    """Whether seat t's draws at its turn prove it had no legal card: always without voluntary_draw,
-    and with it for every policy but a searching one (random's p_draw is 0 in these lineups)."""
-    return not g["ir"][L.IR_VOLUNTARY_DRAW] or g["pol"][t] != L.LOOKAHEAD
-
-
-# minions: a sampled world has dealt a seat two cards it was seen to lack (seed 11); the real hands keep
-# their voids, so games are right, but the sampler breaks its promise there — an open defect (issue 26)
-# kept visible as a strict xfail: the test reports it the day the sampler is fixed.
-VOID_CASES = [pytest.param(case, marks=pytest.mark.xfail(strict=True, reason="minions: a world breaks a void "
-                                                                            "(open defect, issue 26)"))
-              if case == "minions" else case for case in CASES]
-
-
-@pytest.mark.parametrize("case", VOID_CASES)
+@pytest.mark.parametrize("case", list(CASES))
 def test_voids_are_true_and_every_world_keeps_them(case):
     """A seat seen drawing at its turn lacks the cards that were legal (engine/belief.py): its real hand
-    keeps at least ``void_kept`` cards outside the void (when its draws prove it), and every sampled world
+    keeps at least ``void_kept`` cards outside the void (every seat: a void is recorded only where the
+    draw proves it, the lookahead seats' own draws included), and every sampled world
     deals it at least that many such cards among those the searching seat does not know."""
     constrained = 0
     for block, p, deck_counts in decisions(case, seed=11, games=GAMES):
@@ -104,9 +97,8 @@ def test_voids_are_true_and_every_world_keeps_them(case):
         work = work_block[0]
         for t in range(g["st"][L.ST_N]):
             promised = int(min(g["void_kept"][t], g["hlen"][t]))
-            if draws_only_without_a_legal_card(g, t):
-                assert outside_void(g, t, g["hands"][t, :g["hlen"][t]]) >= promised, \
-                    f"seat {t} holds cards it was seen to lack"
+            assert outside_void(g, t, g["hands"][t, :g["hlen"][t]]) >= promised, \
+                f"seat {t} holds cards it was seen to lack"
             if t != p:
                 promised -= len(known_split(g, p, t)[0])
                 constrained += promised > 0
@@ -118,3 +110,40 @@ def test_voids_are_true_and_every_world_keeps_them(case):
                     assert outside_void(g, t, known_split(work, p, t)[1]) >= promised, \
                         f"a world dealt seat {t} cards it was seen to lack"
     assert constrained > 20, "no seat was ever seen to lack a card: the voids were not exercised"
+
+
+def _table(lineup: str, rules: dict, hands: list[list[str]]):
+    """A fresh 4-seat classic game of ``lineup`` with the belief hook on and these hands, and the
+    play-flags row of the top card R2 with red in play."""
+    rs, specs = resolve("classic", len(hands), lineup, {**rules, "match_mode": "single_round", "n_blank": 0})
+    ir, fr, _ = rs.compile(len(hands))
+    pol, pp = lineup_arrays(specs)
+    block = S.new_game(ir, fr, pol, pp)
+    g = block[0]
+    g["st"][L.ST_LA_SEARCH] = 1
+    for t, hand in enumerate(hands):
+        g["hands"][t, :len(hand)] = [C(name) for name in hand]
+        g["hlen"][t] = len(hand)
+    return block, S.PLAY_FLAGS[C("R2"), cards.COLOUR[C("R2")]]
+
+
+def test_a_draw_records_a_void_only_where_it_proves_one():
+    """Scripted (issue 26): with voluntary_draw on, every seat draws at its turn on R2 — the lookahead
+    seat and random(p_draw=0.5) holding the legal R5 (their policies may draw anyway), the two that never
+    draw voluntarily holding no legal card. Only those two get a void: the expert's draws used to record
+    false voids that piled up until no world could keep them (what the minions grid hit). Without
+    voluntary_draw every draw proves a void."""
+    lineup = "lookahead,greedy_points,random(p_draw=0.5),colour_counter"
+    hands = [["R5", "G7"], ["G7", "B3"], ["R5", "G7"], ["Y1", "B3", "G9"]]
+    block, flags = _table(lineup, {}, hands)
+    g = block[0]
+    for t in range(4):
+        B.drew_at_turn(g, t, flags, S.LEGAL)
+    assert [int(g["void_kept"][t]) for t in range(4)] == [0, 2, 0, 3]
+    assert g["void"][1, C("R9")] and g["void"][3, C("WILD")] and g["void"][3, C("Y2")]
+    assert not g["void"][1, C("G9")] and not g["void"][3, C("Y1")]
+    assert not g["void"][0].any() and not g["void"][2].any()
+    block, flags = _table(lineup, {"voluntary_draw": False}, [["G7", "B3"]] * 4)
+    g = block[0]
+    B.drew_at_turn(g, 0, flags, S.LEGAL)
+    assert g["void_kept"][0] == 2 and g["void"][0, C("R9")] and not g["void"][0, C("G7")]

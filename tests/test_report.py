@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import html as html_text
 import re
 
 import polars as pl
@@ -165,3 +166,66 @@ def test_charts_drawn_in_worker_processes_are_the_bytes_drawn_in_one(tables, tmp
     for chart in chosen:
         png = f"{chart.name}.png"
         assert (tmp_path / "parallel" / png).read_bytes() == (tmp_path / "serial" / png).read_bytes(), png
+
+
+SKILL_SPEC = {
+    "study": {"name": "skill_small", "seed": 5, "games": 300, "mode": "single_round", "common_random_numbers": True},
+    "variants": {"stacking_any_draw": {"base": "classic", "rules": {"stacking": "any_draw"}},
+                 "draw_until_playable": {"base": "classic", "rules": {"draw_until_playable": True}}},
+    "lineups": {"expert": "lookahead(rollouts=4),random*"},
+    "grid": [{"variants": ["classic", "stacking_any_draw", "draw_until_playable"], "players": [2],
+              "lineups": ["random", "expert"]}],
+    "comparisons": [{"axis": "variant", "a": "classic", "b": "stacking_any_draw"},
+                    {"axis": "variant", "a": "classic", "b": "draw_until_playable"}],
+}
+
+
+def test_the_skill_section_leads_with_how_much_is_skill_and_ranks_the_rules(tmp_path):
+    """A small house-rule study with the expert and its all-random twin: the Skill section opens with the
+    expert's edge and the rounds it needs, then every rule's change of that edge, ranked, with the table
+    of the changes sorted the same way (as a reader sees the page: tags stripped)."""
+    from unosim.pipeline.runner import run_study
+    from unosim.pipeline.study import parse_study
+    path = run_study(parse_study(SKILL_SPEC), tmp_path, n_jobs=1, progress=False).path
+    html = write_report(open_dataset(path), tmp_path / "s.html").read_text()
+    section = html[html.index('<section id="skill">'):]
+    section = section[:section.index("</section>")]
+    assert section.index("How much is skill") < section.index("How the house rules change it") \
+        < section.index('<p class="note">')
+    text = html_text.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", section)))
+    assert re.search(r"lookahead\(rollouts=4\) in one seat \(lineup expert\) of classic at 2p wins \d+(\.\d+)?% of the rounds with "
+                     r"a winner against a fair share of 50\.0%: an edge of \+\d+(\.\d+)? points \[\+?−?[\d.]+, "
+                     r"\+[\d.]+\] \(raw 95%\); it needs [\d,]+ rounds \[[\d,]+, ([\d,]+|no bound)\] for a 95% "
+                     r"chance of having won more than its fair share of them\.", text), text[:600]
+    changes = pl.read_csv(path / "analysis" / "skill_changes.csv")
+    assert changes.height == 2 and set(changes["b"]) == {"stacking_any_draw", "draw_until_playable"}
+    lead = text[text.index("How the house rules change it"):text.index("How much a better strategy wins")]
+    for b in changes["b"]:
+        assert lead.count(f"{b} (vs classic): with lookahead(rollouts=4) in one seat (lineup expert) at 2p") == 1
+    ranked_table = re.search(r"The house rules ranked by how they change.*?</table>", section, re.S).group(0)
+    rows = re.findall(r"<tr><td class=\"text\">(\w+)</td>", ranked_table)
+    assert rows == changes.sort("estimate", descending=True)["b"].to_list()
+
+
+@pytest.mark.slow
+def test_the_shipped_skill_study_scaled_down_reports_luck_vs_skill_for_every_variant(tmp_path):
+    """analyses/studies/skill.toml end to end at 40 games a cell (its full run: the lead's report and the
+    spec's header): the report's Luck vs skill table has the expert and the best preset in every variant."""
+    import tomllib
+    from pathlib import Path
+
+    from unosim.pipeline.runner import run_study
+    from unosim.pipeline.study import parse_study
+    path = Path(__file__).parents[1] / "analyses" / "studies" / "skill.toml"
+    spec = tomllib.loads(path.read_text())
+    spec["study"]["games"] = 40
+    for grid in spec["grid"]:
+        grid.pop("games", None)
+    data = run_study(parse_study(spec, source=str(path)), tmp_path, n_jobs=1, progress=False).path
+    page = html_text.unescape(write_report(open_dataset(data), tmp_path / "skill.html").read_text())
+    table = re.search(r"Luck vs skill per variant.*?</table>", page, re.S).group(0)
+    rows = re.findall(r"<tr><td class=\"text\">(\w+)</td><td>2</td><td class=\"text\">([\w()=,]+)</td>", table)
+    variants = {"classic", "classic_no_blank", "minions", "spin", "no_mercy"}
+    assert {(v, p) for v, p in rows} == {(v, p) for v in variants for p in ("lookahead", "colour_counter")}
+    skill = page[page.index('<section id="skill">'):]
+    assert skill.index("How much is skill") < skill.index("Luck vs skill per variant")

@@ -435,3 +435,30 @@ def test_head_to_head_intervals_are_calibrated_over_seeds():
         row = h2h.filter(pl.col("a") == "greedy_points").row(0, named=True)
         covered += row["ci_low"] <= share <= row["ci_high"]
     assert abs(covered / reps - 0.95) <= 3 * math.sqrt(0.95 * 0.05 / reps), covered
+
+
+# ---- a Python policy: played by the reference engine ----------------------------------------------
+def test_a_python_copy_of_a_built_in_policy_gets_the_compiled_tournaments_results():
+    """The reference engine deals the compiled tournament's deals and its built-in policies draw from the
+    same play stream: a Python copy of greedy_points (against random and a weighted preset) gets exactly
+    the compiled standings and head-to-head."""
+    from unosim.reference import GreedyPointsPolicy
+    mine = unosim.tournament("classic", players=2, policies=[GreedyPointsPolicy(), "random", "colour_counter"],
+                             games=60, seed=4)
+    theirs = unosim.tournament("classic", players=2, policies=["greedy_points", "random", "colour_counter"],
+                               games=60, seed=4)
+    assert mine.path is None and [e.name for e in mine.entrants][0] == "GreedyPointsPolicy"
+    columns = [c for c in theirs.standings.columns if c not in ("policy", "policy_spec")]
+    assert mine.standings.select(columns).equals(theirs.standings.select(columns))
+    assert mine.head_to_head.drop("a", "b").equals(theirs.head_to_head.drop("a", "b"))
+
+
+def test_a_python_policy_refuses_what_the_reference_engine_cannot_do():
+    def first_legal(view):
+        return view.legal[0]
+    with pytest.raises(ValueError, match="'lookahead' cannot play against a Python policy"):
+        unosim.tournament("classic", players=2, policies=[first_legal, "lookahead"], games=2, seed=1)
+    with pytest.raises(ValueError, match="out='x': .* writes no dataset; valid is out=None"):
+        unosim.tournament("classic", players=2, policies=[first_legal, "random"], games=2, seed=1, out="x")
+    with pytest.raises(ValueError, match="cannot use 7 as a policy"):
+        unosim.tournament("classic", players=2, policies=[first_legal, 7], games=2, seed=1)

@@ -10,7 +10,7 @@ checked is what a reader of the files sees) and the claims, and returns every vi
 * "supported" holds after the stated adjustment: each table's ``p_holm`` is Holm's adjustment of its
   p-values (recomputed), and a claim said supported has every row below 0.05, one said unsupported none;
 * "of practical size" / "negligible" hold against the measure's minimum effect;
-* coverage: every Holm-supported row of a table that findings speak for (effects, skill, fairness,
+* coverage: every Holm-supported row of a table that findings speak for (effects, skill, skill changes, fairness,
   card values, head-to-head — where the row (a, b) also covers its mirror (b, a)) is cited by some claim, so a sentence never says "no change" while a
   table holds a supported effect that no sentence states.
 
@@ -139,7 +139,7 @@ def _check_claim(claim: Claim, indexed: dict, cited: dict) -> list[str]:
 
 def _measure(claim: Claim) -> str | None:
     """The minimum-effect key of a claim's rows (None: each effects row's own measure)."""
-    return {"skill": "skill", "fairness": "spread", "card_balance": "card",
+    return {"skill": "skill", "skill_changes": "skill_edge", "fairness": "spread", "card_balance": "card",
             "head_to_head": "head_to_head"}.get(claim.table)
 
 

@@ -24,6 +24,7 @@ ALPHA = 0.05
 KEYS = {
     "effects": ("axis", "a", "b", "variant", "players", "lineup", "measure"),
     "skill": ("variant", "players", "lineup"),
+    "skill_changes": ("a", "b", "players", "lineup"),
     "fairness": ("variant", "players", "lineup"),
     "card_balance": ("variant", "players", "lineup", "card"),
     "head_to_head": ("a", "b"),
@@ -32,6 +33,7 @@ KEYS = {
 FAMILIES = {
     "effects": ("p_value", "effects: every comparison × setting × measure of the study"),
     "skill": ("p_value", "skill: every cell with one skilled seat"),
+    "skill_changes": ("p_value", "skill changes: every house rule × skilled lineup, its change of the edge"),
     "fairness": ("range_p", "seat fairness: every cell"),
     "card_balance": ("p_value", "card values: every card of every cell"),
     "head_to_head": ("p_value", "tournament: every ordered pair of entrants"),

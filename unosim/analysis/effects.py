@@ -25,14 +25,11 @@ Measures (one value per round; docs/rules.md §1.13 for the columns):
   statistic's exact permutation test (A and B swapped within each game, :data:`PERMUTATIONS` draws,
   p = (hits + 1)/(draws + 1), never 0). Its estimate is the change of the spread (max − min win rate
   over positions), a description without an interval;
-* ``skill_edge`` — for a lineup with one skilled seat, when both variants also have the all-``random``
-  lineup: the change in the skilled seat's edge (its win rate minus that seat's win rate under the
-  all-random lineup on the same decks).
-
 Every effect but ``fairness`` has an estimate (B − A), a raw 95% interval and a p-value that agree
 (:mod:`unosim.analysis.inference`), the relative change B/A − 1 with Fieller's interval (NaN bounds
 when the set is unbounded), and Holm's adjusted p-value over every effect of the study (one family,
-named "effects" in the report).
+named "effects" in the report). How a rule changes the skilled seat's edge is its own table and Holm
+family (:mod:`unosim.analysis.skill_rules`).
 
 When the two cells played identical games (every outcome column equal, game by game) no interval is
 printed: the row says ``identical`` — the rule never changed a game under these policies.
@@ -88,7 +85,6 @@ MEASURES = (
 )
 MEASURE_LABELS = {m.name: m.label for m in MEASURES} | {
     "fairness": "split of wins by position after the dealer (change of the spread)",
-    "skill_edge": "skilled seat's edge over the all-random lineup",
 }
 
 
@@ -275,20 +271,6 @@ def all_random(lineup_spec: str, players: int) -> bool:
     return all(p.name == "random" and not p.params for p in make_lineup(lineup_spec, players))
 
 
-def skill_edge_change(frames: Mapping[str, pl.DataFrame], seat: int, confidence: float = 0.95) -> dict:
-    """Change of the skilled seat's edge between variants A and B. ``frames`` holds the first rounds of
-    ``a_skilled``, ``a_random``, ``b_skilled``, ``b_random``, all on the same decks: per game the edge
-    is won(skilled lineup) − won(all random) for that seat; B's edge minus A's, paired t."""
-    games = frames["a_skilled"]["game"]
-    for f in frames.values():
-        if not f["game"].equals(games):
-            raise ValueError("skill_edge_change needs the four cells on the same games (common random numbers)")
-    won = {k: (f["winner_seat"] == seat).cast(pl.Float64).to_numpy() for k, f in frames.items()}
-    edge_a, edge_b = won["a_skilled"] - won["a_random"], won["b_skilled"] - won["b_random"]
-    return {"measure": "skill_edge", "identical": False, "test": "paired t",
-            **paired_difference(edge_a, edge_b, confidence)}
-
-
 def effects(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comparisons: Sequence[Mapping],
             shares_decks: Callable[[str, str], bool], confidence: float = 0.95) -> pl.DataFrame:
     """Every comparison × shared other axes × measure, with Holm's adjustment over all of them.
@@ -321,10 +303,6 @@ def effects(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comparison
             for row in compare_cells(fa, fb, int(pair["players"]), paired=paired, confidence=confidence,
                                      seed=seed, identical=same):
                 rows.append({**label, **row})
-            if axis == "variant":
-                edge = _skill_row(rounds, cells, cell_a, cell_b, fa, fb, shares_decks, confidence)
-                if edge:
-                    rows.append({**label, **edge})
     return finish_effects(rows)
 
 
@@ -332,26 +310,6 @@ def _every_round_identical(rounds, cell_a: Mapping, cell_b: Mapping) -> bool:
     """In match modes the first rounds can agree while a later round differs: compare them all."""
     return identical_games(all_rounds(rounds, {c: cell_a[c] for c in CELL}),
                            all_rounds(rounds, {c: cell_b[c] for c in CELL}))
-
-
-def _skill_row(rounds, cells, cell_a, cell_b, fa, fb, shares_decks, confidence) -> dict | None:
-    players = int(cell_a["players"])
-    seat = skilled_seat(cell_a["lineup_spec"], players)
-    if seat is None:
-        return None
-    randoms = {}
-    for side, cell in (("a", cell_a), ("b", cell_b)):
-        match = [r for r in cells.filter((pl.col("variant") == cell["variant"])
-                                         & (pl.col("players") == players)).iter_rows(named=True)
-                 if all_random(r["lineup_spec"], players)]
-        if not match or not shares_decks(match[0]["name"], cell_a["name"]) \
-                or not shares_decks(match[0]["name"], cell_b["name"]):
-            return None
-        randoms[side] = first_rounds(rounds, {c: match[0][c] for c in CELL})
-    frames = {"a_skilled": fa, "a_random": randoms["a"], "b_skilled": fb, "b_random": randoms["b"]}
-    if identical_games(fa, fb) and identical_games(randoms["a"], randoms["b"]):
-        return {"measure": "skill_edge", "identical": True, "n": fa.height, "test": "identical games"}
-    return skill_edge_change(frames, seat, confidence)
 
 
 _EFFECT_SCHEMA = {

@@ -38,6 +38,7 @@ from .claims import (
     effect_size,
     row_key,
 )
+from .skill_findings import skill_change_claims, skill_lead_claims
 
 _PHRASES = {  # measure → (word when larger, word when smaller, what)
     "length": ("longer", "shorter", "rounds"),
@@ -48,8 +49,8 @@ _PHRASES = {  # measure → (word when larger, word when smaller, what)
     "knockouts": ("more", "fewer", "knock-outs per round"),
 }
 _SUBJECT_FIRST = ("length", "max_hand", "penalty")  # "rounds 12% longer", not "12% longer rounds"
-_ORDER = ("length", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness", "skill_edge")
-_NAMES = {"fairness": "seat fairness", "skill_edge": "the skilled seat's edge", "length": "length",
+_ORDER = ("length", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness")
+_NAMES = {"fairness": "seat fairness", "length": "length",
           "lead_changes": "tension", "comebacks": "comebacks", "max_hand": "hand sizes",
           "penalty": "penalties", "knockouts": "knock-outs"}
 _RANK = {"effect": 0, "negligible": 2, "note": 2, "no_effect": 3, "identical": 4}
@@ -178,13 +179,6 @@ def _effect_claim(subject: str, scope: str, measure: str, rows: list[dict]) -> C
     if measure == "fairness":
         _fairness_change_text(s, rows, best)
         direction = 0
-    elif measure == "skill_edge":
-        direction = 1 if rows[0]["estimate"] > 0 else -1
-        s.add(f"the skilled seat's edge over the all-random lineup {'grows' if direction > 0 else 'shrinks'} by ")
-        _points_span(s, rows, best, "estimate")
-        s.add(" [")
-        _interval(s, rows, best, 100)
-        s.add("] points (raw 95%)")
     else:
         direction = 1 if rows[0]["estimate"] > 0 else -1
         _measure_text(s, measure, rows, best, direction)
@@ -270,12 +264,6 @@ def _span(s: Sentence, rows: list[dict], column: str, scale: float, unit: str) -
     if len(rows) > 1 and lo != hi and Number.of(rows, hi, column, f".{d}f", scale, True).text != low_text:
         s.add("–").num(rows, hi, column, f".{d}f", scale, absolute=True)
     s.add(unit)
-
-
-def _points_span(s: Sentence, rows: list[dict], best: int, column: str) -> None:
-    _span(s, rows, column, 100, "")
-    if len(rows) > 1:
-        s.add(f" (largest at {_setting(rows[best])})")
 
 
 def _interval(s: Sentence, rows: list[dict], i: int, scale: float) -> None:
@@ -516,5 +504,7 @@ def _join(items: list[str], word: str = "or") -> str:
 
 
 _BUILDERS: tuple[tuple[str, Callable[[pl.DataFrame], list[Claim]]], ...] = (
-    ("effects", _effect_claims), ("skill", _skill_claims), ("fairness", _fairness_claims),
+    ("effects", _effect_claims), ("skill", skill_lead_claims), ("skill", _skill_claims),
+    ("skill_changes", skill_change_claims),
+    ("fairness", _fairness_claims),
     ("card_balance", _card_claims), ("head_to_head", _tournament_claims))

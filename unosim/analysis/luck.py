@@ -7,7 +7,8 @@ here plays, draws or writes.
   ahead of its opponent with probability ``q`` per round has a 95 % chance of having finished ahead in
   more of them than the opponent: the smallest ``n`` with ``P(Bin(n, q) > n / 2) >= 0.95``, computed
   exactly from the binomial distribution (an even ``n`` counts a tie of rounds as not more, so the
-  answer is odd). ``n`` falls as ``q`` rises, so the interval of ``n`` is ``n`` at the ends of the
+  answer is odd). At ``N`` seats (one skilled seat among random ones, :mod:`.skill`) the same question
+  asks for more than its fair share ``n / N`` of the rounds. ``n`` falls as ``q`` rises, so the interval of ``n`` is ``n`` at the ends of the
   interval of ``q``; a ``q`` interval reaching down to ½ leaves the upper end unbounded (None).
 * **Rating spread** (:func:`rating_spread`): the published measure is Duersch, Lambrecht & Oechssler,
   "Measuring skill and chance in games", European Economic Review 2020: rate every player with a
@@ -30,21 +31,25 @@ GOAL = 0.95            # the chance of having finished ahead in more rounds
 MAX_ROUNDS = 10**7     # beyond this the edge is called unmeasurable (None)
 
 
-def majority_chance(n: int, q: float) -> float:
-    """P(more than half of ``n`` independent rounds won), each won with probability ``q``."""
-    return float(stats.binom.sf(n // 2, n, q))
+def majority_chance(n: int, q: float, share: float = 0.5) -> float:
+    """P(more than ``share`` of ``n`` independent rounds won), each won with probability ``q``."""
+    return float(stats.binom.sf(math.floor(n * share + 1e-9), n, q))
 
 
-def rounds_needed(q: float, goal: float = GOAL) -> int | None:
-    """The smallest number of rounds with ``majority_chance >= goal`` (None when q ≤ ½ or it exceeds
-    MAX_ROUNDS). Over odd ``n`` the chance rises with ``n`` (q > ½), so a bisection finds it exactly."""
+def rounds_needed(q: float, goal: float = GOAL, share: float = 0.5) -> int | None:
+    """The smallest number of rounds with ``majority_chance >= goal`` (None when q ≤ share or it exceeds
+    MAX_ROUNDS). ``share`` ½ (two players: more rounds than the opponent): over odd ``n`` the chance rises
+    with ``n`` (q > ½), so a bisection finds it exactly. Another share (1/N: more than a fair share at N
+    seats) makes the chance a saw-tooth in ``n``: the first ``n`` reaching the goal, found by scanning."""
     if not 0 <= q <= 1 or math.isnan(q):
         raise ValueError(f"q={q!r} is not a probability: valid is 0 ≤ q ≤ 1")
-    if q <= 0.5:
+    if not 0 < share < 1:
+        raise ValueError(f"share={share!r} is not a share of rounds: valid is 0 < share < 1")
+    if q <= share or majority_chance(MAX_ROUNDS, q, share) < goal:
         return None
+    if share != 0.5:
+        return _first_reaching(q, goal, share)
     lo, hi = 0, (MAX_ROUNDS - 1) // 2          # n = 2k + 1
-    if majority_chance(2 * hi + 1, q) < goal:
-        return None
     while lo < hi:
         mid = (lo + hi) // 2
         if majority_chance(2 * mid + 1, q) >= goal:
@@ -54,13 +59,26 @@ def rounds_needed(q: float, goal: float = GOAL) -> int | None:
     return 2 * lo + 1
 
 
-def rounds_needed_row(estimate: float, ci_low: float, ci_high: float) -> dict[str, int | None]:
+def _first_reaching(q: float, goal: float, share: float) -> int | None:
+    """The first n ≤ MAX_ROUNDS with P(Bin(n, q) > n · share) ≥ goal, in windows that double."""
+    start, width = 1, 1024
+    while start <= MAX_ROUNDS:
+        n = np.arange(start, min(start + width, MAX_ROUNDS + 1))
+        hit = np.flatnonzero(stats.binom.sf(np.floor(n * share + 1e-9), n, q) >= goal)
+        if hit.size:
+            return int(n[hit[0]])
+        start, width = start + width, width * 2
+    return None
+
+
+def rounds_needed_row(estimate: float, ci_low: float, ci_high: float, share: float = 0.5) -> dict[str, int | None]:
     """``rounds_needed`` at the estimate and its interval: the high share gives the low count (a Wald
     interval that overshoots [0, 1] on few deals is clipped to it)."""
     def clip(x: float) -> float:
         return min(max(x, 0.0), 1.0)
-    return {"rounds_needed": rounds_needed(clip(estimate)), "rounds_needed_ci_low": rounds_needed(clip(ci_high)),
-            "rounds_needed_ci_high": rounds_needed(clip(ci_low))}
+    return {"rounds_needed": rounds_needed(clip(estimate), share=share),
+            "rounds_needed_ci_low": rounds_needed(clip(ci_high), share=share),
+            "rounds_needed_ci_high": rounds_needed(clip(ci_low), share=share)}
 
 
 def rating_spread(point: np.ndarray, boot: np.ndarray, confidence: float = 0.95) -> dict[str, float]:

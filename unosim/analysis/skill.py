@@ -9,8 +9,8 @@ every seat they would pull every seat below 1/N, and a seat winning more than it
 that have a winner would be reported as losing (``n`` is the won rounds, ``rounds`` all rounds). When
 the study also has the all-``random`` lineup for the same variant and player count, that seat's share
 of won rounds there is shown beside it (``random_rate``): the seats are symmetric, so it sits near 1/N
-and any difference comes from the seat's position, not its policy. How a house rule changes the edge is the
-``skill_edge`` measure of :mod:`unosim.analysis.effects`.
+and any difference comes from the seat's position, not its policy. How a house rule changes the edge is
+:mod:`unosim.analysis.skill_rules`.
 """
 
 from __future__ import annotations
@@ -21,13 +21,17 @@ from scipy import stats
 from .effects import all_random, skilled_seat
 from .inference import holm, score_test_proportion
 from .intervals import clustered_rates
+from .luck import rounds_needed_row
 
 
 def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,
-                cluster: str | None = None) -> pl.DataFrame:
+                cluster: str | None = None, baselines: frozenset[str] = frozenset()) -> pl.DataFrame:
     """One row per cell with a skilled seat: ``seat``, ``policy``, ``win_rate`` (share of won rounds),
     ``estimate`` = win rate − 1/N with ``ci_low``/``ci_high``, ``p_value``, ``p_holm``, ``n`` (won
-    rounds), ``rounds`` and ``random_rate``. ``cluster`` (``"game"`` in match modes, whose rounds are
+    rounds), ``rounds``, ``random_rate``, ``rounds_needed`` with its interval (the rounds after which the
+    seat has a 95 % chance of having won more than its fair share of them, :func:`.luck.rounds_needed`;
+    empty when unbounded) and ``baseline`` (the variant is one of ``baselines``, the published variants a
+    house-rule study compares its rules with; every row when none is given). ``cluster`` (``"game"`` in match modes, whose rounds are
     not independent): the cluster-robust Wald interval and z test over matches instead of Wilson's."""
     keys = ["variant", "players", "lineup", "winner_seat", *([cluster] if cluster else [])]
     wins = (rounds.lazy().group_by(keys).agg(count=pl.len())
@@ -55,11 +59,13 @@ def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confid
         test = score_test_proportion(k, n, 1 / players, confidence) if cluster is None else \
             _clustered_test(mine.filter(pl.col("winner_seat") >= 0), seat, cluster, 1 / players, confidence)
         policy = cell["lineup_label"].split(",")[seat]
+        fair = 1 / players
         rows.append({"variant": cell["variant"], "players": players, "lineup": cell["lineup"], "seat": seat,
-                     "policy": policy, "win_rate": test["rate"], "fair_share": 1 / players,
+                     "policy": policy, "win_rate": test["rate"], "fair_share": fair,
                      "estimate": test["estimate"], "ci_low": test["ci_low"], "ci_high": test["ci_high"],
                      "p_value": test["p_value"], "n": n, "rounds": rounds_played,
-                     "random_rate": random_rate})
+                     "random_rate": random_rate, "baseline": cell["variant"] in baselines if baselines else True,
+                     **rounds_needed_row(test["rate"], fair + test["ci_low"], fair + test["ci_high"], share=fair)})
     table = pl.DataFrame(rows)
     if table.is_empty():
         return table

@@ -25,12 +25,13 @@ from .matches import match_ends, match_vs_round_wins, rounds_per_match
 from .paired import compare_lengths, compare_wins
 from .quality import game_quality
 from .skill import skill_edges
+from .skill_rules import skill_changes
 from .survival import restricted_means, turn_survival
 from .win_rates import CELL, points_when_winning, win_rates, win_rates_by_dealer_position
 
 TABLE_DIR = "analysis"
 #: version of the set of standard tables and their columns; `unosim report` recomputes tables of another one
-ANALYSIS_FORMAT = 3
+ANALYSIS_FORMAT = 4
 FORMAT_FILE = "FORMAT"
 FINDINGS_FILE = "findings.json"
 
@@ -48,12 +49,17 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
         del tables["quality"]  # a dataset from before the game-quality counters
     with streaming():
         matches = "game" if ds.manifest["study"]["mode"] != "single_round" else None
-        skill = skill_edges(ds.rounds, ds.cells(), confidence, cluster=matches)
+        baselines = frozenset(c["a"] for c in ds.manifest["study"]["comparisons"] if c["axis"] == "variant")
+        skill = skill_edges(ds.rounds, ds.cells(), confidence, cluster=matches, baselines=baselines)
         if not skill.is_empty():
             tables["skill"] = skill
         if ds.manifest["study"]["comparisons"]:
             tables["effects"] = effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"],
                                         ds.shares_decks, confidence)
+            changes = skill_changes(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"], ds.shares_decks,
+                                    confidence)
+            if not changes.is_empty():
+                tables["skill_changes"] = changes
             tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
     tables.update(tournament_tables(ds))
     return tables

@@ -29,12 +29,16 @@ conservative choice, the search then simply samples those cards). Events after t
 (final-card effects, a final spin) change nothing that a decision of this round could use.
 
 **Voids** (public, so one row per seat, not per observer): a seat that draws at its turn had no legal
-card — certain under rules without ``voluntary_draw`` (§1.5), and with it a model of the other seats:
-every built-in policy but ``lookahead`` and ``random(p_draw>0)`` draws only then. The search assumes
-every card the seat then held lies outside the cards that were legal: ``g["void"][t, c] = 1`` for each
-such card id, and ``g["void_kept"][t]`` = how many of t's cards lie outside it (t's hand size then).
-The void is recorded at every draw at a turn, whatever the hand held, so it depends on what the seats
-saw only. Cards drawn later may be anything; a card t
+card — certain under rules without ``voluntary_draw`` (§1.5), and with it certain for a policy that
+never draws while it holds a legal card (:func:`draw_proves_void`: ``greedy_points``, ``keep_wilds``,
+``random`` with ``p_draw`` 0, ``weighted`` whose draw scores below every card); the seats' policies are
+public, so this depends on what the seats saw only. A ``lookahead`` seat's search may choose to draw
+(so may ``random(p_draw>0)``): its draws prove nothing and record no void (recording them made the
+voids of a drawing expert false and, merged over several draws, cover every card id, so no world could
+keep them: issue 26). The search assumes every card the seat then held lies outside the cards that were
+legal: ``g["void"][t, c] = 1`` for each such card id, and ``g["void_kept"][t]`` = how many of t's cards
+lie outside it (t's hand size then). The void is recorded at every such draw, whatever the hand held.
+Cards drawn later may be anything; a card t
 plays or discards that lies outside the void may have been one of the kept ones, so the count drops by
 one (a lower bound that stays true). A later void merges with the current one when every card t holds
 is kept (else it replaces it). Hands that move (swap, 0-pass, Trade Hands, a redeal) or leave (knock-out)
@@ -143,9 +147,27 @@ def clear_voids(g, seat):
 
 
 @njit
+def draw_proves_void(g, p):
+    """Whether p's draw at its turn proves it held no legal card (module docstring): always without
+    ``voluntary_draw``; with it only for a policy that never draws while it holds a legal card."""
+    if not g["ir"][L.IR_VOLUNTARY_DRAW]:
+        return True
+    pid = g["pol"][p]
+    if pid == L.GREEDY_POINTS or pid == L.KEEP_WILDS:
+        return True
+    if pid == L.RANDOM:
+        return g["pp"][p, L.PP_DRAW] == 0
+    if pid == L.WEIGHTED:   # choose_card draws only when the draw's score ties or beats a card's
+        return g["pp"][p, L.PP_W_VOLUNTARY_DRAW] < g["card_floor"][p]
+    return False   # lookahead: its search may draw
+
+
+@njit
 def drew_at_turn(g, p, flags, legal_bit):
-    """Seat p draws at its turn, so (module docstring) none of its cards has ``legal_bit`` in ``flags``
-    (the play-flags row of the top card and colour in play)."""
+    """Seat p draws at its turn: when that proves it (:func:`draw_proves_void`), none of its cards has
+    ``legal_bit`` in ``flags`` (the play-flags row of the top card and colour in play)."""
+    if not draw_proves_void(g, p):
+        return
     void = g["void"]
     merge = g["void_kept"][p] >= g["hlen"][p]
     for c in range(void.shape[1]):

@@ -30,7 +30,8 @@ and says so in a comment, so that every such rule can change a game.
 **Skill** (unless ``skill=False``, ``--no-skill``): the spec adds the lineup :data:`EXPERT_LINEUP` — the
 expert ``lookahead`` in seat 0, ``random`` elsewhere — and its all-``random`` twin, in every cell, so
 that the report's skill edge (:mod:`unosim.analysis.skill`) measures how much of each rule's game is
-skill and the paired ``skill_edge`` effect (:mod:`unosim.analysis.effects`) how each rule changes it. The
+skill and the paired skill changes (:mod:`unosim.analysis.skill_rules`, their own Holm family) how each
+rule changes it. The
 expert plays about a thousand times slower than ``random``, so its cells get their own grid with
 at most :data:`SKILL_GAMES` games (the twin's cells keep the study's count; the pairs are the games both
 have, the same deals by common random numbers).

@@ -62,6 +62,7 @@ class Section:
     figures: list[FigureImage] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     empty: str = ""  # shown when the study cannot answer the question
+    lead: list[tuple[str, list[str]]] = field(default_factory=list)  # headed lists of findings, before the text
 
 
 def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
@@ -89,7 +90,7 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
         quiet=("no_effect", "identical", "negligible", "note"), headline=headline(found),
         families=_families(tables), minimums=_minimums(),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
-        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study), appendix=_appendix(ds, tables))
+        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found), appendix=_appendix(ds, tables))
     write_text_atomic(out, html)
     return out
 
@@ -175,7 +176,7 @@ def _figures(figures: dict, section: str) -> list[FigureImage]:
     return [image for chart, image in figures.values() if chart.section == section]
 
 
-def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict) -> list[Section]:
+def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found: list) -> list[Section]:
     sections = []
     effects = tables.get("effects")
     house = Section("effects", "House-rule effects",
@@ -234,17 +235,31 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict) -> li
                     "How much a better strategy wins: the one skilled seat's share of the rounds that have a "
                     "winner minus its fair share 1/N (Wilson interval, score test, Holm over the table; rounds "
                     "without a winner are left out, <em>n</em> counts the won rounds). How a rule changes the "
-                    "edge is the <em>skill edge</em> measure under House-rule effects.",
-                    _figures(figures, "skill"),
+                    "edge: per game, the skilled seat's win minus that seat's win in the all-random twin on the "
+                    "same deal, the rule's mean minus the published game's (paired t, raw 95% intervals, Holm "
+                    "within the skill changes).",
+                    _figures(figures, "skill"), lead=_skill_lead(found),
                     empty="No lineup of this study has exactly one skilled seat (e.g. "
                           "'greedy_points,random*'), so skill is not measured.")
     if effects is not None and (effects["axis"] == "lineup").any():
         skill.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "lineup")),
                                    "What a lineup changes against another (B − A), strongest first"))
+    if "skill" in tables and "rounds_needed" in tables["skill"].columns:
+        skill.tables.append(_table(_luck_skill_view(tables["skill"]),
+                                   "Luck vs skill per variant: the skilled seat's share of the rounds with a winner "
+                                   "against its fair share, its edge, and the rounds it needs for a 95% chance of "
+                                   "having won more than its fair share of them (raw 95% intervals; ∞: no bound)"))
+    if "skill_changes" in tables:
+        skill.tables.append(_table(_skill_changes_view(tables["skill_changes"]),
+                                   "The house rules ranked by how they change the skilled seat's edge over its "
+                                   "all-random twin (B − A, in shares of games)"))
     if "skill" in tables:
         skill.tables.append(_table(tables["skill"].select(
             "variant", "players", "lineup", "seat", "policy", "win_rate", "fair_share", "estimate", "ci_low",
-            "ci_high", "p_holm", "random_rate", "n", "rounds"), "Skill edge per cell (shares of won rounds)"))
+            "ci_high", "p_holm", "random_rate", "n", "rounds",
+            *[c for c in ("rounds_needed", "rounds_needed_ci_low", "rounds_needed_ci_high") if c in tables["skill"].columns]),
+            "Skill edge per cell (shares of won rounds) and the rounds needed for a 95% chance of winning more "
+            "than the fair share"))
     sections.append(skill)
 
     cards = Section("cards", "Card values",
@@ -268,6 +283,43 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict) -> li
         matches.tables.append(_table(tables["match_ends"], "How matches end"))
         sections.append(matches)
     return sections
+
+
+def _skill_lead(found: list) -> list[tuple[str, list[str]]]:
+    """The Skill section opens with how much is skill, then the rules ranked by how they change it."""
+    from ..analysis.skill_findings import ranked
+    how_much = [c.text for c in found if c.table == "skill" and c.kind == "note"]
+    changes = [f"{c.subject}: {c.text}" for c in ranked(found)]
+    return [(title, texts) for title, texts in (
+        ("How much is skill", how_much),
+        ("How the house rules change it (the rules that reward skill most first)", changes)) if texts]
+
+
+def _luck_skill_view(skill: pl.DataFrame) -> pl.DataFrame:
+    """The published variants' rows of the skill table, as a reader wants them: shares in %, intervals
+    beside their estimate, the rounds needed with theirs (an unbounded end as ∞)."""
+    def rounds(column: str) -> pl.Expr:
+        return pl.col(column).cast(pl.Int64).map_elements(lambda n: f"{n:,}", return_dtype=pl.String).fill_null("∞")
+
+    def points(column: str) -> pl.Expr:
+        return (pl.col(column) * 100).round(1).cast(pl.String)
+    if "baseline" in skill.columns:
+        skill = skill.filter(pl.col("baseline").cast(pl.Boolean))
+    return skill.sort("variant", "players").select(
+        "variant", "players", pl.col("policy").alias("skilled seat"),
+        (pl.col("win_rate") * 100).round(1).alias("wins %"), (pl.col("fair_share") * 100).round(1).alias("fair %"),
+        (pl.col("random_rate") * 100).round(1).alias("random twin %"),
+        pl.format("{} [{}, {}]", points("estimate"), points("ci_low"), points("ci_high")).alias("edge, points"),
+        pl.format("{} [{}, {}]", rounds("rounds_needed"), rounds("rounds_needed_ci_low"),
+                  rounds("rounds_needed_ci_high")).alias("rounds needed"))
+
+
+def _skill_changes_view(changes: pl.DataFrame) -> pl.DataFrame:
+    verdict = (pl.when(pl.col("identical")).then(pl.lit("identical games"))
+               .when(pl.col("p_holm") < 0.05).then(pl.lit("supported")).otherwise(pl.lit("no detectable change")))
+    return changes.sort("estimate", descending=True, nulls_last=True).select(
+        "b", "a", "players", "lineup", "policy", "edge_a", "edge_b", "estimate", "ci_low", "ci_high", "p_holm",
+        verdict.alias("verdict"), "n")
 
 
 def _effects_view(effects: pl.DataFrame) -> pl.DataFrame:

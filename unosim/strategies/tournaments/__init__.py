@@ -41,6 +41,7 @@ from ...store.atomic import write_text_atomic
 from ...game.checks import as_int
 from ...game import seating
 from ...game.seating import Entrant
+from .python_policies import has_python_policy, reference_tournament
 
 if TYPE_CHECKING:   # the standings are analysis (scipy, numba): loaded when a tournament is read
     from ...analysis.tournament import TournamentResult
@@ -64,9 +65,16 @@ def tournament(variant: str, *, players: int, policies, games: int, seed: int, r
     ``progress``: as :func:`unosim.pipeline.runner.run_study`; ``seating``: the arrangement scheme of
     :mod:`.seating` (``"permutations"`` or ``"rotations"``); a dataset of the same name holding another
     tournament is refused unless ``force``, the same tournament is resumed (or reused when complete). Bad input raises ValueError naming the value and what is valid.
+
+    A Python policy among ``policies`` (an object with ``play(view)`` or a callable) plays the whole
+    tournament in the reference engine, against any built-in policy but ``lookahead``
+    (:mod:`.python_policies`).
     """
     from ...analysis.tournament import load_tournament
     from ...pipeline.runner import run_study
+    if has_python_policy(policies):
+        return _python_tournament(variant, players, policies, games, seed, rules, seating,
+                                  out=out, n_jobs=n_jobs, chunk_size=chunk_size, scheduler=scheduler)
     study, entrant_list, arrangement_map = build_study(variant, players, policies, games, seed, rules,
                                                        name or default_name(variant, players), seating)
     if out is None:
@@ -82,6 +90,16 @@ def tournament(variant: str, *, players: int, policies, games: int, seed: int, r
     result = load_tournament(summary.path)
     write_tables(result)
     return result
+
+
+def _python_tournament(variant, players, policies, games, seed, rules, scheme, **engine) -> TournamentResult:
+    """:func:`tournament` with a Python policy: played in memory by the reference engine."""
+    wanted = {"out": None, "n_jobs": 1, "chunk_size": None, "scheduler": None}
+    for key, value in engine.items():
+        if value != wanted[key]:
+            raise ValueError(f"{key}={value!r}: a tournament with a Python policy is played in this process by the "
+                             f"reference engine and writes no dataset; valid is {key}={wanted[key]!r}")
+    return reference_tournament(variant, players, policies, games, seed, rules, scheme)[0]
 
 
 def default_name(variant: str, players: int) -> str:

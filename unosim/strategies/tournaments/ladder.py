@@ -32,6 +32,7 @@ from ...game import rules as rules_module
 from ...store.atomic import write_bytes_atomic, write_text_atomic
 from ...game.policies import PRESETS
 from ...game.version import commit
+from .python_policies import has_python_policy, reference_tournament
 
 EXPERT = "lookahead"
 BASELINE = "random"
@@ -110,8 +111,6 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
     ``name:rule=value,...``) at ``players`` seats over ``games`` deals, seeded by ``seed``."""
     from ...analysis import luck
     from ...analysis import standings as st
-    from ...store.reader import open_dataset
-    from . import tournament
     rungs = tuple(parse_rung(v) for v in ([variants] if isinstance(variants, str) else variants))
     if not rungs:
         raise ValueError("a ladder needs at least one variant, e.g. ['classic', 'classic:n_blank=0']")
@@ -120,20 +119,18 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
     policy_list = list(LADDER_POLICIES if policies is None else
                        (policies.split(",") if isinstance(policies, str) else policies))
     from ...game.policies import parse_policy
+    python = has_python_policy(policy_list)
     names = [parse_policy(spec.strip()).name if isinstance(spec, str) else None for spec in policy_list]
-    if EXPERT not in names or BASELINE not in [str(spec).strip() for spec in policy_list]:
+    if BASELINE not in [spec.strip() for spec in policy_list if isinstance(spec, str)] \
+            or not (python or EXPERT in names):
         raise ValueError(f"the ladder's policies {policy_list} must hold {EXPERT!r} (any budget) and plain "
-                         f"{BASELINE!r}: the skill figures compare the one with the other")
+                         f"{BASELINE!r}: the skill figures compare the one with the other (with a Python policy: "
+                         f"plain {BASELINE!r}, and no {EXPERT!r}: the reference engine has no lookahead)")
     tables: dict[str, list[pl.DataFrame]] = {"ratings": [], "head_to_head": [], "skill": [], "inconsistencies": []}
     for rung in rungs:
-        with tempfile.TemporaryDirectory(prefix="unosim-ladder-") as tmp:
-            result = tournament(rung.variant, players=players, policies=policy_list, games=games, seed=seed,
-                                rules=rung.rules or None, out=tmp, n_jobs=n_jobs, progress=progress,
-                                seating="rotations")
-            ds = open_dataset(result.path)
-            played = st.games_from_tables(ds.seats, ds.rounds, result.arrangements)
-            ahead, _ = st.pairwise(played, len(result.entrants))
-            point, boot = st.bootstrap_ratings(ahead, seed)
+        result, played = _rung(rung, players, policy_list, games, seed, n_jobs, progress, python)
+        ahead, _ = st.pairwise(played, len(result.entrants))
+        point, boot = st.bootstrap_ratings(ahead, seed)
         rated = (result.standings.select("policy", "rating", "rating_ci_low", "rating_ci_high", "win_rate",
                                          "ci_low", "ci_high")
                  .sort("rating", descending=True).with_row_index("rank", offset=1))
@@ -141,8 +138,28 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
         tables["ratings"].append(rated.select(tag, pl.all()))
         tables["head_to_head"].append(result.head_to_head.select(tag, pl.all()))
         tables["inconsistencies"].append(luck.inconsistencies(rated, result.head_to_head).select(tag, pl.all()))
-        expert = next(e.name for e in result.entrants if parse_policy(e.spec).name == EXPERT)
+        # the skill figures are the expert's; a ladder with a Python policy asks them of the user's policy
+        expert = next(e.name for e, item in zip(result.entrants, policy_list, strict=True)
+                      if (not isinstance(item, str) if python else parse_policy(e.spec).name == EXPERT))
         skill = luck.skill_row(result.head_to_head, rated, expert, BASELINE, luck.rating_spread(point, boot))
         tables["skill"].append(pl.DataFrame([{"variant": rung.label, "players": players, "deals": games, **skill}]))
     return LadderResult(players, games, seed, rungs, **{k: pl.concat(v, how="diagonal_relaxed")
                                                        for k, v in tables.items()})
+
+
+def _rung(rung: Rung, players: int, policy_list: list, games: int, seed: int, n_jobs: int, progress, python: bool):
+    """(tournament result, its games as arrays) of one variant: compiled, or in the reference engine when a
+    Python policy takes part (:mod:`.python_policies`)."""
+    from ...analysis import standings as st
+    from ...store.reader import open_dataset
+    from . import tournament
+    if python:
+        if n_jobs != 1:
+            raise ValueError(f"n_jobs={n_jobs!r}: a ladder with a Python policy is played in this process by the "
+                             "reference engine; valid is n_jobs=1")
+        return reference_tournament(rung.variant, players, policy_list, games, seed, rung.rules or None, "rotations")
+    with tempfile.TemporaryDirectory(prefix="unosim-ladder-") as tmp:
+        result = tournament(rung.variant, players=players, policies=policy_list, games=games, seed=seed,
+                            rules=rung.rules or None, out=tmp, n_jobs=n_jobs, progress=progress, seating="rotations")
+        ds = open_dataset(result.path)
+        return result, st.games_from_tables(ds.seats, ds.rounds, result.arrangements)

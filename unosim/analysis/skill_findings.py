@@ -1,0 +1,140 @@
+"""The claims of the ``skill_changes`` table (:mod:`.skill_rules`): how each house rule changes the expert's
+edge over its all-random twin, as checked sentences ("stacking_any_draw cuts the expert's edge over random
+by 4.1 points [−6.0, −2.2] …: more luck").
+
+One claim per row that is Holm-supported (within the table's own family) and at least the ``skill_edge``
+minimum effect; the other rows of a rule are stated together as negligible, as no detectable change, or
+as identical games. Every claim's section is ``skill``: the report's Skill section lists them ranked by
+the change (:func:`ranked`), after the expert's own edge.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+from .claims import ALPHA, FAMILIES, MIN_EFFECT, Claim, Sentence, decimals_for, effect_size, row_key
+
+TABLE = "skill_changes"
+MEASURE = "skill_edge"
+
+
+def skill_change_claims(table: pl.DataFrame) -> list[Claim]:
+    """Every claim of the skill-change table (module docstring)."""
+    out = []
+    for (a, b, lineup), group in table.group_by(["a", "b", "lineup"], maintain_order=True):
+        rows = group.sort("players").to_dicts()
+        subject, scope = f"{b} (vs {a})", f"with {rows[0]['policy']} in one seat (lineup {lineup})"
+        live = [r for r in rows if not r["identical"]]
+        supported = [r for r in live if _supported(r)]
+        out += [_change_claim(subject, scope, [r]) for r in supported if effect_size(MEASURE, r) >= 1]
+        small = [r for r in supported if not effect_size(MEASURE, r) >= 1]
+        if small:
+            s = Sentence().add(f"{scope} at {_players(small)}: the expert's edge over random changes detectably "
+                               f"but by less than {MIN_EFFECT[MEASURE][1] * 100:g} point: negligible.")
+            out.append(_claim("negligible", subject, small, s, scope=scope, supported=True, practical=False))
+        quiet = [r for r in live if not _supported(r)]
+        if quiet:
+            s = Sentence().add(f"{scope} at {_players(quiet)}: no detectable change in the expert's edge over "
+                               "random (Holm-adjusted within the skill changes; ")
+            smallest = min(range(len(quiet)), key=lambda i: quiet[i]["n"])
+            s.num(quiet, smallest, "n", ",.0f").add(" paired games or more).")
+            out.append(_claim("no_effect", subject, quiet, s, scope=scope, supported=False))
+        same = [r for r in rows if r["identical"]]
+        if same:
+            s = Sentence().add(f"{scope} at {_players(same)}: the rule changed none of the ")
+            smallest = min(range(len(same)), key=lambda i: same[i]["n"])
+            s.num(same, smallest, "n", ",.0f").add(" games of the expert or its all-random twin.")
+            out.append(_claim("identical", subject, same, s, scope=scope))
+    return out
+
+
+def skill_lead_claims(skill: pl.DataFrame) -> list[Claim]:
+    """"How much is skill", one note per skilled lineup of a published variant (``baseline`` rows of the
+    skill table, :mod:`.skill`): the seat's share of won rounds against its fair share, the edge with its
+    interval, and the rounds it needs for a 95 % chance of having won more than its fair share."""
+    out = []
+    for row in skill.to_dicts():
+        if row.get("baseline") is False or "rounds_needed" not in row:
+            continue
+        rows = [row]
+        s = Sentence().add(f"{row['policy']} in one seat (lineup {row['lineup']}) of {row['variant']} at "
+                           f"{row['players']}p wins ")
+        d = decimals_for(row["win_rate"] * 100, digits=3)
+        s.num(rows, 0, "win_rate", f".{d}f", 100).add("% of the rounds with a winner against a fair share of ")
+        s.num(rows, 0, "fair_share", ".1f", 100).add("%: an edge of ")
+        e = decimals_for(row["estimate"] * 100)
+        s.num(rows, 0, "estimate", f"+.{e}f", 100).add(" points [")
+        s.num(rows, 0, "ci_low", f"+.{e}f", 100).add(", ").num(rows, 0, "ci_high", f"+.{e}f", 100)
+        s.add("] (raw 95%); ")
+        _rounds_text(s, rows)
+        out.append(Claim(kind="note", subject="how much is skill", measure="skill", table="skill",
+                         rows=(row_key("skill", row),), text=s.text, numbers=tuple(s.numbers),
+                         family=FAMILIES["skill"][1], section="skill", scope=f"lineup {row['lineup']}"))
+    return out
+
+
+def _rounds_text(s: Sentence, rows: list[dict]) -> None:
+    """"it needs 19 rounds [15, 25] for a 95% chance …"; an unbounded end is said, never printed."""
+    r = rows[0]
+    goal = "for a 95% chance of having won more than its fair share of them"
+    if _empty(r["rounds_needed"]):
+        s.add(f"no number of rounds (up to ten million) is enough {goal}.")
+        return
+    s.add("it needs ").num(rows, 0, "rounds_needed", ",.0f").add(" rounds [")
+    s.num(rows, 0, "rounds_needed_ci_low", ",.0f").add(", ")
+    if _empty(r["rounds_needed_ci_high"]):
+        s.add("no bound]")
+    else:
+        s.num(rows, 0, "rounds_needed_ci_high", ",.0f").add("]")
+    s.add(f" {goal}.")
+
+
+def _empty(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def ranked(found: list[Claim]) -> list[Claim]:
+    """The skill-change claims of ``found``, the rules that most raise the expert's edge first, those that
+    most cut it last (stated effects, then the rest in their usual order)."""
+    changes = [c for c in found if c.table == TABLE]
+    effects = sorted((c for c in changes if c.kind == "effect"), key=lambda c: -(c.estimate or 0.0))
+    return effects + [c for c in changes if c.kind != "effect"]
+
+
+def _change_claim(subject: str, scope: str, rows: list[dict]) -> Claim:
+    r = rows[0]
+    direction = 1 if r["estimate"] > 0 else -1
+    d = decimals_for(r["estimate"] * 100)
+    s = Sentence().add(f"{scope} at {r['players']}p: the rule {'raises' if direction > 0 else 'cuts'} the expert's "
+                       "edge over random by ")
+    s.num(rows, 0, "estimate", f".{d}f", 100, absolute=True).add(" points [")
+    s.num(rows, 0, "ci_low", f"+.{d}f", 100).add(", ").num(rows, 0, "ci_high", f"+.{d}f", 100)
+    e = decimals_for(r["edge_a"] * 100, r["edge_b"] * 100, digits=3)
+    s.add("], raw 95%, from ").num(rows, 0, "edge_a", f".{e}f", 100).add(" to ")
+    s.num(rows, 0, "edge_b", f".{e}f", 100).add(" points of games won over its all-random twin: ")
+    s.add("more skill" if direction > 0 else "more luck").add("; p (Holm) ")
+    s.add("< 1e−300" if r["p_holm"] == 0 else "= ")
+    if r["p_holm"] != 0:
+        s.num(rows, 0, "p_holm", ".2g")
+    s.add(".")
+    return _claim("effect", subject, rows, s, scope=scope, direction=direction, estimate=r["estimate"],
+                  ci_low=r["ci_low"], ci_high=r["ci_high"], interval="raw 95%", p=r["p_value"], p_holm=r["p_holm"],
+                  supported=True, practical=True, size=effect_size(MEASURE, r))
+
+
+def _claim(kind: str, subject: str, rows: list[dict], sentence: Sentence, **fields) -> Claim:
+    return Claim(kind=kind, subject=subject, measure=MEASURE, table=TABLE,
+                 rows=tuple(row_key(TABLE, r) for r in rows), text=sentence.text, numbers=tuple(sentence.numbers),
+                 family=FAMILIES[TABLE][1], section="skill", **fields)
+
+
+def _supported(row: dict) -> bool:
+    p = row.get("p_holm")
+    return p is not None and not math.isnan(p) and p < ALPHA
+
+
+def _players(rows: list[dict]) -> str:
+    sizes = [f"{r['players']}p" for r in rows]
+    return sizes[0] if len(sizes) == 1 else ", ".join(sizes[:-1]) + " and " + sizes[-1]

@@ -1,0 +1,94 @@
+"""How each house rule changes the expert's edge: the ``skill_changes`` table, its own Holm family.
+
+A house-rule study (``unosim study new house-rules``) plays, in every variant cell, a lineup with one
+skilled seat (the expert ``lookahead,random*``) and its all-``random`` twin on the same deals (common
+random numbers). Per game the skilled seat's **edge** is won(skilled lineup) − won(all-random twin) for
+that seat: its win against what the same seat wins on the same deal without skill, so card and seat
+luck cancel game by game. For each ``[[comparisons]]`` entry of axis ``variant`` (A: the published
+variant, B: one rule changed) and each players × skilled lineup they share, the row is B's mean edge
+minus A's, paired by game (the four cells deal the same cards): ``estimate`` with its raw 95 % interval
+and the paired t test's ``p_value``. ``edge_a``/``edge_b`` are the two mean edges (a share of games).
+
+Holm's ``p_holm`` adjusts over this table only — one family, "skill changes: every house rule × skilled
+lineup of the study" (:data:`unosim.analysis.claims.FAMILIES`), so a study's many other effects do not
+dilute the question a designer asks of it: does this rule reward good play, or make the game more luck?
+When the four cells played identical games the row says ``identical`` and has no test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import polars as pl
+
+from .effects import all_random, first_rounds, identical_games, skilled_seat
+from .inference import holm, paired_difference
+from .win_rates import CELL
+
+_SCHEMA = {"a": pl.String, "b": pl.String, "players": pl.Int64, "lineup": pl.String, "policy": pl.String,
+           "seat": pl.Int64, "identical": pl.Boolean, "edge_a": pl.Float64, "edge_b": pl.Float64,
+           "estimate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64,
+           "n": pl.Int64}
+
+
+def edge_change(frames: Mapping[str, pl.DataFrame], seat: int, confidence: float = 0.95) -> dict:
+    """B's edge minus A's. ``frames`` holds the first rounds of ``a_skilled``, ``a_random``,
+    ``b_skilled``, ``b_random``, all on the same games; per game the edge is won(skilled) − won(random)
+    for ``seat``; paired t over the games."""
+    games = frames["a_skilled"]["game"]
+    for f in frames.values():
+        if not f["game"].equals(games):
+            raise ValueError("a skill change needs the four cells on the same games (common random numbers)")
+    won = {k: (f["winner_seat"] == seat).cast(pl.Float64).to_numpy() for k, f in frames.items()}
+    edge_a, edge_b = won["a_skilled"] - won["a_random"], won["b_skilled"] - won["b_random"]
+    test = paired_difference(edge_a, edge_b, confidence)
+    return {"identical": False, "edge_a": float(np.mean(edge_a)), "edge_b": float(np.mean(edge_b)),
+            **{k: test[k] for k in ("estimate", "ci_low", "ci_high", "p_value", "n")}}
+
+
+def skill_changes(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comparisons: Sequence[Mapping],
+                  shares_decks: Callable[[str, str], bool], confidence: float = 0.95) -> pl.DataFrame:
+    """One row per variant comparison × players × skilled lineup with a twin on the same deals (module
+    docstring), with ``p_holm`` over the table; an empty table when there is none."""
+    rows = []
+    for spec in comparisons:
+        if spec["axis"] != "variant":
+            continue
+        for players in sorted(set(cells["players"].to_list())):
+            here = cells.filter(pl.col("players") == players)
+            side = {s: here.filter(pl.col("variant") == spec[s]) for s in ("a", "b")}
+            twin = {s: _twin(side[s], players) for s in ("a", "b")}
+            if twin["a"] is None or twin["b"] is None:
+                continue
+            for cell_a in side["a"].iter_rows(named=True):
+                seat = skilled_seat(cell_a["lineup_spec"], players)
+                match_b = side["b"].filter(pl.col("lineup") == cell_a["lineup"])
+                if seat is None or match_b.is_empty():
+                    continue
+                cell_b = match_b.row(0, named=True)
+                four = {"a_skilled": cell_a, "a_random": twin["a"], "b_skilled": cell_b, "b_random": twin["b"]}
+                names = [c["name"] for c in four.values()]
+                if not all(shares_decks(names[0], other) for other in names[1:]):
+                    continue
+                frames = {k: first_rounds(rounds, {c: v[c] for c in CELL}) for k, v in four.items()}
+                label = {"a": spec["a"], "b": spec["b"], "players": players, "lineup": cell_a["lineup"],
+                         "policy": cell_a["lineup_label"].split(",")[seat], "seat": seat}
+                if identical_games(frames["a_skilled"], frames["b_skilled"]) \
+                        and identical_games(frames["a_random"], frames["b_random"]):
+                    rows.append({**label, "identical": True, "n": frames["a_skilled"].height})
+                else:
+                    rows.append({**label, **edge_change(frames, seat, confidence)})
+    table = pl.DataFrame([{k: r.get(k) for k in _SCHEMA} for r in rows], schema=_SCHEMA)
+    if table.is_empty():
+        return table.with_columns(p_holm=pl.lit(None, pl.Float64))
+    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy()),
+                                               dtype=pl.Float64))
+
+
+def _twin(cells: pl.DataFrame, players: int) -> dict | None:
+    """The all-random cell among ``cells`` (one variant at one table size), or None."""
+    for cell in cells.iter_rows(named=True):
+        if all_random(cell["lineup_spec"], players):
+            return cell
+    return None
