@@ -187,7 +187,7 @@ def test_the_skill_section_leads_with_how_much_is_skill_and_ranks_the_rules(tmp_
     from unosim.pipeline.runner import run_study
     from unosim.pipeline.study import parse_study
     path = run_study(parse_study(SKILL_SPEC), tmp_path, n_jobs=1, progress=False).path
-    html = write_report(open_dataset(path), tmp_path / "s.html").read_text()
+    html = write_report(analyzed(path), tmp_path / "s.html").read_text()
     section = html[html.index('<section id="skill">'):]
     section = section[:section.index("</section>")]
     assert section.index("How much is skill") < section.index("How the house rules change it") \
@@ -222,7 +222,7 @@ def test_the_shipped_skill_study_scaled_down_reports_luck_vs_skill_for_every_var
     for grid in spec["grid"]:
         grid.pop("games", None)
     data = run_study(parse_study(spec, source=str(path)), tmp_path, n_jobs=1, progress=False).path
-    page = html_text.unescape(write_report(open_dataset(data), tmp_path / "skill.html").read_text())
+    page = html_text.unescape(write_report(analyzed(data), tmp_path / "skill.html").read_text())
     table = re.search(r"Luck vs skill per variant.*?</table>", page, re.S).group(0)
     rows = re.findall(r"<tr><td class=\"text\">(\w+)</td><td>2</td><td class=\"text\">([\w()=,]+)</td>", table)
     variants = {"classic", "classic_no_blank", "minions", "spin", "no_mercy"}
