@@ -63,10 +63,13 @@ def source_digest() -> str:
     """A hash of every file whose content the compiled code depends on."""
     from ..game import protocol
 
-    sources = (*sorted(ENGINE_DIR.glob("*.py")), *(_PACKAGE / m for m in FROZEN_MODULES))
+    sources = (*sorted(ENGINE_DIR.glob("*.py")), *sorted(ENGINE_DIR.glob("mechanics/*.py")),
+               *(_PACKAGE / m for m in FROZEN_MODULES))
     digest = hashlib.sha256()
     for path in sources:
-        digest.update(path.name.encode() + path.read_bytes())
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode() if path.parent.name == "mechanics"
+                      else path.name.encode())
+        digest.update(path.read_bytes())
     # the constants as generated: the rule slots come from unosim.game.rule_table, whose prose is not frozen in
     digest.update(repr(sorted(protocol.GENERATED.items())).encode())
     return digest.hexdigest()[:16]
