@@ -118,10 +118,12 @@ def wild_draw_colour(g, p, v, guilty):
 
 @njit
 def face_counts(g, deck_counts, out):
-    """out = the deck counted by the faces now in play (deck_counts counts the light faces)."""
-    out[:] = deck_counts
-    if g["st"][L.ST_SIDE]:
-        out[:] = 0
+    """out = the deck counted by the faces now in play (deck_counts counts the light faces). Element by
+    element, as everywhere in kernel code (CONTRIBUTING.md: a slice assignment costs compile time)."""
+    dark = g["st"][L.ST_SIDE]
+    for c in range(deck_counts.shape[0]):
+        out[c] = 0 if dark else deck_counts[c]
+    if dark:
         for c in range(deck_counts.shape[0]):
             if deck_counts[c]:
                 out[FLIP_PARTNER[c]] += deck_counts[c]
@@ -135,7 +137,8 @@ def reveal(g, p):
     hands = g["hands"]
     for t in range(g["st"][ST_N]):
         if t != p:
-            known[p, t, :] = 0
+            for c in range(known.shape[2]):
+                known[p, t, c] = 0
             for i in range(g["hlen"][t]):
                 known[p, t, hands[t, i]] += 1
 
