@@ -65,6 +65,13 @@ CASES = {
                                 "match_mode": "single_round"}),
     "spin-3-house-rules": ("spin", 3, "keep_wilds", {"jump_in": True, "stacking": "any_draw",
                                                      "seven_o": True, "match_mode": "single_round"}),
+    # flip (docs/rules.md §2.6)
+    "flip-4-bluff-challenge": ("flip", 4, "random(p_bluff=0.4,p_challenge=0.5,p_draw=0.2)",
+                               {"p_forget_uno": 0.3, "match_mode": "single_round"}),
+    "flip-2-points-match": ("flip", 2, "greedy_points,keep_wilds", {"target": 300}),
+    "flip-6-house-rules": ("flip", 6, "keep_wilds,random*", {"jump_in": True, "seven_o": True, "mercy_limit": 22,
+                                                             "draw_until_playable": True, "final_card_effects": False,
+                                                             "match_mode": "single_round"}),
 }
 
 

@@ -29,6 +29,8 @@ def test_a_call_needs_its_family_house_rules_and_policy_tier():
     assert _build("minions", 5, "lookahead,random*", {"stacking": "any_draw", "mercy_limit": 20}) == Build(
         frozenset({"minions", "stacking", "mercy"}), "lookahead")
     assert _build("classic", 4, "random", {"seven_o": True}).key == "blank-seven_o.basic"
+    assert _build("flip", 3, "random", {"jump_in": True}) == Build(frozenset({"flip", "jump_in"}))
+    assert Build(frozenset({"flip"})).describe() == "flip engine, random/greedy policies"
 
 
 def test_build_keys_round_trip_and_name_what_is_compiled():
@@ -100,6 +102,8 @@ CASES = [
                                                        "seven_o": True, "mercy_limit": 15}, NO_MERCY),
     ("no_mercy", 4, "random,greedy_points*", {"match_mode": "single_round", "p_forget_uno": 0.3}, NO_MERCY),
     ("no_mercy", 3, "keep_wilds", {"target": 600}, NO_MERCY),
+    # flip's own build: its wing compiled without any other mechanism
+    ("flip", 4, "random(p_bluff=0.3,p_challenge=0.5),greedy_points*", {"target": 300}, Build(frozenset({"flip"}))),
 ]
 
 

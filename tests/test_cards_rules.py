@@ -58,13 +58,16 @@ def test_no_mercy_deck_is_rules_2_4_1():
 
 
 def test_points_and_draw_values_are_rules_1_1():
+    # UNO Flip's faces have their own points (docs/rules.md §2.6.1, tests/test_scenarios_flip.py)
+    flip_faces = set(K.deck_ids(K.flip_deck()).tolist()) | set(K.FLIP_PARTNER[K.deck_ids(K.flip_deck())].tolist())
     for card in range(K.N_CARD_IDS):
         kind = K.KIND[card]
         if kind == K.NUMBER:
             assert K.POINTS[card] == K.NUMBER_OF[card]
-        else:
+        elif card not in flip_faces:
             assert K.POINTS[card] == (50 if K.COLOUR[card] == K.NO_COLOUR else 20)
-    draw = {K.DRAW_TWO: 2, K.WD4: 4, K.DRAW_FOUR: 4, K.WRD4: 4, K.WD6: 6, K.WD10: 10}
+    draw = {K.DRAW_TWO: 2, K.WD4: 4, K.DRAW_FOUR: 4, K.WRD4: 4, K.WD6: 6, K.WD10: 10, K.DRAW_ONE: 1, K.WD2: 2,
+            K.DRAW_FIVE: 5}
     assert all(K.DRAW_VALUE[c] == draw.get(int(K.KIND[c]), 0) for c in range(K.N_CARD_IDS))
     assert K.DRAW_VALUE[K.ID_ROULETTE] == 0
 

@@ -12,6 +12,7 @@ import pytest
 
 from unosim.engine import turn as kernel_turn
 from unosim.engine import state as kernel_state
+from unosim.game import cards
 from unosim.game import protocol as L
 from unosim.game.policies import SEARCH_POLICIES
 from unosim.game.protocol import POLICY_NAMES
@@ -70,10 +71,14 @@ def test_audited_games_for_every_player_count(variant, policy):
         assert (seats[:, :, L.SC_DRAWN].sum(axis=1) == rounds[:, L.RC_DRAWS]).all()
         # each turn plays at most one card, except nothing: plays ≤ turns
         assert (rounds[:, L.RC_PLAYS] <= rounds[:, L.RC_TURNS]).all()
-        # points are the losers' hands (+250 per knock-out), every card left is worth 0..50
+        # points are the losers' hands (+250 per knock-out), every card left is worth at most the deck's
+        # dearest face (50; UNO Flip's Wild Draw Colour 60)
         losers_points = (seats[:, :, L.SC_POINTS_LEFT] * (won == 0)).sum(axis=1)
         assert (losers_points + 250 * rounds[:, L.RC_KNOCKOUTS] == rounds[:, L.RC_POINTS]).all()
-        assert (seats[:, :, L.SC_POINTS_LEFT] <= 50 * seats[:, :, L.SC_CARDS_LEFT]).all()
+        ids = cards.deck_ids(rs.deck_counts())
+        faces = np.concatenate([ids, cards.FLIP_PARTNER[ids][cards.FLIP_PARTNER[ids] >= 0]])
+        dearest = int(cards.POINTS[faces].max())
+        assert (seats[:, :, L.SC_POINTS_LEFT] <= dearest * seats[:, :, L.SC_CARDS_LEFT]).all()
         # cards: dealt + drawn − played (− discarded by effects, − set aside) = left, over all seats
         dealt = rs.hand_size * players
         left = seats[:, :, L.SC_CARDS_LEFT].sum(axis=1)

@@ -55,9 +55,10 @@ def test_deck_holds_only_the_kinds_the_family_declares(spec):
 
 
 def test_first_card_exclusions_follow_from_the_decks():
-    # docs/rules.md §3: classic-family decks refuse their 4 WD4s; no_mercy turns up until a number (88 others)
+    # docs/rules.md §3: classic-family decks refuse their 4 WD4s; no_mercy turns up until a number (88 others);
+    # flip refuses its 4 Wild Draw Twos (§2.6.2)
     assert {s.name: get_variant(s.name).first_card_excluded() for s in families.REGISTRY} == \
-        {"classic": 4, "minions": 4, "spin": 4, "no_mercy": 88}
+        {"classic": 4, "minions": 4, "spin": 4, "no_mercy": 88, "flip": 4}
 
 
 @pytest.mark.parametrize("spec", families.REGISTRY, ids=lambda s: s.name)
@@ -74,8 +75,8 @@ def test_family_counters_stay_zero_in_the_other_families(spec):
 
 
 def test_a_family_needs_a_known_mechanism():
-    with pytest.raises(ValueError, match="mechanics='flip' is invalid"):
-        families.FamilySpec(name="flip", mechanics="flip", description="", deck=cards.classic_deck)
+    with pytest.raises(ValueError, match="mechanics='attack' is invalid"):
+        families.FamilySpec(name="attack", mechanics="attack", description="", deck=cards.classic_deck)
 
 
 # ---- a toy variant from one FamilySpec (CONTRIBUTING.md "add a variant") -----------------------------

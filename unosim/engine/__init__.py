@@ -7,7 +7,9 @@ policy's card-only terms), :mod:`.state` (the game record and read-only verbs), 
 one dispatch of every policy decision, over :mod:`.policy_random`, :mod:`.policy_heuristic`,
 :mod:`.policy_weighted`), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel` (spin),
 :mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.turn` (the turn and the turn loop),
-:mod:`.lookahead` (the search) and :mod:`.round` (round and match; the entry point ``run_games``).
+:mod:`.lookahead` (the search) and :mod:`.round` (round and match; the entry point ``run_games``);
+a mechanism's own verbs are its wing in :mod:`.mechanics` (UNO Flip: :mod:`.mechanics.flip`), which the
+core calls at a fixed set of hooks.
 Only they hold numba code, and nothing imports them until the engine is first used (``import unosim``,
 ``unosim.game.rules`` or ``unosim.reference`` never do).
 

@@ -38,7 +38,7 @@ class BuildLocator(caching._CacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        build = PACKAGES.get(py_func.__module__.rpartition(".")[0])
+        build = PACKAGES.get(kernel_package(py_func.__module__))
         if build is None:
             return None
         locator = cls(build_dir(build), py_func.__code__.co_firstlineno)
@@ -54,6 +54,13 @@ if BuildLocator not in _impl._locator_classes:
     _impl._locator_classes.insert(0, BuildLocator)
 
 
+def kernel_package(module: str) -> str:
+    """The kernel package a kernel module belongs to: its package, or its package's for a mechanism's
+    wing (``<package>.mechanics.<name>``, engine/mechanics/)."""
+    package = module.rpartition(".")[0]
+    return package.removesuffix(".mechanics")
+
+
 # the kernel functions called from Python (every other one only from compiled code)
 ENTRY_POINTS = ("run_games", "card_floor", "card_early")
 
@@ -64,7 +71,7 @@ def njit(*args, **kwargs):
     kwargs.setdefault("cache", True)
 
     def decorate(func):
-        package = func.__module__.rpartition(".")[0]
+        package = kernel_package(func.__module__)
         if package != __package__ and func.__name__ not in ENTRY_POINTS:
             kwargs.setdefault("no_cpython_wrapper", True)
             kwargs.setdefault("no_cfunc_wrapper", True)

@@ -34,6 +34,7 @@ MECHANISMS = {
     "mercy": "mercy",
     "seven_o": "7-0",
     "jump_in": "jump-in",
+    "flip": "flip",
 }
 # the mechanisms a family's own rules always use (a house rule can add more)
 FAMILY_MECHANISMS = {
@@ -41,6 +42,7 @@ FAMILY_MECHANISMS = {
     "minions": ("minions",),
     "spin": ("spin",),
     "no_mercy": ("no_mercy", "stacking", "mercy", "seven_o"),
+    "flip": ("flip",),
 }
 POLICY_TIERS = ("basic", "weighted", "lookahead")
 TIER_POLICIES = {"basic": "random/greedy policies", "weighted": "random/greedy/weighted policies",
@@ -102,7 +104,7 @@ class Build:
 
     def describe(self) -> str:
         """What a user reads: ``classic engine (blank cards), random/greedy policies``."""
-        families = [f for f in ("minions", "spin", "no_mercy") if f in self.mechanisms]
+        families = [f for f in ("minions", "spin", "no_mercy", "flip") if f in self.mechanisms]
         if not families or "blank" in self.mechanisms:
             families.insert(0, "classic")
         implied = {m for f in families for m in FAMILY_MECHANISMS.get(f, ())} | set(families)
@@ -158,5 +160,5 @@ def model_seconds(build: Build) -> float:
 # Measured cold compiles (CPU seconds, one core of the development machine); see the note in
 # tests/test_builds.py for how they were taken.
 COMPILE_SECONDS = {"core": 20.0, "blank": 3.0, "minions": 3.0, "spin": 15.0, "no_mercy": 5.0, "stacking": 5.0,
-                   "mercy": 3.0, "seven_o": 3.0, "jump_in": 5.0, "basic": 0.0, "weighted": 15.0,
+                   "mercy": 3.0, "seven_o": 3.0, "jump_in": 5.0, "flip": 8.0, "basic": 0.0, "weighted": 15.0,
                    "lookahead": 40.0}

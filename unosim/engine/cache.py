@@ -67,10 +67,12 @@ def source_digest() -> str:
     from ..game import protocol
 
     engine = [path for path in sorted(ENGINE_DIR.glob("*.py")) if path.name not in NOT_COMPILED]
-    sources = (*engine, *(_PACKAGE / m for m in FROZEN_MODULES))
+    sources = (*engine, *sorted(ENGINE_DIR.glob("mechanics/*.py")), *(_PACKAGE / m for m in FROZEN_MODULES))
     digest = hashlib.sha256()
     for path in sources:
-        digest.update(path.name.encode() + path.read_bytes())
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode() if path.parent.name == "mechanics"
+                      else path.name.encode())
+        digest.update(path.read_bytes())
     # the constants as generated: the rule slots come from unosim.game.rule_table, whose prose is not frozen in
     digest.update(repr(sorted(protocol.GENERATED.items())).encode())
     return digest.hexdigest()[:16]

@@ -15,7 +15,8 @@ from .piles import (
     swap_hands,
     win,
 )
-from .features import HAS_BLANK, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN, HAS_STACKING
+from .features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN, HAS_STACKING
+from .mechanics import flip
 from .policy import challenges, choose_colour, choose_target
 from .rng import PLAY_STREAM, bernoulli
 from .state import (
@@ -33,11 +34,11 @@ from .state import (
     K_ROULETTE,
     K_SKIP,
     K_SKIP_EVERYONE,
-    K_WD4,
     K_WRD4,
     KIND,
     NO_COLOUR,
     NUMBER_OF,
+    RESTRICTED,
     SE_ACTIVE,
     SE_PLAYED,
     SE_UNO_DONE,
@@ -189,6 +190,10 @@ def final_card_effects(g, p, c, pending):
             draw_n(g, next_seat(g, p), BLANK_DRAW_CARDS)
     elif HAS_SPIN and SPIN[c]:   # §2.3.6: next(p) still spins, for scoring only
         spin(g, next_seat(g, p), True)
+    elif HAS_FLIP and k == flip.K_FLIP:   # §2.6.7: the hands are scored by the side it turns up
+        flip.turn_over(g, p)
+    elif HAS_FLIP and k == flip.K_WDC:
+        flip.draw_until_colour(g, next_seat(g, p), st[ST_COLOUR])
 
 
 @njit
@@ -200,7 +205,7 @@ def draw_card_effect(g, p, c, responding, guilty):
     value = DRAW_VALUE[c]
     if k == K_WRD4:
         st[ST_DIR] = -st[ST_DIR]
-    if k == K_WD4 and not responding:
+    if RESTRICTED[c] and not responding:
         v = next_seat(g, p)
         if ir[L.IR_WD4_CHALLENGE] and challenges(g, v):
             # §1.8: a challenger cannot also stack; the named colour stands
@@ -330,6 +335,11 @@ def action_effect(g, p, c):
         return next_seat(g, p)
     if HAS_NO_MERCY and k == K_SKIP_EVERYONE:
         return p
+    if HAS_FLIP and k == K_SKIP_EVERYONE:   # UNO Flip's dark Skip Everyone (§2.6.4)
+        return p
+    if HAS_FLIP and k == flip.K_FLIP:
+        flip.turn_over(g, p)
+        return next_seat(g, p)
     if HAS_NO_MERCY and k == K_DISCARD_ALL:
         discard_colour(g, p, COLOUR[c])
         if g["hlen"][p] == 0:
@@ -355,10 +365,16 @@ def play_card(g, p, i):
     st = g["st"]
     responding = st[ST_P] > 0
     # §1.8: a WD4 played while p holds the colour in play is a bluff (judged before it leaves the hand)
-    guilty = KIND[g["hands"][p, i]] == K_WD4 and not responding and holds_colour(g, p, st[ST_COLOUR], i)
+    guilty = RESTRICTED[g["hands"][p, i]] == 1 and not responding and holds_colour(g, p, st[ST_COLOUR], i)
     c = place_card(g, p, i)
     if g["hlen"][p] == 0:
         return last_card(g, p, c)
+    if HAS_FLIP and KIND[c] == flip.K_WDC:
+        v = next_seat(g, p)
+        if flip.wild_draw_colour(g, p, v, guilty):
+            skip_seat(g, v)
+            return next_seat(g, v)
+        return v
     if DRAW_VALUE[c] > 0:
         return draw_card_effect(g, p, c, responding, guilty)
     if KIND[c] == K_NUMBER:

@@ -17,5 +17,6 @@ HAS_STACKING = True    # stacking draw cards (response turns)
 HAS_MERCY = True       # mercy knock-outs
 HAS_SEVEN_O = True     # 7-0 swaps and passes
 HAS_JUMP_IN = True     # jump-ins
+HAS_FLIP = True        # UNO Flip's two sides (engine/mechanics/flip.py)
 HAS_WEIGHTED = True    # the weighted policy and its presets (random and the heuristics are always in)
 HAS_LOOKAHEAD = True   # the lookahead search and its belief tracking

@@ -12,7 +12,8 @@ from unosim.engine._jit import njit
 from unosim.game import protocol as L
 from . import lookahead
 from .effects import checkpoint
-from .features import HAS_LOOKAHEAD
+from .features import HAS_FLIP, HAS_LOOKAHEAD
+from .mechanics import flip
 from .policy import check_lineup
 from .quality import check_standings_out_of_loop
 from .rng import DECK_STREAM, below, seed_streams
@@ -126,6 +127,9 @@ def write_round(g, row, game, rnd, points):
     row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
     row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
     row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
+    row[L.RC_FLIPS] = 0
+    if HAS_FLIP:
+        flip.write(g, row)
 
 
 @njit

@@ -125,6 +125,9 @@ K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
 K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
 DRAW_VALUE = np.asarray(C.DRAW_VALUE)
 SPIN = np.asarray(C.SPIN)
+# 1: a wild draw card playable only without the colour in play, and challengeable (WD4, UNO Flip's
+# Wild Draw Two and Wild Draw Colour; docs/rules.md §1.8, §2.6.4)
+RESTRICTED = np.asarray(C.RESTRICTED)
 KO_POINTS = 250     # points for each knocked-out seat (docs/rules.md §2.4.8)
 CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
 BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
@@ -154,7 +157,7 @@ def _play_flags():
     process that loads the engine."""
     same = COLOUR[None, None, :] == np.arange(N_COLOURS + 1)[None, :, None]   # [t, colour, c]
     legal = same | MATCHES_TOP.T[:, None, :]
-    flags = LEGAL * legal + SAME_COLOUR * same + LEGAL_WD4 * (legal & (KIND == K_WD4)[None, None, :])
+    flags = LEGAL * legal + SAME_COLOUR * same + LEGAL_WD4 * (legal & (RESTRICTED == 1)[None, None, :])
     return np.ascontiguousarray(flags, dtype=np.uint8)   # C order: numba freezes it into the code
 
 
@@ -287,7 +290,7 @@ def playable(g, p, i):
     c = hands[p, i]
     if not matches(c, st[ST_TOP], st[ST_COLOUR]):
         return False
-    if KIND[c] == K_WD4:
+    if RESTRICTED[c]:
         return not holds_colour(g, p, st[ST_COLOUR], i)
     return True
 

@@ -12,7 +12,8 @@ from unosim.engine._jit import njit
 from unosim.game import protocol as L
 from .belief import drew_at_turn
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
-from .features import HAS_BLANK, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
+from .features import HAS_BLANK, HAS_FLIP, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
+from .mechanics import flip
 from .piles import clear_stack, draw_n, draw_one
 from .policy import choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
 from .quality import check_standings, check_standings_out_of_loop
@@ -31,7 +32,6 @@ from .state import (
     K_NUMBER,
     K_REVERSE,
     K_SKIP,
-    K_WD4,
     KIND,
     LEGAL,
     LEGAL_WD4,
@@ -39,6 +39,7 @@ from .state import (
     MAXC,
     NO_COLOUR,
     PLAY_FLAGS,
+    RESTRICTED,
     SAME_COLOUR,
     SE_ACTIVE,
     SE_DRAWN,
@@ -170,7 +171,7 @@ def legal_plays(g, p, legal):
         kept = 0
         for j in range(nleg):
             i = legal[j]
-            if KIND[hands[p, i]] == K_WD4:
+            if RESTRICTED[hands[p, i]]:
                 if bluff_index < 0:
                     bluff_index = i
             else:
@@ -257,7 +258,7 @@ def turn_up(g, f):
         plen[DRAW] -= 1
         c = pile[DRAW, plen[DRAW]]
         emit(g, L.EV_FIRST_CARD, f, c, 0)
-        if KIND[c] != K_WD4:
+        if not RESTRICTED[c]:
             break
         if returns == L.FIRST_CARD_MAX_RETURNS:
             st[ST_LOOP_BOUND_HITS] += 1
@@ -292,7 +293,7 @@ def first_card_effect(g, f, c):
     if k == K_REVERSE:
         st[ST_DIR] = -1
         return st[ST_DEALER]
-    if k == K_DRAW_TWO:
+    if k == K_DRAW_TWO or (HAS_FLIP and k == flip.K_DRAW_ONE):
         draw_n(g, f, DRAW_VALUE[c])
         skip_seat(g, f)
         return next_seat(g, f)
@@ -352,14 +353,20 @@ def audit(g, deck_counts, round_over):
     total = plen[DRAW] + plen[DISC] + plen[ASIDE]
     for r in range(3):
         for i in range(plen[r]):
-            count[pile[r, i]] += 1
+            c = pile[r, i]
+            if HAS_FLIP:
+                c = flip.physical(c)
+            count[c] += 1
     for s in range(st[ST_N]):
         if hlen[s] < 0 or hlen[s] > MAXC:
             st[ST_VIOLATIONS] += 1
             return
         total += hlen[s]
         for i in range(hlen[s]):
-            count[hands[s, i]] += 1
+            c = hands[s, i]
+            if HAS_FLIP:
+                c = flip.physical(c)
+            count[c] += 1
     bad = total != deck_counts.sum()
     for c in range(deck_counts.shape[0]):
         if count[c] != deck_counts[c]:
@@ -367,6 +374,8 @@ def audit(g, deck_counts, round_over):
     if plen[DISC] > 0 and pile[DISC, plen[DISC] - 1] != st[ST_TOP]:
         bad = True
     if not discards_agree(g) or not held_agree(g):
+        bad = True
+    if HAS_FLIP and not flip.sides_agree(g):
         bad = True
     if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
         bad = True
@@ -465,6 +474,8 @@ def reset_round(g):
     g["shown"][:] = 0
     g["deficit"][:] = 0
     g["out_pad"][:] = 0
+    if HAS_FLIP:
+        flip.reset(g)
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1

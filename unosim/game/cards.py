@@ -22,6 +22,14 @@ Wild ids (colour ``NO_COLOUR``): 84 WILD, 85 WD4, 86/87/88 BLANK card 0/1/2 (thr
 blanks, because each carries its own effect, §2.1.3), 89 DUMB_FU, 90 WRD4, 91 WD6, 92 WD10,
 93 WILD_COLOR_ROULETTE.
 
+UNO Flip's faces (docs/rules.md §2.6) are ids too: a hand or pile holds the face in play, and a Flip
+card turns every card to its other face (``FLIP_PARTNER``). The light side's numbers, Skips and
+Reverses are the classic ids; the other light faces are 94-97 DRAW_ONE and 98-101 FLIP (one per
+colour), 102 the light Wild (40 points), 103 WILD_DRAW_TWO. The dark faces are ``104 + colour * 13 +
+slot`` (slot 0-8: numbers 1-9, 9 DRAW_FIVE, 10 REVERSE, 11 SKIP_EVERYONE, 12 FLIP), 156 the dark Wild
+and 157 WILD_DRAW_COLOUR. Dark colours reuse the colour indices (pink, teal, orange, purple = 0-3):
+the two sides are never in play together.
+
 The per-id tables below (``COLOUR``, ``KIND``, ``NUMBER``, ``SPIN``, ``DRAW_VALUE``, ``POINTS``) are
 constants shared by the compiled engine and the reference engine.
 
@@ -39,15 +47,20 @@ MAX_CARDS = 168   # the largest deck (No Mercy's): no hand or pile can exceed it
 R, Y, G, B = 0, 1, 2, 3
 NO_COLOUR = 4
 COLOUR_NAMES = ("R", "Y", "G", "B", "-")
+DARK_COLOUR_NAMES = ("P", "T", "O", "V", "-")   # UNO Flip's dark side: pink, teal, orange, purple (violet)
 
 # ---- kinds -----------------------------------------------------------------------------------------
 NUMBER, SKIP, REVERSE, DRAW_TWO, WILD, WD4, BLANK, DUMB_FU = 0, 1, 2, 3, 4, 5, 6, 7
 DRAW_FOUR, DISCARD_ALL, SKIP_EVERYONE, WRD4, WD6, WD10, ROULETTE = 8, 9, 10, 11, 12, 13, 14
+DRAW_ONE, FLIP, WD2, DRAW_FIVE, WDC = 15, 16, 17, 18, 19
 KIND_NAMES = (
     "NUMBER", "SKIP", "REVERSE", "DRAW_TWO", "WILD", "WILD_DRAW_FOUR", "BLANK", "DUMB_FU",
     "DRAW_FOUR", "DISCARD_ALL", "SKIP_EVERYONE", "WILD_REVERSE_DRAW_FOUR", "WILD_DRAW_SIX",
-    "WILD_DRAW_TEN", "WILD_COLOR_ROULETTE",
+    "WILD_DRAW_TEN", "WILD_COLOR_ROULETTE", "DRAW_ONE", "FLIP", "WILD_DRAW_TWO", "DRAW_FIVE",
+    "WILD_DRAW_COLOUR",
 )
+# wild draw cards playable only without the colour in play, and challengeable (docs/rules.md §1.8)
+RESTRICTED_KINDS = (WD4, WD2, WDC)
 N_KINDS = len(KIND_NAMES)
 
 # ---- ids -------------------------------------------------------------------------------------------
@@ -57,9 +70,18 @@ SLOT_KIND = {15: SKIP, 16: REVERSE, 17: DRAW_TWO, 18: DRAW_FOUR, 19: DISCARD_ALL
 ID_WILD, ID_WD4 = 84, 85
 ID_BLANK = (86, 87, 88)
 ID_DUMB_FU, ID_WRD4, ID_WD6, ID_WD10, ID_ROULETTE = 89, 90, 91, 92, 93
-N_CARD_IDS = 94
+# UNO Flip (module docstring): light-side ids, then the dark side's
+ID_DRAW_ONE, ID_LIGHT_FLIP, ID_LIGHT_WILD, ID_WD2 = 94, 98, 102, 103
+ID_DARK0, DARK_SLOTS = 104, 13
+DARK_SLOT_KIND = {9: DRAW_FIVE, 10: REVERSE, 11: SKIP_EVERYONE, 12: FLIP}
+ID_DARK_WILD, ID_WDC = 156, 157
+N_CARD_IDS = 158
 _WILD_KIND = {ID_WILD: WILD, ID_WD4: WD4, 86: BLANK, 87: BLANK, 88: BLANK, ID_DUMB_FU: DUMB_FU,
-              ID_WRD4: WRD4, ID_WD6: WD6, ID_WD10: WD10, ID_ROULETTE: ROULETTE}
+              ID_WRD4: WRD4, ID_WD6: WD6, ID_WD10: WD10, ID_ROULETTE: ROULETTE,
+              ID_LIGHT_WILD: WILD, ID_WD2: WD2, ID_DARK_WILD: WILD, ID_WDC: WDC}
+# printed points where they differ from the classic scheme (number: face value, coloured action 20,
+# wild 50): UNO Flip's (docs/rules.md §2.6.5)
+_FLIP_POINTS = {DRAW_ONE: 10, SKIP_EVERYONE: 30, WILD: 40, WD2: 50, WDC: 60}
 _KIND_SLOT = {kind: slot for slot, kind in SLOT_KIND.items()}
 
 
@@ -77,12 +99,33 @@ def action_id(colour: int, kind: int) -> int:
     return colour * SLOTS_PER_COLOUR + _KIND_SLOT[kind]
 
 
+def dark_id(colour: int, slot: int) -> int:
+    """Id of a dark face: slot 0-8 the numbers 1-9, then DRAW_FIVE, REVERSE, SKIP_EVERYONE, FLIP."""
+    return ID_DARK0 + colour * DARK_SLOTS + slot
+
+
+def _flip_ids() -> np.ndarray:
+    """The UNO Flip face ids (both sides)."""
+    light = [number_id(c, n) for c in range(4) for n in range(1, 10)]
+    light += [action_id(c, k) for c in range(4) for k in (SKIP, REVERSE)]
+    return np.array(sorted(light + list(range(ID_DRAW_ONE, N_CARD_IDS))), np.int64)
+
+
 def _build_tables():
     colour = np.full(N_CARD_IDS, NO_COLOUR, np.int64)
     kind = np.zeros(N_CARD_IDS, np.int64)
     number = np.full(N_CARD_IDS, -1, np.int64)
     spin = np.zeros(N_CARD_IDS, np.int64)
     for c in range(4):
+        colour[ID_DRAW_ONE + c], kind[ID_DRAW_ONE + c] = c, DRAW_ONE
+        colour[ID_LIGHT_FLIP + c], kind[ID_LIGHT_FLIP + c] = c, FLIP
+        for slot in range(DARK_SLOTS):
+            i = dark_id(c, slot)
+            colour[i] = c
+            if slot < 9:
+                kind[i], number[i] = NUMBER, slot + 1
+            else:
+                kind[i] = DARK_SLOT_KIND[slot]
         for slot in range(SLOTS_PER_COLOUR):
             i = c * SLOTS_PER_COLOUR + slot
             colour[i] = c
@@ -96,40 +139,75 @@ def _build_tables():
         kind[i] = k
     draw = np.zeros(N_CARD_IDS, np.int64)
     for i in range(N_CARD_IDS):
-        draw[i] = {DRAW_TWO: 2, WD4: 4, DRAW_FOUR: 4, WRD4: 4, WD6: 6, WD10: 10}.get(int(kind[i]), 0)
+        draw[i] = {DRAW_TWO: 2, WD4: 4, DRAW_FOUR: 4, WRD4: 4, WD6: 6, WD10: 10, DRAW_ONE: 1, WD2: 2,
+                   DRAW_FIVE: 5}.get(int(kind[i]), 0)
     points = np.where(kind == NUMBER, number, np.where(colour == NO_COLOUR, 50, 20)).astype(np.int64)
-    return colour, kind, number, spin, draw, points
+    for i in _flip_ids():
+        points[i] = _FLIP_POINTS.get(int(kind[i]), points[i])
+    restricted = np.isin(kind, RESTRICTED_KINDS).astype(np.int64)
+    return colour, kind, number, spin, draw, points, restricted
 
 
-COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS = _build_tables()
-for _table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS):
+def _flip_partner() -> np.ndarray:
+    """FLIP_PARTNER[c]: the other face of the physical card showing face c (-1: not an UNO Flip face).
+
+    How the faces are paired on the printed cards is unpublished; docs/rules.md §6 F1 fixes it: the 52
+    coloured light faces (colour-major: 1-9, Draw One, Reverse, Skip, Flip) are numbered i = 0..51, and
+    so are the 52 coloured dark faces (1-9, Draw Five, Reverse, Skip Everyone, Flip); light face i
+    backs dark face (19 i + 7) mod 52 (19 is prime to 52, so this is a one-to-one scramble). Both
+    copies of a face have the same back. The light Wild backs the Wild Draw Colour, the Wild Draw Two
+    the dark Wild.
+    """
+    partner = np.full(N_CARD_IDS, -1, np.int64)
+    light: list[int] = []
+    for c in range(4):
+        light += [number_id(c, n) for n in range(1, 10)]
+        light += [ID_DRAW_ONE + c, action_id(c, REVERSE), action_id(c, SKIP), ID_LIGHT_FLIP + c]
+    dark = [dark_id(c, slot) for c in range(4) for slot in range(DARK_SLOTS)]
+    for i, face in enumerate(light):
+        partner[face] = dark[(19 * i + 7) % 52]
+    partner[ID_LIGHT_WILD], partner[ID_WD2] = ID_WDC, ID_DARK_WILD
+    for face in list(light) + [ID_LIGHT_WILD, ID_WD2]:
+        partner[partner[face]] = face
+    return partner
+
+
+COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED = _build_tables()
+FLIP_PARTNER = _flip_partner()
+#: DARK_FACE[c]: 1 for a dark-side face (UNO Flip), 0 for every other id
+DARK_FACE = (np.arange(N_CARD_IDS) >= ID_DARK0).astype(np.int64)
+for _table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, FLIP_PARTNER, DARK_FACE):
     _table.setflags(write=False)
 
 
 def card_name(card: int) -> str:
-    """Short human-readable name, e.g. ``R7``, ``B3*`` (spin card), ``GSKIP``, ``WD4``, ``BLANK1``."""
+    """Short human-readable name, e.g. ``R7``, ``B3*`` (spin card), ``GSKIP``, ``WD4``, ``BLANK1``;
+    UNO Flip's dark faces carry the dark colour letters (``P5``, ``TFLIP``, ``V+5``)."""
     k = int(KIND[card])
+    names = DARK_COLOUR_NAMES if DARK_FACE[card] else COLOUR_NAMES
     if k == NUMBER:
-        return f"{COLOUR_NAMES[COLOUR[card]]}{NUMBER_OF[card]}{'*' if SPIN[card] else ''}"
+        return f"{names[COLOUR[card]]}{NUMBER_OF[card]}{'*' if SPIN[card] else ''}"
     if COLOUR[card] != NO_COLOUR:
         short = {SKIP: "SKIP", REVERSE: "REV", DRAW_TWO: "+2", DRAW_FOUR: "+4", DISCARD_ALL: "DALL",
-                 SKIP_EVERYONE: "SKALL"}[k]
-        return f"{COLOUR_NAMES[COLOUR[card]]}{short}"
+                 SKIP_EVERYONE: "SKALL", DRAW_ONE: "+1", FLIP: "FLIP", DRAW_FIVE: "+5"}[k]
+        return f"{names[COLOUR[card]]}{short}"
     if k == BLANK:
         return f"BLANK{ID_BLANK.index(card)}"
+    if card in (ID_LIGHT_WILD, ID_DARK_WILD):
+        return "LWILD" if card == ID_LIGHT_WILD else "DWILD"
     return {WILD: "WILD", WD4: "WD4", DUMB_FU: "DUMBFU", WRD4: "WRD4", WD6: "WD6", WD10: "WD10",
-            ROULETTE: "ROULETTE"}[k]
+            ROULETTE: "ROULETTE", WD2: "WD2", WDC: "WDC"}[k]
 
 
 # ---- opening-hand classes (card-value statistics) -------------------------------------------------
 HAND_CLASSES = tuple(f"n{i}" for i in range(10)) + (
     "skip", "reverse", "draw_two", "wild", "wd4", "blank", "dumb_fu", "draw_four", "discard_all",
-    "skip_everyone", "wrd4", "wd6", "wd10", "roulette",
+    "skip_everyone", "wrd4", "wd6", "wd10", "roulette", "draw_one", "flip", "wd2", "draw_five", "wdc",
 )
 N_HAND_CLASSES = len(HAND_CLASSES)
 _KIND_CLASS = {SKIP: 10, REVERSE: 11, DRAW_TWO: 12, WILD: 13, WD4: 14, BLANK: 15, DUMB_FU: 16,
                DRAW_FOUR: 17, DISCARD_ALL: 18, SKIP_EVERYONE: 19, WRD4: 20, WD6: 21, WD10: 22,
-               ROULETTE: 23}
+               ROULETTE: 23, DRAW_ONE: 24, FLIP: 25, WD2: 26, DRAW_FIVE: 27, WDC: 28}
 HAND_CLASS = np.array(
     [int(NUMBER_OF[i]) if KIND[i] == NUMBER else _KIND_CLASS[int(KIND[i])] for i in range(N_CARD_IDS)],
     np.int64,
@@ -184,6 +262,15 @@ def no_mercy_deck() -> np.ndarray:
     return _deck({n: 2 for n in range(10)},
                  {SKIP: 3, REVERSE: 3, DRAW_TWO: 3, DRAW_FOUR: 2, DISCARD_ALL: 3, SKIP_EVERYONE: 2},
                  {ID_WRD4: 8, ID_WD6: 4, ID_WD10: 4, ID_ROULETTE: 8})
+
+
+def flip_deck() -> np.ndarray:
+    """docs/rules.md §2.6.1: UNO Flip's 112 double-sided cards, counted by their light faces (play starts
+    light side up): 1-9, Draw One, Reverse, Skip, Flip twice per colour, 4 Wilds, 4 Wild Draw Twos."""
+    counts = _deck({n: 2 for n in range(1, 10)}, {SKIP: 2, REVERSE: 2}, {ID_LIGHT_WILD: 4, ID_WD2: 4})
+    for c in range(4):
+        counts[ID_DRAW_ONE + c] = counts[ID_LIGHT_FLIP + c] = 2
+    return counts
 
 
 def deck_ids(counts: np.ndarray) -> np.ndarray:

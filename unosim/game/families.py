@@ -99,8 +99,19 @@ NO_MERCY = FamilySpec(
     # §2.4: cards are turned up until a number, so every other card is refused as the first card
     first_card_excluded_kinds=tuple(k for k in range(cards.N_KINDS) if k != cards.NUMBER))
 
+FLIP = FamilySpec(
+    name="flip", mechanics="flip",
+    description="UNO Flip: 112 double-sided cards, a light and a dark side turned over by Flip cards",
+    deck=lambda n_blank: cards.flip_deck(), defaults=dict(_CLASSIC_TOGGLES, n_blank=0),
+    # §2.6.8: the published game has no stacking; a flip card is a pair of faces, so no designer deck
+    fixed=("stacking",), not_applicable=("deck", *_OTHERS_ONLY),
+    counters=("flips",),
+    kinds=(cards.NUMBER, cards.SKIP, cards.REVERSE, cards.WILD, cards.DRAW_ONE, cards.FLIP, cards.WD2,
+           cards.DRAW_FIVE, cards.SKIP_EVERYONE, cards.WDC),
+    first_card_excluded_kinds=(cards.WD2,))
+
 # Every family, in the order `unosim variants` lists them. Append a FamilySpec to add one.
-REGISTRY: tuple[FamilySpec, ...] = (CLASSIC, MINIONS, SPIN, NO_MERCY)
+REGISTRY: tuple[FamilySpec, ...] = (CLASSIC, MINIONS, SPIN, NO_MERCY, FLIP)
 
 
 def names() -> tuple[str, ...]:

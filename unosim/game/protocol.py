@@ -34,7 +34,8 @@ from . import rule_table
 from .rule_table import (BLANK_EFFECTS, MATCH_MODES, MAX_PLAYERS, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES,
                          STACKING)
 
-ENGINE_VERSION = 2   # 2: int64 game/round/match/event outputs, loop_bound_hits column
+ENGINE_VERSION = 3   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
+#                      column, its card classes in the opening hands)
 
 from .cards import MAX_CARDS  # noqa: E402  (largest deck: no hand or pile can exceed it)
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
@@ -97,7 +98,7 @@ def enum_constants(prefix: str, names: tuple[str, ...], start: int = 0) -> dict[
 
 # ---- enumerations -----------------------------------------------------------------------------------
 # The rule mechanisms the kernels implement (IR_FAMILY); unosim.game.families maps variants onto them.
-FAMILIES = ("classic", "minions", "spin", "no_mercy")
+FAMILIES = ("classic", "minions", "spin", "no_mercy", "flip")
 # The rule vocabulary (MATCH_MODES, STACKING, BLANK_EFFECTS, SPIN_OUTCOMES …) is the rule table's
 # (unosim.game.rule_table); the enumerations below number it for the kernels.
 END_NAMES = ("won", "knockout", "stalemate", "truncated")
@@ -132,6 +133,23 @@ N_POLICY_PARAMS = len(POLICY_PARAMS)
 # a preset of ``weighted`` (unosim.game.policies.PRESETS; its weights travel in the lookahead seat's vector).
 ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_number", "high_card_out",
                    "save_wilds", "punisher", "colour_counter")
+
+
+# ---- what each mechanism's wing adds to the records (engine/mechanics/, reference/mechanics/) ----------
+# A wing's round columns, game-record slots and events, appended after the core's in this order, so
+# that adding a wing moves no index of the others (their golden traces and tables stay as they are).
+MECHANISM_FIELDS = {
+    "flip": dict(
+        rounds=(field("FLIPS", "flips", doc="Flip cards that took effect (docs/rules.md §2.6.3)"),),
+        state=(field("SIDE", doc="UNO Flip: 0 light side in play, 1 dark side"),
+               field("FLIPS", doc="flips this round")),
+        events=(("flip", "seat's Flip card turns every card over; a = side now in play (0 light, 1 dark)"),),
+    ),
+}
+
+
+def _wing_fields(table: str) -> tuple:
+    return tuple(f for wing in MECHANISM_FIELDS.values() for f in wing.get(table, ()))
 
 
 # ---- compiled rules ---------------------------------------------------------------------------------
@@ -171,6 +189,7 @@ ROUND_TABLE = Layout("RC", (
     field("LEAD_CHANGES", "lead_changes", doc="game-quality measures: engine.quality"),
     field("WINNER_MAX_DEFICIT", "winner_max_deficit", doc="-1 when the round has no winner (a null)"),
     field("MAX_HAND", "max_hand"),
+    *_wing_fields("rounds"),
 ))
 SEAT_TABLE = Layout("SC", (
     field("WON", "won"),
@@ -242,6 +261,7 @@ STATE = Layout("ST", (
     field("LA_SEARCH", doc="1: a lookahead seat's turn pauses the turn loop for its search (0 in rollouts)"),
     field("LA_READY", doc="1: the search of the seat about to move is done (engine/lookahead.py)"),
     field("LA_CHOICE", doc="the searched choice: hand index, -1 draw/accept, -2 none (the rollout preset)"),
+    *_wing_fields("state"),
 ))
 SEAT_STATE = Layout("SE", (
     field("DRAWN"),
@@ -288,6 +308,7 @@ EVENTS = (
     ("shout", "seat shouts \"UNO Spin\" first"),
     ("spinner", "seat is designated to spin at its next turn"),
     ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
+    *_wing_fields("events"),
 )
 EV_NAMES = {code: name for code, (name, _) in enumerate(EVENTS, 1)}
 EVENT_WIDTH = 4          # (code, seat, a, b)
@@ -329,7 +350,7 @@ class RawResults:
 
 
 __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
-           "RawResults", "FAMILIES", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
+           "RawResults", "FAMILIES", "MECHANISM_FIELDS", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
            "SPIN_OUTCOMES", "N_SPIN_OUTCOMES", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
            "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
            "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game.cards import COLOUR_NAMES, card_name
+from ..game.cards import COLOUR_NAMES, DARK_COLOUR_NAMES, card_name
 from ..game import protocol as L
 from ..game.rules import SPIN_OUTCOMES
 from ..game.checks import as_int
@@ -13,8 +13,9 @@ from .simulate import MAX_SEED, check_games, resolve, run_compiled
 _UNO = {1: "calls UNO", 2: "forgot UNO and is caught", 3: "forgot UNO, not caught"}
 
 
-def describe(event) -> str:
-    """One trace event (code, seat, a, b) as a line of text."""
+def describe(event, side: int = 0) -> str:
+    """One trace event (code, seat, a, b) as a line of text; ``side`` 1: UNO Flip's dark side is in play
+    (its colours are named pink, teal, orange, purple: P, T, O, V)."""
     code, seat, a, b = (int(x) for x in event)
     who = f"seat {seat}"
     if code == L.EV_ROUND_START:
@@ -30,7 +31,7 @@ def describe(event) -> str:
     if code == L.EV_PLAY:
         return f"  {who} plays {card_name(a)}"
     if code == L.EV_COLOUR:
-        return f"  {who} names colour {COLOUR_NAMES[a]}"
+        return f"  {who} names colour {(DARK_COLOUR_NAMES if side else COLOUR_NAMES)[a]}"
     if code == L.EV_DRAW:
         return f"  {who} draws {card_name(a)}"
     if code == L.EV_DRAW_FAIL:
@@ -75,6 +76,8 @@ def describe(event) -> str:
         return f"  {who} shows its hand"
     if code == L.EV_SHOUT:
         return f"  {who} shouts UNO Spin first"
+    if code == L.EV_FLIP:
+        return f"  {who}'s Flip turns every card over: the {'dark' if a else 'light'} side is in play"
     if code == L.EV_LOOKAHEAD:
         choice = "draw / accept" if a < 0 else f"hand index {a}"
         return f"  {who} {'searched' if b else 'did not search'}: {choice}"
@@ -101,5 +104,15 @@ def replay_events(variant, *, players: int, seed: int, game: int = 0, lineup="ra
 def replay(variant, *, players: int, seed: int, game: int = 0, lineup="random",
            rules: dict | None = None) -> str:
     """A turn-by-turn log of game ``game`` of a ``simulate`` call with the same arguments."""
-    events = replay_events(variant, players=players, seed=seed, game=game, lineup=lineup, rules=rules)
-    return "\n".join(describe(e) for e in events) + "\n"
+    return describe_events(replay_events(variant, players=players, seed=seed, game=game, lineup=lineup,
+                                         rules=rules))
+
+
+def describe_events(events) -> str:
+    """Trace events as lines of text, each colour named on the side in play (UNO Flip)."""
+    lines, side = [], 0
+    for event in events:
+        if event[0] in (L.EV_ROUND_START, L.EV_FLIP):
+            side = int(event[2]) if event[0] == L.EV_FLIP else 0
+        lines.append(describe(event, side))
+    return "\n".join(lines) + "\n"

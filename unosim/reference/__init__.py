@@ -6,8 +6,9 @@ the same output tables as the compiled kernels. It also runs Python policies (se
 :mod:`unosim.reference.policies`), which lets a user prototype a strategy without numba.
 
 Implemented: every variant — ``classic`` (blank cards with all six effects), ``minions`` (Dumb Fu),
-``spin`` (the wheel, :mod:`.spin`) and ``no_mercy`` (stacking, mercy knock-outs, 7-swap and 0-pass,
-Discard All, Skip Everyone, Wild Color Roulette) — each with every house rule of docs/rules.md §4.
+``spin`` (the wheel, :mod:`.spin`), ``no_mercy`` (stacking, mercy knock-outs, 7-swap and 0-pass,
+Discard All, Skip Everyone, Wild Color Roulette) and ``flip`` (UNO Flip's two sides, the wing
+:mod:`.mechanics.flip`) — each with every house rule of docs/rules.md §4 that applies to it.
 
 Modules: :mod:`.table` (round state and primitive verbs, knock-outs), :mod:`.penalties` (skips, Dumb
 Fu pose windows, draw cards, the WD4 challenge and stacking), :mod:`.effects` (the other card effects),

@@ -19,6 +19,7 @@ from .penalties import (
     skip,
     victim_draws_and_is_skipped,
 )
+from .mechanics import flip
 from .spin import designate_spinner, final_spin, is_spin_card
 from .table import Table
 
@@ -31,6 +32,15 @@ def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int
     kind = KIND[card]
     if DRAW_VALUE[card] > 0:
         return draw_card_played(table, player, card, guilty)
+    if kind == cards.WDC:
+        victim = table.next_seat(player)
+        if flip.wild_draw_colour(table, player, victim, guilty):
+            skip(table, victim)
+            return table.next_seat(victim)
+        return victim
+    if kind == cards.FLIP:
+        flip.turn_over(table, player)
+        return table.next_seat(player)
     if kind == cards.SKIP:
         victim = table.next_seat(player)
         skip(table, victim)
@@ -165,9 +175,9 @@ def apply_first_card(table: Table) -> int | None:
     if kind == cards.SKIP:
         skip(table, f_seat)
         return table.next_seat(f_seat)
-    if kind == cards.DRAW_TWO:
+    if kind in (cards.DRAW_TWO, cards.DRAW_ONE):
         # No stacking against a turned-up card (docs/rules.md §4).
-        return victim_draws_and_is_skipped(table, f_seat, 2)
+        return victim_draws_and_is_skipped(table, f_seat, DRAW_VALUE[top])
     if kind == cards.REVERSE:
         table.direction = -1
         return table.dealer
@@ -197,3 +207,7 @@ def apply_final_card(table: Table, player: int, card: int, pending: int) -> None
             others_draw_one(table, player)
     elif is_spin_card(card):
         final_spin(table, player)                  # docs/rules.md §2.3.6: next(p) still spins, for scoring
+    elif kind == cards.FLIP:
+        flip.turn_over(table, player)              # docs/rules.md §2.6.7: the hands score by the new side
+    elif kind == cards.WDC:
+        flip.draw_until_colour(table, table.next_seat(player), table.colour)

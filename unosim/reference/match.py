@@ -129,6 +129,7 @@ class _Collector:
         row[L.RC_LEAD_CHANGES] = table.quality.lead_changes
         row[L.RC_WINNER_MAX_DEFICIT] = table.quality.winner_max_deficit(table.winner)
         row[L.RC_MAX_HAND] = table.quality.max_hand
+        row[L.RC_FLIPS] = table.flips
         self.rounds.append(row)
         for seat in range(self.players):
             seat_row = [0] * L.SC_SIZE

@@ -86,13 +86,13 @@ def draw_card_played(table: Table, player: int, card: int, guilty: bool) -> int 
     # The compiled rules fold no_bluffing into wd4_challenge: with no bluffing nobody is ever guilty,
     # so the challenge is not offered at all (docs/rules.md §4).
     may_challenge = table.rules.wd4_challenge and not table.rules.no_bluffing
-    if kind == cards.WD4 and not responding and may_challenge and table.ask_challenge(victim):
+    if kind in cards.RESTRICTED_KINDS and not responding and may_challenge and table.ask_challenge(victim):
         table.clear_pending()
         table.emit(L.EV_CHALLENGE, victim, int(guilty))
         if guilty:
-            table.draw(player, 4)
+            table.draw(player, DRAW_VALUE[card])
             return victim                   # the victim keeps its turn (docs/rules.md §6 C8)
-        return victim_draws_and_is_skipped(table, victim, 6)
+        return victim_draws_and_is_skipped(table, victim, DRAW_VALUE[card] + 2)
     if table.rules.stacking == "none":
         count = table.pending
         table.clear_pending()

@@ -96,6 +96,9 @@ class Table:
         # that leaves it unchanged is idle (stalemate rule, docs/rules.md §1.6).
         self.moves = 0
         self.quality = QualityCounters(n)          # lead changes, deficits, largest hand (protocol §3)
+        # UNO Flip (docs/rules.md §2.6, .mechanics.flip): the side in play (0 light, 1 dark), flips so far
+        self.side = 0
+        self.flips = 0
 
     # ---- trace ---------------------------------------------------------------------------------------
     def emit(self, code: int, seat: int = -1, a: int = 0, b: int = 0) -> None:
@@ -149,9 +152,9 @@ class Table:
 
     def is_legal(self, seat: int, index: int) -> bool:
         card = self.hands[seat][index]
-        if KIND[card] == cards.WD4:
-            # A WD4 is legal only without another card of the colour in play; the WD4 itself has no
-            # colour, so checking the whole hand is the same thing (docs/rules.md §1.8).
+        if KIND[card] in cards.RESTRICTED_KINDS:
+            # A WD4 (or UNO Flip's Wild Draw Two / Colour) is legal only without another card of the colour
+            # in play; it has no colour itself, so checking the whole hand is the same thing (docs/rules.md §1.8).
             return not self.holds_colour_in_play(seat)
         return self.matches(card)
 
@@ -163,7 +166,8 @@ class Table:
         if self.rules.no_bluffing:
             return ()
         hand = self.hands[seat]
-        return tuple(i for i, c in enumerate(hand) if KIND[c] == cards.WD4 and not self.is_legal(seat, i))
+        return tuple(i for i, c in enumerate(hand)
+                     if KIND[c] in cards.RESTRICTED_KINDS and not self.is_legal(seat, i))
 
     def stack_indices(self, seat: int) -> tuple[int, ...]:
         """Cards allowed as a response to the pending penalty (docs/rules.md §4 ``stacking``, §2.4.5): no colour

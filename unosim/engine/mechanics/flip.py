@@ -1,0 +1,163 @@
+"""UNO Flip's wing (docs/rules.md §2.6, protocol §7): the double-sided cards.
+
+Every hand and pile holds the face in play (``cards.FLIP_PARTNER`` pairs the faces), so the core's
+turn, legality and scoring work on the side in play unchanged; this wing turns everything over, draws
+for the Wild Draw Colour, answers what a seat sees of the others (the faces turned away from their
+owners), and keeps its scratch (``ST_SIDE``, ``ST_FLIPS``) and its round counter (``RC_FLIPS``).
+"""
+
+import numpy as np
+from unosim.engine._jit import njit
+
+from unosim.game import cards as C
+from unosim.game import protocol as L
+from ..piles import draw_n, draw_one
+from ..policy import challenges, choose_colour
+from ..state import (
+    ASIDE,
+    CHALLENGE_PENALTY,
+    COLOUR,
+    DISC,
+    DRAW,
+    NO_COLOUR,
+    ST_COLOUR,
+    ST_N,
+    ST_TOP,
+    emit,
+    recount_discards,
+    recount_held,
+)
+
+FLIP_PARTNER = np.asarray(C.FLIP_PARTNER)
+DARK_FACE = np.asarray(C.DARK_FACE)
+K_DRAW_ONE, K_FLIP, K_WDC = C.DRAW_ONE, C.FLIP, C.WDC
+
+
+@njit
+def reset(g):
+    """A round starts light side up (the deck is dealt by its light faces)."""
+    st = g["st"]
+    st[L.ST_SIDE] = 0
+    st[L.ST_FLIPS] = 0
+
+
+@njit
+def physical(c):
+    """The physical card showing face c, named by its light face (audit: conservation over both faces)."""
+    return FLIP_PARTNER[c] if DARK_FACE[c] else c
+
+
+@njit
+def turn_pile_over(pile, row, m):
+    """Turn a pile of m cards over as one block: its order reverses and every card shows its other face."""
+    for i in range(m // 2):
+        j = m - 1 - i
+        pile[row, i], pile[row, j] = pile[row, j], pile[row, i]
+    for i in range(m):
+        pile[row, i] = FLIP_PARTNER[pile[row, i]]
+
+
+@njit
+def turn_over(g, p):
+    """§2.6.3: p's Flip card turns every hand (order kept) and the draw, discard and set-aside piles
+    (each turned over as a block, §6 F2) to their other faces. The new T is in play; a wild T has p name
+    the colour (§6 F3). Emits FLIP(p, side) and, for a wild T, COLOUR(p, c)."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    for s in range(st[ST_N]):
+        for i in range(hlen[s]):
+            hands[s, i] = FLIP_PARTNER[hands[s, i]]
+        recount_held(g, s)
+    for row in (DRAW, DISC, ASIDE):
+        turn_pile_over(pile, row, plen[row])
+    recount_discards(g)
+    st[L.ST_SIDE] = 1 - st[L.ST_SIDE]
+    st[L.ST_FLIPS] += 1
+    t = pile[DISC, plen[DISC] - 1]
+    st[ST_TOP] = t
+    if COLOUR[t] != NO_COLOUR:
+        st[ST_COLOUR] = COLOUR[t]
+    emit(g, L.EV_FLIP, p, st[L.ST_SIDE], 0)
+    if COLOUR[t] == NO_COLOUR:
+        st[ST_COLOUR] = choose_colour(g, p)
+        emit(g, L.EV_COLOUR, p, st[ST_COLOUR], 0)
+
+
+@njit
+def draw_until_colour(g, s, colour):
+    """s draws until a card of ``colour`` (wilds do not count) or a draw fails or knocks s out (§2.6.4,
+    §6 F4); returns whether the card of ``colour`` came (the obligation goes on)."""
+    hands = g["hands"]
+    hlen = g["hlen"]
+    while draw_one(g, s):   # terminates: each pass moves a card from the piles to s (none come back)
+        if COLOUR[hands[s, hlen[s] - 1]] == colour:
+            return True
+    return False
+
+
+@njit
+def wild_draw_colour(g, p, v, guilty):
+    """§2.6.4: p's Wild Draw Colour (its colour already named) against v = next(p). v may challenge
+    (wd4_challenge, docs/rules.md §1.8): guilty, p draws until the colour and v keeps its turn;
+    innocent, v draws until the colour, then 2 more. Returns True when v drew and loses its turn."""
+    colour = g["st"][ST_COLOUR]
+    if g["ir"][L.IR_WD4_CHALLENGE] and challenges(g, v):
+        emit(g, L.EV_CHALLENGE, v, 1 if guilty else 0, 0)
+        if guilty:
+            draw_until_colour(g, p, colour)
+            return False
+        if draw_until_colour(g, v, colour):   # a failed draw or a knock-out ends the whole obligation
+            draw_n(g, v, CHALLENGE_PENALTY)
+        return True
+    draw_until_colour(g, v, colour)
+    return True
+
+
+@njit
+def face_counts(g, deck_counts, out):
+    """out = the deck counted by the faces now in play (deck_counts counts the light faces). Element by
+    element, as everywhere in kernel code (CONTRIBUTING.md: a slice assignment costs compile time)."""
+    dark = g["st"][L.ST_SIDE]
+    for c in range(deck_counts.shape[0]):
+        out[c] = 0 if dark else deck_counts[c]
+    if dark:
+        for c in range(deck_counts.shape[0]):
+            if deck_counts[c]:
+                out[FLIP_PARTNER[c]] += deck_counts[c]
+
+
+@njit
+def reveal(g, p):
+    """What seat p sees of the others (§2.6.6): each hand is held with its other faces towards the
+    table, and a face names its card (§6 F1), so p knows every other hand exactly."""
+    known = g["known"]
+    hands = g["hands"]
+    for t in range(g["st"][ST_N]):
+        if t != p:
+            for c in range(known.shape[2]):
+                known[p, t, c] = 0
+            for i in range(g["hlen"][t]):
+                known[p, t, hands[t, i]] += 1
+
+
+@njit
+def sides_agree(g):
+    """Every card in hands and piles shows the side in play (an audited invariant)."""
+    side = g["st"][L.ST_SIDE]
+    for s in range(g["st"][ST_N]):
+        for i in range(g["hlen"][s]):
+            if DARK_FACE[g["hands"][s, i]] != side:
+                return False
+    for row in (DRAW, DISC, ASIDE):
+        for i in range(g["plen"][row]):
+            if DARK_FACE[g["pile"][row, i]] != side:
+                return False
+    return True
+
+
+@njit
+def write(g, row):
+    row[L.RC_FLIPS] = g["st"][L.ST_FLIPS]

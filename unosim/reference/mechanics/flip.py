@@ -1,0 +1,64 @@
+"""UNO Flip's wing, reference twin of ``unosim/engine/mechanics/flip.py`` (docs/rules.md §2.6, protocol §7).
+
+Hands and piles hold the face in play; a Flip card turns every card to its other face
+(``cards.FLIP_PARTNER``). The table keeps the side in play (``table.side``: 0 light, 1 dark) and the
+round's ``table.flips``.
+"""
+
+from __future__ import annotations
+
+from ...game import cards
+from ...game import protocol as L
+from ..card_tables import COLOUR, is_wild
+from ..table import Table
+
+PARTNER = tuple(int(x) for x in cards.FLIP_PARTNER)
+
+
+def turned(pile: list[int]) -> list[int]:
+    """A pile turned over as one block: reversed, every card on its other face (docs/rules.md §6 F2)."""
+    return [PARTNER[card] for card in reversed(pile)]
+
+
+def turn_over(table: Table, player: int) -> None:
+    """docs/rules.md §2.6.3: every hand (order kept) and the draw, discard and set-aside piles turn over;
+    the new ``T`` is in play, and a wild ``T`` has ``player`` name the colour (§6 F3)."""
+    table.hands = [[PARTNER[card] for card in hand] for hand in table.hands]
+    table.draw_pile = turned(table.draw_pile)
+    table.discard_pile = turned(table.discard_pile)
+    table.set_aside = turned(table.set_aside)
+    table.side = 1 - table.side
+    table.flips += 1
+    if not is_wild(table.top):
+        table.colour = COLOUR[table.top]
+    table.emit(L.EV_FLIP, player, table.side)
+    if is_wild(table.top):
+        table.colour = table.ask_colour(player)
+        table.emit(L.EV_COLOUR, player, table.colour)
+
+
+def draw_until_colour(table: Table, seat: int, colour: int) -> bool:
+    """``seat`` draws until a card of ``colour`` (a wild is no colour), or until a draw fails or knocks it
+    out (§2.6.4, §6 F4); True when the card of ``colour`` came (the obligation goes on)."""
+    while table.draw_one(seat):     # terminates: each pass moves a card from the piles to the hand
+        if COLOUR[table.hands[seat][-1]] == colour:
+            return True
+    return False
+
+
+def wild_draw_colour(table: Table, player: int, victim: int, guilty: bool) -> bool:
+    """docs/rules.md §2.6.4: a Wild Draw Colour (colour named) against ``victim``, who may challenge it
+    like a Wild Draw Four (§1.8): guilty, ``player`` draws until the colour and the victim keeps its
+    turn; innocent, the victim draws until the colour, then 2 more. True when the victim drew and
+    loses its turn."""
+    may_challenge = table.rules.wd4_challenge and not table.rules.no_bluffing
+    if may_challenge and table.ask_challenge(victim):
+        table.emit(L.EV_CHALLENGE, victim, int(guilty))
+        if guilty:
+            draw_until_colour(table, player, table.colour)
+            return False
+        if draw_until_colour(table, victim, table.colour):   # a failed draw or knock-out ends it all
+            table.draw(victim, 2)
+        return True
+    draw_until_colour(table, victim, table.colour)
+    return True
