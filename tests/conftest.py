@@ -25,6 +25,8 @@ os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 #: engine, statistics on synthetic tables): they run early, while the session's build compiles
 ENGINE_FREE = ("test_atomic", "test_cards_rules", "test_effects", "test_fairness_calibration",
                "test_reference_", "test_scenarios_")
+#: ... except these, which also play their scenarios on the compiled engine
+PLAYS_COMPILED = ("test_scenarios_flip",)
 
 
 def _start(item) -> int:
@@ -34,7 +36,8 @@ def _start(item) -> int:
     needs no engine instead of leaving a worker waiting for them."""
     if item.get_closest_marker("long") is not None:
         return 0
-    return 1 if item.path.stem.startswith(ENGINE_FREE) else 2
+    stem = item.path.stem
+    return 1 if stem.startswith(ENGINE_FREE) and stem not in PLAYS_COMPILED else 2
 
 
 def pytest_collection_modifyitems(config, items):
