@@ -270,7 +270,8 @@ def invalid_draw(rng: random.Random) -> tuple[dict, str, str]:
         "no_mercy": [("stacking", "none"), ("seven_o", False), ("n_blank", 2), ("spin_weights", [2] * 9)],
         "classic": [("spin_weights", [2] * 9), ("dumbfu_penalty", 2)],
         "minions": [("spin_weights", [2] * 9), ("n_blank", 2)],
-        "spin": [("dumbfu_penalty", 2), ("n_blank", 2)]}[variant])
+        "spin": [("dumbfu_penalty", 2), ("n_blank", 2)],
+        "flip": [("stacking", "any_draw"), ("n_blank", 2), ("spin_weights", [2] * 9), ("dumbfu_penalty", 2)]}[variant])
     call["rules"] = {key: value}
     return call, key, key
 

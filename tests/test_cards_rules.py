@@ -127,3 +127,13 @@ def test_spin_weights_accept_a_table_of_outcomes():
     assert rs.spin_weights[7] == 2 and rs.spin_weights[8] == 1 and sum(rs.spin_weights) == 3
     with pytest.raises(ValueError, match="unknown outcome .jackpot."):
         get_variant("spin", {"spin_weights": {"jackpot": 1}})
+
+
+def test_every_opening_hand_class_prints_one_point_value():
+    """The card-value analysis sets a class's estimate beside its printed points: a class mixing cards of
+    different points (UNO Flip's Wild is worth 40, classic's 50) would print a wrong value."""
+    from unosim.game import cards
+    for c, name in enumerate(cards.HAND_CLASSES):
+        members = np.flatnonzero(cards.HAND_CLASS == c)
+        assert len(members), name
+        assert set(cards.POINTS[members].tolist()) == {cards.HAND_CLASS_POINTS[c]}, name

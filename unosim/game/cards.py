@@ -203,6 +203,7 @@ def card_name(card: int) -> str:
 HAND_CLASSES = tuple(f"n{i}" for i in range(10)) + (
     "skip", "reverse", "draw_two", "wild", "wd4", "blank", "dumb_fu", "draw_four", "discard_all",
     "skip_everyone", "wrd4", "wd6", "wd10", "roulette", "draw_one", "flip", "wd2", "draw_five", "wdc",
+    "flip_wild", "flip_skip_everyone",   # UNO Flip's Wild (40 points) and Skip Everyone (30): one class, one value
 )
 N_HAND_CLASSES = len(HAND_CLASSES)
 _KIND_CLASS = {SKIP: 10, REVERSE: 11, DRAW_TWO: 12, WILD: 13, WD4: 14, BLANK: 15, DUMB_FU: 16,
@@ -212,8 +213,10 @@ HAND_CLASS = np.array(
     [int(NUMBER_OF[i]) if KIND[i] == NUMBER else _KIND_CLASS[int(KIND[i])] for i in range(N_CARD_IDS)],
     np.int64,
 )
+HAND_CLASS[[ID_LIGHT_WILD, ID_DARK_WILD]] = HAND_CLASSES.index("flip_wild")
+HAND_CLASS[[dark_id(c, 11) for c in range(4)]] = HAND_CLASSES.index("flip_skip_everyone")
 HAND_CLASS.setflags(write=False)
-#: printed points of each hand class (for the card-value analysis)
+#: printed points of each hand class (for the card-value analysis; every card of a class prints the same)
 HAND_CLASS_POINTS = tuple(
     int(POINTS[int(np.flatnonzero(HAND_CLASS == c)[0])]) for c in range(N_HAND_CLASSES)
 )

@@ -303,6 +303,8 @@ def _luck_skill_view(skill: pl.DataFrame) -> pl.DataFrame:
 
     def points(column: str) -> pl.Expr:
         return (pl.col(column) * 100).round(1).cast(pl.String)
+    # a column with no value in any row (no random twin in the study) reads back from its CSV as text
+    skill = skill.with_columns(pl.col("random_rate").cast(pl.Float64))
     if "baseline" in skill.columns:
         skill = skill.filter(pl.col("baseline").cast(pl.Boolean))
     return skill.sort("variant", "players").select(
