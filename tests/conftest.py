@@ -23,8 +23,8 @@ os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 
 #: test modules that never run the compiled engine (scripted scenarios and invariants on the reference
 #: engine, statistics on synthetic tables): they run early, while the session's build compiles
-ENGINE_FREE = ("test_atomic", "test_cards_rules", "test_effects", "test_fairness_calibration",
-               "test_reference_", "test_scenarios_")
+ENGINE_FREE = ("test_atomic", "test_cards_rules", "test_docs", "test_effects", "test_fairness_calibration",
+               "test_structure", "test_reference_", "test_scenarios_")   # a name ending in _ is a prefix
 #: ... except these, which also play their scenarios on the compiled engine
 PLAYS_COMPILED = ("test_scenarios_flip",)
 
@@ -37,7 +37,8 @@ def _start(item) -> int:
     if item.get_closest_marker("long") is not None:
         return 0
     stem = item.path.stem
-    return 1 if stem.startswith(ENGINE_FREE) and stem not in PLAYS_COMPILED else 2
+    free = any(stem == name or (name.endswith("_") and stem.startswith(name)) for name in ENGINE_FREE)
+    return 1 if free and stem not in PLAYS_COMPILED else 2
 
 
 def pytest_collection_modifyitems(config, items):
