@@ -215,10 +215,10 @@ def test_a_skill_change_is_stated_with_its_interval_and_the_checker_rejects_a_mu
     assert check_claims(tables, found) == []
     cut = next(c for c in found if c.kind == "effect")
     assert cut.subject == "stacking_any_draw (vs classic)" and cut.section == "skill" and cut.direction == -1
-    assert "cuts the expert's edge over random by 4.1 points [−6.0, −2.2], raw 95%" in cut.text
+    assert "cuts that seat's edge over random by 4.1 points [−6.0, −2.2], raw 95%" in cut.text
     assert "more luck" in cut.text and cut.family.startswith("skill changes")
     quiet = next(c for c in found if c.subject == "jump_in (vs classic)")
-    assert quiet.kind == "no_effect" and "no detectable change in the expert's edge" in quiet.text
+    assert quiet.kind == "no_effect" and "no detectable change in that seat's edge" in quiet.text
     flipped = dataclasses.replace(cut, direction=1)
     assert any("direction" in p for p in check_claims(tables, [flipped, quiet]))
     number = next(n for n in cut.numbers if n.column == "estimate")

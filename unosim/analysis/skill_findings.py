@@ -1,5 +1,5 @@
 """The claims of the ``skill_changes`` table (:mod:`.skill_rules`): how each house rule changes the expert's
-edge over its all-random twin, as checked sentences ("stacking_any_draw cuts the expert's edge over random
+edge over its all-random twin, as checked sentences ("stacking_any_draw cuts that seat's edge over random
 by 4.1 points [−6.0, −2.2] …: more luck").
 
 One claim per row that is Holm-supported (within the table's own family) and at least the ``skill_edge``
@@ -31,12 +31,12 @@ def skill_change_claims(table: pl.DataFrame) -> list[Claim]:
         out += [_change_claim(subject, scope, [r]) for r in supported if effect_size(MEASURE, r) >= 1]
         small = [r for r in supported if not effect_size(MEASURE, r) >= 1]
         if small:
-            s = Sentence().add(f"{scope} at {_players(small)}: the expert's edge over random changes detectably "
+            s = Sentence().add(f"{scope} at {_players(small)}: that seat's edge over random changes detectably "
                                f"but by less than {MIN_EFFECT[MEASURE][1] * 100:g} point: negligible.")
             out.append(_claim("negligible", subject, small, s, scope=scope, supported=True, practical=False))
         quiet = [r for r in live if not _supported(r)]
         if quiet:
-            s = Sentence().add(f"{scope} at {_players(quiet)}: no detectable change in the expert's edge over "
+            s = Sentence().add(f"{scope} at {_players(quiet)}: no detectable change in that seat's edge over "
                                "random (Holm-adjusted within the skill changes; ")
             smallest = min(range(len(quiet)), key=lambda i: quiet[i]["n"])
             s.num(quiet, smallest, "n", ",.0f").add(" paired games or more).")
@@ -45,7 +45,7 @@ def skill_change_claims(table: pl.DataFrame) -> list[Claim]:
         if same:
             s = Sentence().add(f"{scope} at {_players(same)}: the rule changed none of the ")
             smallest = min(range(len(same)), key=lambda i: same[i]["n"])
-            s.num(same, smallest, "n", ",.0f").add(" games of the expert or its all-random twin.")
+            s.num(same, smallest, "n", ",.0f").add(" games of that lineup or its all-random twin.")
             out.append(_claim("identical", subject, same, s, scope=scope))
     return out
 
@@ -107,7 +107,7 @@ def _change_claim(subject: str, scope: str, rows: list[dict]) -> Claim:
     r = rows[0]
     direction = 1 if r["estimate"] > 0 else -1
     d = decimals_for(r["estimate"] * 100)
-    s = Sentence().add(f"{scope} at {r['players']}p: the rule {'raises' if direction > 0 else 'cuts'} the expert's "
+    s = Sentence().add(f"{scope} at {r['players']}p: the rule {'raises' if direction > 0 else 'cuts'} that seat's "
                        "edge over random by ")
     s.num(rows, 0, "estimate", f".{d}f", 100, absolute=True).add(" points [")
     s.num(rows, 0, "ci_low", f"+.{d}f", 100).add(", ").num(rows, 0, "ci_high", f"+.{d}f", 100)
