@@ -138,3 +138,25 @@ def seat_counts(arrangement_list, n_entrants: int) -> np.ndarray:
 def _balanced(arrangement_list, n_entrants: int) -> bool:
     counts = seat_counts(arrangement_list, n_entrants)
     return bool((counts == counts[0, 0]).all())   # every entrant in every seat equally often
+
+
+def check_tournament(variant, players, games, seed, rules, scheme: str):
+    """A tournament's arguments, checked as every tournament entry point checks them: (players, games,
+    seed, the rule overrides, the single-round rule set); a ValueError names a bad value."""
+    from . import rules as rules_module
+    from .checks import as_int
+    if not isinstance(variant, str) or variant not in rules_module.variant_names():
+        raise ValueError(f"variant={variant!r} is unknown: valid variants are {rules_module.variant_names()}")
+    players = as_int("players", players, 2)
+    games = as_int("games", games, 1, 10**12)
+    seed = as_int("seed", seed, 0, 2**63 - 1)
+    overrides, ruleset = rules_module.single_round_variant(variant, rules, "a tournament")
+    ruleset.check_players(players)
+    check_scheme(scheme)
+    return players, games, seed, overrides, ruleset
+
+
+def arrangement_names(order: list) -> dict[str, tuple]:
+    """Each arrangement under its lineup name (``s00``, ``s01`` … zero-padded to sort in order)."""
+    width = max(len(str(len(order) - 1)), 2)
+    return {f"s{i:0{width}d}": a for i, a in enumerate(order)}

@@ -36,9 +36,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...game import rules as rules_module
 from ...store.atomic import write_text_atomic
-from ...game.checks import as_int
 from ...game import seating
 from ...game.seating import Entrant
 from .python_policies import has_python_policy, reference_tournament
@@ -110,18 +108,9 @@ def build_study(variant: str, players: int, policies, games: int, seed: int, rul
                 scheme: str = seating.SCHEMES[0]):
     """The study spec of a tournament (validated), its entrants and arrangements by lineup name."""
     from ...pipeline.study import parse_study
-    if not isinstance(variant, str) or variant not in rules_module.variant_names():
-        raise ValueError(f"variant={variant!r} is unknown: valid variants are {rules_module.variant_names()}")
-    players = as_int("players", players, 2)
-    games = as_int("games", games, 1, 10**12)
-    seed = as_int("seed", seed, 0, 2**63 - 1)
-    overrides, ruleset = rules_module.single_round_variant(variant, rules, "a tournament")
-    ruleset.check_players(players)
-    seating.check_scheme(scheme)
+    players, games, seed, overrides, ruleset = seating.check_tournament(variant, players, games, seed, rules, scheme)
     entrant_list = seating.entrants(policies, players, scheme)
-    order = seating.arrangements(len(entrant_list), players, scheme)
-    width = len(str(len(order) - 1))
-    arrangement_map = {f"s{i:0{max(width, 2)}d}": a for i, a in enumerate(order)}
+    arrangement_map = seating.arrangement_names(seating.arrangements(len(entrant_list), players, scheme))
     vname = f"{variant}_rules" if overrides else variant
     spec: dict[str, Any] = {
         "study": {"name": name, "seed": seed, "games": games, "mode": MODE, "common_random_numbers": True,

@@ -26,7 +26,6 @@ import numpy as np
 import polars as pl
 
 from ...game import protocol as L
-from ...game import rules as rules_module
 from ...game import seating
 from ...game.policies import parse_policy
 from ...game.seating import Entrant
@@ -92,19 +91,10 @@ def reference_tournament(variant: str, players: int, policies, games: int, seed:
 def _play(variant: str, players: int, policies, games: int, seed: int, rules: dict | None, scheme: str):
     """(entrants, arrangement map, the seats and rounds tables as standings.games_from_tables reads them)."""
     from ... import reference
-    from ...game.checks import as_int
     from ...pipeline.study import cell_seed
-    if not isinstance(variant, str) or variant not in rules_module.variant_names():
-        raise ValueError(f"variant={variant!r} is unknown: valid variants are {rules_module.variant_names()}")
-    players = as_int("players", players, 2)
-    games = as_int("games", games, 1, 10**12)
-    seed = as_int("seed", seed, 0, 2**63 - 1)
-    _, ruleset = rules_module.single_round_variant(variant, rules, "a tournament")
-    ruleset.check_players(players)
-    seating.check_scheme(scheme)
+    players, games, seed, _, ruleset = seating.check_tournament(variant, players, games, seed, rules, scheme)
     entrant_list, items = python_entrants(list(policies), players, scheme)
-    order = seating.arrangements(len(entrant_list), players, scheme)
-    arrangement_map = {f"s{i:02d}": a for i, a in enumerate(order)}
+    arrangement_map = seating.arrangement_names(seating.arrangements(len(entrant_list), players, scheme))
     deals_seed = cell_seed(seed, ruleset, players, "", common_random_numbers=True)   # the compiled tournament's
     seats, rounds = [], []
     for name, arrangement in arrangement_map.items():
