@@ -35,7 +35,7 @@ _PACKAGE = ENGINE_DIR.parent
 FROZEN_MODULES = ("game/cards.py", "game/protocol.py")
 #: the engine's modules that decide where, when and how loudly a build compiles, never what it compiles
 #: (pure Python, no kernel imports them): editing them must not make every user recompile
-NOT_COMPILED = ("cache.py", "loader.py", "notice.py")
+NOT_COMPILED = ("cache.py", "loader.py", "notice.py", "prepare.py")
 #: a build directory unused for this long is deleted when a new build compiles (a build is 5-40 MB)
 STALE_AFTER_DAYS = 30
 MARKER = "compiled"

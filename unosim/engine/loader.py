@@ -6,6 +6,7 @@ into the cache on first use (announced on stderr) or loaded from it, and the cho
 from __future__ import annotations
 
 import importlib
+import io
 import sys
 import types
 from dataclasses import dataclass
@@ -80,6 +81,14 @@ def choose(needed: Build) -> Build:
     return preferred if preferred is not None and preferred.covers(needed) else needed
 
 
+def covered(needed: Build) -> bool:
+    """Whether a call needing ``needed`` can run without compiling: a build covering it is loaded in this
+    process or compiled in the cache."""
+    from . import cache
+
+    return any(b.covers(needed) for b in (*_loaded, *cache.warm_builds()))
+
+
 def preferred_build() -> Build | None:
     """``UNOSIM_ENGINE_BUILD``: a build to compile instead of each call's own (``full``: every mechanism
     and policy, compiled once for everything; or a build key such as ``blank-stacking.weighted``)."""
@@ -97,9 +106,10 @@ def preferred_build() -> Build | None:
                          f"such as {Build.full().key!r}") from None
 
 
-def kernel(build: Build) -> Kernel:
+def kernel(build: Build, announce: bool = True) -> Kernel:
     """The build, ready to run: loaded from the cache, or compiled first (announced on stderr with an
-    estimate and the time so far; another process compiling the same build is waited for)."""
+    estimate and the time so far unless ``announce`` is false; another process compiling the same build is
+    waited for)."""
     if build in _loaded:
         return _loaded[build]
     from numba.core import config
@@ -115,12 +125,13 @@ def kernel(build: Build) -> Kernel:
         _first_call(loaded)
         cache.mark_used(build)
     else:
-        with cache.compile_lock(build, lambda: _say(f"unosim: waiting for another process that is compiling "
-                                                     f"the {build.describe()}…")):
+        with cache.compile_lock(build, lambda: announce and _say(f"unosim: waiting for another process that is "
+                                                                 f"compiling the {build.describe()}…")):
             if cache.is_warm(build):   # another process compiled it while this one waited
                 _first_call(loaded)
             else:
-                with CompileNotice(build.describe(), estimate_seconds(build)) as notice:
+                with CompileNotice(build.describe(), estimate_seconds(build),
+                                   stream=None if announce else io.StringIO()) as notice:
                     _first_call(loaded)
                 cache.mark_compiled(build, notice.seconds)
                 COMPILES.append((build, notice.seconds))

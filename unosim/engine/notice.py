@@ -36,8 +36,9 @@ def _live(stream) -> bool:
 class CompileNotice:
     """``with CompileNotice(description, estimate):`` around a compile."""
 
-    def __init__(self, description: str, estimate: float, stream=None):
+    def __init__(self, description: str, estimate: float, stream=None, builds: int = 1):
         self.description = description
+        self.builds = builds
         self.estimate = estimate
         self.stream = stream if stream is not None else sys.stderr
         self.live = _live(self.stream)
@@ -48,7 +49,8 @@ class CompileNotice:
 
     @property
     def headline(self) -> str:
-        return (f"unosim: compiling the {self.description} (first use of this build on this machine, "
+        these = "this build" if self.builds == 1 else "these builds"
+        return (f"unosim: compiling the {self.description} (first use of {these} on this machine, "
                 f"{about(self.estimate)})")
 
     def __enter__(self) -> CompileNotice:
@@ -64,7 +66,8 @@ class CompileNotice:
         if self._thread is not None:
             self._thread.join()
         self.seconds = time.perf_counter() - self.start
-        outcome = (f"compiled in {self.seconds:.0f} s; later runs load it from the cache" if kind is None
+        it = "it" if self.builds == 1 else "them"
+        outcome = (f"compiled in {self.seconds:.0f} s; later runs load {it} from the cache" if kind is None
                    else f"compile stopped after {self.seconds:.0f} s")
         if self.live:
             self._write(f"\r{self.headline}: {outcome}\n")

@@ -17,7 +17,6 @@ resumable dataset; workers also exit by themselves when the parent is killed.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import logging
 import os
@@ -111,9 +110,8 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     chunk_size = None if chunk_size is None else int(chunk_size)
     root = Path(out).absolute() / study.name
     _refuse_foreign_directory(root, force)
-    compiles = len(engine.COMPILES)
-    schema = _engine_schema(study)  # also compiles the engine once, so workers load it from the cache
-    compile_seconds = sum(seconds for _, seconds in engine.COMPILES[compiles:])
+    # compiles what the cells need first (side by side on two or more cores), so workers load it from the cache
+    compile_seconds, schema = _engine_schema(study, n_jobs)
     with _interrupt_on_sigterm(), _backend(scheduler, n_jobs) as (client, capacity), DatasetLock(root):
         manifest, done = _prepare(root, study, chunk_size, force, accept_engine_change, schema)
         record_progress(manifest, done)
@@ -267,15 +265,19 @@ def _refuse_foreign_directory(root: Path, force: bool) -> None:
             raise RunError(f"{root} exists and is not a unosim dataset; choose another --out")
 
 
-def _engine_schema(study: Study) -> dict[str, list[list[str]]]:
-    """The column schema of each table as the current engine writes it (one game per variant family).
+def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[list[str]]]]:
+    """The seconds spent compiling, and the column schema of each table as the current engine writes it
+    (one game per variant family).
 
-    Run in the parent before anything is written: it compiles (or loads) the one engine build that
-    plays every cell, so the workers only load it, and proves every family runs. The manifest records
-    the result; every part is checked against it.
+    Run in the parent before anything is written: it compiles the engine builds the cells need
+    (:func:`unosim.engine.prepare.prepare`: one, or two side by side on two or more cores), so the workers
+    only load them, and proves every family runs. The manifest records the schema; every part is checked
+    against it.
     """
+    from ..engine.prepare import prepare
     builds = [engine.build_for(c.ruleset, policies.make_lineup(c.lineup_spec, c.players)) for c in study.cells]
-    engine.kernel(engine.choose(functools.reduce(engine.Build.union, builds)))
+    cores = len(os.sched_getaffinity(0))
+    seconds = prepare(builds, workers=cores if n_jobs == -1 else min(n_jobs, cores))
     schemas = {}
     for cell in {c.ruleset.family: c for c in reversed(study.cells)}.values():
         results = simulate(cell.ruleset, players=cell.players, games=1, seed=cell.seed, lineup=cell.lineup_spec)
@@ -286,7 +288,7 @@ def _engine_schema(study: Study) -> dict[str, list[list[str]]]:
         if schema != first:
             raise RunError(f"the engine writes other columns for variant {variant!r} than for "
                            f"{next(iter(schemas))!r}; they cannot share one dataset: split the study")
-    return first
+    return seconds, first
 
 
 def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, accept_engine_change: bool,
