@@ -9,6 +9,12 @@ RUNTIME := $(VENV)/.installed-runtime
 STUDY  ?= demo
 export MPLBACKEND ?= Agg
 
+# compiles the full engine build in a detached process unless it is in the cache (or compiling: the
+# process then waits for the other one and exits)
+WARM_FULL_BUILD := import subprocess, sys; from unosim.engine import Build, cache; cache.is_warm(Build.full()) or \
+	subprocess.Popen([sys.executable, "-c", "from unosim.engine import Build, kernel; kernel(Build.full())"], \
+	stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
 .PHONY: install demo test test-fast fuzz bench bench-full lint docs study report clean shell notebooks
 
 $(BIN)/python:
@@ -33,7 +39,11 @@ demo: $(RUNTIME)
 		--games 2000 --seed 1 --out data --force --quiet
 
 # The whole suite, slow statistical tests included, on both cores.
-test: install
+# The tests run on the full engine build (tests/conftest.py): on a fresh clone it starts compiling in
+# the background as soon as the package is installed, while pip installs the dev extras beside it.
+test: $(RUNTIME)
+	@$(BIN)/python -c '$(WARM_FULL_BUILD)'
+	@$(MAKE) --no-print-directory install
 	$(BIN)/python -m pytest -n 2 -q --durations=25
 
 # Everything except tests marked slow (for local iteration).
