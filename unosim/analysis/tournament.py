@@ -39,10 +39,10 @@ class TournamentResult:
         (``intervals``: as text in %, "50.3 [49.9, 50.7]")."""
         names = [e.name for e in self.entrants]
         table = self.head_to_head
-        if intervals:
-            table = table.with_columns(pl.format("{} [{}, {}]", *[(pl.col(c) * 100).round(1).cast(pl.String)
-                                                                  for c in ("estimate", "ci_low", "ci_high")])
-                                       .alias("estimate"))
+        if intervals:   # formatted as the checked sentences print them (format(100 · value, ".1f"))
+            table = table.with_columns(pl.Series("estimate", [
+                f"{100 * e:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+                for e, lo, hi in table.select("estimate", "ci_low", "ci_high").iter_rows()], pl.String))
         wide = table.pivot(on="b", index="a", values="estimate")
         return (pl.DataFrame({"a": names}).join(wide, on="a", how="left")
                 .select("a", *[pl.col(n) if n in wide.columns else pl.lit(None, wide.schema["a"] if intervals
