@@ -77,7 +77,10 @@ def _side_by_side(halves: tuple[Build, Build]) -> None:
         # spawn: this process may hold thread pools (polars) that a fork would copy half-locked; the
         # pool's exit terminates both on an error or Ctrl-C (a killed compile leaves no marker behind)
         with multiprocessing.get_context("spawn").Pool(len(halves), initializer=_ignore_sigint) as pool:
-            seconds = pool.map(_compile_quietly, [b.key for b in halves])
+            compiles = pool.map_async(_compile_quietly, [b.key for b in halves])
+            while not compiles.ready():   # a wait without a timeout would not see Ctrl-C
+                compiles.wait(0.2)
+            seconds = compiles.get()
     loader.COMPILES.extend((b, s) for b, s in zip(halves, seconds, strict=True) if s is not None)
 
 
