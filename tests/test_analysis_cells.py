@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 from polars.testing import assert_frame_equal
 
 from unosim.analysis import cells, standard
 from unosim.store.reader import open_dataset
 
 
-def test_tables_by_cell_equal_the_whole_dataset_tables(small_dataset, match_dataset):  # noqa: F811
+@pytest.mark.parametrize("whole_rows", [0, cells.WHOLE_ROWS], ids=["cell by cell", "small datasets whole"])
+def test_tables_by_cell_equal_the_whole_dataset_tables(small_dataset, match_dataset, whole_rows,  # noqa: F811
+                                                       monkeypatch):
+    monkeypatch.setattr(cells, "WHOLE_ROWS", whole_rows)
     for path in (small_dataset, match_dataset):
         ds = open_dataset(path)
         whole = standard.cell_tables(ds)

@@ -1,4 +1,5 @@
-"""Analysing a dataset one cell at a time, so that the working set is a few cells' rows (one per thread), never the study's.
+"""Analysing a dataset one cell at a time, so that the working set is a few cells' rows (one per thread), never
+a large study's (a small one is analysed whole: :func:`tables_by_cell`).
 
 Every standard table is grouped by the cell columns (:data:`CELL`), so computing it on each cell's rows
 alone and stacking the results in cell order gives exactly the table of the whole dataset. Queries run
@@ -21,6 +22,8 @@ from .win_rates import CELL
 
 #: threads analysing cells at once
 THREADS = min(4, os.cpu_count() or 1)
+#: datasets with at most this many seat rows (about 50 MB of columns) are analysed whole, not cell by cell
+WHOLE_ROWS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -92,13 +95,22 @@ def stack_cells(per_cell: Sequence[dict[str, pl.DataFrame]]) -> dict[str, pl.Dat
     return stacked
 
 
-def tables_by_cell(ds: Dataset, analyse: Callable[[CellScan], dict[str, pl.DataFrame]]) -> dict[str, pl.DataFrame]:
+def tables_by_cell(ds: Dataset, analyse: Callable[[Dataset | CellScan], dict[str, pl.DataFrame]]
+                   ) -> dict[str, pl.DataFrame]:
     """``analyse`` run on each cell alone (on the streaming engine), its tables stacked across cells in
     the cells' order. The cells run on :data:`THREADS` threads: polars' queries release the GIL, and a
     cell's tables are many small queries that leave polars' own threads idle (the demo's 41 cells: 9 s
-    of CPU, 15 s wall on one thread and 11 s on two, on a loaded 2-core machine; same tables)."""
-    with streaming(), ThreadPoolExecutor(THREADS) as pool:
-        return stack_cells(list(pool.map(analyse, cell_scans(ds))))
+    of CPU, 15 s wall on one thread and 11 s on two, on a loaded 2-core machine; same tables).
+
+    A dataset of at most :data:`WHOLE_ROWS` seat rows is analysed in one query per table instead: a cell
+    costs about 130 queries whatever its size, so small datasets of many cells paid mostly for the
+    queries (the demo's 41 cells of 4,000 games: 1.8 CPU-s instead of 6.9). The tables are the same up
+    to the last bits of a few sums (tests/test_analysis_cells.py)."""
+    with streaming():
+        if ds.scan("seats").select(pl.len()).collect().item() <= WHOLE_ROWS:
+            return stack_cells([analyse(ds)])
+        with ThreadPoolExecutor(THREADS) as pool:
+            return stack_cells(list(pool.map(analyse, cell_scans(ds))))
 
 
 @contextmanager
