@@ -37,13 +37,18 @@ def run(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     return out
 
 
+def process(*args: str) -> subprocess.CompletedProcess:
+    """`python -m unosim *args` as a real process (one per command that no other test runs as one)."""
+    return subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True, cwd=ROOT)
+
+
 def rule_key(*sets: str) -> str:
     out = run("rules", "classic", *(a for s in sets for a in ("--set", s))).stdout
     return out.splitlines()[0].removeprefix("key: ")
 
 
 def test_version():
-    out = subprocess.run([sys.executable, "-m", "unosim", "--version"], capture_output=True, text=True, cwd=ROOT)
+    out = process("--version")
     assert out.returncode == 0 and out.stdout.strip() == f"unosim {unosim.__version__}"
 
 
@@ -111,7 +116,9 @@ def test_json_listings():
     variants = json.loads(run("variants", "--json").stdout)
     assert [v["variant"] for v in variants] == rules.variant_names()
     assert all(v["min_players"] == 2 and v["deck_size"] > 100 for v in variants)
-    policies = json.loads(run("policies", "--json").stdout)
+    done = process("policies", "--json")
+    assert done.returncode == 0, done.stderr
+    policies = json.loads(done.stdout)
     assert {p["policy"] for p in policies} == {"random", "greedy_points", "keep_wilds", "weighted", "by_colour",
                                                "by_number", "high_card_out", "save_wilds", "punisher",
                                                "colour_counter", "lookahead"}
@@ -144,7 +151,7 @@ def test_numbers_in_messages_have_thousands_separators(small_dataset, tmp_path):
     manifest["status"] = "running"
     manifest["cells"]["classic-p2-random"]["games_done"] = 0
     write_manifest(root, manifest)
-    out = run("analyze", str(root), check=False)
+    out = process("analyze", str(root))
     assert out.returncode == 2
     assert "5,400 of 6,000 games" in out.stderr
 

@@ -152,10 +152,13 @@ def test_findings_equal_those_of_the_saved_study_run_through_the_cli(explorer, t
     status, spec = call(explorer, f"/api/runs/{run['id']}/spec.toml")
     assert status == 200 and spec == run["result"]["spec"]
     (tmp_path / "what_if.toml").write_text(spec)
-    from unosim.cli import main   # the commands in this process: what they compute is compared, not their process
+    from unosim.cli import main   # run and analyze in this process: what they compute is compared
     for args in (("study", "run", str(tmp_path / "what_if.toml"), "--out", str(tmp_path), "--quiet"),
-                 ("analyze", str(tmp_path / "what_if")), ("report", str(tmp_path / "what_if"))):
+                 ("analyze", str(tmp_path / "what_if"))):
         assert main(list(args)) == 0, capsys.readouterr().err
+    out = subprocess.run([sys.executable, "-m", "unosim", "report", str(tmp_path / "what_if")],
+                         capture_output=True, text=True)   # and `unosim report` as a real process
+    assert out.returncode == 0, out.stderr
     from unosim.analysis.standard import read_findings
     assert [c.text for c in read_findings(tmp_path / "what_if" / "analysis")] == shown
     report = (tmp_path / "what_if" / "report.html").read_text()
