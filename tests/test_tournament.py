@@ -39,15 +39,17 @@ def trio(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def trio_tables(trio):
-    """The standard analyses of the trio's dataset as a reader of their CSV files sees them (computed
-    once: 36 cells cost seconds each time)."""
-    from unosim.analysis.standard import as_written, standard_tables
-    return as_written(standard_tables(open_dataset(trio.path)))
+    """The standard analyses of the trio's dataset, computed once (36 cells cost seconds each time) by
+    `unosim analyze`, as a reader of their CSV files sees them (the bytes as_written parses)."""
+    from unosim.analysis.provenance import current_tables
+    tables = current_tables(analyzed(trio.path))
+    assert tables is not None, "analyze left no current analysis"
+    return tables
 
 
 @pytest.fixture(scope="module")
-def trio_report(trio) -> str:
-    """The HTML `unosim report` writes for the trio (after `unosim analyze`), read-only for the tests."""
+def trio_report(trio, trio_tables) -> str:
+    """The HTML `unosim report` writes for the analysed trio, read-only for the tests."""
     from unosim.reporting.report import write_report
     return write_report(analyzed(trio.path)).read_text()
 
