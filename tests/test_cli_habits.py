@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -20,10 +19,27 @@ ROOT = Path(__file__).parents[1]
 
 
 def run(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True, cwd=ROOT)
+    """`unosim *args` through cli.main in this process, its output captured as a pipe would get it (the
+    tests of a real process below: --version, closed pipes, the analyses scripts)."""
+    import contextlib
+    import io
+
+    from unosim.cli import main
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:   # argparse: --help, usage errors
+            code = exc.code or 0
+    out = subprocess.CompletedProcess(["unosim", *args], code, stdout.getvalue(), stderr.getvalue())
     if check:
         assert out.returncode == 0, out.stderr
     return out
+
+
+def process(*args: str) -> subprocess.CompletedProcess:
+    """`python -m unosim *args` as a real process (one per command that no other test runs as one)."""
+    return subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True, cwd=ROOT)
 
 
 def rule_key(*sets: str) -> str:
@@ -32,8 +48,8 @@ def rule_key(*sets: str) -> str:
 
 
 def test_version():
-    out = run("--version")
-    assert out.stdout.strip() == f"unosim {unosim.__version__}"
+    out = process("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"unosim {unosim.__version__}"
 
 
 def test_closed_pipe_ends_quietly():
@@ -100,7 +116,9 @@ def test_json_listings():
     variants = json.loads(run("variants", "--json").stdout)
     assert [v["variant"] for v in variants] == rules.variant_names()
     assert all(v["min_players"] == 2 and v["deck_size"] > 100 for v in variants)
-    policies = json.loads(run("policies", "--json").stdout)
+    done = process("policies", "--json")
+    assert done.returncode == 0, done.stderr
+    policies = json.loads(done.stdout)
     assert {p["policy"] for p in policies} == {"random", "greedy_points", "keep_wilds", "weighted", "by_colour",
                                                "by_number", "high_card_out", "save_wilds", "punisher",
                                                "colour_counter", "lookahead"}
@@ -133,18 +151,24 @@ def test_numbers_in_messages_have_thousands_separators(small_dataset, tmp_path):
     manifest["status"] = "running"
     manifest["cells"]["classic-p2-random"]["games_done"] = 0
     write_manifest(root, manifest)
-    out = run("analyze", str(root), check=False)
+    out = process("analyze", str(root))
     assert out.returncode == 2
     assert "5,400 of 6,000 games" in out.stderr
 
 
 @pytest.mark.parametrize("script", ["win_rates", "card_values", "comparisons"])
 @pytest.mark.parametrize("args", [[], ["/nonexistent/dataset"]], ids=["no-argument", "not-a-dataset"])
-def test_analyses_scripts_print_their_usage(script, args):
-    out = subprocess.run([sys.executable, str(ROOT / "analyses" / f"{script}.py"), *args],
-                         capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
-    assert out.returncode == 2
-    assert out.stderr.startswith(f"usage: {script}.py") and "Traceback" not in out.stderr
+def test_analyses_scripts_print_their_usage(script, args, monkeypatch, capsys):
+    """Run as `python analyses/<script>.py *args` would run it, in this process (test_analysis_scripts runs
+    each script as a real process): an exception would escape here instead of printing a traceback."""
+    import runpy
+    path = ROOT / "analyses" / f"{script}.py"
+    monkeypatch.setattr(sys, "argv", [str(path), *args])
+    with pytest.raises(SystemExit) as exit_:
+        runpy.run_path(str(path), run_name="__main__")
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: {script}.py") and "Traceback" not in err
 
 
 @pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "activate").exists() or not shutil.which("make"),

@@ -38,10 +38,17 @@ def call(explorer, path: str, body=None, method: str | None = None) -> tuple[int
     return status, json.loads(text) if "json" in kind else text
 
 
-def cli_error(*args: str) -> str:
-    out = subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True)
-    assert out.returncode == 2
-    return out.stderr.strip().removeprefix("unosim: error: ")
+def cli_error(capsys, *args: str) -> str:
+    """The error `unosim *args` prints (its command line run in this process: the message is compared here,
+    the process's one-line error is tested with the CLI's own tests)."""
+    from unosim.cli import main
+    capsys.readouterr()
+    try:
+        code = main(list(args))
+    except SystemExit as exc:   # an argparse error
+        code = exc.code
+    assert code == 2
+    return capsys.readouterr().err.strip().removeprefix("unosim: error: ")
 
 
 @pytest.mark.parametrize("body,cli", [
@@ -54,10 +61,10 @@ def cli_error(*args: str) -> str:
                                    "--lineup", "random,nobody")),
     ({"players": 11}, ("simulate", "classic", "-n", "11", "--seed", "1", "--games", "1")),
 ])
-def test_bad_input_is_a_400_with_the_message_the_cli_prints(explorer, body, cli):
+def test_bad_input_is_a_400_with_the_message_the_cli_prints(explorer, body, cli, capsys):
     status, answer = call(explorer, "/api/compare", {"games": 100, **body})
     assert status == 400
-    assert answer["error"] == cli_error(*cli)
+    assert answer["error"] == cli_error(capsys, *cli)
 
 
 @pytest.mark.parametrize("body,message", [
@@ -135,7 +142,7 @@ def test_a_run_shows_progress_and_can_be_cancelled_while_the_server_answers(expl
 
 
 @pytest.mark.slow
-def test_findings_equal_those_of_the_saved_study_run_through_the_cli(explorer, tmp_path):
+def test_findings_equal_those_of_the_saved_study_run_through_the_cli(explorer, tmp_path, capsys):
     body = {"games": 3000, "seed": 11, "players": 3, "lineup": "greedy_points,random*",
             "what_if": {"stacking": "any_draw", "jump_in": True}}
     status, run = call(explorer, "/api/compare?wait=1", body)
@@ -145,10 +152,13 @@ def test_findings_equal_those_of_the_saved_study_run_through_the_cli(explorer, t
     status, spec = call(explorer, f"/api/runs/{run['id']}/spec.toml")
     assert status == 200 and spec == run["result"]["spec"]
     (tmp_path / "what_if.toml").write_text(spec)
+    from unosim.cli import main   # run and analyze in this process: what they compute is compared
     for args in (("study", "run", str(tmp_path / "what_if.toml"), "--out", str(tmp_path), "--quiet"),
-                 ("analyze", str(tmp_path / "what_if")), ("report", str(tmp_path / "what_if"))):
-        out = subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True)
-        assert out.returncode == 0, out.stderr
+                 ("analyze", str(tmp_path / "what_if"))):
+        assert main(list(args)) == 0, capsys.readouterr().err
+    out = subprocess.run([sys.executable, "-m", "unosim", "report", str(tmp_path / "what_if")],
+                         capture_output=True, text=True)   # and `unosim report` as a real process
+    assert out.returncode == 0, out.stderr
     from unosim.analysis.standard import read_findings
     assert [c.text for c in read_findings(tmp_path / "what_if" / "analysis")] == shown
     report = (tmp_path / "what_if" / "report.html").read_text()

@@ -40,10 +40,44 @@ def write_spec(tmp_path: Path, name: str, games: int) -> Path:
     return path
 
 
+# The runs that are stopped mid-way and resumed: 60 jobs of 2,000 games (30 per cell). A job costs about
+# 0.1 s of a worker, mostly writing its parts, so after the first parts appear some 50 jobs (seconds of
+# work for two workers) are still to run when the signal lands.
+KILLED_GAMES, KILLED_CHUNK = 60_000, 2000
+KILLED_JOBS = 2 * KILLED_GAMES // KILLED_CHUNK
+
+
+def ledger_parts(root: Path) -> dict:
+    return {key: record["parts"] for key, record in read_ledger(root).items()}
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> dict:
+    """The parts (rows and sha256 per table, per job) of the stopped runs' spec run at once, in this
+    process: what every resumed run must end with. Computed once for the tests that stop and resume it
+    (a part's content depends on the seed and the cell, not on the study's name or directory)."""
+    from unosim.pipeline.study import load_study
+    tmp = tmp_path_factory.mktemp("uninterrupted")
+    spec = write_spec(tmp, "killed", KILLED_GAMES)
+    reference = run_study(load_study(spec), tmp / "out", n_jobs=1, chunk_size=KILLED_CHUNK, progress=False)
+    parts = ledger_parts(reference.path)
+    assert len(parts) == KILLED_JOBS
+    return parts
+
+
 def start_run(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(out),
                              "--quiet", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
+
+
+def resume(spec: Path, out: Path, capsys) -> tuple[int, str, str]:
+    """The next `study run` of a stopped run, in this process (the stop is what runs as a real process):
+    its exit code, stdout and stderr."""
+    from unosim.cli import main
+    capsys.readouterr()
+    code = main(["study", "run", str(spec), "--out", str(out), "--quiet", "--n-jobs", "1"])
+    return (code, *capsys.readouterr())
 
 
 def wait_for(condition, proc: subprocess.Popen, what: str, timeout: float = 180) -> None:
@@ -99,10 +133,10 @@ def test_a_second_run_on_the_same_dataset_is_refused_with_the_holders_pid(tmp_pa
 
 
 @pytest.mark.slow
-def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(tmp_path):
-    spec = write_spec(tmp_path, "term", 150_000)
+def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(tmp_path, uninterrupted, capsys):
+    spec = write_spec(tmp_path, "term", KILLED_GAMES)
     root = tmp_path / "out" / "term"
-    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", str(KILLED_CHUNK))
     wait_for(lambda: parts(root) >= 4, proc, "the first parts")
     kids = children(proc.pid)
     assert len([k for k in kids if "LokyProcess" in " ".join(k.cmdline())]) == 2, [k.cmdline() for k in kids]
@@ -114,20 +148,13 @@ def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(t
     assert survivors(kids, timeout=10) == []
     assert read_manifest(root)["status"] == "interrupted"
     done = len(read_ledger(root))
-    assert 0 < done < 150
+    assert 0 < done < KILLED_JOBS
 
-    resumed = subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
-                              str(tmp_path / "out"), "--quiet", "--n-jobs", "2"],
-                             capture_output=True, text=True, timeout=300)
-    assert resumed.returncode == 0, resumed.stderr
-    skipped = int(re.search(r"\(([\d,]+) jobs already done\)", resumed.stdout)[1].replace(",", ""))
+    code, out, err = resume(spec, tmp_path / "out", capsys)
+    assert code == 0, err
+    skipped = int(re.search(r"\(([\d,]+) jobs already done\)", out)[1].replace(",", ""))
     assert done <= skipped <= done + 4  # + jobs a worker finished but the parent had not recorded: adopted
-    from unosim.pipeline.study import load_study
-    reference = run_study(load_study(spec), tmp_path / "reference", n_jobs=1, chunk_size=2000, progress=False)
-
-    def content(path):
-        return {key: record["parts"] for key, record in read_ledger(path).items()}
-    assert content(root) == content(reference.path)  # every part byte-identical (sha256)
+    assert ledger_parts(root) == uninterrupted  # every part byte-identical (sha256)
 
 
 @pytest.mark.slow
@@ -160,7 +187,7 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_trillion_game_spec_starts_at_once_in_bounded_memory(tmp_path):
+def test_a_trillion_game_spec_starts_at_once_in_bounded_memory(tmp_path, capsys):
     spec = write_spec(tmp_path, "trillion", 10**12)
     root = tmp_path / "out" / "trillion"
     proc = start_run(spec, tmp_path / "out", "--n-jobs", "2")
@@ -170,9 +197,10 @@ def test_a_trillion_game_spec_starts_at_once_in_bounded_memory(tmp_path):
         manifest = json.loads((root / "manifest.json").read_text())
         assert manifest["cells"]["classic-p4-random"]["jobs"] == 10**12 // DEFAULT_CHUNK_SIZE["single_round"]
         assert (root / "manifest.json").stat().st_size < 20_000
-        status = subprocess.run([sys.executable, "-m", "unosim", "study", "status", str(root)],
-                                capture_output=True, text=True, timeout=60, check=True).stdout
-        assert "of 2,000,000,000,000 games on disk" in status
+        from unosim.cli import main   # the status of the running dataset, read in this process
+        capsys.readouterr()
+        assert main(["study", "status", str(root)]) == 0
+        assert "of 2,000,000,000,000 games on disk" in capsys.readouterr().out
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=60)
@@ -218,12 +246,13 @@ def resource_tracker(pid: int) -> list:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("victim", ["worker", "resource tracker"])
-def test_a_killed_worker_ends_the_run_in_one_line_and_the_resume_is_identical(tmp_path, victim):
+def test_a_killed_worker_ends_the_run_in_one_line_and_the_resume_is_identical(tmp_path, victim, uninterrupted,
+                                                                              capsys):
     """Issue 24: SIGKILL of a loky worker (what the out-of-memory killer does) ended `study run` with 29
     lines of traceback, and killing loky's resource tracker printed 47 lines and 9 tracebacks."""
-    spec = write_spec(tmp_path, "oom", 60_000)
+    spec = write_spec(tmp_path, "oom", KILLED_GAMES)
     root = tmp_path / "out" / "oom"
-    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", str(KILLED_CHUNK))
     wait_for(lambda: parts(root) >= 2 and len(loky_workers(proc.pid)) == 2
              and (victim == "worker" or resource_tracker(proc.pid)), proc, f"the first parts and a {victim}")
     target = (loky_workers if victim == "worker" else resource_tracker)(proc.pid)[0]
@@ -236,11 +265,6 @@ def test_a_killed_worker_ends_the_run_in_one_line_and_the_resume_is_identical(tm
         assert f"run `unosim study run {spec} --out {tmp_path / 'out'}` again to resume" in err
     else:   # loky starts a new tracker: the run goes on and says nothing about it
         assert proc.returncode == 0 and err == "", err
-    resumed = subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
-                              str(tmp_path / "out"), "--quiet", "--n-jobs", "2"],
-                             capture_output=True, text=True, timeout=300)
-    assert resumed.returncode == 0 and resumed.stderr == "", resumed.stderr
-    from unosim.pipeline.study import load_study
-    reference = run_study(load_study(spec), tmp_path / "reference", n_jobs=1, chunk_size=2000, progress=False)
-    assert {k: r["parts"] for k, r in read_ledger(root).items()} == \
-        {k: r["parts"] for k, r in read_ledger(reference.path).items()}
+    code, _, err = resume(spec, tmp_path / "out", capsys)
+    assert code == 0 and err == "", err
+    assert ledger_parts(root) == uninterrupted

@@ -37,6 +37,23 @@ def trio(tmp_path_factory):
     return unosim.tournament("classic", players=4, policies=TRIO, games=400, seed=3, out=out)
 
 
+@pytest.fixture(scope="module")
+def trio_tables(trio):
+    """The standard analyses of the trio's dataset, computed once (36 cells cost seconds each time) by
+    `unosim analyze`, as a reader of their CSV files sees them (the bytes as_written parses)."""
+    from unosim.analysis.provenance import current_tables
+    tables = current_tables(analyzed(trio.path))
+    assert tables is not None, "analyze left no current analysis"
+    return tables
+
+
+@pytest.fixture(scope="module")
+def trio_report(trio, trio_tables) -> str:
+    """The HTML `unosim report` writes for the analysed trio, read-only for the tests."""
+    from unosim.reporting.report import write_report
+    return write_report(analyzed(trio.path)).read_text()
+
+
 # ---- rotation balance ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("scheme", seating.SCHEMES)
 @pytest.mark.parametrize(("k", "players"), COMBOS)
@@ -337,17 +354,14 @@ def test_cli_bad_input_is_one_line(tmp_path):
     assert run.stderr.count("\n") == 1 and "needs at least 2" in run.stderr and "Traceback" not in run.stderr
 
 
-def test_analyses_apply_to_a_tournament_dataset(trio):
-    from unosim.analysis.standard import standard_tables
-    tables = standard_tables(open_dataset(trio.path))
-    assert tables
+def test_analyses_apply_to_a_tournament_dataset(trio_tables):
+    assert trio_tables
 
 
-def test_the_report_of_a_tournament_opens_with_its_standings(trio):
+def test_the_report_of_a_tournament_opens_with_its_standings(trio_report):
     """`unosim report` on a tournament dataset: a Tournament section with the chart, the standings and the
     head-to-head matrix (and no chart that needs a lineup with one policy in every seat)."""
-    from unosim.reporting.report import write_report
-    text = write_report(analyzed(trio.path)).read_text()
+    text = trio_report
     section = text[text.index('<section id="tournament">'):]
     section = section[:section.index("</section>")]
     assert 'href="#tournament"' in text and "data:image/svg+xml;base64," in section
@@ -390,14 +404,12 @@ def test_long_policy_specs_are_shortened_on_the_chart_and_spelt_out_below(trio):
     assert fig.get_supxlabel().replace("\n", "").replace("    ", "") == f"[1] {long}"
 
 
-def test_tournament_findings_come_from_head_to_head_intervals_and_are_checked(trio, capsys):
+def test_tournament_findings_come_from_head_to_head_intervals_and_are_checked(trio_tables, trio_report):
     """The verdicts: "A plays better than B" only when the head-to-head interval is above parity after
     Holm; the rating is explained; the matrix shows intervals; no literal [[comparisons]]."""
     from unosim.analysis.checker import check_claims
     from unosim.analysis.findings import claims
-    from unosim.analysis.standard import as_written, standard_tables
-    from unosim.reporting.report import write_report
-    tables = as_written(standard_tables(open_dataset(trio.path)))
+    tables = trio_tables
     found = [c for c in claims(tables) if c.table == "head_to_head"]
     assert len(found) == 3 and check_claims(tables, claims(tables)) == []
     for claim in found:
@@ -406,7 +418,7 @@ def test_tournament_findings_come_from_head_to_head_intervals_and_are_checked(tr
         assert row["estimate"] >= 0.5
         assert ("plays better" in claim.text) == (row["p_holm"] < 0.05 and row["estimate"] >= 0.51)
         assert ("no clear difference" in claim.text) == (row["p_holm"] >= 0.05)
-    text = write_report(analyzed(trio.path)).read_text()
+    text = trio_report
     assert "Bradley–Terry" in text and "[[comparisons]]" not in text
     assert re.search(r"<td[^>]*>\d+\.\d \[\d+\.\d, \d+\.\d\]</td>", text), "the matrix shows intervals"
     findings = text[text.index('<section id="findings">'):text.index("</section>")]
