@@ -425,6 +425,25 @@ def test_tournament_findings_come_from_head_to_head_intervals_and_are_checked(tr
     assert all(html.escape(claim.text, quote=False) in findings for claim in found)
 
 
+def test_the_matrix_prints_each_share_as_its_checked_sentence_does(trio):
+    """The head-to-head matrix beside the verdicts: the same share in the same digits (a polars round
+    printed 50.6 in the table beside a sentence's 50.5 for one share)."""
+    import dataclasses
+
+    from unosim.cli.tournament import verdicts
+    # shares on a rounding edge: 100 · 0.5055 is 50.549999…, which format() prints 50.5 and polars' round 50.6
+    h2h = trio.head_to_head.with_columns(
+        pl.when(pl.col("estimate") >= 0.5).then(pl.col("estimate") * 0 + 0.5055)
+        .otherwise(pl.col("estimate") * 0 + 0.4945).alias("estimate"))
+    edge = dataclasses.replace(trio, head_to_head=h2h)
+    matrix = {row["a"]: row for row in edge.head_to_head_matrix(intervals=True).iter_rows(named=True)}
+    sentences = verdicts(edge)
+    assert len(sentences) == 3
+    for text in sentences:
+        a, b, numbers = re.match(r"(\S+) finishes ahead of (\S+) in ([\d.]+% \[[\d.]+, [\d.]+\])", text).groups()
+        assert matrix[a][b] == numbers.replace("%", ""), (text, matrix[a][b])
+
+
 def test_the_win_rate_and_rating_orders_are_explained_when_they_differ():
     from unosim.reporting.report import order_note
     table = pl.DataFrame({"policy": ["a", "b"], "win_rate": [0.3, 0.2], "rating": [-5.0, 5.0]})
