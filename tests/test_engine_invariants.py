@@ -45,7 +45,7 @@ def test_audited_games_for_every_player_count(variant, policy):
         rs, specs = resolve(variant, players, policy, {"match_mode": "single_round"})
         raw = run_compiled(rs, players, specs, 99, 0, BATCH, audit=True)
         _check_audited_tables(rs, players, raw)
-        _check_every_path_is_exercised(rs, players, raw, _events(rs, players, specs, 99, 0, BATCH))
+        _check_every_path_is_exercised(rs, players, raw, _events(rs, players, specs, 99, 0, raw))
         reshuffles, games = int(raw.rounds[:, L.RC_RESHUFFLES].sum()), BATCH
         while reshuffles < MIN_SEEN and games < MAX_GAMES:
             raw = run_compiled(rs, players, specs, 99, games, BATCH, audit=True)
@@ -53,10 +53,13 @@ def test_audited_games_for_every_player_count(variant, policy):
             reshuffles, games = reshuffles + int(raw.rounds[:, L.RC_RESHUFFLES].sum()), games + BATCH
 
 
-def _events(rs, players, specs, seed, first_game, games) -> np.ndarray:
-    """The trace of the same games, replayed untraced by the audit (neither tracing nor the audit changes a
-    game: tests/test_differential.py; a traced audit costs more than the two apart)."""
-    return run_compiled(rs, players, specs, seed, first_game, games, trace=True).events
+def _events(rs, players, specs, seed, first_game, audited) -> np.ndarray:
+    """The trace of the ``audited`` games (played with the audit, untraced), from the same games played again
+    traced without the audit, which must give the same round table (a traced audit costs more than the
+    two apart)."""
+    traced = run_compiled(rs, players, specs, seed, first_game, len(audited.matches), trace=True)
+    assert np.array_equal(traced.rounds, audited.rounds), "the audit or the trace changed the games"
+    return traced.events
 
 
 def _check_every_path_is_exercised(rs, players, raw, events):
@@ -156,14 +159,14 @@ def test_audited_games_with_house_rules_and_blank_effects(rules, players):
 def _audited_until_every_step_is_seen(rs, players, specs, seed, games, batch=200):
     """Play ``games`` games (from game 0): audited in batches of ``batch`` until every rule step (trace event)
     of the first batch but the rare ones has occurred MIN_SEEN times (asserted), the rest unaudited (the
-    audit checks; it changes no game). Returns the number of matches and the round table of them all.
+    audit only checks: it changes no game, see _events). Returns the number of matches and the round table of them all.
     (Batches of 200 games: two-player games here last up to 1,500 turns; the rare knock-outs of the Mercy
     rules take more batches.)"""
     audited, counts, rounds = 0, None, []
     while audited < games:
         n = min(batch, games - audited)
         raw = run_compiled(rs, players, specs, seed, audited, n, audit=True)
-        codes = np.bincount(_events(rs, players, specs, seed, audited, n)[:, 0], minlength=len(L.EV_NAMES) + 1)
+        codes = np.bincount(_events(rs, players, specs, seed, audited, raw)[:, 0], minlength=len(L.EV_NAMES) + 1)
         audited += len(raw.matches)
         rounds.append(raw.rounds)
         if counts is None:
