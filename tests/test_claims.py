@@ -20,10 +20,12 @@ from unosim.analysis.findings import claims
 
 FAST = settings(max_examples=150, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-# many generated table sets, about 20 ms of CPU each: 2,500 in every run of the suite (its CPU budget on
-# two cores); UNOSIM_CLAIM_CASES=10000 runs the target of 10,000 (it passes: see CONTRIBUTING.md).
-# Marked long so that xdist starts it first and the other worker runs the rest meanwhile
-MANY = int(os.environ.get("UNOSIM_CLAIM_CASES", "2500"))
+# many generated table sets, about 25 ms of CPU each, where the checker (check_claims) is under a tenth: the
+# findings, the CSV round trip and Claim.as_dict take the rest. 500 in every run of the suite: measured with
+# coverage.py (--branch), 500, 1,000 and 2,500 table sets execute the very same lines and branches of
+# unosim/analysis (findings, skill_findings, claims, checker); UNOSIM_CLAIM_CASES=10000 runs the issue's
+# target of 10,000 (it passes: see CONTRIBUTING.md). Marked long so that xdist starts it first
+MANY = int(os.environ.get("UNOSIM_CLAIM_CASES", "500"))
 FULL = settings(max_examples=MANY, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -47,7 +49,7 @@ def test_the_checker_passes_on_every_generated_table_set(tables):
 @pytest.mark.long
 @FULL
 @given(table_sets())
-def test_the_checker_passes_on_thousands_of_generated_table_sets(tables):
+def test_the_checker_passes_on_many_generated_table_sets(tables):
     _check(tables)
 
 

@@ -19,8 +19,18 @@ from unosim.game.protocol import POLICY_NAMES
 from unosim.game.rules import variant_names
 from unosim.play.simulate import resolve, run_compiled
 
-#: audited games per variant × policy × player count (2-10): 28 × 9 × 4,000 ≈ 1M games in all
-GAMES = 4_000
+#: audited games per variant × policy × player count (2-10), in batches. In the first batch every card kind
+#: of the deck and every rule step (trace event) the cell reaches must occur at least MIN_SEEN times
+#: (counted on the batch's trace; the rarest, a first card Wild Draw Four put back, about 13 times in 500
+#: games, most steps hundreds of times): the audit runs on every path of the cell, not on a blind number
+#: of games. Piles that run out are rare at small tables, so more audited batches follow while the cell has
+#: had fewer than MIN_SEEN reshuffles, up to MAX_GAMES (the 4,000 games per cell this test used to play).
+BATCH = 500
+MAX_GAMES = 4_000
+MIN_SEEN = 5
+#: not required in the first batch: reshuffles (counted over the batches instead) and a draw from two empty
+#: piles (rare by nature; scripted in test_failed_draws_and_stalemate_on_the_compiled_engine below)
+RARE_EVENTS = {L.EV_DRAW_FAIL, L.EV_RESHUFFLE}
 
 
 @pytest.mark.slow
@@ -33,60 +43,97 @@ GAMES = 4_000
 def test_audited_games_for_every_player_count(variant, policy):
     for players in range(2, 11):
         rs, specs = resolve(variant, players, policy, {"match_mode": "single_round"})
-        raw = run_compiled(rs, players, specs, 99, 0, GAMES, audit=True)
-        rounds, seats = raw.rounds, raw.seats.reshape(GAMES, players, L.SC_SIZE)
-        ends = rounds[:, L.RC_END]
-        allowed = (L.END_WON, L.END_KNOCKOUT) if rs.mechanics == "no_mercy" else (L.END_WON,)
-        assert np.isin(ends, allowed).all(), f"{players} players: rounds without a winner at defaults"
-        won = seats[:, :, L.SC_WON]
-        assert (won.sum(axis=1) == 1).all()
-        winner = rounds[:, L.RC_WINNER]
-        knocked = seats[:, :, L.SC_KNOCKED_OUT].astype(bool)
-        assert (knocked.sum(axis=1) == rounds[:, L.RC_KNOCKOUTS]).all()
-        assert not knocked[np.arange(GAMES), winner].any()
-        assert ((seats[:, :, L.SC_KNOCKOUT_TURN] > 0) == knocked).all()
-        assert (seats[:, :, L.SC_KNOCKOUT_TURN] <= rounds[:, L.RC_TURNS][:, None]).all()
-        assert (seats[:, :, L.SC_CARDS_LEFT][knocked] == 0).all()
-        by_knockout = ends == L.END_KNOCKOUT
-        # a knock-out win: everybody else is out, worth exactly 250·(n−1) (docs/rules.md §1.13)
-        assert (rounds[by_knockout, L.RC_KNOCKOUTS] == players - 1).all()
-        assert (rounds[by_knockout, L.RC_POINTS] == 250 * (players - 1)).all()
-        if rs.mechanics != "spin":   # a final-card spin may empty a loser's hand (docs/rules.md §2.3.6)
-            assert (seats[:, :, L.SC_CARDS_LEFT][(won == 0) & ~knocked] > 0).all()
-        if rs.mechanics == "spin":
-            outcomes = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + L.N_SPIN_OUTCOMES]
-            assert (outcomes.sum(axis=1) == rounds[:, L.RC_SPINS]).all()
-            assert (rounds[:, L.RC_FINAL_SPINS] <= 1).all()
-        else:
-            assert (rounds[:, L.RC_SPINS] == 0).all()
-        if rs.mechanics == "no_mercy":
-            # a stack is at least the value of the draw card that started it; some take effect
-            assert rounds[:, L.RC_LARGEST_STACK].max() >= 10
-            assert (rounds[:, L.RC_SWAPS_7] > 0).any() and (rounds[:, L.RC_PASSES_0] > 0).any()
-        else:
-            assert (rounds[:, [L.RC_KNOCKOUTS, L.RC_SWAPS_7, L.RC_PASSES_0]] == 0).all()
-        won_by_play = ends == L.END_WON   # a knock-out winner may still hold cards (docs/rules.md §6 N20)
-        assert (seats[np.arange(GAMES), winner, L.SC_CARDS_LEFT][won_by_play] == 0).all()
-        assert (seats[:, :, L.SC_PLAYED].sum(axis=1) == rounds[:, L.RC_PLAYS]).all()
-        assert (seats[:, :, L.SC_DRAWN].sum(axis=1) == rounds[:, L.RC_DRAWS]).all()
-        # each turn plays at most one card, except nothing: plays ≤ turns
-        assert (rounds[:, L.RC_PLAYS] <= rounds[:, L.RC_TURNS]).all()
-        # points are the losers' hands (+250 per knock-out), every card left is worth at most the deck's
-        # dearest face (50; UNO Flip's Wild Draw Colour 60)
-        losers_points = (seats[:, :, L.SC_POINTS_LEFT] * (won == 0)).sum(axis=1)
-        assert (losers_points + 250 * rounds[:, L.RC_KNOCKOUTS] == rounds[:, L.RC_POINTS]).all()
-        ids = cards.deck_ids(rs.deck_counts())
-        faces = np.concatenate([ids, cards.FLIP_PARTNER[ids][cards.FLIP_PARTNER[ids] >= 0]])
-        dearest = int(cards.POINTS[faces].max())
-        assert (seats[:, :, L.SC_POINTS_LEFT] <= dearest * seats[:, :, L.SC_CARDS_LEFT]).all()
-        # cards: dealt + drawn − played (− discarded by effects, − set aside) = left, over all seats
-        dealt = rs.hand_size * players
-        left = seats[:, :, L.SC_CARDS_LEFT].sum(axis=1)
-        assert (left <= dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
-        assert (raw.opening.reshape(GAMES, players, -1).sum(axis=2) == rs.hand_size).all()
-        if rs.mechanics == "classic" and rs.blank_effects == ("swap_hands",) * L.N_BLANK_SLOTS:
-            # without discard effects every card that left a hand was played
-            assert (left == dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
+        raw = run_compiled(rs, players, specs, 99, 0, BATCH, audit=True)
+        _check_audited_tables(rs, players, raw)
+        _check_every_path_is_exercised(rs, players, raw, _events(rs, players, specs, 99, 0, raw))
+        reshuffles, games = int(raw.rounds[:, L.RC_RESHUFFLES].sum()), BATCH
+        while reshuffles < MIN_SEEN and games < MAX_GAMES:
+            raw = run_compiled(rs, players, specs, 99, games, BATCH, audit=True)
+            _check_audited_tables(rs, players, raw)
+            reshuffles, games = reshuffles + int(raw.rounds[:, L.RC_RESHUFFLES].sum()), games + BATCH
+
+
+def _events(rs, players, specs, seed, first_game, audited) -> np.ndarray:
+    """The trace of the ``audited`` games (played with the audit, untraced), from the same games played again
+    traced without the audit, which must give the same round table (a traced audit costs more than the
+    two apart)."""
+    traced = run_compiled(rs, players, specs, seed, first_game, len(audited.matches), trace=True)
+    assert np.array_equal(traced.rounds, audited.rounds), "the audit or the trace changed the games"
+    return traced.events
+
+
+def _check_every_path_is_exercised(rs, players, raw, events):
+    """Every card kind of the deck (both faces in UNO Flip) is played, and every trace event of the batch
+    but the rare ones occurs, at least MIN_SEEN times; the No Mercy counters register their steps."""
+    codes = np.bincount(events[:, 0], minlength=len(L.EV_NAMES) + 1)
+    seldom = [L.EV_NAMES[c] for c in np.flatnonzero((codes > 0) & (codes < MIN_SEEN)) if c not in RARE_EVENTS]
+    assert not seldom, f"{players} players: rule steps reached fewer than {MIN_SEEN} times: {seldom}"
+    faces = cards.deck_ids(rs.deck_counts())
+    if rs.mechanics == "flip":
+        faces = np.concatenate([faces, cards.FLIP_PARTNER[faces]])
+    played = np.bincount(cards.KIND[events[events[:, 0] == L.EV_PLAY, 2]], minlength=cards.N_KINDS)
+    kinds = np.unique(cards.KIND[faces])
+    names = [cards.KIND_NAMES[k] for k in kinds]
+    assert (played[kinds] >= MIN_SEEN).all(), f"{players} players: card kinds played {dict(zip(names, played[kinds].tolist(), strict=True))}"
+    rounds = raw.rounds
+    if rs.mechanics == "no_mercy":
+        # a stack is at least the value of the draw card that started it; some take effect
+        assert rounds[:, L.RC_LARGEST_STACK].max() >= 10
+        assert (rounds[:, L.RC_SWAPS_7] > 0).any() and (rounds[:, L.RC_PASSES_0] > 0).any()
+
+
+def _check_audited_tables(rs, players, raw):
+    """The round and seat tables of audited games obey the counting rules of docs/rules.md §1.13."""
+    games = len(raw.matches)
+    rounds, seats = raw.rounds, raw.seats.reshape(games, players, L.SC_SIZE)
+    ends = rounds[:, L.RC_END]
+    allowed = (L.END_WON, L.END_KNOCKOUT) if rs.mechanics == "no_mercy" else (L.END_WON,)
+    assert np.isin(ends, allowed).all(), f"{players} players: rounds without a winner at defaults"
+    won = seats[:, :, L.SC_WON]
+    assert (won.sum(axis=1) == 1).all()
+    winner = rounds[:, L.RC_WINNER]
+    knocked = seats[:, :, L.SC_KNOCKED_OUT].astype(bool)
+    assert (knocked.sum(axis=1) == rounds[:, L.RC_KNOCKOUTS]).all()
+    assert not knocked[np.arange(games), winner].any()
+    assert ((seats[:, :, L.SC_KNOCKOUT_TURN] > 0) == knocked).all()
+    assert (seats[:, :, L.SC_KNOCKOUT_TURN] <= rounds[:, L.RC_TURNS][:, None]).all()
+    assert (seats[:, :, L.SC_CARDS_LEFT][knocked] == 0).all()
+    by_knockout = ends == L.END_KNOCKOUT
+    # a knock-out win: everybody else is out, worth exactly 250·(n−1) (docs/rules.md §1.13)
+    assert (rounds[by_knockout, L.RC_KNOCKOUTS] == players - 1).all()
+    assert (rounds[by_knockout, L.RC_POINTS] == 250 * (players - 1)).all()
+    if rs.mechanics != "spin":   # a final-card spin may empty a loser's hand (docs/rules.md §2.3.6)
+        assert (seats[:, :, L.SC_CARDS_LEFT][(won == 0) & ~knocked] > 0).all()
+    if rs.mechanics == "spin":
+        outcomes = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + L.N_SPIN_OUTCOMES]
+        assert (outcomes.sum(axis=1) == rounds[:, L.RC_SPINS]).all()
+        assert (rounds[:, L.RC_FINAL_SPINS] <= 1).all()
+    else:
+        assert (rounds[:, L.RC_SPINS] == 0).all()
+    if rs.mechanics != "no_mercy":
+        assert (rounds[:, [L.RC_KNOCKOUTS, L.RC_SWAPS_7, L.RC_PASSES_0]] == 0).all()
+    won_by_play = ends == L.END_WON   # a knock-out winner may still hold cards (docs/rules.md §6 N20)
+    assert (seats[np.arange(games), winner, L.SC_CARDS_LEFT][won_by_play] == 0).all()
+    assert (seats[:, :, L.SC_PLAYED].sum(axis=1) == rounds[:, L.RC_PLAYS]).all()
+    assert (seats[:, :, L.SC_DRAWN].sum(axis=1) == rounds[:, L.RC_DRAWS]).all()
+    # each turn plays at most one card, except nothing: plays ≤ turns
+    assert (rounds[:, L.RC_PLAYS] <= rounds[:, L.RC_TURNS]).all()
+    # points are the losers' hands (+250 per knock-out), every card left is worth at most the deck's
+    # dearest face (50; UNO Flip's Wild Draw Colour 60)
+    losers_points = (seats[:, :, L.SC_POINTS_LEFT] * (won == 0)).sum(axis=1)
+    assert (losers_points + 250 * rounds[:, L.RC_KNOCKOUTS] == rounds[:, L.RC_POINTS]).all()
+    ids = cards.deck_ids(rs.deck_counts())
+    faces = np.concatenate([ids, cards.FLIP_PARTNER[ids][cards.FLIP_PARTNER[ids] >= 0]])
+    dearest = int(cards.POINTS[faces].max())
+    assert (seats[:, :, L.SC_POINTS_LEFT] <= dearest * seats[:, :, L.SC_CARDS_LEFT]).all()
+    # cards: dealt + drawn − played (− discarded by effects, − set aside) = left, over all seats
+    dealt = rs.hand_size * players
+    left = seats[:, :, L.SC_CARDS_LEFT].sum(axis=1)
+    assert (left <= dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
+    assert (raw.opening.reshape(games, players, -1).sum(axis=2) == rs.hand_size).all()
+    if rs.mechanics == "classic" and rs.blank_effects == ("swap_hands",) * L.N_BLANK_SLOTS:
+        # without discard effects every card that left a hand was played
+        assert (left == dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
 
 
 @pytest.mark.parametrize("rules", [
@@ -101,12 +148,40 @@ def test_audited_games_for_every_player_count(variant, policy):
 @pytest.mark.parametrize("players", [2, 5, 9])
 def test_audited_games_with_house_rules_and_blank_effects(rules, players):
     rs, specs = resolve("classic", players, "random(p_draw=0.2,p_bluff=0.3,p_challenge=0.5)", rules)
-    raw = run_compiled(rs, players, specs, 7, 0, 2_000, audit=True)
-    assert len(raw.matches) == 2_000
+    matches, rounds = _audited_until_every_step_is_seen(rs, players, specs, 7, 2_000)
+    assert matches == 2_000
     # Truncation is possible but rare here: seen with two players, a voluntary drawer holding one card
     # keeps drawing and playing Skip/Reverse onto itself while the piles hold a single card; cards
     # move every turn, so it is no stalemate. (Also seen: hand_size 12 with draw_until_playable.)
-    assert (raw.rounds[:, L.RC_END] == L.END_TRUNCATED).mean() < 0.002
+    assert (rounds[:, L.RC_END] == L.END_TRUNCATED).mean() < 0.002
+
+
+def _audited_until_every_step_is_seen(rs, players, specs, seed, games, batch=200):
+    """Play ``games`` games (from game 0): audited in batches of ``batch`` until every rule step (trace event)
+    of the first batch but the rare ones has occurred MIN_SEEN times (asserted), the rest unaudited (the
+    audit only checks: it changes no game, see _events). Returns the number of matches and the round table of them all.
+    (Batches of 200 games: two-player games here last up to 1,500 turns; the rare knock-outs of the Mercy
+    rules take more batches.)"""
+    audited, counts, rounds = 0, None, []
+    while audited < games:
+        n = min(batch, games - audited)
+        raw = run_compiled(rs, players, specs, seed, audited, n, audit=True)
+        codes = np.bincount(_events(rs, players, specs, seed, audited, raw)[:, 0], minlength=len(L.EV_NAMES) + 1)
+        audited += len(raw.matches)
+        rounds.append(raw.rounds)
+        if counts is None:
+            counts, steps = codes, [c for c in np.flatnonzero(codes) if c not in RARE_EVENTS]
+        else:
+            counts = counts + codes
+        if (counts[steps] >= MIN_SEEN).all():
+            break
+    seldom = {L.EV_NAMES[c]: int(counts[c]) for c in steps if counts[c] < MIN_SEEN}
+    assert not seldom, f"{players} players: rule steps reached fewer than {MIN_SEEN} times in {audited} games: {seldom}"
+    if audited < games:
+        rest = run_compiled(rs, players, specs, seed, audited, games - audited)
+        rounds.append(rest.rounds)
+        audited += len(rest.matches)
+    return audited, np.concatenate(rounds)
 
 
 def test_audit_detects_a_corrupted_state():
@@ -168,6 +243,6 @@ def test_turn_cap_truncates_rounds():
 @pytest.mark.parametrize("players", [2, 3, 7])
 def test_audited_games_with_variant_house_rules(variant, rules, players):
     rs, specs = resolve(variant, players, "random(p_draw=0.1,p_challenge=0.3)", rules)
-    raw = run_compiled(rs, players, specs, 13, 0, 1_000, audit=True)
-    assert len(raw.matches) == 1_000
-    assert (raw.rounds[:, L.RC_END] == L.END_TRUNCATED).mean() < 0.002
+    matches, rounds = _audited_until_every_step_is_seen(rs, players, specs, 13, 1_000)
+    assert matches == 1_000
+    assert (rounds[:, L.RC_END] == L.END_TRUNCATED).mean() < 0.002

@@ -270,13 +270,15 @@ class SpinChecker(Checker):
 
 @pytest.mark.parametrize("players", range(2, 11))
 def test_spin_invariants_over_many_random_games(players):
-    """The spin checks over more games per player count, every outcome and the final spin firing."""
+    """The spin checks over more games per player count, every outcome and the final spin firing at least 10
+    times (100 games: each outcome fires 30-80 times, final spins 13-29, so every step of the wheel is
+    checked many times over; 300 games before, with only "fires at all" asserted)."""
     rules = get_variant("spin", {"match_mode": "single_round"})
     checker = SpinChecker(rules, rules.deck_size)
     lineup = ["random", "keep_wilds", "greedy_points"][players % 3]
-    r = run_games(rules, players, lineup, seed=200 + players, first_game=0, n_games=300, deck_order=None,
+    r = run_games(rules, players, lineup, seed=200 + players, first_game=0, n_games=100, deck_order=None,
                   trace=True, observer=checker)
     check_tables(r, players, rules)
     spins = r.events[r.events[:, 0] == L.EV_SPIN]
     assert r.rounds[:, L.RC_SPINS].sum() == len(spins) and r.rounds[:, L.RC_FINAL_SPINS].sum() == spins[:, 3].sum()
-    assert (np.bincount(spins[:, 2], minlength=9) > 0).all() and spins[:, 3].sum() > 0
+    assert (np.bincount(spins[:, 2], minlength=9) >= 10).all() and spins[:, 3].sum() >= 10
