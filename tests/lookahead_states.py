@@ -77,12 +77,24 @@ def known_split(g, p: int, t: int) -> tuple[list[int], list[int]]:
     return keep, rest
 
 
+def lean_copy(block: np.ndarray) -> np.ndarray:
+    """``block.copy()`` but for the trace buffer's rows past the last event: untraced, those 32 MB are never
+    written (state.new_game), and copying them cost a third of this module's time."""
+    out = np.zeros(1, block.dtype)
+    for name in block.dtype.names:
+        if name != "ev":
+            out[0][name] = block[0][name]
+    written = block[0]["st"][L.ST_EV_LEN]
+    out[0]["ev"][:written] = block[0]["ev"][:written]
+    return out
+
+
 def hidden_variant(block: np.ndarray, p: int, rng: np.random.Generator) -> np.ndarray:
     """A copy of the game that differs from it only in what seat p cannot see: the other hands' unknown
     cards, their order, the draw and set-aside piles (same sizes), the deck stream (future reshuffles),
     stale slots beyond every hand and pile, and the scratch buffers. The other seats' beliefs are
     cleared in the copy and must be cleared in the original too (``forget_others``)."""
-    out = block.copy()
+    out = lean_copy(block)
     g = out[0]
     n = g["st"][L.ST_N]
     hands, hlen, pile, plen = g["hands"], g["hlen"], g["pile"], g["plen"]

@@ -13,35 +13,14 @@ Seeds are fixed, so each test is one deterministic draw from the calibration it 
 
 from __future__ import annotations
 
-import functools
-import types
-
 import numpy as np
 import pytest
 from scipy import stats
 
-from unosim.analysis import fairness
 from unosim.analysis.effects import fairness_change
 from unosim.analysis.fairness import spread_interval
 
 CELLS = 200
-
-
-@pytest.fixture(autouse=True)
-def quantile_once_per_table_size(monkeypatch):
-    """spread_interval asks scipy for the studentized range quantile q(confidence, k) in every call: a root
-    search, about 90 % of its time, for the same few (confidence, k) in all of this module's 18,000 calls.
-    Here scipy computes each once and spread_interval gets that very float again (everything else,
-    studentized_range.sf included, is scipy's own): each value it returns is the one it returns unpatched."""
-    ppf = functools.lru_cache(maxsize=None)(stats.studentized_range.ppf)
-
-    class Stats:
-        studentized_range = types.SimpleNamespace(ppf=ppf, sf=stats.studentized_range.sf)
-
-        def __getattr__(self, name):
-            return getattr(stats, name)
-
-    monkeypatch.setattr(fairness, "stats", Stats())
 
 
 def _positions(rng, n: int, shares: np.ndarray) -> np.ndarray:
