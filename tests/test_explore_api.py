@@ -13,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 
+import psutil
 import pytest
 
 from unosim.explore import start
@@ -188,9 +189,14 @@ def test_unosim_explore_prints_its_url_and_serves_the_page():
         assert "<title>unosim — what-if explorer</title>" in page
         with urllib.request.urlopen(url + "static/app.js", timeout=60) as response:
             assert "/api/compare" in response.read().decode()
+        workers = psutil.Process(process.pid).children()   # the runs' worker (and multiprocessing's tracker)
+        assert workers, "the explorer plays its runs in a worker process"
     finally:
         process.terminate()
         process.wait(30)
+    # the server died of SIGTERM without stopping its worker: the worker leaves on its own
+    _, alive = psutil.wait_procs(workers, timeout=15)
+    assert alive == [], [w.cmdline() for w in alive]
 
 
 def test_a_port_in_use_is_one_clear_error(explorer):

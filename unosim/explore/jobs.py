@@ -26,6 +26,8 @@ from .comparison import STUDY_NAME, Comparison
 
 KEEP_RUNS = 8
 _POLL_S = 0.05
+#: how often an idle worker checks that its server is still alive
+_PARENT_CHECK_S = 1.0
 
 
 @dataclass
@@ -75,8 +77,14 @@ def _work(tasks, results) -> None:
     except Exception:   # noqa: BLE001  the real run reports any problem with its own message
         pass
     results.put(("ready", "ready", None))
+    parent = multiprocessing.parent_process()
     while True:
-        run_id, data, directory = tasks.get()
+        try:
+            run_id, data, directory = tasks.get(timeout=_PARENT_CHECK_S)
+        except queue.Empty:   # a server killed by a signal never stops its worker: it leaves on its own
+            if parent is not None and not parent.is_alive():
+                return
+            continue
         try:
             comparison = Comparison.from_json(data)
             result, tables = compare.analyse(comparison, directory)
