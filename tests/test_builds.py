@@ -90,36 +90,42 @@ def test_the_estimate_is_scaled_by_the_fastest_earlier_compiles_here(tmp_path, m
 
 
 # Two specialised builds, which between them leave out every mechanism and policy tier, play their
-# games as the full build does (the one every other test runs on): rows and trace events alike. blank.basic
-# is a user's first build (`unosim simulate classic`); NO_MERCY, no_mercy's own, leaves out blank cards,
-# minions, the wheel, jump-ins and the weighted and lookahead policies, and plays classic's house rules too.
+# games as the full build does (the one every other test runs on): rows and trace events alike. CLASSIC_FLIP
+# holds classic's blank cards and flip's wing and nothing else; NO_MERCY, no_mercy's own, leaves out blank
+# cards, minions, the wheel, jump-ins, flip and the weighted and lookahead policies, and plays classic's house
+# rules too. (A user's first build, blank.basic, is compiled cold by tests/test_warm_cache.py.)
+CLASSIC_FLIP = Build(frozenset({"blank", "flip"}))
 NO_MERCY = Build(frozenset({"no_mercy", "stacking", "mercy", "seven_o"}))
 CASES = [
-    ("classic", 4, "random", {"match_mode": "single_round"}, Build(frozenset({"blank"}))),
+    ("classic", 4, "random", {"match_mode": "single_round"}, CLASSIC_FLIP),
     ("classic", 5, "keep_wilds,random*", {"blank_effects": ["shuffle_hands", "others_draw_1", "discard_colour"],
-                                          "p_forget_uno": 0.3, "target": 200}, Build(frozenset({"blank"}))),
+                                          "p_forget_uno": 0.3, "target": 200}, CLASSIC_FLIP),
     ("classic", 3, "greedy_points,keep_wilds,random", {"n_blank": 0, "target": 200, "stacking": "any_draw",
                                                        "seven_o": True, "mercy_limit": 15}, NO_MERCY),
     ("no_mercy", 4, "random,greedy_points*", {"match_mode": "single_round", "p_forget_uno": 0.3}, NO_MERCY),
     ("no_mercy", 3, "keep_wilds", {"target": 600}, NO_MERCY),
-    # flip's own build: its wing compiled without any other mechanism
-    ("flip", 4, "random(p_bluff=0.3,p_challenge=0.5),greedy_points*", {"target": 300}, Build(frozenset({"flip"}))),
+    ("flip", 4, "random(p_bluff=0.3,p_challenge=0.5),greedy_points*", {"target": 300}, CLASSIC_FLIP),
 ]
 
 
-@pytest.fixture(scope="module")
-def specialised_builds():
-    """Every specialised build of :data:`CASES` compiled (or loaded) before the first comparison: on a cold
-    cache (CI) they compile while the session's full build does, which the comparisons then wait for."""
+def test_the_specialised_builds_leave_out_every_mechanism_and_tier_between_them():
+    builds_used = {case[4] for case in CASES}
+    for mechanism in MECHANISMS:
+        assert any(mechanism not in b.mechanisms for b in builds_used), mechanism
+    assert all(b.policies == "basic" for b in builds_used)
+
+
+@pytest.mark.long   # first on its worker: the compiles overlap the session's full build (on a cold cache)
+def test_the_specialised_builds_compile_or_load():
+    """Compiles them into the session's cache while the full build compiles, so that the comparisons
+    below, which wait for the full build, load them."""
     for build in sorted({case[4] for case in CASES}, key=lambda b: b.key):
-        engine.kernel(build)
+        assert engine.kernel(build).build == build
 
 
-@pytest.mark.long   # first on its worker: its three compiles overlap the session's full build
 @pytest.mark.parametrize("variant, players, lineup, rules, build", CASES,
                          ids=[f"{c[0]}-{c[4].key}" for c in CASES])
-def test_a_specialised_build_plays_the_games_of_the_full_one(variant, players, lineup, rules, build,
-                                                             specialised_builds):
+def test_a_specialised_build_plays_the_games_of_the_full_one(variant, players, lineup, rules, build):
     rs, specs = resolve(variant, players, lineup, rules)
     assert build.covers(build_for(rs, specs))
     own = run_compiled(rs, players, specs, 17, 0, 300, build=build)

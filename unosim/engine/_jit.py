@@ -9,7 +9,8 @@ function's locator when it is decorated, so the registration must come first.
 from __future__ import annotations
 
 from numba import njit as _njit
-from numba.core import caching
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher
 
 from .builds import Build
 from .cache import DIGEST, build_dir
@@ -65,6 +66,18 @@ def kernel_package(module: str) -> str:
 ENTRY_POINTS = ("run_games", "card_floor", "card_early")
 
 
+class Dispatcher(CPUDispatcher):
+    """A kernel function called from compiled code compiles once for the argument types, not once per
+    constant argument: numba would otherwise specialise a callee for every literal it is called with
+    (``emit(g, code, s, 0, 0)`` and ``emit(g, code, s, a, b)`` were two compiles, and the full build held
+    ~80 such copies, about a quarter of its compile). LLVM still propagates the constants into the
+    callees it inlines."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
 def njit(*args, **kwargs):
     """``numba.njit`` with ``cache=True``; in a build's package (not ``unosim.engine``'s own modules,
     which tests call into) a function only compiled code calls gets no Python and C wrappers."""
@@ -75,7 +88,10 @@ def njit(*args, **kwargs):
         if package != __package__ and func.__name__ not in ENTRY_POINTS:
             kwargs.setdefault("no_cpython_wrapper", True)
             kwargs.setdefault("no_cfunc_wrapper", True)
-        return _njit(**kwargs)(func)
+        dispatcher = _njit(**kwargs)(func)
+        if isinstance(dispatcher, CPUDispatcher):   # not under NUMBA_DISABLE_JIT=1 (a plain function)
+            dispatcher.__class__ = Dispatcher
+        return dispatcher
 
     if args and callable(args[0]):
         return decorate(args[0])

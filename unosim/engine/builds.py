@@ -157,8 +157,13 @@ def model_seconds(build: Build) -> float:
     return parts["core"] + sum(parts[m] for m in build.mechanisms) + parts[build.policies]
 
 
-# Measured cold compiles (CPU seconds, one core of the development machine); see the note in
-# tests/test_builds.py for how they were taken.
-COMPILE_SECONDS = {"core": 20.0, "blank": 3.0, "minions": 3.0, "spin": 15.0, "no_mercy": 5.0, "stacking": 5.0,
-                   "mercy": 3.0, "seven_o": 3.0, "jump_in": 5.0, "flip": 8.0, "basic": 0.0, "weighted": 15.0,
-                   "lookahead": 40.0}
+# Cold compiles measured on one idle core of the development machine, in CPU seconds (2026-11-27, with
+# one compile per kernel function and argument types, unosim.engine._jit): the core is the build with no
+# mechanism and the basic tier (18 s); each other entry is what adding that mechanism or tier to it cost
+# (blank.basic 24 s, spin.basic 36 s, no_mercy's own build 25.5 s, flip.basic 27 s, core.weighted 21 s,
+# core.lookahead 39 s; minions and jump_in not re-measured). Mechanisms compiled together cost more than
+# the sum (the full build: 122 s against the model's 88 s); a compile's notice scales the model by this
+# machine's earlier compiles (loader.estimate_seconds).
+COMPILE_SECONDS = {"core": 18.0, "blank": 6.0, "minions": 3.0, "spin": 18.0, "no_mercy": 3.0, "stacking": 2.0,
+                   "mercy": 1.5, "seven_o": 1.5, "jump_in": 5.0, "flip": 9.0, "basic": 0.0, "weighted": 3.0,
+                   "lookahead": 21.0}
