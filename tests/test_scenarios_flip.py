@@ -126,6 +126,28 @@ def test_a_flip_turns_every_hand_and_pile_over():
     assert s.turn_seat(2) == (2, 2) and s.round["flips"] == 1
 
 
+def test_a_python_policy_sees_the_other_hands_and_the_next_draw_on_both_sides():
+    """§2.6.6: the faces turned away from their owners name the cards, so a seat's view holds every other
+    hand (sorted, in the faces in play) and the draw pile's top card; before and after a Flip."""
+    scripts = [Scripted(), Scripted(plays=["RFLIP"]), Scripted()]
+    s = run([["R1", "R2", "R3"], ["RFLIP", "Y8", "Y9"], ["G1", "G2", "G3"]], "R5", ["B1", "B2"],
+            **FLIP, scripts=scripts)
+    first = scripts[1].views[0]             # seat 1, light side, before its Flip
+    assert first.others == (tuple(sorted(C(n) for n in ("R1", "R2", "R3"))), None,
+                            tuple(sorted(C(n) for n in ("G1", "G2", "G3"))))
+    assert first.next_draw == C("B1")       # the pile is dealt from its end: B1 is drawn first
+    turned = scripts[2].views[0]            # seat 2, dark side, after it
+    after = s.after(E("flip", 1, 1))
+    assert turned.others == (tuple(sorted(after.hands[0])), tuple(sorted(after.hands[1])), None)
+    assert turned.others[1] == tuple(sorted(int(PARTNER[C(n)]) for n in ("Y8", "Y9")))
+    before = s.after(E("play", 1, "RFLIP"))   # the turned pile's top was the bottom card, on its other face
+    assert turned.next_draw == after.draw_pile[-1] == PARTNER[before.draw_pile[0]]
+    # outside flip nothing of the others' hands is seen
+    classic = [Scripted(), Scripted(), Scripted()]
+    run([["R1", "R2", "R3"], ["R7", "Y8", "Y9"], ["G1", "G2", "G3"]], "R5", ["B1", "B2"], scripts=classic)
+    assert classic[1].views[0].others == () and classic[1].views[0].next_draw == -1
+
+
 def test_a_flip_onto_a_wild_has_its_player_name_the_colour():
     assert dark("LWILD") == "WDC"   # the light Wild, turned up first (F names red), backs a wild
     s = run([["R1", "R2", "R3"], ["RFLIP", "Y8", "Y9"], ["G1", "G2", "G3"]], "LWILD", **FLIP,

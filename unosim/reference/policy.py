@@ -90,6 +90,11 @@ class PolicyView:
     active: tuple[bool, ...] = ()  # by seat: still in the round (False once knocked out)
     shown: tuple[tuple[int, ...] | None, ...] = ()  # spin: by seat, the hand last shown (SHOW_HAND)
     discard: tuple[int, ...] = ()  # the discard pile, oldest first (its last card is ``top``)
+    # flip (docs/rules.md §2.6.6): by seat, the cards of every other hand, sorted, which their turned-away
+    # faces name (None at the seat's own place); and the card the next draw takes, named by the draw
+    # pile's top face (-1 when the pile is empty). Outside flip: () and -1.
+    others: tuple[tuple[int, ...] | None, ...] = ()
+    next_draw: int = -1
 
 
 class PythonPolicy:

@@ -19,6 +19,7 @@ from ..game import protocol as L
 from .rng import Xoshiro
 from ..game.rules import SPIN_OUTCOMES, RuleSet
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS, is_wild
+from .mechanics import flip
 from .policies import Seat
 from .policy import PolicyView
 from .quality import QualityCounters
@@ -330,7 +331,8 @@ class Table:
                           hand_sizes=tuple(len(h) for h in self.hands), pending=self.pending, legal=legal,
                           bluffs=bluffs, rules=self.rules, rng=self.game.play_rng,
                           pending_value=self.pending_value, active=tuple(self.active),
-                          shown=tuple(self.shown), discard=tuple(self.discard_pile))
+                          shown=tuple(self.shown), discard=tuple(self.discard_pile),
+                          **(flip.seen(self, seat) if self.rules.mechanics == "flip" else {}))
 
     def _invalid(self, seat: int, question: str, answer: Any, valid: str) -> ValueError:
         return ValueError(f"policy {self.game.seats[seat].name!r} at seat {seat} answered {answer!r} to "
