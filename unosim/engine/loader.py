@@ -74,19 +74,18 @@ def choose(needed: Build) -> Build:
 
     if needed in _loaded or cache.is_warm(needed):
         return needed
-    covering = [b for b in (*_loaded, *cache.warm_builds()) if b.covers(needed)]
+    covering = [b for b in ready() if b.covers(needed)]
     if covering:
         return min(covering, key=lambda b: (b.size, b.key))
     preferred = preferred_build()
     return preferred if preferred is not None and preferred.covers(needed) else needed
 
 
-def covered(needed: Build) -> bool:
-    """Whether a call needing ``needed`` can run without compiling: a build covering it is loaded in this
-    process or compiled in the cache."""
+def ready() -> list[Build]:
+    """The builds a call can run on without compiling: loaded in this process or compiled in the cache."""
     from . import cache
 
-    return any(b.covers(needed) for b in (*_loaded, *cache.warm_builds()))
+    return [*_loaded, *cache.warm_builds()]
 
 
 def preferred_build() -> Build | None:

@@ -27,9 +27,10 @@ MAX_SEARCH = 12
 def prepare(needed: Sequence[Build], workers: int) -> float:
     """Make every build in ``needed`` ready to load: compile, or wait for, what no compiled build covers.
     Returns the seconds spent compiling (0.0 when everything was in the cache)."""
-    from .loader import choose, covered, kernel
+    from .loader import choose, kernel, ready
 
-    cold = sorted({b for b in needed if not covered(b)}, key=lambda b: (b.size, b.key))
+    compiled = ready()
+    cold = sorted({b for b in set(needed) if not any(c.covers(b) for c in compiled)}, key=lambda b: (b.size, b.key))
     if not cold:
         return 0.0
     whole = functools.reduce(Build.union, cold)
