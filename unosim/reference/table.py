@@ -19,7 +19,6 @@ from ..game import protocol as L
 from .rng import Xoshiro
 from ..game.rules import SPIN_OUTCOMES, RuleSet
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS, is_wild
-from .mechanics import flip
 from .policies import Seat
 from .policy import PolicyView
 from .quality import QualityCounters
@@ -100,6 +99,8 @@ class Table:
         # UNO Flip (docs/rules.md §2.6, .mechanics.flip): the side in play (0 light, 1 dark), flips so far
         self.side = 0
         self.flips = 0
+        # what a seat sees of the others beyond hand sizes: a wing's fields of the policies' view (flip's)
+        self.seen: Callable[[Table, int], dict[str, Any]] | None = None
 
     # ---- trace ---------------------------------------------------------------------------------------
     def emit(self, code: int, seat: int = -1, a: int = 0, b: int = 0) -> None:
@@ -332,7 +333,7 @@ class Table:
                           bluffs=bluffs, rules=self.rules, rng=self.game.play_rng,
                           pending_value=self.pending_value, active=tuple(self.active),
                           shown=tuple(self.shown), discard=tuple(self.discard_pile),
-                          **(flip.seen(self, seat) if self.rules.mechanics == "flip" else {}))
+                          **(self.seen(self, seat) if self.seen is not None else {}))
 
     def _invalid(self, seat: int, question: str, answer: Any, valid: str) -> ValueError:
         return ValueError(f"policy {self.game.seats[seat].name!r} at seat {seat} answered {answer!r} to "

@@ -7,14 +7,10 @@ round's ``table.flips``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...game import cards
 from ...game import protocol as L
 from ..card_tables import COLOUR, is_wild
-
-if TYPE_CHECKING:   # the table imports this wing (its policies' view)
-    from ..table import Table
+from ..table import Table
 
 PARTNER = tuple(int(x) for x in cards.FLIP_PARTNER)
 
@@ -22,7 +18,7 @@ PARTNER = tuple(int(x) for x in cards.FLIP_PARTNER)
 def seen(table: Table, seat: int) -> dict:
     """What ``seat`` knows of the others' cards (§2.6.6): the faces turned away from their owners name
     the cards (§6 F1), so every other hand and the draw pile's top card; the ``others`` and
-    ``next_draw`` fields of a Python policy's view."""
+    ``next_draw`` fields of a Python policy's view (``Table.seen`` under flip)."""
     others = tuple(None if t == seat else tuple(sorted(hand)) for t, hand in enumerate(table.hands))
     return {"others": others, "next_draw": table.draw_pile[-1] if table.draw_pile else -1}
 
