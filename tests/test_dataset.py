@@ -125,7 +125,7 @@ def _frame_as_part(frame: pl.DataFrame, lineup: str):
     return table
 
 
-@pytest.mark.parametrize("variant", ["classic", "minions", "spin", "no_mercy"])
+@pytest.mark.parametrize("variant", ["classic", "minions", "spin", "no_mercy", "flip"])
 @pytest.mark.parametrize(("players", "lineup", "mode"), [
     (2, "random", "single_round"), (4, "greedy_points,random*", "single_round"),
     (6, "keep_wilds,random,keep_wilds,greedy_points,random,random", "single_round"), (3, "random", "points"),
@@ -141,3 +141,38 @@ def test_a_part_holds_exactly_the_results_frame(variant, players, lineup, mode):
         nullable = [f.name for f in direct.schema if f.nullable]  # parquet writes no levels for the others
         assert nullable == (["winner_max_deficit"] if name == "rounds" else []), name
         assert direct.cast(expected.schema).equals(expected), name
+
+
+@pytest.mark.parametrize("variant", ["classic", "minions", "spin", "no_mercy", "flip"])
+def test_the_schema_of_no_games_is_the_schema_of_played_games(variant):
+    """A study's parent records the parts' schema from tables of no games, without the engine."""
+    from unosim import simulate
+    from unosim.game.policies import make_lineup
+    from unosim.play.simulate import Results
+    from unosim.store.writer import part_table, table_schemas
+    lineup = "greedy_points,random*"
+    played = simulate(variant, players=4, games=3, seed=2, lineup=lineup)
+    empty = Results.empty(played.rules, 4, make_lineup(lineup, 4))
+    assert len(empty.raw.rounds) == len(empty.raw.seats) == len(empty.raw.matches) == 0
+    assert (table_schemas({t: part_table(empty, t, "x") for t in TABLES})
+            == table_schemas({t: part_table(played, t, "x") for t in TABLES}))
+
+
+def test_arrays_built_from_buffers_equal_those_of_pa_array():
+    """The writer builds arrow arrays from numpy buffers (``pa.array`` imports pandas in every worker)."""
+    import numpy as np
+    import pyarrow as pa
+
+    from unosim.store.writer import _integers, _numbers, _strings
+    rng = np.random.default_rng(3)
+    for dtype in (np.int8, np.uint8, np.int16, np.int32, np.int64, bool):
+        values = rng.integers(-100, 100, 37).astype(dtype)
+        missing = rng.random(37) < 0.3
+        for array, mask in ((values, None), (values, np.zeros(37, bool)), (values, missing), (values[::3], None)):
+            built = _numbers(array, mask)
+            built.validate(full=True)
+            assert built.equals(pa.array(array, mask=mask)), (dtype, mask)
+    assert _strings(["random", "greedy_points", "ü"], pa.string()).equals(pa.array(["random", "greedy_points", "ü"]))
+    assert _strings(["a", "bc"], pa.large_string()).equals(pa.array(["a", "bc"], pa.large_string()))
+    sliced = pa.array(np.arange(20, dtype=np.int16)).slice(5, 6)
+    assert _integers(sliced).tolist() == list(range(5, 11))

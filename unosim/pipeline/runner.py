@@ -17,6 +17,7 @@ resumable dataset; workers also exit by themselves when the parent is killed.
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import json
 import logging
 import os
@@ -34,7 +35,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy
 import polars
 import pyarrow
@@ -53,7 +53,7 @@ from ..game.protocol import ENGINE_VERSION
 from ..store.atomic import OutsideDataset, remove
 from ..game.checks import is_int
 from ..store.lock import LOCK_FILES, DatasetLock
-from ..play.simulate import simulate
+from ..play.simulate import Results
 from .study import Job, SpecChange, Study, growth
 from .worker import JobTooLarge, init_local_worker, probe_dataset_dir, run_job
 
@@ -266,13 +266,14 @@ def _refuse_foreign_directory(root: Path, force: bool) -> None:
 
 
 def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[list[str]]]]:
-    """The seconds spent compiling, and the column schema of each table as the current engine writes it
-    (one game per variant family).
+    """The seconds spent compiling, and the column schema of each table as this unosim writes it.
 
-    Run in the parent before anything is written: it compiles the engine builds the cells need
+    Run in the parent before anything is written. It compiles the engine builds the cells need
     (:func:`unosim.engine.prepare.prepare`: one, or two side by side on two or more cores), so the workers
-    only load them, and proves every family runs. The manifest records the schema; every part is checked
-    against it.
+    only load them. The schema comes from tables of no games (:meth:`Results.empty`), so a parent whose
+    builds are in the cache never loads the engine: the workers' start is the only engine load before the
+    first job (tests/test_dataset.py checks these tables against played ones). The manifest records the
+    schema; every part is checked against it.
     """
     from ..engine.prepare import prepare
     builds = [engine.build_for(c.ruleset, policies.make_lineup(c.lineup_spec, c.players)) for c in study.cells]
@@ -280,7 +281,7 @@ def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[lis
     seconds = prepare(builds, workers=cores if n_jobs == -1 else min(n_jobs, cores))
     schemas = {}
     for cell in {c.ruleset.family: c for c in reversed(study.cells)}.values():
-        results = simulate(cell.ruleset, players=cell.players, games=1, seed=cell.seed, lineup=cell.lineup_spec)
+        results = Results.empty(cell.ruleset, cell.players, policies.make_lineup(cell.lineup_spec, cell.players))
         schemas[cell.variant] = writer.table_schemas(
             {name: writer.part_table(results, name, cell.lineup) for name in TABLES})
     first = next(iter(schemas.values()))
@@ -589,7 +590,8 @@ def _now() -> str:
 
 
 def _versions() -> dict[str, str]:
-    return {"unosim": __version__, "numba": numba.__version__, "numpy": numpy.__version__,
+    # numba's version from its metadata: importing numba costs the parent half a second, for nothing else
+    return {"unosim": __version__, "numba": importlib.metadata.version("numba"), "numpy": numpy.__version__,
             "polars": polars.__version__, "pyarrow": pyarrow.__version__,
             "python": sys.version.split()[0]}
 

@@ -200,6 +200,12 @@ class Results:
         self.seed = seed
         self._frames: dict[str, pl.DataFrame] = {}
 
+    @classmethod
+    def empty(cls, rules: RuleSet, players: int, lineup: tuple[PolicySpec, ...]) -> Results:
+        """The results of no games: every table with its columns and types and no rows, built without
+        the engine (a study's parent takes the parts' schema from it, and so never loads the engine)."""
+        return cls(RawResults(*_buffers(0, 0, players), np.zeros((0, 4), np.int64)), rules, players, lineup, 0)
+
     def __repr__(self) -> str:
         return (f"Results({self.rules.name}, players={self.players}, matches={len(self.raw.matches)}, "
                 f"rounds={len(self.raw.rounds)})")

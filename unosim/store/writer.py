@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,15 +66,37 @@ def part_table(results: TableSource, table: str, lineup: str) -> pa.Table:
 def _arrow_column(column: Column) -> pa.Array:
     if isinstance(column, Labels):
         if column.enum:  # every name in the dictionary, in order, as polars writes an Enum
-            return pa.DictionaryArray.from_arrays(pa.array(column.codes.astype(numpy.uint8)),
-                                                  pa.array(column.names, pa.large_string()), ordered=True)
+            return pa.DictionaryArray.from_arrays(_numbers(column.codes.astype(numpy.uint8)),
+                                                  _strings(column.names, pa.large_string()), ordered=True)
         return _labels_dictionary(column.names, column.codes)
     if isinstance(column, Constant):
-        return pa.DictionaryArray.from_arrays(pa.array(numpy.zeros(column.rows, numpy.int32)),
-                                              pa.array([column.value], pa.string()))
+        return pa.DictionaryArray.from_arrays(_numbers(numpy.zeros(column.rows, numpy.int32)),
+                                              _strings([column.value], pa.string()))
     if isinstance(column, WithNulls):
-        return pa.array(column.values, mask=column.missing)
-    return pa.array(column)
+        return _numbers(column.values, column.missing)
+    return _numbers(column)
+
+
+# The arrays are built from their buffers, not with ``pa.array``: on its first call in a process,
+# ``pa.array`` imports pandas to ask whether its argument is a pandas object, half a second in every
+# study worker and in the run's parent. tests/test_dataset.py checks both give the same parts, byte for byte.
+
+def _numbers(values: numpy.ndarray, missing: numpy.ndarray | None = None) -> pa.Array:
+    """``pa.array(values, mask=missing)`` of a 1-d numpy array of numbers or booleans."""
+    values = numpy.ascontiguousarray(values)
+    data = numpy.packbits(values, bitorder="little") if values.dtype == bool else values
+    validity, nulls = None, 0
+    if missing is not None and missing.any():
+        validity, nulls = pa.py_buffer(numpy.packbits(~missing, bitorder="little")), int(missing.sum())
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [validity, pa.py_buffer(data)],
+                                 null_count=nulls)
+
+
+def _strings(labels: Sequence[str], kind: pa.DataType) -> pa.Array:
+    """``pa.array(labels, kind)`` of a few labels (``kind``: string or large_string)."""
+    encoded = [label.encode() for label in labels]
+    offsets = numpy.cumsum([0, *map(len, encoded)], dtype=numpy.int64 if kind == pa.large_string() else numpy.int32)
+    return pa.Array.from_buffers(kind, len(labels), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
 
 
 def _labels_dictionary(names: tuple[str, ...], codes: numpy.ndarray) -> pa.DictionaryArray:
@@ -90,7 +113,7 @@ def _labels_dictionary(names: tuple[str, ...], codes: numpy.ndarray) -> pa.Dicti
         if names[code] not in labels:
             labels.append(names[code])
         remap[code] = labels.index(names[code])
-    return pa.DictionaryArray.from_arrays(pa.array(remap[codes]), pa.array(labels, pa.string()))
+    return pa.DictionaryArray.from_arrays(_numbers(remap[codes]), _strings(labels, pa.string()))
 
 
 def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> pa.Buffer:
@@ -146,9 +169,16 @@ def _one_value(column: pa.ChunkedArray) -> bool:
     """True when ``column`` (integers) holds the same value in every row, none null (and has rows)."""
     if column.null_count or len(column) == 0:
         return False
-    values = [chunk.to_numpy() for chunk in column.chunks if len(chunk)]
+    values = [_integers(chunk) for chunk in column.chunks if len(chunk)]
     first = values[0][0]
     return all(v.min() == first == v.max() for v in values)
+
+
+def _integers(chunk: pa.Array) -> numpy.ndarray:
+    """The values of an integer array without nulls, as a numpy view (``to_numpy`` imports pandas, like
+    ``pa.array``: see :func:`_numbers`)."""
+    dtype = numpy.dtype(f"{'i' if pa.types.is_signed_integer(chunk.type) else 'u'}{chunk.type.bit_width // 8}")
+    return numpy.frombuffer(chunk.buffers()[1], dtype, len(chunk), chunk.offset * dtype.itemsize)
 
 
 def write_part(path: Path, table: pa.Table, identity: dict[str, Any] | None = None, *,
@@ -175,5 +205,7 @@ def table_schemas(tables: dict[str, pa.Table]) -> dict[str, list[list[str]]]:
 
 @functools.lru_cache(maxsize=64)
 def _stored_fingerprint(schema: pa.Schema) -> list[list[str]]:
-    """Computed once per schema in a process (a worker would otherwise encode three parts more per job)."""
-    return schema_fingerprint(pq.ParquetFile(pa.BufferReader(encode_part(schema.empty_table()))).schema_arrow)
+    """Computed once per schema in a process (a worker would otherwise encode three parts more per job).
+    The empty table is built from no batches: ``schema.empty_table()`` imports pandas (see :func:`_numbers`)."""
+    empty = pa.Table.from_batches([], schema)
+    return schema_fingerprint(pq.ParquetFile(pa.BufferReader(encode_part(empty))).schema_arrow)
