@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from .inference import holm
 from .win_rates import CELL
+from .distributions import normal_quantile, normal_sf
 
 ALPHA = 0.05
 #: smallest mismatch (change in win probability) worth acting on: half a percentage point
@@ -40,7 +40,7 @@ def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
     the z test ``p_value`` (Holm over the table: ``p_holm``), ``rank`` and ``suggested_points``."""
     if values.is_empty():
         return pl.DataFrame()
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    z = float(normal_quantile(0.5 + confidence / 2))
     by = [c for c in CELL if c in values.columns]
     parts = []
     for _, cell in values.group_by(by, maintain_order=True):
@@ -53,7 +53,7 @@ def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
             value=pl.Series(value), value_low=cell["ci_low"], value_high=cell["ci_high"],
             expected=pl.Series(expected), slope=pl.lit(slope), estimate=pl.Series(mismatch),
             ci_low=pl.Series(mismatch - z * se), ci_high=pl.Series(mismatch + z * se),
-            p_value=pl.Series(2 * stats.norm.sf(np.abs(mismatch) / se))))
+            p_value=pl.Series(2 * normal_sf(np.abs(mismatch) / se))))
     table = pl.concat(parts)
     table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
     return pl.concat([_suggest(cell) for _, cell in table.group_by(by, maintain_order=True)]).drop("mean_count")

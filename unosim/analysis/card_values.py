@@ -40,12 +40,12 @@ from typing import TypeVar
 import numpy as np
 import polars as pl
 from numba import njit
-from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from ..game.cards import HAND_CLASS_POINTS, HAND_CLASSES
 from ..game.protocol import MAX_PLAYERS
 from .win_rates import CELL
+from .distributions import normal_quantile
 
 OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)
 FIT_COLUMNS = ("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS)
@@ -182,7 +182,7 @@ class _Model:
         contrasts[:, :c] = np.eye(c) - weights[None, :]
         estimate = contrasts @ self.beta
         se = np.sqrt(np.einsum("ij,jk,ik->i", contrasts, cov, contrasts))
-        z = stats.norm.ppf(0.5 + confidence / 2)
+        z = normal_quantile(0.5 + confidence / 2)
         return pl.DataFrame({
             "card": [HAND_CLASSES[i] for i in self.cards], "points": [HAND_CLASS_POINTS[i] for i in self.cards],
             "estimate": estimate, "ci_low": estimate - z * se, "ci_high": estimate + z * se, "std_error": se,

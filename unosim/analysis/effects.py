@@ -44,11 +44,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from ..game.policies import make_lineup
 from .inference import holm, paired_difference, unpaired_difference
 from .win_rates import CELL
+from .distributions import chi2_sf
 
 COMEBACK_DEFICIT = 3
 PERMUTATIONS = 20_000
@@ -215,7 +215,7 @@ def fairness_change(pos_a: np.ndarray, pos_b: np.ndarray, players: int, *, paire
     else:
         used = (count_a + count_b) > 0
         dof = int(used.sum()) - 1
-        p_value = float(stats.chi2.sf(observed, dof)) if dof > 0 else 1.0
+        p_value = float(chi2_sf(observed, dof)) if dof > 0 else 1.0
         test = "χ² homogeneity"
     return {"mean_a": spread_a, "mean_b": spread_b, "estimate": spread_b - spread_a, "ci_low": None,
             "ci_high": None, "p_value": p_value, "n": min(na, nb),

@@ -31,7 +31,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from .inference import holm
 from .win_rates import CELL
@@ -56,6 +55,7 @@ def spread_interval(wins: np.ndarray, n: int, confidence: float = 0.95,
         g = len(cluster_rounds)
         pair = per_cluster[:, :, None] - per_cluster[:, None, :] - diff[None] * cluster_rounds[:, None, None]
         se = np.sqrt((pair**2).sum(axis=0) * g / max(g - 1, 1)) / n
+    from scipy import stats  # a second to import: only when used (see .distributions)
     upper = diff + q * se
     lower = diff - q * se
     off = ~np.eye(k, dtype=bool)
@@ -73,6 +73,7 @@ def seat_fairness(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
     test, ``best``/``worst`` position, ``n`` (rounds) and ``won_rounds``; ``p_holm`` over the cells.
     ``cluster`` (e.g. ``"game"`` in match modes): intervals clustered by it. (``seed`` is accepted for
     callers of the bootstrap version; the interval needs no random draws.)"""
+    from scipy.stats import chisquare  # a second to import: only when used (see .distributions)
     keys = [*by, cluster] if cluster else list(by)
     counts = (rounds.lazy()
               .with_columns(position=pl.when(pl.col("winner_seat") >= 0)
@@ -91,7 +92,7 @@ def seat_fairness(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
             per = np.zeros((len(ids), players + 1))
             np.add.at(per, (index, group["position"].to_numpy() + 1), group["count"].to_numpy())
             clustered = {"per_cluster": per[:, 1:], "cluster_rounds": per.sum(axis=1)}
-        test = stats.chisquare(wins) if wins.sum() > 0 else None
+        test = chisquare(wins) if wins.sum() > 0 else None
         rates = wins / n
         rows.append({**dict(zip(by, key, strict=True)), **spread_interval(wins, n, confidence, **clustered),
                      "chi2": float(test.statistic) if test else None, "dof": players - 1,
@@ -111,4 +112,5 @@ def with_fairness_holm(table: pl.DataFrame) -> pl.DataFrame:
 def _studentized_range_quantile(confidence: float, k: int) -> float:
     """scipy's quantile of the studentized range of ``k`` means (infinite degrees of freedom): a root
     search, about 90 % of a spread interval's time, for the few (confidence, k) an analysis asks."""
+    from scipy import stats  # a second to import: only when used (see .distributions)
     return float(stats.studentized_range.ppf(confidence, k, np.inf))

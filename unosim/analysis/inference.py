@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
+from .distributions import normal_quantile, normal_sf, t_quantile, t_sf
 
 
 def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) -> dict[str, float]:
@@ -34,7 +34,7 @@ def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) ->
     mean = float(d.mean())
     cov = np.cov(np.vstack([a, b]), ddof=1) / n  # covariance of the two means
     var_d = max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0)
-    t = float(stats.t.ppf(0.5 + confidence / 2, n - 1))
+    t = float(t_quantile(0.5 + confidence / 2, n - 1))
     p_value = _t_p_value(mean, var_d, n - 1)
     half = t * math.sqrt(var_d)
     rel = _fieller(float(a.mean()), float(b.mean()), cov[0, 0], cov[1, 1], cov[0, 1], t)
@@ -51,7 +51,7 @@ def unpaired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) 
     mean = float(b.mean() - a.mean())
     var_d = va + vb
     dof = var_d**2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1)) if var_d > 0 else len(a) + len(b) - 2
-    t = float(stats.t.ppf(0.5 + confidence / 2, dof))
+    t = float(t_quantile(0.5 + confidence / 2, dof))
     half = t * math.sqrt(var_d)
     rel = _fieller(float(a.mean()), float(b.mean()), va, vb, 0.0, t)
     return {"mean_a": float(a.mean()), "mean_b": float(b.mean()), "estimate": mean, "ci_low": mean - half,
@@ -61,7 +61,7 @@ def unpaired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) 
 def _t_p_value(mean: float, var: float, dof: float) -> float:
     if var <= 0:
         return 1.0 if mean == 0 else 0.0
-    return float(2 * stats.t.sf(abs(mean) / math.sqrt(var), dof))
+    return float(2 * t_sf(abs(mean) / math.sqrt(var), dof))
 
 
 def _fieller(ma: float, mb: float, vaa: float, vbb: float, vab: float, t: float) -> dict[str, float]:
@@ -83,11 +83,11 @@ def score_test_proportion(successes: int, n: int, p0: float, confidence: float =
     """Rate − p0 with Wilson's interval (shifted by p0) and the two-sided score test of rate = p0."""
     if n <= 0:
         raise ValueError(f"n={n} must be positive")
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    z = float(normal_quantile(0.5 + confidence / 2))
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    p_value = float(2 * stats.norm.sf(abs(p - p0) / math.sqrt(p0 * (1 - p0) / n)))
+    p_value = float(2 * normal_sf(abs(p - p0) / math.sqrt(p0 * (1 - p0) / n)))
     return {"rate": p, "estimate": p - p0, "ci_low": centre - half - p0, "ci_high": centre + half - p0,
             "p_value": p_value, "n": n}
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from scipy import stats
+from .distributions import normal_quantile, t_quantile
 
 
 def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile, e.g. 1.96 for 0.95."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence={confidence} must be in (0, 1)")
-    return float(stats.norm.ppf(0.5 + confidence / 2))
+    return float(normal_quantile(0.5 + confidence / 2))
 
 
 def wilson_interval(successes, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -37,7 +37,7 @@ def with_wilson(table: pl.DataFrame, successes: str, n: str, confidence: float =
 
 def with_mean_ci(table: pl.DataFrame, mean: str, sd: str, n: str, confidence: float = 0.95) -> pl.DataFrame:
     """Add ``estimate`` (the mean), ``ci_low`` and ``ci_high`` (Student t interval of the mean)."""
-    t = pl.Series([float(stats.t.ppf(0.5 + confidence / 2, max(int(v) - 1, 1))) for v in table[n]],
+    t = pl.Series([float(t_quantile(0.5 + confidence / 2, max(int(v) - 1, 1))) for v in table[n]],
                   dtype=pl.Float64)
     half = t * table[sd].fill_null(0.0) / table[n].cast(pl.Float64).sqrt()
     return table.with_columns(estimate=pl.col(mean), ci_low=table[mean] - half, ci_high=table[mean] + half)

@@ -25,7 +25,6 @@ import math
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 GOAL = 0.95            # the chance of having finished ahead in more rounds
 MAX_ROUNDS = 10**7     # beyond this the edge is called unmeasurable (None)
@@ -33,6 +32,7 @@ MAX_ROUNDS = 10**7     # beyond this the edge is called unmeasurable (None)
 
 def majority_chance(n: int, q: float, share: float = 0.5) -> float:
     """P(more than ``share`` of ``n`` independent rounds won), each won with probability ``q``."""
+    from scipy import stats  # a second to import: only when used (see .distributions)
     return float(stats.binom.sf(math.floor(n * share + 1e-9), n, q))
 
 
@@ -61,6 +61,7 @@ def rounds_needed(q: float, goal: float = GOAL, share: float = 0.5) -> int | Non
 
 def _first_reaching(q: float, goal: float, share: float) -> int | None:
     """The first n ≤ MAX_ROUNDS with P(Bin(n, q) > n · share) ≥ goal, in windows that double."""
+    from scipy import stats  # a second to import: only when used (see .distributions)
     start, width = 1, 1024
     while start <= MAX_ROUNDS:
         n = np.arange(start, min(start + width, MAX_ROUNDS + 1))

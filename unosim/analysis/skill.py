@@ -16,12 +16,12 @@ and any difference comes from the seat's position, not its policy. How a house r
 from __future__ import annotations
 
 import polars as pl
-from scipy import stats
 
 from .effects import all_random, skilled_seat
 from .inference import holm, score_test_proportion
 from .intervals import clustered_rates
 from .luck import rounds_needed_row
+from .distributions import normal_sf
 
 
 def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,
@@ -78,6 +78,6 @@ def _clustered_test(won: pl.DataFrame, seat: int, cluster: str, p0: float, confi
                                      n=pl.col("count").sum()).with_columns(_all=pl.lit(0)))
     row = clustered_rates(per, ["_all"], "wins", "n", confidence).row(0, named=True)
     rate, se = row["estimate"], row["se"]
-    p_value = float(2 * stats.norm.sf(abs(rate - p0) / se)) if se > 0 else (1.0 if rate == p0 else 0.0)
+    p_value = float(2 * normal_sf(abs(rate - p0) / se)) if se > 0 else (1.0 if rate == p0 else 0.0)
     return {"rate": rate, "estimate": rate - p0, "ci_low": row["ci_low"] - p0, "ci_high": row["ci_high"] - p0,
             "p_value": p_value, "n": int(row["n"])}

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 import choix
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from ..game.seating import Entrant
+from .distributions import t_quantile, t_sf
 
 CONFIDENCE = 0.95
 RATING_BOOTSTRAP = 200
@@ -92,7 +92,7 @@ def _interval(per_deal: np.ndarray) -> tuple[float, float, float]:
     mean = float(per_deal.mean())
     if deals < 2:
         return mean, mean, mean
-    half = float(stats.t.ppf(0.5 + CONFIDENCE / 2, deals - 1)) * float(per_deal.std(ddof=1)) / math.sqrt(deals)
+    half = float(t_quantile(0.5 + CONFIDENCE / 2, deals - 1)) * float(per_deal.std(ddof=1)) / math.sqrt(deals)
     return mean, mean - half, mean + half
 
 
@@ -103,7 +103,7 @@ def _t_p_value(per_deal: np.ndarray, centre: float) -> float:
     diff = float(per_deal.mean()) - centre
     if se == 0:
         return 1.0 if diff == 0 else 0.0
-    return float(2 * stats.t.sf(abs(diff) / se, deals - 1))
+    return float(2 * t_sf(abs(diff) / se, deals - 1))
 
 
 def _per_deal_mean(values: np.ndarray, entrant_of: np.ndarray, entrant: int) -> np.ndarray:

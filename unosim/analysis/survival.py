@@ -18,9 +18,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from .win_rates import CELL
+from .distributions import normal_quantile
 
 
 def kaplan_meier(times: np.ndarray, events: np.ndarray, censored: np.ndarray,
@@ -37,7 +37,7 @@ def kaplan_meier(times: np.ndarray, events: np.ndarray, censored: np.ndarray,
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(at_risk > events, events / (at_risk * (at_risk - events)), 0.0)
     se = surv * np.sqrt(np.cumsum(terms))
-    z = stats.norm.ppf(0.5 + confidence / 2)
+    z = normal_quantile(0.5 + confidence / 2)
     return {"time": times, "survival": surv, "ci_low": np.clip(surv - z * se, 0, 1),
             "ci_high": np.clip(surv + z * se, 0, 1), "at_risk": at_risk}
 
