@@ -67,6 +67,11 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
                     f"{_n(study['games_per_s'])} games/s = {study['ratio']:.2f} × ({study['n_jobs']} × baseline); "
                     f"{study['cpu_ratio']:.2f} per CPU-s; {study['rounds_bytes_per_row']:.2f} bytes per round row; "
                     f"the workers started in {study['workers_start_s']:.1f} s more"])
+        if "cli" in study:   # results files before 2026-11-27 have no command-line run
+            cli = study["cli"]
+            out.append(["the same study from the command line (`unosim study run`: interpreter, workers, engine load)",
+                        f"{cli['wall_s']:.1f} s = {_n(cli['games_per_s'])} games/s = {cli['ratio']:.2f} × "
+                        f"({cli['n_jobs']} × baseline)"])
         analyses = results["analyses"]
         out.append(["`unosim analyze` of it, fresh process",
                     f"{analyses['seconds']:.1f} s, peak {analyses['peak_rss_gb']:.2f} GB"])

@@ -171,6 +171,8 @@ def study_and_analyses(games: int, workers: int, baseline: dict[str, float]) -> 
         run["ratio"] = round(run["games_per_s"] / (workers * baseline["games_per_s"]), 3)
         run["cpu_ratio"] = round(games / run["cpu_s"] / baseline["games_per_cpu_s"], 3)
         analyses = bench_study.bench_analyses(run.pop("path"))
+        cli = bench_study.bench_study_cli(tmp, games, n_jobs=workers)
+        run["cli"] = {**cli, "ratio": round(cli["games_per_s"] / (workers * baseline["games_per_s"]), 3)}
     analyses["games_per_s"] = round(games / analyses["seconds"])
     analyses["ratio"] = round(analyses["games_per_s"] / baseline["games_per_s"], 3)
     return {"study": run, "analyses": analyses}
@@ -262,6 +264,10 @@ def main(argv: list[str] | None = None) -> int:
               f"= {run['ratio']:.2f} × ({args.workers} × baseline); per CPU-s {run['cpu_ratio']:.2f} × baseline; "
               f"{run['wall_s']:.1f} s, {run['rounds_bytes_per_row']:.2f} bytes per round row; starting the "
               f"workers took {run['workers_start_s']:.1f} s more")
+        cli = run["cli"]
+        print(f"the same study from the command line (`unosim study run`, a fresh process: interpreter, workers and "
+              f"engine load included): {cli['wall_s']:.1f} s = {cli['games_per_s']:,} games/s = {cli['ratio']:.2f} × "
+              f"({args.workers} × baseline)")
         print(f"unosim analyze of it (fresh process): {analyses['seconds']:.1f} s = {analyses['games_per_s']:,} "
               f"games/s = {analyses['ratio']:.2f} × baseline; peak memory {analyses['peak_rss_gb']:.2f} GB")
 

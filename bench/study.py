@@ -3,6 +3,8 @@
 * :func:`bench_study_run` — a study (classic, 4 players, ``random``, ``single_round``; 10,000,000 games in
   ``make bench-full``) on 2 workers already started, end to end to parquet, and its bytes per round row
   on disk; the workers' start is timed apart.
+* :func:`bench_study_cli` — the same study as a user runs it, ``unosim study run`` in a fresh process, timed
+  from the command line: interpreter start, worker start and engine load included.
 * :func:`bench_analyses` — the standard analyses of that dataset (``unosim analyze``) in a fresh process:
   time and peak memory.
 """
@@ -12,6 +14,8 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -67,6 +71,39 @@ def bench_study_run(out: str | Path, games: int = BENCH_GAMES, n_jobs: int = 2,
             "rounds_bytes_per_row": round(sizes["rounds"] / rounds, 2),
             "all_tables_bytes_per_round": round(sum(sizes.values()) / rounds, 2),
             "bytes": sizes, "path": str(root)}
+
+
+def bench_study_cli(out: str | Path, games: int = QUICK_GAMES, n_jobs: int = 2) -> dict[str, Any]:
+    """Run the benchmark study with ``unosim study run`` in a fresh process (engine builds in the cache);
+    its wall seconds from the command line and games per second."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "bench_cli.toml"
+    path.write_text(SPEC_TOML.format(name="bench_cli", games=games))
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(path), "--out", str(out), "--n-jobs",
+                    str(n_jobs), "--chunk-size", str(BENCH_CHUNK), "--force", "--quiet"], check=True,
+                   capture_output=True)
+    wall = time.perf_counter() - start
+    return {"games": games, "n_jobs": n_jobs, "wall_s": round(wall, 2), "games_per_s": round(games / wall)}
+
+
+#: the benchmark study (:func:`bench_spec`) as a spec file; tests/test_bench.py checks they are the same study
+SPEC_TOML = """[study]
+name = "{name}"
+seed = 1
+games = {games}
+mode = "single_round"
+
+[variants.classic_no_blank]
+base = "classic"
+rules = {{ n_blank = 0 }}
+
+[[grid]]
+variants = ["classic_no_blank"]
+players = [4]
+lineups = ["random"]
+"""
 
 
 def _warmup_spec(n_jobs: int) -> dict[str, Any]:

@@ -51,6 +51,22 @@ def test_the_bench_study_plays_the_baselines_game():
     assert resolve(cell.ruleset, 4, cell.lineup_spec, None)[1] == lineup
 
 
+def test_the_bench_spec_file_is_the_bench_study():
+    import tomllib
+
+    from bench.study import SPEC_TOML, bench_spec
+    assert tomllib.loads(SPEC_TOML.format(name="bench", games=1000)) == bench_spec(1000)
+
+
+@pytest.mark.slow
+def test_the_bench_study_from_the_command_line_writes_the_dataset(tmp_path):
+    from bench.study import bench_study_cli
+    from unosim.store.manifest import read_manifest
+    run = bench_study_cli(tmp_path, games=2000, n_jobs=2)
+    assert run["wall_s"] > 0 and run["games"] == 2000
+    assert read_manifest(tmp_path / "bench_cli")["status"] == "complete"
+
+
 @pytest.mark.slow
 def test_the_bench_study_is_measured_on_started_workers(tmp_path):
     from bench.study import bench_study_run
@@ -75,7 +91,8 @@ def _results(players=(2, 4, 6)) -> dict:
             "lookahead": {"rates": [{"variant": "classic", "players": p, "games_per_cpu_s": 100 + p} for p in players]},
             "memory": {"first_call_s": 2.65, "simulate_games": 200000, "simulate_s": 3.8, "simulate_peak_mb": 460},
             "study": {"games": 2_000_000, "n_jobs": 2, "games_per_s": 126520, "ratio": 0.624, "cpu_ratio": 0.686,
-                      "rounds_bytes_per_row": 5.94, "workers_start_s": 8.15},
+                      "rounds_bytes_per_row": 5.94, "workers_start_s": 8.15,
+                      "cli": {"games": 2_000_000, "n_jobs": 2, "wall_s": 10.4, "games_per_s": 192_308, "ratio": 0.948}},
             "analyses": {"seconds": 9.43, "peak_rss_gb": 0.65}}
 
 
@@ -96,6 +113,8 @@ def test_the_benchmarks_page_is_made_from_one_runs_results_with_its_stamp():
     assert "(C: 627,313 games per CPU-s)" in next(k for k in figures if "C reference" in k)
     assert figures["weighted presets ÷ `random`, classic 4p, games per CPU-s"] == "`by_colour` 0.79"
     assert figures["2M-game study, 2 started workers"].startswith("126,520 games/s = 0.62 × (2 × baseline)")
+    assert next(v for k, v in figures.items() if k.startswith("the same study from the command line")) == \
+        "10.4 s = 192,308 games/s = 0.95 × (2 × baseline)"
     # every row the README shows is on the page
     for start in readme_table.ROWS:
         assert any(row[0].startswith(start) for row in table["rows"]), start
