@@ -157,6 +157,17 @@ def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(t
     assert ledger_parts(root) == uninterrupted  # every part byte-identical (sha256)
 
 
+def test_a_finished_run_leaves_no_worker_behind(tmp_path):
+    """The command ends its idle workers itself (cli.main), rather than wait for them to tear down."""
+    spec = write_spec(tmp_path, "done", 4000)
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "1000")
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0 and err == "", err
+    writers = {int(r["writer"].rsplit(":", 1)[1]) for r in read_ledger(tmp_path / "out" / "done").values()}
+    assert writers and proc.pid not in writers   # the parts came from workers (under load, one may do all)
+    assert not [pid for pid in writers if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"]
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_the_run_and_its_workers_quietly(tmp_path):
     spec = write_spec(tmp_path, "ctrlc", 150_000)
