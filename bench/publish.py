@@ -32,6 +32,12 @@ def _n(value: float) -> str:
     return f"{value:,.0f}"
 
 
+def _near(run: dict) -> str:
+    """The baseline a study's ratio was taken against, measured just before it (results files before
+    2026-11-27 used the bench's first baseline and do not say)."""
+    return f", re-measured just before: {_n(run['baseline_games_per_s'])} games/s" if "baseline_games_per_s" in run else ""
+
+
 def _kernel(results: dict, variant: str) -> str:
     rates = {row["players"]: row["games_per_cpu_s"] for row in results["kernel"]
              if row["variant"] == variant and row["lineup"] == "random"}
@@ -64,14 +70,15 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
     if study:
         millions = study["games"] / 1e6
         out.append([f"{millions:g}M-game study, {study['n_jobs']} started workers",
-                    f"{_n(study['games_per_s'])} games/s = {study['ratio']:.2f} × ({study['n_jobs']} × baseline); "
+                    f"{_n(study['games_per_s'])} games/s = {study['ratio']:.2f} × ({study['n_jobs']} × baseline"
+                    f"{_near(study)}); "
                     f"{study['cpu_ratio']:.2f} per CPU-s; {study['rounds_bytes_per_row']:.2f} bytes per round row; "
                     f"the workers started in {study['workers_start_s']:.1f} s more"])
         if "cli" in study:   # results files before 2026-11-27 have no command-line run
             cli = study["cli"]
             out.append(["the same study from the command line (`unosim study run`: interpreter, workers, engine load)",
                         f"{cli['wall_s']:.1f} s = {_n(cli['games_per_s'])} games/s = {cli['ratio']:.2f} × "
-                        f"({cli['n_jobs']} × baseline)"])
+                        f"({cli['n_jobs']} × baseline{_near(cli)})"])
         analyses = results["analyses"]
         out.append(["`unosim analyze` of it, fresh process",
                     f"{analyses['seconds']:.1f} s, peak {analyses['peak_rss_gb']:.2f} GB"])

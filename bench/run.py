@@ -163,18 +163,28 @@ def no_mercy_endings(rounds: int) -> dict[int, dict[str, int]]:
     return out
 
 
-def study_and_analyses(games: int, workers: int, baseline: dict[str, float]) -> dict[str, Any]:
+def study_and_analyses(games: int, workers: int, repeats: int) -> dict[str, Any]:
     """The study's wall-clock rate ÷ (workers × the baseline's), and its games per CPU-second (parent
-    and workers) ÷ the baseline's; the analyses' wall-clock rate ÷ the baseline's."""
+    and workers) ÷ the baseline's; the same study from the command line; the analyses' wall-clock rate ÷
+    the baseline's. Each ratio takes a baseline measured just before it: this host's speed drifts by tens
+    of percent within minutes, and a baseline from the start of the bench made one run's ratios 1.5× too
+    high."""
+    def baseline() -> dict[str, float]:
+        return simulate_rate("classic", 4, "random", bench_study.BENCH_CHUNK, repeats)
+
     with tempfile.TemporaryDirectory(prefix="unosim-bench-") as tmp:
+        near = baseline()
         run = bench_study.bench_study_run(tmp, games, n_jobs=workers)
-        run["ratio"] = round(run["games_per_s"] / (workers * baseline["games_per_s"]), 3)
-        run["cpu_ratio"] = round(games / run["cpu_s"] / baseline["games_per_cpu_s"], 3)
+        run["baseline_games_per_s"] = near["games_per_s"]
+        run["ratio"] = round(run["games_per_s"] / (workers * near["games_per_s"]), 3)
+        run["cpu_ratio"] = round(games / run["cpu_s"] / near["games_per_cpu_s"], 3)
         analyses = bench_study.bench_analyses(run.pop("path"))
+        analyses["games_per_s"] = round(games / analyses["seconds"])
+        analyses["ratio"] = round(analyses["games_per_s"] / near["games_per_s"], 3)
+        near = baseline()
         cli = bench_study.bench_study_cli(tmp, games, n_jobs=workers)
-        run["cli"] = {**cli, "ratio": round(cli["games_per_s"] / (workers * baseline["games_per_s"]), 3)}
-    analyses["games_per_s"] = round(games / analyses["seconds"])
-    analyses["ratio"] = round(analyses["games_per_s"] / baseline["games_per_s"], 3)
+        run["cli"] = {**cli, "baseline_games_per_s": near["games_per_s"],
+                      "ratio": round(cli["games_per_s"] / (workers * near["games_per_s"]), 3)}
     return {"study": run, "analyses": analyses}
 
 
@@ -257,17 +267,18 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.no_study:
         study_games = bench_study.BENCH_GAMES if full else bench_study.QUICK_GAMES
-        out = study_and_analyses(study_games, args.workers, base)
+        out = study_and_analyses(study_games, args.workers, repeats)
         results.update(out)
         run, analyses = out["study"], out["analyses"]
         print(f"\nstudy of {study_games:,} games on {args.workers} started workers: {run['games_per_s']:,} games/s "
-              f"= {run['ratio']:.2f} × ({args.workers} × baseline); per CPU-s {run['cpu_ratio']:.2f} × baseline; "
+              f"= {run['ratio']:.2f} × ({args.workers} × baseline, re-measured just before: "
+              f"{run['baseline_games_per_s']:,} games/s); per CPU-s {run['cpu_ratio']:.2f} × baseline; "
               f"{run['wall_s']:.1f} s, {run['rounds_bytes_per_row']:.2f} bytes per round row; starting the "
               f"workers took {run['workers_start_s']:.1f} s more")
         cli = run["cli"]
         print(f"the same study from the command line (`unosim study run`, a fresh process: interpreter, workers and "
               f"engine load included): {cli['wall_s']:.1f} s = {cli['games_per_s']:,} games/s = {cli['ratio']:.2f} × "
-              f"({args.workers} × baseline)")
+              f"({args.workers} × baseline, re-measured just before: {cli['baseline_games_per_s']:,} games/s)")
         print(f"unosim analyze of it (fresh process): {analyses['seconds']:.1f} s = {analyses['games_per_s']:,} "
               f"games/s = {analyses['ratio']:.2f} × baseline; peak memory {analyses['peak_rss_gb']:.2f} GB")
 
