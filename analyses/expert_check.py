@@ -49,6 +49,13 @@ def play_pair(variant: str, players: int, opponent: str, deals: int, n_jobs: int
             "machine": machine()}
 
 
+def verdict(pair: dict) -> str:
+    """Whether the expert beats the opponent: its share's 95 % interval above, below or around 0.5."""
+    if pair["ci_low"] > 0.5:
+        return "yes"
+    return "no (it loses)" if pair["ci_high"] < 0.5 else "not shown"
+
+
 def pair_path(folder: Path, variant: str, players: int, opponent: str, deals: int) -> Path:
     safe = variant.replace(":", "_").replace("=", "").replace(",", "_")
     return folder / f"{safe}__p{players}__{opponent}__{deals}.json"
@@ -75,7 +82,7 @@ def results_page(folder: Path) -> dict:
                          "machine": mine[0]["machine"]},
             "columns": ["opponent", "deals", "expert's share", "95 % interval", "beats it"],
             "rows": [[p["opponent"], f"{p['deals']:,}", f"{p['estimate']:.3f}",
-                      f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}]", "yes" if p["ci_low"] > 0.5 else "not shown"]
+                      f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}]", verdict(p)]
                      for p in mine],
         })
     return {
@@ -84,7 +91,8 @@ def results_page(folder: Path) -> dict:
                   "in duplicate tournaments: the same deals replayed under every rotation of the seats, so card "
                   "and seat luck cancel. The share is how often the expert finishes ahead of the opponent on the "
                   "same deal (at more than 2 players, ahead of each of the opponent's copies: the smallest of "
-                  "those shares). \"beats it\" means the 95 % interval lies above 0.5. Rows are sorted from the "
+                  "those shares). \"beats it\": yes when the 95 % interval lies above 0.5, no (it loses) when below, "
+                  "not shown when it holds 0.5. Rows are sorted from the "
                   "closest opponent."),
         "command": "python analyses/expert_check.py --variant V --players N --deals D --opponents A,B,...",
         "measured": {k: v for k, v in tables[0]["measured"].items()} if tables else {},

@@ -40,10 +40,18 @@ def test_pairs_are_stored_resumed_and_rendered_with_their_setting(tmp_path, caps
     lows = [float(row[3].strip("[]").split(",")[0]) for row in table["rows"]]
     assert lows == sorted(lows)   # the closest opponent first
     for row, pair in zip(table["rows"], sorted(stored.values(), key=lambda p: p["ci_low"]), strict=True):
-        assert row[0] == pair["opponent"] and row[4] == ("yes" if pair["ci_low"] > 0.5 else "not shown")
+        assert row[0] == pair["opponent"] and row[4] == ("yes" if pair["ci_low"] > 0.5 else
+                                                         "no (it loses)" if pair["ci_high"] < 0.5 else "not shown")
 
 
 def test_the_shipped_results_page_is_rebuilt_from_the_shipped_pairs():
     script = load_script()
     shipped = json.loads(script.RESULTS.read_text())
     assert shipped["tables"] == script.results_page(script.PAIRS)["tables"]
+
+
+def test_the_verdict_says_yes_no_or_not_shown_from_the_interval():
+    verdict = load_script().verdict
+    assert verdict({"ci_low": 0.51, "ci_high": 0.53}) == "yes"
+    assert verdict({"ci_low": 0.480, "ci_high": 0.485}) == "no (it loses)"
+    assert verdict({"ci_low": 0.49, "ci_high": 0.51}) == "not shown"
