@@ -23,9 +23,9 @@ seat ``o`` (docs/rules.md sections of the moves):
   printed rules have the challenged player show it to the challenger (docs/rules.md is silent on
   what the challenger sees; unosim follows the printed rules).
 * ``KNOCKOUT(t)`` (§2.4.6): the hand goes face down to the set-aside pile; ``o`` forgets it.
-* ``FLIP`` (UNO Flip, §2.6.3): every card turns to its other face, so every known card and every void
-  entry moves to the face on its back (``cards.FLIP_PARTNER``). In flip a seat sees the faces the other
-  hands turn away from their owners (§2.6.6): its search takes those hands as known (``mechanics.flip.reveal``).
+* a wing's own events update what its mechanism changes (UNO Flip's ``FLIP`` turns every known card
+  and void entry over: ``mechanics.flip.turn_beliefs_over``), and a wing may show a searching seat more
+  (``mechanics.seen_counts``: in flip, the other hands' turned-away faces).
 
 Draws teach nothing about the card drawn (Wild Color Roulette's reveals are treated as draws: a
 conservative choice, the search then simply samples those cards). Events after the round is decided
@@ -51,14 +51,10 @@ outside its void.
 This module imports only the protocol and the card tables (``state.emit`` imports it).
 """
 
-import numpy as np
 
-from unosim.game import cards as C
 from unosim.game import protocol as L
 from unosim.engine._jit import njit
-from .features import HAS_FLIP
 
-FLIP_PARTNER = np.asarray(C.FLIP_PARTNER)
 
 
 # Every table operation is an explicit loop: numpy slice assignments compile numba's broadcasting and its
@@ -186,20 +182,6 @@ def drew_at_turn(g, p, flags, legal_bit):
 
 
 @njit
-def turn_beliefs_over(g, n):
-    """A Flip turned every card over: each known copy and void entry moves to the face on its back."""
-    known = g["known"]
-    void = g["void"]
-    for t in range(n):
-        for c in range(known.shape[2]):
-            d = FLIP_PARTNER[c]
-            if c < d:   # each pair of faces once (ids without a back, -1, never move)
-                for o in range(n):
-                    known[o, t, c], known[o, t, d] = known[o, t, d], known[o, t, c]
-                void[t, c], void[t, d] = void[t, d], void[t, c]
-
-
-@njit
 def observe(g, code, s, a, b):
     """Update every lookahead seat's knowledge after event (code, s, a, b) (see the module docstring)."""
     st = g["st"]
@@ -221,8 +203,6 @@ def observe(g, code, s, a, b):
     elif code == L.EV_KNOCKOUT:
         forget(known, n, s)
         clear_voids(g, s)
-    elif HAS_FLIP and code == L.EV_FLIP:
-        turn_beliefs_over(g, n)
     elif code == L.EV_SHOW:
         for o in range(n):
             if o != s and pol[o] == L.LOOKAHEAD:

@@ -21,29 +21,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..game import protocol as L
 from ..game.protocol import LOOKAHEAD, WEIGHTED
 
-# name -> how a compile notice names it (the order is the build key's): classic's blank cards, three
-# families' own cards and turn steps, and the house rules that add a step to the turn
-MECHANISMS = {
-    "blank": "blank cards",
-    "minions": "minions",
-    "spin": "spin",
-    "no_mercy": "no_mercy",
-    "stacking": "stacking",
-    "mercy": "mercy",
-    "seven_o": "7-0",
-    "jump_in": "jump-in",
-    "flip": "flip",
-}
-# the mechanisms a family's own rules always use (a house rule can add more)
-FAMILY_MECHANISMS = {
-    "classic": (),
-    "minions": ("minions",),
-    "spin": ("spin",),
-    "no_mercy": ("no_mercy", "stacking", "mercy", "seven_o"),
-    "flip": ("flip",),
-}
+# name -> how a compile notice names it (the order is the build key's): protocol.MECHANISMS, the one
+# registry of mechanisms (classic's blank cards, three families' own cards and turn steps, the house
+# rules that add a step to the turn, UNO Flip's sides)
+MECHANISMS = {name: spec["label"] for name, spec in L.MECHANISMS.items()}
+# the mechanisms a family's own rules always use (a house rule can add more): its own, if it names one,
+# and No Mercy's fixed house rules
+IMPLIED = {"no_mercy": ("stacking", "mercy", "seven_o")}
+
+
+def family_mechanisms(family: str) -> tuple[str, ...]:
+    """The mechanisms the family ``family`` (``RuleSet.mechanics``) always uses."""
+    return ((family,) if family in MECHANISMS else ()) + IMPLIED.get(family, ())
+
+
 POLICY_TIERS = ("basic", "weighted", "lookahead")
 TIER_POLICIES = {"basic": "random/greedy policies", "weighted": "random/greedy/weighted policies",
                  "lookahead": "every policy, lookahead included"}
@@ -104,10 +98,10 @@ class Build:
 
     def describe(self) -> str:
         """What a user reads: ``classic engine (blank cards), random/greedy policies``."""
-        families = [f for f in ("minions", "spin", "no_mercy", "flip") if f in self.mechanisms]
+        families = [f for f in L.FAMILIES if f in self.mechanisms]
         if not families or "blank" in self.mechanisms:
             families.insert(0, "classic")
-        implied = {m for f in families for m in FAMILY_MECHANISMS.get(f, ())} | set(families)
+        implied = {m for f in families for m in family_mechanisms(f)}
         extras = [MECHANISMS[m] for m in MECHANISMS if m in self.mechanisms and m not in implied]
         text = " + ".join(families) + " engine"
         if extras:
@@ -123,7 +117,7 @@ class Build:
 
 def mechanisms_of(rules) -> frozenset[str]:
     """The mechanisms a rule set (``unosim.game.rules.RuleSet``) uses."""
-    used = set(FAMILY_MECHANISMS[rules.mechanics])
+    used = set(family_mechanisms(rules.mechanics))
     used |= {"blank"} if rules.deck_counts()[_blank_ids()].sum() > 0 else set()
     used |= {"stacking"} if rules.stacking != "none" else set()
     used |= {"mercy"} if rules.mercy_limit is not None else set()
@@ -154,16 +148,15 @@ def model_seconds(build: Build) -> float:
     """A build's compile time on one core of the 2-core development machine (measured; see
     :data:`COMPILE_SECONDS`): the core, plus each mechanism and the policy tier."""
     parts = COMPILE_SECONDS
-    return parts["core"] + sum(parts[m] for m in build.mechanisms) + parts[build.policies]
+    return (parts["core"] + sum(L.MECHANISMS[m]["compile_seconds"] for m in build.mechanisms)
+            + parts[build.policies])
 
 
 # Cold compiles measured on one idle core of the development machine, in CPU seconds (2026-11-27, with
 # one compile per kernel function and argument types, unosim.engine._jit): the core is the build with no
-# mechanism and the basic tier (18 s); each other entry is what adding that mechanism or tier to it cost
-# (blank.basic 24 s, spin.basic 36 s, no_mercy's own build 25.5 s, flip.basic 27 s, core.weighted 21 s,
-# core.lookahead 39 s; minions and jump_in not re-measured). Mechanisms compiled together cost more than
-# the sum (the full build: 122 s against the model's 88 s); a compile's notice scales the model by this
-# machine's earlier compiles (loader.estimate_seconds).
-COMPILE_SECONDS = {"core": 18.0, "blank": 6.0, "minions": 3.0, "spin": 18.0, "no_mercy": 3.0, "stacking": 2.0,
-                   "mercy": 1.5, "seven_o": 1.5, "jump_in": 5.0, "flip": 9.0, "basic": 0.0, "weighted": 3.0,
-                   "lookahead": 21.0}
+# mechanism and the basic tier (18 s); a mechanism's own cost (protocol.MECHANISMS) and each tier's here
+# are what adding it to the core cost (blank.basic 24 s, spin.basic 36 s, no_mercy's own build 25.5 s,
+# flip.basic 27 s, core.weighted 21 s, core.lookahead 39 s; minions and jump_in not re-measured).
+# Mechanisms compiled together cost more than the sum (the full build: 122 s against the model's 88 s); a
+# compile's notice scales the model by this machine's earlier compiles (loader.estimate_seconds).
+COMPILE_SECONDS = {"core": 18.0, "basic": 0.0, "weighted": 3.0, "lookahead": 21.0}

@@ -9,14 +9,13 @@ from .piles import (
     draw_n,
     draw_one,
     others_draw_one,
-    pass_hands,
     redeal,
     remove_card,
     swap_hands,
     win,
 )
-from .features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN, HAS_STACKING
-from .mechanics import flip
+from .features import HAS_BLANK, HAS_MINIONS, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
+from . import mechanics
 from .policy import challenges, choose_colour, choose_target
 from .rng import PLAY_STREAM, bernoulli
 from .state import (
@@ -37,7 +36,6 @@ from .state import (
     K_WRD4,
     KIND,
     NO_COLOUR,
-    NUMBER_OF,
     RESTRICTED,
     SE_ACTIVE,
     SE_PLAYED,
@@ -59,7 +57,6 @@ from .state import (
     ST_PLAYS,
     ST_RESPONDER,
     ST_SPINNER,
-    ST_SWAPS7,
     ST_TOP,
     ST_UNO_CHECKS,
     ST_V,
@@ -190,10 +187,8 @@ def final_card_effects(g, p, c, pending):
             draw_n(g, next_seat(g, p), BLANK_DRAW_CARDS)
     elif HAS_SPIN and SPIN[c]:   # §2.3.6: next(p) still spins, for scoring only
         spin(g, next_seat(g, p), True)
-    elif HAS_FLIP and k == flip.K_FLIP:   # §2.6.7: the hands are scored by the side it turns up
-        flip.turn_over(g, p)
-    elif HAS_FLIP and k == flip.K_WDC:
-        flip.draw_until_colour(g, next_seat(g, p), st[ST_COLOUR])
+    else:
+        mechanics.on_final(g, p, c)
 
 
 @njit
@@ -301,19 +296,14 @@ def last_card(g, p, c):
 
 @njit(inline='always')
 def number_effect(g, p, c):
-    """A NUMBER played with cards left: a spin card designates the spinner (§2.3.2); with seven_o a 7
-    swaps hands and a 0 passes them (§4). Returns the next seat."""
+    """A NUMBER played with cards left: a spin card designates the spinner (§2.3.2), then the wings
+    act (seven_o: a 7 swaps hands and a 0 passes them, §4). Returns the next seat."""
     st = g["st"]
     if HAS_SPIN and SPIN[c]:   # §2.3.2: the next player spins at its turn
         t = next_seat(g, p)
         st[ST_SPINNER] = t
         emit(g, L.EV_SPINNER, t, 0, 0)
-    if HAS_SEVEN_O and g["ir"][L.IR_SEVEN_O]:
-        if NUMBER_OF[c] == 7:
-            swap_hands(g, p, choose_target(g, p))
-            st[ST_SWAPS7] += 1
-        elif NUMBER_OF[c] == 0:
-            pass_hands(g, p)
+    mechanics.on_number(g, p, c)   # e.g. 7-0's swap and pass
     return next_seat(g, p)
 
 
@@ -333,13 +323,8 @@ def action_effect(g, p, c):
             skip_seat(g, next_seat(g, p))
             return p
         return next_seat(g, p)
-    if HAS_NO_MERCY and k == K_SKIP_EVERYONE:
+    if k == K_SKIP_EVERYONE:   # No Mercy's, and UNO Flip's dark side's (§2.4.4, §2.6.4): p plays again
         return p
-    if HAS_FLIP and k == K_SKIP_EVERYONE:   # UNO Flip's dark Skip Everyone (§2.6.4)
-        return p
-    if HAS_FLIP and k == flip.K_FLIP:
-        flip.turn_over(g, p)
-        return next_seat(g, p)
     if HAS_NO_MERCY and k == K_DISCARD_ALL:
         discard_colour(g, p, COLOUR[c])
         if g["hlen"][p] == 0:
@@ -369,12 +354,13 @@ def play_card(g, p, i):
     c = place_card(g, p, i)
     if g["hlen"][p] == 0:
         return last_card(g, p, c)
-    if HAS_FLIP and KIND[c] == flip.K_WDC:
-        v = next_seat(g, p)
-        if flip.wild_draw_colour(g, p, v, guilty):
-            skip_seat(g, v)
-            return next_seat(g, v)
-        return v
+    r = mechanics.on_play(g, p, c, guilty)
+    if r <= mechanics.SKIPS:
+        v = mechanics.SKIPS - r
+        skip_seat(g, v)
+        return next_seat(g, v)
+    if r != mechanics.NOT_MINE:
+        return r
     if DRAW_VALUE[c] > 0:
         return draw_card_effect(g, p, c, responding, guilty)
     if KIND[c] == K_NUMBER:

@@ -51,8 +51,7 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 from . import turn
-from .features import HAS_FLIP
-from .mechanics import flip
+from . import mechanics
 from .policy import NO_CHOICE, acting_policy
 from .rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
 from .state import (
@@ -325,11 +324,7 @@ def search(g, p, deck_counts, work_block):
         return
     seed = next64(g, PLAY_STREAM)
     unseen = np.empty(MAXC, np.int64)
-    counts = deck_counts
-    if HAS_FLIP and g["ir"][L.IR_FAMILY] == L.FAMILY_FLIP:   # p sees the other hands' turned-away faces
-        flip.reveal(g, p)
-        counts = np.empty_like(deck_counts)
-        flip.face_counts(g, deck_counts, counts)
+    counts = mechanics.seen_counts(g, p, deck_counts)   # e.g. UNO Flip's turned-away faces (§2.6.6)
     m = unseen_cards(g, p, counts, unseen)
     if m < 0:
         st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search

@@ -1,5 +1,5 @@
 """Moving cards: draws (with reshuffles and mercy knock-outs), removal, swaps, redeals, discards
-under the top card, the 0-pass, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4, §2.4.6)."""
+under the top card, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4, §2.4.6)."""
 
 from unosim.engine._jit import njit
 
@@ -30,7 +30,6 @@ from .state import (
     ST_N,
     ST_N_ACTIVE,
     ST_P,
-    ST_PASSES0,
     ST_RESHUFFLES,
     ST_RESPONDER,
     ST_TURNS,
@@ -289,21 +288,3 @@ def rotate_hands(g, order, k):
         recount_held(g, order[j])
         seat[order[j], SE_UNO_DONE] = 0
     st[ST_MOVES] += 1
-
-
-@njit
-def pass_hands(g, p):
-    """seven_o 0 (docs/rules.md §2.4.4, §4): every active hand moves to next(seat) in direction d at once."""
-    order = g["cand"]
-    st = g["st"]
-    n = st[ST_N]
-    k = 0
-    s = p
-    for _ in range(n):   # the active seats from p (active: it just played) in direction d
-        if g["seat"][s, SE_ACTIVE]:
-            order[k] = s
-            k += 1
-        s = step(s, st[ST_DIR], n)
-    rotate_hands(g, order, k)
-    g["st"][ST_PASSES0] += 1
-    emit(g, L.EV_PASS, p, 0, 0)

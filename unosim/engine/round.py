@@ -10,10 +10,9 @@ import numpy as np
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
-from . import lookahead
+from . import lookahead, mechanics
 from .effects import checkpoint
-from .features import HAS_FLIP, HAS_LOOKAHEAD
-from .mechanics import flip
+from .features import HAS_LOOKAHEAD
 from .policy import check_lineup
 from .quality import check_standings_out_of_loop
 from .rng import DECK_STREAM, below, seed_streams
@@ -43,11 +42,9 @@ from .state import (
     ST_LEAD_CHANGES,
     ST_MAX_HAND,
     ST_N,
-    ST_PASSES0,
     ST_PLAYS,
     ST_RESHUFFLES,
     ST_SPINS,
-    ST_SWAPS7,
     ST_TURNS,
     ST_WINNER,
     emit,
@@ -117,8 +114,6 @@ def write_round(g, row, game, rnd, points):
     row[L.RC_DUMBFU_PENALTIES] = st[ST_DUMBFU]
     row[L.RC_KNOCKOUTS] = st[ST_KNOCKOUTS]
     row[L.RC_LARGEST_STACK] = st[ST_LARGEST]
-    row[L.RC_SWAPS_7] = st[ST_SWAPS7]
-    row[L.RC_PASSES_0] = st[ST_PASSES0]
     row[L.RC_SPINS] = st[ST_SPINS]
     row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
     row[L.RC_LOOP_BOUND_HITS] = st[ST_LOOP_BOUND_HITS]
@@ -127,9 +122,7 @@ def write_round(g, row, game, rnd, points):
     row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
     row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
     row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
-    row[L.RC_FLIPS] = 0
-    if HAS_FLIP:
-        flip.write(g, row)
+    mechanics.write(g, row)
 
 
 @njit

@@ -92,7 +92,6 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     ST_N,
     ST_N_ACTIVE,
     ST_P,
-    ST_PASSES0,
     ST_PLAYED,
     ST_PLAYS,
     ST_RESHUFFLES,
@@ -100,7 +99,6 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     ST_SIZE,
     ST_SPINNER,
     ST_SPINS,
-    ST_SWAPS7,
     ST_TOP,
     ST_TRACE,
     ST_TURNS,
@@ -132,6 +130,11 @@ KO_POINTS = 250     # points for each knocked-out seat (docs/rules.md §2.4.8)
 CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
 BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
 BLANK_ID0 = C.ID_BLANK[0]
+# what a wing's play hook answers besides a seat (engine/mechanics/__init__.py): NOT_MINE, no wing owns
+# the card (the core's own effect applies); SKIPS - v, seat v loses its turn (the core skips it: a pose
+# event in minions, nothing if v was knocked out meanwhile) and the turn goes to next(v)
+NOT_MINE = -2
+SKIPS = -3
 
 
 def _match_table():

@@ -12,8 +12,8 @@ from unosim.engine._jit import njit
 from unosim.game import protocol as L
 from .belief import drew_at_turn
 from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
-from .features import HAS_BLANK, HAS_FLIP, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
-from .mechanics import flip
+from .features import HAS_BLANK, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
+from . import mechanics
 from .piles import clear_stack, draw_n, draw_one
 from .policy import choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
 from .quality import check_standings, check_standings_out_of_loop
@@ -28,7 +28,6 @@ from .state import (
     DRAW,
     HAND_CLASS,
     K_BLANK,
-    K_DRAW_TWO,
     K_NUMBER,
     K_REVERSE,
     K_SKIP,
@@ -74,13 +73,11 @@ from .state import (
     ST_N,
     ST_N_ACTIVE,
     ST_P,
-    ST_PASSES0,
     ST_PLAYED,
     ST_PLAYS,
     ST_RESHUFFLES,
     ST_SPINNER,
     ST_SPINS,
-    ST_SWAPS7,
     ST_TOP,
     ST_TURNS,
     ST_V,
@@ -293,7 +290,7 @@ def first_card_effect(g, f, c):
     if k == K_REVERSE:
         st[ST_DIR] = -1
         return st[ST_DEALER]
-    if k == K_DRAW_TWO or (HAS_FLIP and k == flip.K_DRAW_ONE):
+    if DRAW_VALUE[c] > 0 and COLOUR[c] != NO_COLOUR:   # a coloured draw card (Draw Two, UNO Flip's Draw One)
         draw_n(g, f, DRAW_VALUE[c])
         skip_seat(g, f)
         return next_seat(g, f)
@@ -353,20 +350,14 @@ def audit(g, deck_counts, round_over):
     total = plen[DRAW] + plen[DISC] + plen[ASIDE]
     for r in range(3):
         for i in range(plen[r]):
-            c = pile[r, i]
-            if HAS_FLIP:
-                c = flip.physical(c)
-            count[c] += 1
+            count[mechanics.physical(pile[r, i])] += 1
     for s in range(st[ST_N]):
         if hlen[s] < 0 or hlen[s] > MAXC:
             st[ST_VIOLATIONS] += 1
             return
         total += hlen[s]
         for i in range(hlen[s]):
-            c = hands[s, i]
-            if HAS_FLIP:
-                c = flip.physical(c)
-            count[c] += 1
+            count[mechanics.physical(hands[s, i])] += 1
     bad = total != deck_counts.sum()
     for c in range(deck_counts.shape[0]):
         if count[c] != deck_counts[c]:
@@ -375,7 +366,7 @@ def audit(g, deck_counts, round_over):
         bad = True
     if not discards_agree(g) or not held_agree(g):
         bad = True
-    if HAS_FLIP and not flip.sides_agree(g):
+    if not mechanics.consistent(g):
         bad = True
     if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
         bad = True
@@ -463,7 +454,7 @@ def reset_round(g):
     st = g["st"]
     seat = g["seat"]
     for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
-                ST_SWAPS7, ST_PASSES0, ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS,
+                ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS,
                 ST_LEAD_CHANGES, ST_IDLE, ST_LA_READY):
         st[key] = 0
     st[ST_LEADER] = -1
@@ -474,8 +465,7 @@ def reset_round(g):
     g["shown"][:] = 0
     g["deficit"][:] = 0
     g["out_pad"][:] = 0
-    if HAS_FLIP:
-        flip.reset(g)
+    mechanics.reset(g)
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1

@@ -135,21 +135,50 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
                    "save_wilds", "punisher", "colour_counter")
 
 
-# ---- what each mechanism's wing adds to the records (engine/mechanics/, reference/mechanics/) ----------
-# A wing's round columns, game-record slots and events, appended after the core's in this order, so
-# that adding a wing moves no index of the others (their golden traces and tables stay as they are).
-MECHANISM_FIELDS = {
+# ---- the mechanisms, and what each one's wing adds to the records (engine/mechanics/, reference/mechanics/)
+# A mechanism is a verb a variant's cards or house rules add to the core turn; the engine compiles one only
+# when a call uses it (unosim.engine.builds). Each entry: how a compile notice names it, its estimated
+# cold-compile CPU seconds on the development machine (python -m bench.compile measures them), and its
+# round columns, game-record slots and events. Fields of the wings in _IN_PLACE keep the places they had
+# before wings existed (their indices, and every stored dataset's column order, stay as they were); every
+# other wing's are appended after the core's, in this order, so adding a wing moves no other index.
+MECHANISMS = {
+    "blank": dict(label="blank cards", compile_seconds=6.0),
+    "minions": dict(label="minions", compile_seconds=3.0),
+    "spin": dict(label="spin", compile_seconds=18.0),
+    "no_mercy": dict(label="no_mercy", compile_seconds=3.0),
+    "stacking": dict(label="stacking", compile_seconds=2.0),
+    "mercy": dict(label="mercy", compile_seconds=1.5),
+    "seven_o": dict(
+        label="7-0", compile_seconds=1.5,
+        rounds=(field("SWAPS_7", "swaps_7", doc="7s that swapped hands (docs/rules.md §4 seven_o)"),
+                field("PASSES_0", "passes_0", doc="0s that passed every hand on")),
+        state=(field("SWAPS7", doc="7-swaps this round"), field("PASSES0", doc="0-passes this round")),
+    ),
+    "jump_in": dict(label="jump-in", compile_seconds=5.0),
     "flip": dict(
+        label="flip", compile_seconds=9.0,
         rounds=(field("FLIPS", "flips", doc="Flip cards that took effect (docs/rules.md §2.6.3)"),),
         state=(field("SIDE", doc="UNO Flip: 0 light side in play, 1 dark side"),
                field("FLIPS", doc="flips this round")),
         events=(("flip", "seat's Flip card turns every card over; a = side now in play (0 light, 1 dark)"),),
     ),
 }
+_IN_PLACE = ("seven_o",)
 
 
-def _wing_fields(table: str) -> tuple:
-    return tuple(f for wing in MECHANISM_FIELDS.values() for f in wing.get(table, ()))
+def _wing(name: str, table: str) -> tuple:
+    """A wing's fields of ``table`` (``rounds``, ``state`` or ``events``), at the place it keeps."""
+    return MECHANISMS[name].get(table, ())
+
+
+def _appended(table: str) -> tuple:
+    return tuple(f for name, wing in MECHANISMS.items() if name not in _IN_PLACE for f in wing.get(table, ()))
+
+
+def wing_columns() -> tuple[str, ...]:
+    """The round columns the wings append after the core's (counters: int32 in the results)."""
+    return tuple(c for f in _appended("rounds") for c in f.columns)
 
 
 # ---- compiled rules ---------------------------------------------------------------------------------
@@ -179,8 +208,7 @@ ROUND_TABLE = Layout("RC", (
     field("DUMBFU_PENALTIES", "dumbfu_penalties"),
     field("KNOCKOUTS", "knockouts"),
     field("LARGEST_STACK", "largest_stack"),
-    field("SWAPS_7", "swaps_7"),
-    field("PASSES_0", "passes_0"),
+    *_wing("seven_o", "rounds"),
     field("SPINS", "spins"),
     field("FINAL_SPINS", "final_spins"),
     field("OUTCOME", SPIN_OUTCOMES, doc="one count per wheel outcome"),
@@ -189,7 +217,7 @@ ROUND_TABLE = Layout("RC", (
     field("LEAD_CHANGES", "lead_changes", doc="game-quality measures: engine.quality"),
     field("WINNER_MAX_DEFICIT", "winner_max_deficit", doc="-1 when the round has no winner (a null)"),
     field("MAX_HAND", "max_hand"),
-    *_wing_fields("rounds"),
+    *_appended("rounds"),
 ))
 SEAT_TABLE = Layout("SC", (
     field("WON", "won"),
@@ -242,8 +270,7 @@ STATE = Layout("ST", (
     field("K", doc="kind of the last draw card in the stack (same_kind stacking)"),
     field("RESPONDER", doc="seat that must respond to P"),
     field("LARGEST", doc="largest_stack"),
-    field("SWAPS7"),
-    field("PASSES0"),
+    *_wing("seven_o", "state"),
     field("KNOCKOUTS"),
     field("KO_SEAT", doc="last seat knocked out during the current turn, -1 if none"),
     field("PLAYED", doc="1 if the current turn (or jump-in) played a card"),
@@ -261,7 +288,7 @@ STATE = Layout("ST", (
     field("LA_SEARCH", doc="1: a lookahead seat's turn pauses the turn loop for its search (0 in rollouts)"),
     field("LA_READY", doc="1: the search of the seat about to move is done (engine/lookahead.py)"),
     field("LA_CHOICE", doc="the searched choice: hand index, -1 draw/accept, -2 none (the rollout preset)"),
-    *_wing_fields("state"),
+    *_appended("state"),
 ))
 SEAT_STATE = Layout("SE", (
     field("DRAWN"),
@@ -308,7 +335,7 @@ EVENTS = (
     ("shout", "seat shouts \"UNO Spin\" first"),
     ("spinner", "seat is designated to spin at its next turn"),
     ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
-    *_wing_fields("events"),
+    *_appended("events"),
 )
 EV_NAMES = {code: name for code, (name, _) in enumerate(EVENTS, 1)}
 EVENT_WIDTH = 4          # (code, seat, a, b)
@@ -350,7 +377,7 @@ class RawResults:
 
 
 __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
-           "RawResults", "FAMILIES", "MECHANISM_FIELDS", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
+           "RawResults", "FAMILIES", "MECHANISMS", "wing_columns", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
            "SPIN_OUTCOMES", "N_SPIN_OUTCOMES", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
            "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
            "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",

@@ -252,7 +252,7 @@ class Results:
                 "knockouts", "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
                 *SPIN_OUTCOMES, "loop_bound_hits")},
             **_quality_columns(cols),
-            "flips": cols["flips"].astype(np.int32),   # UNO Flip (docs/rules.md §2.6.3)
+            **{k: cols[k].astype(np.int32) for k in L.wing_columns()},   # e.g. UNO Flip's flips
         }
 
     def _seat_columns(self) -> dict[str, Column]:

@@ -1,4 +1,4 @@
-"""Card effects: as played (docs/rules.md §1.7, §2.4.4, §4 ``seven_o``), as first card (§1.9), as final card
+"""Card effects: as played (docs/rules.md §1.7, §2.4.4), as first card (§1.9), as final card
 (§1.11) and the blank cards (§2.1.3). Draw cards, stacking, skips and the Dumb Fu pose windows are in
 :mod:`.penalties`.
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..game import cards
 from ..game import protocol as L
-from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF
+from .card_tables import COLOUR, DRAW_VALUE, KIND
 from .penalties import (
     draw_card_played,
     final_draw,
@@ -19,7 +19,7 @@ from .penalties import (
     skip,
     victim_draws_and_is_skipped,
 )
-from .mechanics import flip
+from . import mechanics
 from .spin import designate_spinner, final_spin, is_spin_card
 from .table import Table
 
@@ -30,25 +30,19 @@ __all__ = ["pose_event"]  # re-exported for .round
 def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """The effect of ``card`` just played by ``player``; ``guilty``: an illegal (bluffed) WD4."""
     kind = KIND[card]
+    answer = mechanics.on_play(table, player, card, guilty)
+    if answer is not mechanics.NOT_MINE:
+        return answer
     if DRAW_VALUE[card] > 0:
         return draw_card_played(table, player, card, guilty)
-    if kind == cards.WDC:
-        victim = table.next_seat(player)
-        if flip.wild_draw_colour(table, player, victim, guilty):
-            skip(table, victim)
-            return table.next_seat(victim)
-        return victim
-    if kind == cards.FLIP:
-        flip.turn_over(table, player)
-        return table.next_seat(player)
     if kind == cards.SKIP:
         victim = table.next_seat(player)
         skip(table, victim)
         return table.next_seat(victim)      # two players: back to the player
     if kind == cards.REVERSE:
         return reverse(table, player)
-    if kind == cards.NUMBER and table.rules.seven_o and NUMBER_OF[card] in (0, 7):
-        return seven_or_zero(table, player, card)
+    if kind == cards.NUMBER:
+        mechanics.on_number(table, player, card)    # e.g. 7-0's swap and pass (docs/rules.md §4)
     if kind == cards.SKIP_EVERYONE:
         return player                       # docs/rules.md §2.4.4: p takes another turn
     if kind == cards.DISCARD_ALL:
@@ -75,19 +69,7 @@ def reverse(table: Table, player: int) -> int:
     return table.next_seat(player)
 
 
-# ---- 7 and 0 (docs/rules.md §4 seven_o, §2.4.4), Discard All, Wild Color Roulette (§2.4.4) ---------------
-def seven_or_zero(table: Table, player: int, card: int) -> int:
-    """7: ``player`` MUST swap hands with an active player of its choice (two players: the opponent,
-    still asked); 0: every active hand passes to ``next(its seat)``. Knocked-out seats take no part."""
-    if NUMBER_OF[card] == 7:
-        table.swap_hands(player, table.ask_target(player, table.others_from(player)))
-        table.swaps_7 += 1
-    else:
-        table.pass_hands(player)
-        table.passes_0 += 1
-    return table.next_seat(player)
-
-
+# ---- Discard All, Wild Color Roulette (docs/rules.md §2.4.4) ----------------------------------------------
 def discard_all(table: Table, player: int, card: int) -> int | None:
     """Every other card of the Discard All's printed colour (docs/rules.md §6 N14) goes under it, in hand
     order, without effects; an emptied hand wins (§2.4.7)."""
@@ -175,7 +157,7 @@ def apply_first_card(table: Table) -> int | None:
     if kind == cards.SKIP:
         skip(table, f_seat)
         return table.next_seat(f_seat)
-    if kind in (cards.DRAW_TWO, cards.DRAW_ONE):
+    if DRAW_VALUE[top] > 0 and COLOUR[top] != cards.NO_COLOUR:   # Draw Two, UNO Flip's Draw One
         # No stacking against a turned-up card (docs/rules.md §4).
         return victim_draws_and_is_skipped(table, f_seat, DRAW_VALUE[top])
     if kind == cards.REVERSE:
@@ -207,7 +189,5 @@ def apply_final_card(table: Table, player: int, card: int, pending: int) -> None
             others_draw_one(table, player)
     elif is_spin_card(card):
         final_spin(table, player)                  # docs/rules.md §2.3.6: next(p) still spins, for scoring
-    elif kind == cards.FLIP:
-        flip.turn_over(table, player)              # docs/rules.md §2.6.7: the hands score by the new side
-    elif kind == cards.WDC:
-        flip.draw_until_colour(table, table.next_seat(player), table.colour)
+    else:
+        mechanics.on_final(table, player, card)

@@ -13,6 +13,7 @@ from ..game import protocol as L
 from ..game.protocol import RawResults
 from .rng import DECK_STREAM, PLAY_STREAM, Xoshiro
 from ..game.rules import RuleSet
+from . import mechanics
 from .card_tables import HAND_CLASS
 from .policies import resolve_lineup
 from .round import KNOCKOUT_POINTS, play_round, round_points
@@ -120,8 +121,6 @@ class _Collector:
         row[L.RC_DUMBFU_PENALTIES] = table.dumbfu_penalties
         row[L.RC_KNOCKOUTS] = table.knockouts
         row[L.RC_LARGEST_STACK] = table.largest_stack
-        row[L.RC_SWAPS_7] = table.swaps_7
-        row[L.RC_PASSES_0] = table.passes_0
         row[L.RC_SPINS] = table.spins
         row[L.RC_FINAL_SPINS] = table.final_spins
         row[L.RC_OUTCOME:L.RC_OUTCOME + len(table.outcome_counts)] = table.outcome_counts
@@ -129,7 +128,7 @@ class _Collector:
         row[L.RC_LEAD_CHANGES] = table.quality.lead_changes
         row[L.RC_WINNER_MAX_DEFICIT] = table.quality.winner_max_deficit(table.winner)
         row[L.RC_MAX_HAND] = table.quality.max_hand
-        row[L.RC_FLIPS] = table.flips
+        mechanics.write(table, row)
         self.rounds.append(row)
         for seat in range(self.players):
             seat_row = [0] * L.SC_SIZE

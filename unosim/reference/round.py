@@ -14,7 +14,7 @@ from ..game import cards
 from ..game import protocol as L
 from .card_tables import COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card, pose_event
-from .mechanics import flip
+from . import mechanics
 from .penalties import accept
 from .spin import cancel_spinner, spin_turn
 from .table import Game, Table
@@ -25,8 +25,7 @@ KNOCKOUT_POINTS = 250   # docs/rules.md §2.4.8, for every family with a mercy_l
 def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[int] | None) -> Table:
     """Play one round to its end and return the final table (counters, hands, winner)."""
     table = Table(game, dealer, round_index)
-    if game.rules.mechanics == "flip":
-        table.seen = flip.seen
+    mechanics.start(table)
     table.draw_pile = list(game.deck)
     table.emit(L.EV_ROUND_START, dealer, round_index, game.index)
     if deck_order is None:

@@ -164,7 +164,7 @@ def trade_hands(table: Table, spinner: int, final: bool) -> None:
             table.hands[receiver] = given[i]
             table.wheel_lost[giver] += len(given[i])
             table.wheel_gained[receiver] += len(given[i])
-            table._hand_changed(giver)          # a hand that changes owner clears uno_done (§1.10)
+            table.hand_changed(giver)          # a hand that changes owner clears uno_done (§1.10)
         table.moves += 1
     table.emit(L.EV_TRADE, spinner)
 
@@ -260,7 +260,7 @@ def wheel_discard(table: Table, seat: int, indices: Sequence[int], final: bool) 
         # the rest would differ); earlier removals shifted the positions after them.
         card = hand.pop(index - sum(1 for earlier in indices[:k] if earlier < index))
         table.discard_pile.append(card)
-        table._hand_changed(seat)
+        table.hand_changed(seat)
         table.moves += 1
         table.wheel_lost[seat] += 1
         table.emit(L.EV_DISCARD, seat, card)

@@ -24,6 +24,8 @@ from .policy import PolicyView
 from .quality import QualityCounters
 
 Event = tuple[int, int, int, int]
+# a wing's play hook answers this for a card that is not its mechanism's (reference/mechanics/__init__.py)
+NOT_MINE = object()
 
 
 @dataclass
@@ -81,7 +83,6 @@ class Table:
         self.pending_kind = -1
         self.responder = -1
         self.largest_stack = 0
-        self.swaps_7 = self.passes_0 = 0
         self.played = False                        # the current turn placed a card (jump-in, §4)
         # spin (docs/rules.md §2.3, protocol §6; the wheel is in .spin): the designated spinner (-1: none),
         # the hand each seat last showed (SHOW_HAND), the wheel counters of docs/rules.md §1.13.
@@ -96,10 +97,8 @@ class Table:
         # that leaves it unchanged is idle (stalemate rule, docs/rules.md §1.6).
         self.moves = 0
         self.quality = QualityCounters(n)          # lead changes, deficits, largest hand (protocol §3)
-        # UNO Flip (docs/rules.md §2.6, .mechanics.flip): the side in play (0 light, 1 dark), flips so far
-        self.side = 0
-        self.flips = 0
-        # what a seat sees of the others beyond hand sizes: a wing's fields of the policies' view (flip's)
+        # what a seat sees of the others beyond hand sizes: a wing's fields of the policies' view (flip's);
+        # a wing keeps its own round state on the table too, set by its ``start`` (reference/mechanics)
         self.seen: Callable[[Table, int], dict[str, Any]] | None = None
 
     # ---- trace ---------------------------------------------------------------------------------------
@@ -191,7 +190,7 @@ class Table:
         return sum(POINTS[c] for c in self.hands[seat])
 
     # ---- moving cards (docs/rules.md §1.6, protocol §2) ---------------------------------------------------
-    def _hand_changed(self, seat: int) -> None:
+    def hand_changed(self, seat: int) -> None:
         # uno_done clears whenever the hand's size changes or it changes owner (docs/rules.md §1.10).
         self.uno_done[seat] = False
 
@@ -214,7 +213,7 @@ class Table:
         card = self.draw_pile.pop()
         self.hands[seat].append(card)
         self.quality.hand_grew(len(self.hands[seat]))   # before the mercy check: the hand held it
-        self._hand_changed(seat)
+        self.hand_changed(seat)
         self.n_draws += 1
         self.n_drawn[seat] += 1
         self.moves += 1
@@ -265,7 +264,7 @@ class Table:
         """Move the card at ``index`` onto the discard pile as a play (docs/rules.md §1.5 step 6)."""
         card = self.hands[seat].pop(index)
         self.discard_pile.append(card)
-        self._hand_changed(seat)
+        self.hand_changed(seat)
         self.n_plays += 1
         self.n_played[seat] += 1
         self.moves += 1
@@ -276,28 +275,16 @@ class Table:
         """Discard by an effect (not a play): the card goes directly below ``T`` (protocol §2)."""
         card = self.hands[seat].pop(index)
         self.discard_pile.insert(len(self.discard_pile) - 1, card)
-        self._hand_changed(seat)
+        self.hand_changed(seat)
         self.moves += 1
         self.emit(L.EV_DISCARD, seat, card)
 
     def swap_hands(self, seat: int, other: int) -> None:
         self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
-        self._hand_changed(seat)
-        self._hand_changed(other)
+        self.hand_changed(seat)
+        self.hand_changed(other)
         self.moves += 1
         self.emit(L.EV_SWAP, seat, other)
-
-    def pass_hands(self, seat: int) -> None:
-        """A 0 played by ``seat`` (docs/rules.md §4 ``seven_o``, §2.4.4): every active hand moves at once to
-        ``next(its seat)`` in direction ``d``; knocked-out seats are left out (§6 N13)."""
-        moved = [list(h) for h in self.hands]
-        for s in range(self.players):
-            if self.active[s]:
-                moved[self.next_seat(s)] = self.hands[s]
-                self._hand_changed(s)
-        self.hands = moved
-        self.moves += 1
-        self.emit(L.EV_PASS, seat)
 
     def redeal(self, seat: int) -> None:
         """Blank ``shuffle_hands`` (docs/rules.md §2.1.3, protocol §3): collect, shuffle, deal from ``seat+1``."""
@@ -305,7 +292,7 @@ class Table:
         self.game.deck_rng.shuffle(collected)
         for s in range(self.players):
             self.hands[s] = []
-            self._hand_changed(s)
+            self.hand_changed(s)
         receiver = seat
         while collected:    # terminates: seat is active, so every `players` passes deal at least one card
             receiver = (receiver + 1) % self.players

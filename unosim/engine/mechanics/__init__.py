@@ -1,24 +1,104 @@
-"""Mechanism wings: one module per mechanism that the core turn calls through a fixed set of hooks.
+"""Mechanism wings, and the hooks through which the core turn calls them.
 
 A wing (``engine/mechanics/<name>.py``, twinned by ``reference/mechanics/<name>.py``) holds everything
 its mechanism adds to a game: its verbs, its scratch in the game record and its round counters
-(declared in ``protocol.MECHANISM_FIELDS``, which appends them to the core's tables), its events, and
-the default answers of the policy decisions it asks. The core calls a wing only at these hooks, each
-under the wing's compile-time switch (``if HAS_<NAME> and ...:``, :mod:`..features`), so a build without
-the mechanism never compiles it and dispatch stays static (numba inlines or links the call):
+(declared in ``protocol.MECHANISMS``, which places them in the core's tables), its events, and the
+default answers of the policy decisions it asks. A wing imports from ``state``, ``piles``, ``policy``
+and ``rng`` only; the core (``effects``, ``turn``, ``round``, ``lookahead``) calls it only through the
+hooks below, and this module is the one place that lists the wings. Each hook calls a wing under its
+compile-time switch (``if HAS_<NAME>:``, :mod:`..features`), so a build without the mechanism never
+compiles the wing, and every hook is inlined (``inline='always'``), so dispatch costs nothing:
 
-========================  ==========================================  ============================
-hook                      called from                                 what it does
-========================  ==========================================  ============================
-``reset(g)``              ``turn.reset_round``                        zero its scratch and counters
-``first_card(g, f, c)``   ``turn.first_card_effect``                  a first card of its kinds
-``on_play(g, p, c)``      ``effects.action_effect`` / ``play_card``   a played card of its kinds
-``on_final(g, p, c)``     ``effects.final_card_effects``              its final-card effect
-``face_counts(g, d, o)``  ``lookahead.search``                        the deck as its faces show now
-``reveal(g, p)``          ``lookahead.search``                        what seat p sees of the others
-``physical(c)``           ``turn.audit``                              the card a face belongs to
-``write(g, row)``         ``round.write_round``                       its round counters
-========================  ==========================================  ============================
+=============================  ==========================  ==================================================
+hook                           called from                 what a wing does there
+=============================  ==========================  ==================================================
+``reset(g)``                   ``turn.reset_round``        zero its scratch and counters
+``on_play(g, p, c, guilty)``   ``effects.play_card``       the effect of a card of its kinds, played with
+                                                           cards left: the next seat, ``SKIPS - v`` (v
+                                                           loses its turn), or ``NOT_MINE`` (the core's
+                                                           effect applies)
+``on_number(g, p, c)``         ``effects.number_effect``   what a NUMBER card adds to its effect
+``on_final(g, p, c)``          ``effects.final_card_…``    its final-card effect (§1.11)
+``seen_counts(g, p, counts)``  ``lookahead.search``        what a searching seat sees: known hands, and the
+                                                           deck counted as it shows now
+``physical(c)``                ``turn.audit``              the card id a face belongs to
+``consistent(g)``              ``turn.audit``              its own invariants hold
+``write(g, row)``              ``round.write_round``       its round counters
+=============================  ==========================  ==================================================
 
-A wing implements the hooks its mechanism needs; the first wing is UNO Flip's (:mod:`.flip`).
+Adding a wing: its module pair, a line under each hook it uses here and in
+``reference/mechanics/__init__.py``, and its entry in ``protocol.MECHANISMS`` (CONTRIBUTING.md).
 """
+
+from unosim.engine._jit import njit
+
+from unosim.game import protocol as L
+
+from ..features import HAS_FLIP, HAS_SEVEN_O
+from ..state import NOT_MINE, SKIPS  # noqa: F401 (the play hook's answers, for the core)
+from . import flip, seven_o
+
+
+@njit(inline='always')
+def reset(g):
+    if HAS_SEVEN_O:
+        seven_o.reset(g)
+    if HAS_FLIP:
+        flip.reset(g)
+
+
+@njit(inline='always')
+def on_play(g, p, c, guilty):
+    r = NOT_MINE
+    if HAS_FLIP and r == NOT_MINE:
+        r = flip.on_play(g, p, c, guilty)
+    return r
+
+
+@njit(inline='always')
+def on_number(g, p, c):
+    if HAS_SEVEN_O:
+        seven_o.on_number(g, p, c)
+
+
+@njit(inline='always')
+def on_final(g, p, c):
+    if HAS_FLIP:
+        flip.on_final(g, p, c)
+
+
+@njit(inline='always')
+def seen_counts(g, p, deck_counts):
+    counts = deck_counts
+    if HAS_FLIP:
+        counts = flip.seen_counts(g, p, counts)
+    return counts
+
+
+@njit(inline='always')
+def physical(c):
+    if HAS_FLIP:
+        c = flip.physical(c)
+    return c
+
+
+@njit(inline='always')
+def consistent(g):
+    ok = True
+    if HAS_FLIP:
+        ok = ok and flip.sides_agree(g)
+    return ok
+
+
+@njit(inline='always')
+def write(g, row):
+    # every column is written (the round table is allocated empty): a wing not compiled in writes zeros
+    if HAS_SEVEN_O:
+        seven_o.write(g, row)
+    else:
+        row[L.RC_SWAPS_7] = 0
+        row[L.RC_PASSES_0] = 0
+    if HAS_FLIP:
+        flip.write(g, row)
+    else:
+        row[L.RC_FLIPS] = 0

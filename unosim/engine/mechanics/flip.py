@@ -3,7 +3,9 @@
 Every hand and pile holds the face in play (``cards.FLIP_PARTNER`` pairs the faces), so the core's
 turn, legality and scoring work on the side in play unchanged; this wing turns everything over, draws
 for the Wild Draw Colour, answers what a seat sees of the others (the faces turned away from their
-owners), and keeps its scratch (``ST_SIDE``, ``ST_FLIPS``) and its round counter (``RC_FLIPS``).
+owners), turns a lookahead seat's beliefs over with the cards, and keeps its scratch (``ST_SIDE``,
+``ST_FLIPS``) and its round counter (``RC_FLIPS``). The core reaches it only through the hooks of
+:mod:`unosim.engine.mechanics`.
 """
 
 import numpy as np
@@ -11,6 +13,7 @@ from unosim.engine._jit import njit
 
 from unosim.game import cards as C
 from unosim.game import protocol as L
+from ..features import HAS_LOOKAHEAD
 from ..piles import draw_n, draw_one
 from ..policy import challenges, choose_colour
 from ..state import (
@@ -19,18 +22,24 @@ from ..state import (
     COLOUR,
     DISC,
     DRAW,
+    KIND,
     NO_COLOUR,
+    NOT_MINE,
+    SKIPS,
     ST_COLOUR,
+    ST_ENDED,
+    ST_LA_SEARCH,
     ST_N,
     ST_TOP,
     emit,
+    next_seat,
     recount_discards,
     recount_held,
 )
 
 FLIP_PARTNER = np.asarray(C.FLIP_PARTNER)
 DARK_FACE = np.asarray(C.DARK_FACE)
-K_DRAW_ONE, K_FLIP, K_WDC = C.DRAW_ONE, C.FLIP, C.WDC
+K_FLIP, K_WDC = C.FLIP, C.WDC
 
 
 @njit
@@ -81,9 +90,51 @@ def turn_over(g, p):
     if COLOUR[t] != NO_COLOUR:
         st[ST_COLOUR] = COLOUR[t]
     emit(g, L.EV_FLIP, p, st[L.ST_SIDE], 0)
+    if HAS_LOOKAHEAD and st[ST_LA_SEARCH] and not st[ST_ENDED]:   # what every seat saw (engine/belief.py)
+        turn_beliefs_over(g, st[ST_N])
     if COLOUR[t] == NO_COLOUR:
         st[ST_COLOUR] = choose_colour(g, p)
         emit(g, L.EV_COLOUR, p, st[ST_COLOUR], 0)
+
+
+@njit
+def turn_beliefs_over(g, n):
+    """A Flip turned every card over: each known copy and void entry of a lookahead seat's beliefs
+    (engine/belief.py) moves to the face on its back."""
+    known = g["known"]
+    void = g["void"]
+    for t in range(n):
+        for c in range(known.shape[2]):
+            d = FLIP_PARTNER[c]
+            if c < d:   # each pair of faces once (ids without a back, -1, never move)
+                for o in range(n):
+                    known[o, t, c], known[o, t, d] = known[o, t, d], known[o, t, c]
+                void[t, c], void[t, d] = void[t, d], void[t, c]
+
+
+@njit
+def on_play(g, p, c, guilty):
+    """A card of flip's kinds played by p with cards left: the next seat (SKIPS - v when the Wild Draw
+    Colour's victim v drew), or NOT_MINE for any other card."""
+    k = KIND[c]
+    if k == K_WDC:
+        v = next_seat(g, p)
+        return SKIPS - v if wild_draw_colour(g, p, v, guilty) else v
+    if k == K_FLIP:
+        turn_over(g, p)
+        return next_seat(g, p)
+    return NOT_MINE
+
+
+@njit
+def on_final(g, p, c):
+    """§2.6.7: a last Flip still turns the cards (the hands score by the side it turns up); a last Wild
+    Draw Colour still makes next(p) draw until the colour."""
+    k = KIND[c]
+    if k == K_FLIP:
+        turn_over(g, p)
+    elif k == K_WDC:
+        draw_until_colour(g, next_seat(g, p), g["st"][ST_COLOUR])
 
 
 @njit
@@ -127,6 +178,18 @@ def face_counts(g, deck_counts, out):
         for c in range(deck_counts.shape[0]):
             if deck_counts[c]:
                 out[FLIP_PARTNER[c]] += deck_counts[c]
+
+
+@njit
+def seen_counts(g, p, deck_counts):
+    """What a searching seat p may take as known: in a flip game, every other hand (:func:`reveal`) and
+    the deck counted by the faces in play; otherwise the deck as it is."""
+    if g["ir"][L.IR_FAMILY] != L.FAMILY_FLIP:
+        return deck_counts
+    reveal(g, p)
+    counts = np.empty_like(deck_counts)
+    face_counts(g, deck_counts, counts)
+    return counts
 
 
 @njit

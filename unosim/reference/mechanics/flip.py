@@ -1,18 +1,57 @@
 """UNO Flip's wing, reference twin of ``unosim/engine/mechanics/flip.py`` (docs/rules.md §2.6, protocol §7).
 
 Hands and piles hold the face in play; a Flip card turns every card to its other face
-(``cards.FLIP_PARTNER``). The table keeps the side in play (``table.side``: 0 light, 1 dark) and the
-round's ``table.flips``.
+(``cards.FLIP_PARTNER``). The wing keeps on the table the side in play (``table.side``: 0 light, 1 dark)
+and the round's ``table.flips``, set by :func:`start`; the core reaches it through the hooks of
+:mod:`unosim.reference.mechanics`.
 """
 
 from __future__ import annotations
 
 from ...game import cards
 from ...game import protocol as L
-from ..card_tables import COLOUR, is_wild
-from ..table import Table
+from ..card_tables import COLOUR, KIND, is_wild
+from ..penalties import skip
+from ..table import NOT_MINE, Table
 
 PARTNER = tuple(int(x) for x in cards.FLIP_PARTNER)
+
+
+def start(table: Table) -> None:
+    """A round starts light side up (the deck is dealt by its light faces); in a flip game a seat's
+    view of the others is :func:`seen`."""
+    table.side = 0
+    table.flips = 0
+    if table.rules.mechanics == "flip":
+        table.seen = seen
+
+
+def on_play(table: Table, player: int, card: int, guilty: bool):
+    """A Wild Draw Colour or a Flip played with cards left: the seat taking the next turn (``None``:
+    the round ended); anything else is not this wing's (``NOT_MINE``)."""
+    if KIND[card] == cards.WDC:
+        victim = table.next_seat(player)
+        if wild_draw_colour(table, player, victim, guilty):
+            skip(table, victim)
+            return table.next_seat(victim)
+        return victim
+    if KIND[card] == cards.FLIP:
+        turn_over(table, player)
+        return table.next_seat(player)
+    return NOT_MINE
+
+
+def on_final(table: Table, player: int, card: int) -> None:
+    """docs/rules.md §2.6.7: a last Flip still turns the cards (the hands score by the new side); a last
+    Wild Draw Colour still makes ``next(player)`` draw until the colour."""
+    if KIND[card] == cards.FLIP:
+        turn_over(table, player)
+    elif KIND[card] == cards.WDC:
+        draw_until_colour(table, table.next_seat(player), table.colour)
+
+
+def write(table: Table, row: list[int]) -> None:
+    row[L.RC_FLIPS] = table.flips
 
 
 def seen(table: Table, seat: int) -> dict:
