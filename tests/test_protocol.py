@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from unosim.game import policies, protocol
-from unosim.reference import spin as reference_spin
+from unosim.reference.mechanics import spin as reference_spin
 
 LAYOUTS = (protocol.IRULES, protocol.FRULES, protocol.ROUND_TABLE, protocol.SEAT_TABLE, protocol.MATCH_TABLE,
            protocol.STATE, protocol.SEAT_STATE)

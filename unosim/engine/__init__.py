@@ -5,11 +5,10 @@ once in :mod:`unosim.game.protocol` (pure Python, shared with the reference engi
 modules, in dependency order: :mod:`.rng` (random streams), :mod:`.card_terms` (the ``weighted``
 policy's card-only terms), :mod:`.state` (the game record and read-only verbs), :mod:`.policy` (the
 one dispatch of every policy decision, over :mod:`.policy_random`, :mod:`.policy_heuristic`,
-:mod:`.policy_weighted`), :mod:`.piles` (moving cards, knock-outs), :mod:`.wheel` (spin),
-:mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.turn` (the turn and the turn loop),
-:mod:`.lookahead` (the search) and :mod:`.round` (round and match; the entry point ``run_games``);
-a mechanism's own verbs are its wing in :mod:`.mechanics` (UNO Flip: :mod:`.mechanics.flip`), which the
-core calls at a fixed set of hooks.
+:mod:`.policy_weighted`), :mod:`.piles` (moving cards, knock-outs), :mod:`.mechanics` (one wing per
+mechanism — Dumb Fu poses, the spin wheel, 7-0, UNO Flip's sides — behind the fixed hooks the core
+calls), :mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.turn` (the turn and the turn
+loop), :mod:`.lookahead` (the search) and :mod:`.round` (round and match; the entry point ``run_games``).
 Only they hold numba code, and nothing imports them until the engine is first used (``import unosim``,
 ``unosim.game.rules`` or ``unosim.reference`` never do).
 

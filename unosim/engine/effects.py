@@ -1,5 +1,5 @@
-"""What a played card does (docs/rules.md §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.2.2, §2.4.4),
-the Dumb Fu pose windows, skips and the UNO checkpoint."""
+"""What a played card does (docs/rules.md §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.4.4), skips
+and the UNO checkpoint; the cards of a mechanism's wing act through :mod:`.mechanics`."""
 
 from unosim.engine._jit import njit
 
@@ -14,7 +14,7 @@ from .piles import (
     swap_hands,
     win,
 )
-from .features import HAS_BLANK, HAS_MINIONS, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
+from .features import HAS_BLANK, HAS_NO_MERCY, HAS_STACKING
 from . import mechanics
 from .policy import challenges, choose_colour, choose_target
 from .rng import PLAY_STREAM, bernoulli
@@ -27,7 +27,6 @@ from .state import (
     DRAW_VALUE,
     K_BLANK,
     K_DISCARD_ALL,
-    K_DUMB_FU,
     K_NUMBER,
     K_REVERSE,
     K_ROULETTE,
@@ -40,11 +39,8 @@ from .state import (
     SE_ACTIVE,
     SE_PLAYED,
     SE_UNO_DONE,
-    SE_WINDOW,
-    SPIN,
     ST_COLOUR,
     ST_DIR,
-    ST_DUMBFU,
     ST_ENDED,
     ST_K,
     ST_LARGEST,
@@ -56,7 +52,6 @@ from .state import (
     ST_PLAYED,
     ST_PLAYS,
     ST_RESPONDER,
-    ST_SPINNER,
     ST_TOP,
     ST_UNO_CHECKS,
     ST_V,
@@ -66,45 +61,16 @@ from .state import (
     next_seat,
     step,
 )
-from .wheel import spin
 
 
 # ---- verbs of the classic family --------------------------------------------------------------------
-# inline='always': asked at every turn and skip, and outside minions it only reads the family (with the
-# register-held shuffle, +5.5% classic 4p throughput)
-@njit(inline='always')
-def pose_event(g, s):
-    """Minions §2.2.2: the turn passes to s (its turn or its skip); a window closes at its 2nd event."""
-    if HAS_MINIONS and g["ir"][L.IR_FAMILY] == L.FAMILY_MINIONS and g["seat"][s, SE_WINDOW] >= 0:
-        advance_window(g, s)
-
-
-@njit
-def advance_window(g, s):
-    """s's open Dumb Fu window counts one more event; at its 2nd, s poses, and fails with
-    p_dumbfu_fail (then draws the penalty)."""
-    st = g["st"]
-    seat = g["seat"]
-    ir = g["ir"]
-    fr = g["fr"]
-    seat[s, SE_WINDOW] += 1
-    if seat[s, SE_WINDOW] < 2:
-        return
-    seat[s, SE_WINDOW] = -1
-    fail = bernoulli(g, PLAY_STREAM, fr[L.FR_P_DUMBFU_FAIL])
-    emit(g, L.EV_POSE, s, 1 if fail else 0, 0)
-    if fail:
-        st[ST_DUMBFU] += 1
-        draw_n(g, s, ir[L.IR_DUMBFU_PENALTY])
-
-
 @njit
 def skip_seat(g, v):
     """v loses its turn (a pose event in minions); a seat knocked out by the penalty is not skipped."""
     if not g["seat"][v, SE_ACTIVE]:
         return
     emit(g, L.EV_SKIP, v, 0, 0)
-    pose_event(g, v)
+    mechanics.turn_passes_to(g, v)
 
 
 @njit(inline='always')
@@ -185,10 +151,8 @@ def final_card_effects(g, p, c, pending):
             others_draw_one(g, p)
         elif effect == L.BLANK_DRAW_TWO_NEXT:
             draw_n(g, next_seat(g, p), BLANK_DRAW_CARDS)
-    elif HAS_SPIN and SPIN[c]:   # §2.3.6: next(p) still spins, for scoring only
-        spin(g, next_seat(g, p), True)
     else:
-        mechanics.on_final(g, p, c)
+        mechanics.on_final(g, p, c)   # e.g. a last spin card: next(p) still spins (§2.3.6)
 
 
 @njit
@@ -296,14 +260,9 @@ def last_card(g, p, c):
 
 @njit(inline='always')
 def number_effect(g, p, c):
-    """A NUMBER played with cards left: a spin card designates the spinner (§2.3.2), then the wings
-    act (seven_o: a 7 swaps hands and a 0 passes them, §4). Returns the next seat."""
-    st = g["st"]
-    if HAS_SPIN and SPIN[c]:   # §2.3.2: the next player spins at its turn
-        t = next_seat(g, p)
-        st[ST_SPINNER] = t
-        emit(g, L.EV_SPINNER, t, 0, 0)
-    mechanics.on_number(g, p, c)   # e.g. 7-0's swap and pass
+    """A NUMBER played with cards left: the wings act (spin: a spin card designates the spinner, §2.3.2;
+    seven_o: a 7 swaps hands and a 0 passes them, §4). Returns the next seat."""
+    mechanics.on_number(g, p, c)   # a spin card's designation (§2.3.2), 7-0's swap and pass (§4)
     return next_seat(g, p)
 
 
@@ -333,11 +292,6 @@ def action_effect(g, p, c):
         return next_seat(g, p)
     if HAS_NO_MERCY and k == K_ROULETTE:
         return roulette(g, p)
-    if HAS_MINIONS and k == K_DUMB_FU:
-        t = next_seat(g, p)
-        g["seat"][t, SE_WINDOW] = 0
-        emit(g, L.EV_DUMBFU, t, 0, 0)
-        return t
     if HAS_BLANK and k == K_BLANK:
         return blank_effect(g, p, c)
     return next_seat(g, p)

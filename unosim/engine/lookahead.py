@@ -65,13 +65,11 @@ from .state import (
     MAXC,
     POINTS,
     SE_ACTIVE,
-    SE_WINDOW,
     ST_LA_CHOICE,
     ST_LA_READY,
     ST_LA_SEARCH,
     ST_N,
     ST_P,
-    ST_SPINNER,
     ST_TRACE,
     ST_TURNS,
     ST_VIOLATIONS,
@@ -115,7 +113,7 @@ def candidates(g, p, options):
     prepare — a spin turn, or a Dumb Fu pose about to close, which draws from the play stream before
     the decision and may change the hand)."""
     st = g["st"]
-    if g["seat"][p, SE_WINDOW] == 1 or st[ST_SPINNER] == p:
+    if mechanics.acts_first(g, p):
         return 0
     legal = g["legal"]
     if st[ST_P] > 0:

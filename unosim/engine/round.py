@@ -24,16 +24,12 @@ from .state import (
     SE_DRAWN,
     SE_KO_TURN,
     SE_PLAYED,
-    SE_WHEEL_GAINED,
-    SE_WHEEL_LOST,
     ST_DEALER,
     ST_DIR,
     ST_DRAWS,
-    ST_DUMBFU,
     ST_END,
     ST_ENDED,
     ST_EV_LEN,
-    ST_FINAL_SPINS,
     ST_FIRST_SEAT,
     ST_KNOCKOUTS,
     ST_LA_SEARCH,
@@ -44,7 +40,6 @@ from .state import (
     ST_N,
     ST_PLAYS,
     ST_RESHUFFLES,
-    ST_SPINS,
     ST_TURNS,
     ST_WINNER,
     emit,
@@ -111,14 +106,9 @@ def write_round(g, row, game, rnd, points):
     row[L.RC_DRAWS] = st[ST_DRAWS]
     row[L.RC_RESHUFFLES] = st[ST_RESHUFFLES]
     row[L.RC_POINTS] = points
-    row[L.RC_DUMBFU_PENALTIES] = st[ST_DUMBFU]
     row[L.RC_KNOCKOUTS] = st[ST_KNOCKOUTS]
     row[L.RC_LARGEST_STACK] = st[ST_LARGEST]
-    row[L.RC_SPINS] = st[ST_SPINS]
-    row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
     row[L.RC_LOOP_BOUND_HITS] = st[ST_LOOP_BOUND_HITS]
-    for o in range(L.N_SPIN_OUTCOMES):
-        row[L.RC_OUTCOME + o] = g["outcomes"][o]
     row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
     row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
     row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
@@ -148,8 +138,7 @@ def write_seats(g, seats, first):
         srow[L.SC_PLAYED] = seat[s, SE_PLAYED]
         srow[L.SC_KNOCKED_OUT] = 1 - seat[s, SE_ACTIVE]
         srow[L.SC_KNOCKOUT_TURN] = seat[s, SE_KO_TURN]
-        srow[L.SC_WHEEL_GAINED] = seat[s, SE_WHEEL_GAINED]
-        srow[L.SC_WHEEL_LOST] = seat[s, SE_WHEEL_LOST]
+        mechanics.write_seat(g, srow, s)
 
 
 @njit

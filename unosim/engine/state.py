@@ -26,7 +26,7 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   (:func:`recount_discards`), so that the ``weighted`` policy's ``seen`` feature needs no recount;
 * ``held`` int64[MAX_PLAYERS, N_COLOURS + 1]: per seat, its hand's cards per colour (wilds at
   ``NO_COLOUR``), kept up to date wherever a hand changes (the verbs of :mod:`.piles` and
-  :mod:`.wheel`, the deal; :func:`recount_held` where hands are rebuilt) and audited, so that the
+  :mod:`.mechanics.spin`, the deal; :func:`recount_held` where hands are rebuilt) and audited, so that the
   ``weighted`` policy's colour features need no recount per decision;
 * ``out_pad`` int64[MAX_PLAYERS]: 0 for an active seat, ``quality.OUT`` for a knocked-out one, so
   the standings check finds the smallest active hand without reading ``seat``;

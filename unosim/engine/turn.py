@@ -11,8 +11,8 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 from .belief import drew_at_turn
-from .effects import blank_effect, checkpoint, play_card, pose_event, skip_seat
-from .features import HAS_BLANK, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_SPIN, HAS_STACKING
+from .effects import blank_effect, checkpoint, play_card, skip_seat
+from .features import HAS_BLANK, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_STACKING
 from . import mechanics
 from .piles import clear_stack, draw_n, draw_one
 from .policy import choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
@@ -45,18 +45,12 @@ from .state import (
     SE_KO_TURN,
     SE_PLAYED,
     SE_UNO_DONE,
-    SE_WHEEL_GAINED,
-    SE_WHEEL_LOST,
-    SE_WINDOW,
-    SPIN,
     ST_COLOUR,
     ST_DEALER,
     ST_DIR,
     ST_DRAWS,
-    ST_DUMBFU,
     ST_END,
     ST_ENDED,
-    ST_FINAL_SPINS,
     ST_IDLE,
     ST_K,
     ST_KNOCKOUTS,
@@ -76,8 +70,6 @@ from .state import (
     ST_PLAYED,
     ST_PLAYS,
     ST_RESHUFFLES,
-    ST_SPINNER,
-    ST_SPINS,
     ST_TOP,
     ST_TURNS,
     ST_V,
@@ -93,7 +85,6 @@ from .state import (
     recount_held,
     step,
 )
-from .wheel import spin
 
 
 
@@ -203,12 +194,12 @@ def draw_turn(g, p):
 def take_turn(g, p):
     """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
     st = g["st"]
-    pose_event(g, p)
+    mechanics.turn_passes_to(g, p)   # a Dumb Fu pose (minions)
     if st[ST_ENDED] or not g["seat"][p, SE_ACTIVE]:   # the pose penalty knocked p out (mercy rule)
         return next_seat(g, p)
-    if HAS_SPIN and st[ST_SPINNER] == p:   # §1.5 step 2: the designated spinner spins instead of its turn
-        st[ST_SPINNER] = -1
-        return spin(g, p, False)
+    r = mechanics.replaces_turn(g, p)   # §1.5 step 2: the designated spinner spins instead of its turn
+    if r != mechanics.NOT_MINE:
+        return r
     if HAS_STACKING and st[ST_P] > 0:
         return response_turn(g, p)
     legal = g["legal"]
@@ -294,9 +285,7 @@ def first_card_effect(g, f, c):
         draw_n(g, f, DRAW_VALUE[c])
         skip_seat(g, f)
         return next_seat(g, f)
-    if HAS_SPIN and SPIN[c] and ir[L.IR_SPIN_FIRST_CARD_SPINS]:   # §2.3.6 (off by default: no effect)
-        st[ST_SPINNER] = f
-        emit(g, L.EV_SPINNER, f, 0, 0)
+    mechanics.on_first_card(g, f, c)   # e.g. spin_first_card_spins (§2.3.6)
     if COLOUR[c] == NO_COLOUR:
         st[ST_COLOUR] = choose_colour(g, f)
         emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
@@ -434,7 +423,7 @@ def jump_ins(g, cur):
             return cur
         st[ST_TURNS] += 1
         emit(g, L.EV_TURN, jumper, st[ST_TURNS], 1)
-        st[ST_SPINNER] = -1   # a jump-in cancels a pending spin (§4)
+        mechanics.on_jump_in(g)   # it cancels a pending spin (§4)
         st[ST_PLAYED] = 0
         st[ST_KO_SEAT] = -1
         cur = play_card(g, jumper, index)
@@ -453,16 +442,13 @@ def reset_round(g):
     """Zero the round's counters and seats (every seat active, no Dumb Fu window, no stack)."""
     st = g["st"]
     seat = g["seat"]
-    for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_DUMBFU, ST_LARGEST,
-                ST_KNOCKOUTS, ST_PLAYED, ST_SPINS, ST_FINAL_SPINS, ST_LOOP_BOUND_HITS,
+    for key in (ST_TURNS, ST_PLAYS, ST_DRAWS, ST_RESHUFFLES, ST_MOVES, ST_ENDED, ST_LARGEST,
+                ST_KNOCKOUTS, ST_PLAYED, ST_LOOP_BOUND_HITS,
                 ST_LEAD_CHANGES, ST_IDLE, ST_LA_READY):
         st[key] = 0
     st[ST_LEADER] = -1
     st[ST_MAX_HAND] = g["ir"][L.IR_HAND_SIZE]   # the opening deal: every hand gets hand_size cards
-    st[ST_SPINNER] = -1
     clear_stack(st)
-    g["outcomes"][:] = 0
-    g["shown"][:] = 0
     g["deficit"][:] = 0
     g["out_pad"][:] = 0
     mechanics.reset(g)
@@ -475,11 +461,8 @@ def reset_round(g):
         seat[s, SE_DRAWN] = 0
         seat[s, SE_PLAYED] = 0
         seat[s, SE_UNO_DONE] = 0
-        seat[s, SE_WINDOW] = -1
         seat[s, SE_ACTIVE] = 1
         seat[s, SE_KO_TURN] = 0
-        seat[s, SE_WHEEL_GAINED] = 0
-        seat[s, SE_WHEEL_LOST] = 0
 
 
 @njit

@@ -139,13 +139,34 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
 # A mechanism is a verb a variant's cards or house rules add to the core turn; the engine compiles one only
 # when a call uses it (unosim.engine.builds). Each entry: how a compile notice names it, its estimated
 # cold-compile CPU seconds on the development machine (python -m bench.compile measures them), and its
-# round columns, game-record slots and events. Fields of the wings in _IN_PLACE keep the places they had
+# round columns, game-record and seat-record slots and events. Fields of the wings in _IN_PLACE keep the places they had
 # before wings existed (their indices, and every stored dataset's column order, stay as they were); every
 # other wing's are appended after the core's, in this order, so adding a wing moves no other index.
 MECHANISMS = {
     "blank": dict(label="blank cards", compile_seconds=6.0),
-    "minions": dict(label="minions", compile_seconds=3.0),
-    "spin": dict(label="spin", compile_seconds=18.0),
+    "minions": dict(
+        label="minions", compile_seconds=3.0,
+        rounds=(field("DUMBFU_PENALTIES", "dumbfu_penalties", doc="Dumb Fu poses broken (docs/rules.md §2.2.2)"),),
+        state=(field("DUMBFU", doc="dumbfu_penalties this round"),),
+        seat_state=(field("WINDOW", doc="Dumb Fu pose window: -1 closed, else events counted so far"),),
+    ),
+    "spin": dict(
+        label="spin", compile_seconds=18.0,
+        rounds=(field("SPINS", "spins"), field("FINAL_SPINS", "final_spins"),
+                field("OUTCOME", SPIN_OUTCOMES, doc="one count per wheel outcome")),
+        seats=(field("WHEEL_GAINED", "wheel_gained", doc="cards that entered the hand through wheel outcomes"),
+               field("WHEEL_LOST", "wheel_lost", doc="cards that left the hand through wheel outcomes")),
+        state=(field("SPINNER", doc="seat designated to spin at its next turn, -1 if none"),
+               field("SPINS"), field("FINAL_SPINS")),
+        seat_state=(field("WHEEL_GAINED"), field("WHEEL_LOST")),
+        events=(("spin", "seat spins; a = outcome index (SPIN_OUTCOMES), b = 1 for a final-card spin"),
+                ("reveal", "War: seat reveals card a"),
+                ("war", "War won by seat (-1: no winner)"),
+                ("trade", "Trade Hands spun by seat"),
+                ("show", "seat shows its hand"),
+                ("shout", "seat shouts \"UNO Spin\" first"),
+                ("spinner", "seat is designated to spin at its next turn")),
+    ),
     "no_mercy": dict(label="no_mercy", compile_seconds=3.0),
     "stacking": dict(label="stacking", compile_seconds=2.0),
     "mercy": dict(label="mercy", compile_seconds=1.5),
@@ -164,7 +185,7 @@ MECHANISMS = {
         events=(("flip", "seat's Flip card turns every card over; a = side now in play (0 light, 1 dark)"),),
     ),
 }
-_IN_PLACE = ("seven_o",)
+_IN_PLACE = ("minions", "spin", "seven_o")
 
 
 def _wing(name: str, table: str) -> tuple:
@@ -205,13 +226,11 @@ ROUND_TABLE = Layout("RC", (
     field("DRAWS", "n_draws"),
     field("RESHUFFLES", "n_reshuffles"),
     field("POINTS", "points"),
-    field("DUMBFU_PENALTIES", "dumbfu_penalties"),
+    *_wing("minions", "rounds"),
     field("KNOCKOUTS", "knockouts"),
     field("LARGEST_STACK", "largest_stack"),
     *_wing("seven_o", "rounds"),
-    field("SPINS", "spins"),
-    field("FINAL_SPINS", "final_spins"),
-    field("OUTCOME", SPIN_OUTCOMES, doc="one count per wheel outcome"),
+    *_wing("spin", "rounds"),
     field("LOOP_BOUND_HITS", "loop_bound_hits",
           doc="loops cut short by an explicit bound (the round then ends truncated); see engine/round.py"),
     field("LEAD_CHANGES", "lead_changes", doc="game-quality measures: engine.quality"),
@@ -227,8 +246,8 @@ SEAT_TABLE = Layout("SC", (
     field("PLAYED", "n_played"),
     field("KNOCKED_OUT", "knocked_out"),
     field("KNOCKOUT_TURN", "knockout_turn", doc="1-based turn index, 0 if not knocked out"),
-    field("WHEEL_GAINED", "wheel_gained", doc="cards that entered the hand through wheel outcomes"),
-    field("WHEEL_LOST", "wheel_lost", doc="cards that left the hand through wheel outcomes"),
+    *_wing("spin", "seats"),
+    *_appended("seats"),
 ))
 # opening hands are a separate int8 matrix [round*players + seat, cards.N_HAND_CLASSES]
 MATCH_TABLE = Layout("MC", (
@@ -259,7 +278,7 @@ STATE = Layout("ST", (
     field("ENDED"),
     field("WINNER"),
     field("END"),
-    field("DUMBFU", doc="dumbfu_penalties"),
+    *_wing("minions", "state"),
     field("N_ACTIVE"),
     field("TRACE"),
     field("EV_LEN"),
@@ -276,9 +295,7 @@ STATE = Layout("ST", (
     field("PLAYED", doc="1 if the current turn (or jump-in) played a card"),
     field("LAST_PLAYER"),
     field("UNO_CHECKS", doc="0 when checkpoints cannot change anything: no trace and nobody forgets UNO"),
-    field("SPINNER", doc="seat designated to spin at its next turn, -1 if none"),
-    field("SPINS"),
-    field("FINAL_SPINS"),
+    *_wing("spin", "state"),
     field("EV_CAP", doc="rows of the trace buffer `ev` (kept as data: see state.new_game)"),
     field("LOOP_BOUND_HITS", doc="loops of this round cut short by an explicit bound (RC_LOOP_BOUND_HITS)"),
     field("LEADER", doc="quality measures (engine.quality): last unique leader, -1 before the first"),
@@ -294,11 +311,11 @@ SEAT_STATE = Layout("SE", (
     field("DRAWN"),
     field("PLAYED"),
     field("UNO_DONE"),
-    field("WINDOW", doc="Dumb Fu pose window: -1 closed, else events counted so far"),
+    *_wing("minions", "seat_state"),
     field("ACTIVE"),
     field("KO_TURN", doc="1-based turn of the knock-out, 0 if none"),
-    field("WHEEL_GAINED"),
-    field("WHEEL_LOST"),
+    *_wing("spin", "seat_state"),
+    *_appended("seat_state"),
 ))
 
 # ---- trace events (code, seat, a, b); codes start at 1 (0 is never a valid event) ------------------
@@ -327,13 +344,7 @@ EVENTS = (
     ("knockout", "seat is knocked out (mercy), a = 1-based turn index"),
     ("pass", "seat played a 0: every active hand moves to next(seat)"),
     ("roulette", "seat (the victim) names colour a and reveals"),
-    ("spin", "seat spins; a = outcome index (SPIN_OUTCOMES), b = 1 for a final-card spin"),
-    ("reveal", "War: seat reveals card a"),
-    ("war", "War won by seat (-1: no winner)"),
-    ("trade", "Trade Hands spun by seat"),
-    ("show", "seat shows its hand"),
-    ("shout", "seat shouts \"UNO Spin\" first"),
-    ("spinner", "seat is designated to spin at its next turn"),
+    *_wing("spin", "events"),
     ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
     *_appended("events"),
 )

@@ -1,6 +1,6 @@
 """Card effects: as played (docs/rules.md §1.7, §2.4.4), as first card (§1.9), as final card
-(§1.11) and the blank cards (§2.1.3). Draw cards, stacking, skips and the Dumb Fu pose windows are in
-:mod:`.penalties`.
+(§1.11) and the blank cards (§2.1.3). Draw cards, stacking and skips are in :mod:`.penalties`; a
+mechanism's own cards act through its wing (:mod:`.mechanics`).
 
 Every effect function returns the seat that takes the next turn, or ``None`` when the effect ended
 the round. A knock-out that ends the round stops everything at once (docs/rules.md §2.4.6).
@@ -14,16 +14,12 @@ from .card_tables import COLOUR, DRAW_VALUE, KIND
 from .penalties import (
     draw_card_played,
     final_draw,
-    open_pose_window,
-    pose_event,
     skip,
     victim_draws_and_is_skipped,
 )
 from . import mechanics
-from .spin import designate_spinner, final_spin, is_spin_card
-from .table import Table
+from .table import Skips, Table
 
-__all__ = ["pose_event"]  # re-exported for .round
 
 
 # ---- effects of a card played with cards left (docs/rules.md §1.7) -----------------------------------------
@@ -31,6 +27,9 @@ def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int
     """The effect of ``card`` just played by ``player``; ``guilty``: an illegal (bluffed) WD4."""
     kind = KIND[card]
     answer = mechanics.on_play(table, player, card, guilty)
+    if isinstance(answer, Skips):
+        skip(table, answer.seat)
+        return table.next_seat(answer.seat)
     if answer is not mechanics.NOT_MINE:
         return answer
     if DRAW_VALUE[card] > 0:
@@ -42,22 +41,17 @@ def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int
     if kind == cards.REVERSE:
         return reverse(table, player)
     if kind == cards.NUMBER:
-        mechanics.on_number(table, player, card)    # e.g. 7-0's swap and pass (docs/rules.md §4)
+        mechanics.on_number(table, player, card)    # a spin card's designation (§2.3.2), 7-0's swap and pass (§4)
+        return table.next_seat(player)
     if kind == cards.SKIP_EVERYONE:
         return player                       # docs/rules.md §2.4.4: p takes another turn
     if kind == cards.DISCARD_ALL:
         return discard_all(table, player, card)
     if kind == cards.ROULETTE:
         return roulette(table, player)
-    if kind == cards.DUMB_FU:
-        target = table.next_seat(player)    # not skipped (docs/rules.md §6 M1)
-        open_pose_window(table, target)
-        return target
     if kind == cards.BLANK:
         return apply_blank(table, player, card, as_first_card=False)
-    if is_spin_card(card):
-        return designate_spinner(table, table.next_seat(player))   # docs/rules.md §2.3.2: nobody skipped
-    return table.next_seat(player)          # NUMBER, WILD
+    return table.next_seat(player)          # WILD
 
 
 def reverse(table: Table, player: int) -> int:
@@ -165,8 +159,7 @@ def apply_first_card(table: Table) -> int | None:
         return table.dealer
     if kind == cards.BLANK:
         return apply_blank(table, f_seat, top, as_first_card=True)
-    if is_spin_card(top) and table.rules.spin_first_card_spins:
-        designate_spinner(table, f_seat)    # docs/rules.md §2.3.6, §6 S3: F spins instead of its first turn
+    mechanics.on_first_card(table, f_seat, top)   # e.g. spin_first_card_spins (docs/rules.md §2.3.6)
     return f_seat
 
 
@@ -187,7 +180,5 @@ def apply_final_card(table: Table, player: int, card: int, pending: int) -> None
             table.draw(table.next_seat(player), 2)
         elif effect == "others_draw_1":
             others_draw_one(table, player)
-    elif is_spin_card(card):
-        final_spin(table, player)                  # docs/rules.md §2.3.6: next(p) still spins, for scoring
     else:
-        mechanics.on_final(table, player, card)
+        mechanics.on_final(table, player, card)    # e.g. a last spin card: next(p) still spins (§2.3.6)

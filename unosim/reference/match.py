@@ -118,12 +118,8 @@ class _Collector:
         row[L.RC_DRAWS] = table.n_draws
         row[L.RC_RESHUFFLES] = table.n_reshuffles
         row[L.RC_POINTS] = round_points(table)
-        row[L.RC_DUMBFU_PENALTIES] = table.dumbfu_penalties
         row[L.RC_KNOCKOUTS] = table.knockouts
         row[L.RC_LARGEST_STACK] = table.largest_stack
-        row[L.RC_SPINS] = table.spins
-        row[L.RC_FINAL_SPINS] = table.final_spins
-        row[L.RC_OUTCOME:L.RC_OUTCOME + len(table.outcome_counts)] = table.outcome_counts
         row[L.RC_LOOP_BOUND_HITS] = table.loop_bound_hits
         row[L.RC_LEAD_CHANGES] = table.quality.lead_changes
         row[L.RC_WINNER_MAX_DEFICIT] = table.quality.winner_max_deficit(table.winner)
@@ -139,8 +135,7 @@ class _Collector:
             seat_row[L.SC_PLAYED] = table.n_played[seat]
             seat_row[L.SC_KNOCKED_OUT] = int(not table.active[seat])
             seat_row[L.SC_KNOCKOUT_TURN] = table.knockout_turn[seat]
-            seat_row[L.SC_WHEEL_GAINED] = table.wheel_gained[seat]
-            seat_row[L.SC_WHEEL_LOST] = table.wheel_lost[seat]
+            mechanics.write_seat(table, seat_row, seat)
             self.seats.append(seat_row)
             counts = [0] * cards.N_HAND_CLASSES
             for card in table.opening_hands[seat]:

@@ -1,4 +1,4 @@
-"""Penalties: skips and Dumb Fu pose windows (docs/rules.md §2.2.2), draw cards with the Wild Draw Four
+"""Penalties: skips (a pose event in minions, .mechanics.minions), draw cards with the Wild Draw Four
 challenge (§1.7, §1.8) and the pending penalty of stacking (§1.7, §2.4.3-§2.4.5, §4, protocol §5).
 
 State on the table: ``pending`` (P), ``pending_value`` (V), ``pending_kind`` (K) and ``responder``.
@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from ..game import cards
 from ..game import protocol as L
+from . import mechanics
 from .card_tables import DRAW_VALUE, KIND
 from .table import Table
 
 
-# ---- skips and Dumb Fu pose windows (docs/rules.md §2.2.2) ------------------------------------------------
+# ---- skips ------------------------------------------------------------------------------------------------
 def skip(table: Table, victim: int) -> None:
     """``victim`` loses its turn. A skip passes the turn to the victim, so it is a pose event.
 
@@ -21,30 +22,7 @@ def skip(table: Table, victim: int) -> None:
     if not table.active[victim]:
         return
     table.emit(L.EV_SKIP, victim)
-    pose_event(table, victim)
-
-
-def open_pose_window(table: Table, target: int) -> None:
-    """A Dumb Fu aimed at ``target`` opens its window, replacing an open one without any draw."""
-    table.pose_window[target] = 0
-    table.emit(L.EV_DUMBFU, target)
-
-
-def pose_event(table: Table, seat: int) -> None:
-    """The turn passes to ``seat`` (its turn or a skip). The second such event closes the window."""
-    events = table.pose_window[seat]
-    if events is None:
-        return
-    if events == 0:
-        table.pose_window[seat] = 1   # the first event: the target's coming turn
-        return
-    table.pose_window[seat] = None
-    failed = table.game.play_rng.bernoulli(table.rules.p_dumbfu_fail)
-    table.emit(L.EV_POSE, seat, int(failed))
-    if failed:
-        # docs/rules.md §6 M6: the failure counts even when the piles cannot supply the cards.
-        table.dumbfu_penalties += 1
-        table.draw(seat, table.rules.dumbfu_penalty)
+    mechanics.turn_passes_to(table, victim)
 
 
 def victim_draws_and_is_skipped(table: Table, victim: int, count: int) -> int | None:

@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from ..game import cards
 from ..game import protocol as L
 from .card_tables import COLOUR, KIND, is_wild
-from .effects import apply_final_card, apply_first_card, apply_played_card, pose_event
+from .effects import apply_final_card, apply_first_card, apply_played_card
 from . import mechanics
 from .penalties import accept
-from .spin import cancel_spinner, spin_turn
 from .table import Game, Table
 
 KNOCKOUT_POINTS = 250   # docs/rules.md §2.4.8, for every family with a mercy_limit (protocol §5)
@@ -150,7 +149,7 @@ def one_turn(table: Table, player: int, jump_in_index: int | None = None) -> int
     if jump_in_index is None:
         next_player = take_turn(table, player)
     else:
-        cancel_spinner(table)                   # a jump-in cancels a pending spin (docs/rules.md §4)
+        mechanics.on_jump_in(table)             # a jump-in cancels a pending spin (docs/rules.md §4)
         next_player = play_card(table, player, jump_in_index)
     if table.over:
         check_standings(table)
@@ -203,11 +202,12 @@ def find_jumper(table: Table, last_player: int) -> tuple[int, int] | None:
 
 def take_turn(table: Table, player: int) -> int | None:
     """``TURN(p)`` (docs/rules.md §1.5, §2.4.3); returns the next player, None if the round ended."""
-    pose_event(table, player)   # minions: every TURN(t) is a pose event (docs/rules.md §2.2.2)
+    mechanics.turn_passes_to(table, player)   # minions: every TURN(t) is a pose event (docs/rules.md §2.2.2)
     if table.over or not table.active[player]:
         return table.next_seat(player)          # knocked out by a pose penalty: the turn is over
-    if player == table.spinner:
-        return spin_turn(table, player)         # spin: spinning replaces the turn (docs/rules.md §1.5 step 2)
+    answer = mechanics.replaces_turn(table, player)   # spin: spinning replaces the turn (docs/rules.md §1.5 step 2)
+    if answer is not mechanics.NOT_MINE:
+        return answer
     if table.pending > 0:
         return response_turn(table, player)
     legal = table.legal_indices(player)

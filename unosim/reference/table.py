@@ -17,7 +17,7 @@ import numpy as np
 from ..game import cards
 from ..game import protocol as L
 from .rng import Xoshiro
-from ..game.rules import SPIN_OUTCOMES, RuleSet
+from ..game.rules import RuleSet
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS, is_wild
 from .policies import Seat
 from .policy import PolicyView
@@ -26,6 +26,14 @@ from .quality import QualityCounters
 Event = tuple[int, int, int, int]
 # a wing's play hook answers this for a card that is not its mechanism's (reference/mechanics/__init__.py)
 NOT_MINE = object()
+
+
+@dataclass(frozen=True)
+class Skips:
+    """A wing's play hook's answer: ``seat`` loses its turn (the core skips it, a pose event in minions;
+    nothing if it was knocked out meanwhile) and the turn goes to ``next(seat)``."""
+
+    seat: int
 
 
 @dataclass
@@ -59,8 +67,6 @@ class Table:
         self.colour = cards.NO_COLOUR
         self.direction = +1
         self.uno_done = [False] * n
-        # Dumb Fu pose windows (docs/rules.md §2.2.2): events counted so far for an open window, None if closed
-        self.pose_window: list[int | None] = [None] * n
         self.left_of_dealer = (dealer + 1) % n      # F (docs/rules.md §1.3)
         self.first_seat = self.left_of_dealer        # the seat taking the first turn (§1.13)
         self.opening_hands: list[list[int]] = []
@@ -69,7 +75,6 @@ class Table:
         self.n_turns = self.n_plays = self.n_draws = self.n_reshuffles = 0
         self.n_drawn = [0] * n
         self.n_played = [0] * n
-        self.dumbfu_penalties = 0
         # Mercy knock-outs (docs/rules.md §2.4.6): knocked-out seats are inactive; their hands are set aside.
         self.active = [True] * n
         self.knockout_turn = [0] * n               # 1-based turn index of the knock-out, 0 if none
@@ -84,15 +89,10 @@ class Table:
         self.responder = -1
         self.largest_stack = 0
         self.played = False                        # the current turn placed a card (jump-in, §4)
-        # spin (docs/rules.md §2.3, protocol §6; the wheel is in .spin): the designated spinner (-1: none),
-        # the hand each seat last showed (SHOW_HAND), the wheel counters of docs/rules.md §1.13.
-        self.spinner = -1
+        # spin (docs/rules.md §2.3, .mechanics.spin): the hand each seat last showed (SHOW_HAND), in every
+        # policy's view; the wing keeps the rest of its state
         self.shown: list[tuple[int, ...] | None] = [None] * n
-        self.spins = self.final_spins = 0
-        self.outcome_counts = [0] * len(SPIN_OUTCOMES)
         self.loop_bound_hits = 0                     # loops cut short by an explicit bound (round.py)
-        self.wheel_gained = [0] * n
-        self.wheel_lost = [0] * n
         # Every card that changes place and every hand that changes owner bumps this counter; a turn
         # that leaves it unchanged is idle (stalemate rule, docs/rules.md §1.6).
         self.moves = 0

@@ -13,17 +13,26 @@ compiles the wing, and every hook is inlined (``inline='always'``), so dispatch 
 hook                           called from                 what a wing does there
 =============================  ==========================  ==================================================
 ``reset(g)``                   ``turn.reset_round``        zero its scratch and counters
+``turn_passes_to(g, s)``       ``turn.take_turn``,         the turn passes to s (its turn or its skip)
+                               ``effects.skip_seat``
+``replaces_turn(g, p)``        ``turn.take_turn``          a turn the wing plays instead (the designated
+                                                           spinner spins): the next seat, or ``NOT_MINE``
+``acts_first(g, p)``           ``lookahead.candidates``    whether p's turn starts with the wing acting (a
+                                                           draw before any decision: no search)
+``on_first_card(g, f, c)``     ``turn.first_card_effect``  what a first card of its kinds adds (§1.9)
 ``on_play(g, p, c, guilty)``   ``effects.play_card``       the effect of a card of its kinds, played with
                                                            cards left: the next seat, ``SKIPS - v`` (v
                                                            loses its turn), or ``NOT_MINE`` (the core's
                                                            effect applies)
 ``on_number(g, p, c)``         ``effects.number_effect``   what a NUMBER card adds to its effect
 ``on_final(g, p, c)``          ``effects.final_card_…``    its final-card effect (§1.11)
+``on_jump_in(g)``              ``turn.jump_ins``           a jump-in happens (§4: it cancels a pending spin)
 ``seen_counts(g, p, counts)``  ``lookahead.search``        what a searching seat sees: known hands, and the
                                                            deck counted as it shows now
 ``physical(c)``                ``turn.audit``              the card id a face belongs to
 ``consistent(g)``              ``turn.audit``              its own invariants hold
 ``write(g, row)``              ``round.write_round``       its round counters
+``write_seat(g, srow, s)``     ``round.write_seats``       its seat counters
 =============================  ==========================  ==================================================
 
 Adding a wing: its module pair, a line under each hook it uses here and in
@@ -34,13 +43,17 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 
-from ..features import HAS_FLIP, HAS_SEVEN_O
+from ..features import HAS_FLIP, HAS_MINIONS, HAS_SEVEN_O, HAS_SPIN
 from ..state import NOT_MINE, SKIPS  # noqa: F401 (the play hook's answers, for the core)
-from . import flip, seven_o
+from . import flip, minions, seven_o, spin
 
 
 @njit(inline='always')
 def reset(g):
+    if HAS_MINIONS:
+        minions.reset(g)
+    if HAS_SPIN:
+        spin.reset(g)
     if HAS_SEVEN_O:
         seven_o.reset(g)
     if HAS_FLIP:
@@ -48,8 +61,40 @@ def reset(g):
 
 
 @njit(inline='always')
+def turn_passes_to(g, s):
+    if HAS_MINIONS:
+        minions.turn_passes_to(g, s)
+
+
+@njit(inline='always')
+def replaces_turn(g, p):
+    r = NOT_MINE
+    if HAS_SPIN:
+        r = spin.replaces_turn(g, p)
+    return r
+
+
+@njit(inline='always')
+def acts_first(g, p):
+    first = False
+    if HAS_MINIONS:
+        first = first or minions.poses_now(g, p)
+    if HAS_SPIN:
+        first = first or spin.spins_now(g, p)
+    return first
+
+
+@njit(inline='always')
+def on_first_card(g, f, c):
+    if HAS_SPIN:
+        spin.on_first_card(g, f, c)
+
+
+@njit(inline='always')
 def on_play(g, p, c, guilty):
     r = NOT_MINE
+    if HAS_MINIONS and r == NOT_MINE:
+        r = minions.on_play(g, p, c)
     if HAS_FLIP and r == NOT_MINE:
         r = flip.on_play(g, p, c, guilty)
     return r
@@ -57,14 +102,24 @@ def on_play(g, p, c, guilty):
 
 @njit(inline='always')
 def on_number(g, p, c):
+    if HAS_SPIN:
+        spin.on_number(g, p, c)
     if HAS_SEVEN_O:
         seven_o.on_number(g, p, c)
 
 
 @njit(inline='always')
 def on_final(g, p, c):
+    if HAS_SPIN:
+        spin.on_final(g, p, c)
     if HAS_FLIP:
         flip.on_final(g, p, c)
+
+
+@njit(inline='always')
+def on_jump_in(g):
+    if HAS_SPIN:
+        spin.on_jump_in(g)
 
 
 @njit(inline='always')
@@ -93,6 +148,17 @@ def consistent(g):
 @njit(inline='always')
 def write(g, row):
     # every column is written (the round table is allocated empty): a wing not compiled in writes zeros
+    if HAS_MINIONS:
+        minions.write(g, row)
+    else:
+        row[L.RC_DUMBFU_PENALTIES] = 0
+    if HAS_SPIN:
+        spin.write(g, row)
+    else:
+        row[L.RC_SPINS] = 0
+        row[L.RC_FINAL_SPINS] = 0
+        for o in range(L.N_SPIN_OUTCOMES):
+            row[L.RC_OUTCOME + o] = 0
     if HAS_SEVEN_O:
         seven_o.write(g, row)
     else:
@@ -102,3 +168,12 @@ def write(g, row):
         flip.write(g, row)
     else:
         row[L.RC_FLIPS] = 0
+
+
+@njit(inline='always')
+def write_seat(g, srow, s):
+    if HAS_SPIN:
+        spin.write_seat(g, srow, s)
+    else:
+        srow[L.SC_WHEEL_GAINED] = 0
+        srow[L.SC_WHEEL_LOST] = 0

@@ -10,37 +10,73 @@ through the hooks below, at the same points as the compiled engine's (listed in
 hook                                   what a wing does there
 =====================================  ===============================================================
 ``start(table)``                       set its round state (round start)
+``turn_passes_to(table, seat)``        the turn passes to ``seat`` (its turn or its skip)
+``replaces_turn(table, seat)``         a turn the wing plays instead (the spinner spins): the next
+                                       seat (``None``: the round ended), or ``NOT_MINE``
+``on_first_card(table, first, card)``  what a first card of its kinds adds (docs/rules.md §1.9)
 ``on_play(table, player, card, g)``    the effect of a card of its kinds played with cards left: the
-                                       next seat, ``None`` (the round ended), or ``NOT_MINE``
+                                       next seat, ``Skips(v)`` (v loses its turn), or ``NOT_MINE``
 ``on_number(table, player, card)``     what a NUMBER card adds to its effect
 ``on_final(table, player, card)``      its final-card effect (docs/rules.md §1.11)
+``on_jump_in(table)``                  a jump-in happens (docs/rules.md §4: it cancels a pending spin)
 ``write(table, row)``                  its round counters
+``write_seat(table, row, seat)``       its seat counters
 =====================================  ===============================================================
 """
 
 from __future__ import annotations
 
 from ..table import NOT_MINE, Table  # noqa: F401 (the play hook's answer, for the core)
-from . import flip, seven_o
+from . import flip, minions, seven_o, spin
 
 
 def start(table: Table) -> None:
+    minions.start(table)
+    spin.start(table)
     seven_o.start(table)
     flip.start(table)
 
 
+def turn_passes_to(table: Table, seat: int) -> None:
+    minions.turn_passes_to(table, seat)
+
+
+def replaces_turn(table: Table, seat: int):
+    return spin.replaces_turn(table, seat)
+
+
+def on_first_card(table: Table, first: int, card: int) -> None:
+    spin.on_first_card(table, first, card)
+
+
 def on_play(table: Table, player: int, card: int, guilty: bool):
-    return flip.on_play(table, player, card, guilty)
+    for wing in (minions, flip):
+        answer = wing.on_play(table, player, card, guilty)
+        if answer is not NOT_MINE:
+            return answer
+    return NOT_MINE
 
 
 def on_number(table: Table, player: int, card: int) -> None:
+    spin.on_number(table, player, card)
     seven_o.on_number(table, player, card)
 
 
 def on_final(table: Table, player: int, card: int) -> None:
+    spin.on_final(table, player, card)
     flip.on_final(table, player, card)
 
 
+def on_jump_in(table: Table) -> None:
+    spin.on_jump_in(table)
+
+
 def write(table: Table, row: list[int]) -> None:
+    minions.write(table, row)
+    spin.write(table, row)
     seven_o.write(table, row)
     flip.write(table, row)
+
+
+def write_seat(table: Table, row: list[int], seat: int) -> None:
+    spin.write_seat(table, row, seat)

@@ -11,8 +11,7 @@ from __future__ import annotations
 from ...game import cards
 from ...game import protocol as L
 from ..card_tables import COLOUR, KIND, is_wild
-from ..penalties import skip
-from ..table import NOT_MINE, Table
+from ..table import NOT_MINE, Skips, Table
 
 PARTNER = tuple(int(x) for x in cards.FLIP_PARTNER)
 
@@ -27,14 +26,11 @@ def start(table: Table) -> None:
 
 
 def on_play(table: Table, player: int, card: int, guilty: bool):
-    """A Wild Draw Colour or a Flip played with cards left: the seat taking the next turn (``None``:
-    the round ended); anything else is not this wing's (``NOT_MINE``)."""
+    """A Wild Draw Colour or a Flip played with cards left: the seat taking the next turn, or the
+    victim who drew and loses its turn (``Skips``); anything else is not this wing's (``NOT_MINE``)."""
     if KIND[card] == cards.WDC:
         victim = table.next_seat(player)
-        if wild_draw_colour(table, player, victim, guilty):
-            skip(table, victim)
-            return table.next_seat(victim)
-        return victim
+        return Skips(victim) if wild_draw_colour(table, player, victim, guilty) else victim
     if KIND[card] == cards.FLIP:
         turn_over(table, player)
         return table.next_seat(player)

@@ -1,5 +1,14 @@
-"""spin: the wheel and its nine outcomes (docs/rules.md §2.3.3-§2.3.6, protocol §6). What a seat chooses on
-the wheel (what to discard, which card to reveal) is asked of its policy through :mod:`.policy`."""
+"""The spin family's wing: spin cards, the designated spinner and the wheel with its nine outcomes
+(docs/rules.md §2.3, protocol §6).
+
+A spin card (a NUMBER 1-5 with the spin flag) designates next(p), who spins instead of its next turn
+(a jump-in cancels the designation, §4); a last spin card makes next(p) spin once more, for scoring
+(§2.3.6). What a seat chooses on the wheel (what to discard, which card to reveal) is asked of its
+policy through :mod:`..policy`. Scratch: ``ST_SPINNER``, the round's ``ST_SPINS`` / ``ST_FINAL_SPINS``,
+``g["outcomes"]``, each seat's last shown hand ``g["shown"]`` (read by the policies) and its
+``SE_WHEEL_GAINED`` / ``SE_WHEEL_LOST``; round columns ``RC_SPINS``, ``RC_FINAL_SPINS``, ``RC_OUTCOME``
+and seat columns ``SC_WHEEL_GAINED`` / ``SC_WHEEL_LOST``.
+"""
 
 from unosim.engine._jit import njit
 
@@ -15,8 +24,8 @@ from unosim.game.protocol import (
     TRADE_HANDS,
     WAR,
 )
-from .piles import draw_one, rotate_hands, win
-from .policy import (
+from ..piles import draw_one, rotate_hands, win
+from ..policy import (
     almost_uno_discards,
     choose_colour,
     choose_group,
@@ -24,8 +33,8 @@ from .policy import (
     uno_spin_discard,
     war_reveal,
 )
-from .rng import weighted
-from .state import (
+from ..rng import weighted
+from ..state import (
     COLOUR,
     DISC,
     K_NUMBER,
@@ -33,8 +42,10 @@ from .state import (
     N_COLOURS,
     N_NUMBERS,
     NO_COLOUR,
+    NOT_MINE,
     NUMBER_OF,
     POINTS,
+    SPIN,
     SE_ACTIVE,
     SE_UNO_DONE,
     SE_WHEEL_GAINED,
@@ -46,6 +57,7 @@ from .state import (
     ST_FINAL_SPINS,
     ST_MOVES,
     ST_N,
+    ST_SPINNER,
     ST_SPINS,
     ST_TOP,
     ST_WINNER,
@@ -397,3 +409,85 @@ def spin(g, s, final):
     if st[ST_ENDED] and not final:
         return -1
     return next_seat(g, after)
+
+
+# ---- hooks (engine/mechanics/__init__.py) ------------------------------------------------------------
+@njit
+def reset(g):
+    st = g["st"]
+    st[ST_SPINNER] = -1
+    st[ST_SPINS] = 0
+    st[ST_FINAL_SPINS] = 0
+    g["outcomes"][:] = 0
+    g["shown"][:] = 0
+    seat = g["seat"]
+    for s in range(st[ST_N]):
+        seat[s, SE_WHEEL_GAINED] = 0
+        seat[s, SE_WHEEL_LOST] = 0
+
+
+@njit
+def designate(g, t):
+    """§2.3.2: t spins at its next turn (a new spin card replaces an older designation)."""
+    g["st"][ST_SPINNER] = t
+    emit(g, L.EV_SPINNER, t, 0, 0)
+
+
+@njit
+def on_first_card(g, f, c):
+    """§2.3.6 (spin_first_card_spins, off by default): a first spin card has F spin instead of its first
+    turn."""
+    if SPIN[c] and g["ir"][L.IR_SPIN_FIRST_CARD_SPINS]:
+        designate(g, f)
+
+
+@njit
+def replaces_turn(g, p):
+    """§1.5 step 2: the designated spinner spins instead of its turn (the next seat, -1 if the round
+    ended); NOT_MINE for any other seat."""
+    st = g["st"]
+    if st[ST_SPINNER] != p:
+        return NOT_MINE
+    st[ST_SPINNER] = -1
+    return spin(g, p, False)
+
+
+@njit
+def on_number(g, p, c):
+    """§2.3.2: a spin card designates next(p) (nobody is skipped)."""
+    if SPIN[c]:
+        designate(g, next_seat(g, p))
+
+
+@njit
+def on_final(g, p, c):
+    """§2.3.6: after a last spin card next(p) still spins, for scoring only."""
+    if SPIN[c]:
+        spin(g, next_seat(g, p), True)
+
+
+@njit
+def on_jump_in(g):
+    """§4 jump_in: a jump-in cancels a pending spin."""
+    g["st"][ST_SPINNER] = -1
+
+
+@njit
+def spins_now(g, p):
+    """p's turn is a spin (no play decision)."""
+    return g["st"][ST_SPINNER] == p
+
+
+@njit
+def write(g, row):
+    st = g["st"]
+    row[L.RC_SPINS] = st[ST_SPINS]
+    row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
+    for o in range(L.N_SPIN_OUTCOMES):
+        row[L.RC_OUTCOME + o] = g["outcomes"][o]
+
+
+@njit
+def write_seat(g, srow, s):
+    srow[L.SC_WHEEL_GAINED] = g["seat"][s, SE_WHEEL_GAINED]
+    srow[L.SC_WHEEL_LOST] = g["seat"][s, SE_WHEEL_LOST]

@@ -1,10 +1,11 @@
-"""The UNO Spin wheel (docs/rules.md §2.3, docs/protocol.md §6).
+"""The spin family's wing, reference twin of ``unosim/engine/mechanics/spin.py``: spin cards, the
+designated spinner and the UNO Spin wheel (docs/rules.md §2.3, docs/protocol.md §6).
 
 A spin card (a NUMBER card with the spin flag, docs/rules.md §2.3.1) played with cards left designates
 ``next(p)`` as the **spinner** (:func:`designate_spinner`); at its next ``TURN`` it spins instead of
-playing (:func:`spin_turn`, docs/rules.md §1.5 step 2). A spin card that empties its player's hand makes
-``next(p)`` spin once more for scoring (:func:`final_spin`, docs/rules.md §2.3.6). A jump-in cancels a pending
-spin (docs/rules.md §4 ``jump_in``, :func:`cancel_spinner`).
+playing (:func:`replaces_turn`, docs/rules.md §1.5 step 2). A spin card that empties its player's hand
+makes ``next(p)`` spin once more for scoring (:func:`on_final`, docs/rules.md §2.3.6). A jump-in cancels a
+pending spin (docs/rules.md §4 ``jump_in``, :func:`on_jump_in`).
 
 :func:`spin` draws the outcome and applies it; there is one function per outcome of docs/rules.md §2.3.3,
 named after it. Every outcome function returns the seat the game continues from — the War winner or
@@ -16,8 +17,10 @@ a hand that a discard empties wins at once (§6 S10), except in a final spin, wh
 won (§6 S13). The decisions (what to discard, which card to reveal in War …) are asked of the seat's
 policy through the ``ask_*`` functions below; see :mod:`.policies` for their API.
 
-Per round the table counts ``spins``, ``final_spins``, one count per outcome (``outcome_counts``,
-in ``protocol.SPIN_OUTCOMES`` order) and per seat ``wheel_gained`` / ``wheel_lost`` (docs/rules.md §1.13).
+Per round the table keeps, set by :func:`start`: the ``spinner`` (-1: none), ``spins``,
+``final_spins``, one count per outcome (``outcome_counts``, in ``protocol.SPIN_OUTCOMES`` order) and per
+seat ``wheel_gained`` / ``wheel_lost`` (docs/rules.md §1.13); the hand each seat last showed
+(``table.shown``) is part of every policy's view and stays on the table.
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..game import cards
-from ..game.checks import scaled
-from ..game import protocol as L
-from .rng import Xoshiro
-from .card_tables import COLOUR, KIND, NUMBER_OF, is_wild
-from .table import Table, _is_int
+from ...game import cards
+from ...game.checks import scaled
+from ...game import protocol as L
+from ...game.rules import SPIN_OUTCOMES
+from ..rng import Xoshiro
+from ..card_tables import COLOUR, KIND, NUMBER_OF, is_wild
+from ..table import NOT_MINE, Table, _is_int
 
 RED, BLUE = 0, 3          # docs/rules.md §6 S15: red = colour 0 (R), blue = colour 3 (B)
 
@@ -55,32 +59,66 @@ def weighted(rng: Xoshiro, weights: Sequence[float]) -> int:
     return max(i for i, w in enumerate(weights) if w > 0)
 
 
-# ---- hooks called by the round and the card effects ----------------------------------------------
-def designate_spinner(table: Table, seat: int) -> int:
-    """docs/rules.md §2.3.2: ``seat`` spins at its next turn (a new spin card replaces an older designation).
-    Returns ``seat``, which is also the next player (nobody is skipped)."""
+# ---- hooks called by the core (reference/mechanics/__init__.py) ---------------------------------
+def start(table: Table) -> None:
+    table.spinner = -1
+    table.spins = table.final_spins = 0
+    table.outcome_counts = [0] * len(SPIN_OUTCOMES)
+    table.wheel_gained = [0] * table.players
+    table.wheel_lost = [0] * table.players
+
+
+def designate_spinner(table: Table, seat: int) -> None:
+    """docs/rules.md §2.3.2: ``seat`` spins at its next turn (a new spin card replaces an older
+    designation); nobody is skipped."""
     table.spinner = seat
     table.emit(L.EV_SPINNER, seat)
-    return seat
 
 
-def cancel_spinner(table: Table) -> None:
+def on_number(table: Table, player: int, card: int) -> None:
+    """A spin card played with cards left designates ``next(player)`` (docs/rules.md §2.3.2)."""
+    if is_spin_card(card):
+        designate_spinner(table, table.next_seat(player))
+
+
+def on_first_card(table: Table, first: int, card: int) -> None:
+    """docs/rules.md §2.3.6, §6 S3 (``spin_first_card_spins``): F spins instead of its first turn."""
+    if is_spin_card(card) and table.rules.spin_first_card_spins:
+        designate_spinner(table, first)
+
+
+def on_jump_in(table: Table) -> None:
     """docs/rules.md §4 ``jump_in``: a jump-in cancels a pending spin obligation (no event)."""
     table.spinner = -1
 
 
-def spin_turn(table: Table, seat: int) -> int | None:
+def replaces_turn(table: Table, seat: int):
     """``TURN(s)`` of the designated spinner: the designation is cleared and ``s`` spins instead of
-    playing (docs/rules.md §1.5 step 2). Returns the next player, None if the round ended."""
+    playing (docs/rules.md §1.5 step 2). Returns the next player (None if the round ended), or
+    ``NOT_MINE`` for any other seat."""
+    if seat != table.spinner:
+        return NOT_MINE
     table.spinner = -1
     return spin(table, seat, final=False)
 
 
-def final_spin(table: Table, winner: int) -> None:
+def on_final(table: Table, winner: int, card: int) -> None:
     """docs/rules.md §2.3.6, §6 S11/S13: after ``winner`` emptied its hand with a spin card, ``next(winner)``
     spins once more for scoring. Not a turn, no checkpoint; the winner takes part in nothing and a
     hand the spin empties does not change the winner."""
-    spin(table, table.next_seat(winner), final=True)
+    if is_spin_card(card):
+        spin(table, table.next_seat(winner), final=True)
+
+
+def write(table: Table, row: list[int]) -> None:
+    row[L.RC_SPINS] = table.spins
+    row[L.RC_FINAL_SPINS] = table.final_spins
+    row[L.RC_OUTCOME:L.RC_OUTCOME + len(table.outcome_counts)] = table.outcome_counts
+
+
+def write_seat(table: Table, row: list[int], seat: int) -> None:
+    row[L.SC_WHEEL_GAINED] = table.wheel_gained[seat]
+    row[L.SC_WHEEL_LOST] = table.wheel_lost[seat]
 
 
 # ---- the wheel (docs/rules.md §2.3.3) ------------------------------------------------------------------------
