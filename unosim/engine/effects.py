@@ -8,24 +8,18 @@ from .piles import (
     discard_colour,
     draw_n,
     draw_one,
-    others_draw_one,
-    redeal,
     remove_card,
-    swap_hands,
     win,
 )
-from .features import HAS_BLANK, HAS_NO_MERCY, HAS_STACKING
+from .features import HAS_NO_MERCY, HAS_STACKING
 from . import mechanics
-from .policy import challenges, choose_colour, choose_target
+from .policy import challenges, choose_colour
 from .rng import PLAY_STREAM, bernoulli
 from .state import (
-    BLANK_DRAW_CARDS,
-    BLANK_ID0,
     CHALLENGE_PENALTY,
     COLOUR,
     DISC,
     DRAW_VALUE,
-    K_BLANK,
     K_DISCARD_ALL,
     K_NUMBER,
     K_REVERSE,
@@ -106,53 +100,20 @@ def uno_checks(g, a):
 
 
 @njit
-def blank_effect(g, p, c):
-    """§2.1.3 for a blank played by p with cards left; returns the next seat (-1 if p won)."""
-    st = g["st"]
-    hlen = g["hlen"]
-    ir = g["ir"]
-    effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
-    if effect == L.BLANK_SWAP_HANDS:
-        swap_hands(g, p, choose_target(g, p))
-    elif effect == L.BLANK_SHUFFLE_HANDS:
-        redeal(g, p)
-    elif effect == L.BLANK_OTHERS_DRAW_1:
-        others_draw_one(g, p)
-    elif effect == L.BLANK_DISCARD_COLOUR:
-        discard_colour(g, p, st[ST_COLOUR])
-        if hlen[p] == 0:
-            win(g, p)
-            return -1
-    elif effect == L.BLANK_DRAW_TWO_NEXT:
-        v = next_seat(g, p)
-        draw_n(g, v, BLANK_DRAW_CARDS)
-        skip_seat(g, v)
-        return next_seat(g, v)
-    return next_seat(g, p)
-
-
-@njit
 def final_card_effects(g, p, c, pending):
     """§1.11 / §4 final_card_effects: the card that emptied p's hand still acts on the others.
 
     A final draw card makes next(p) draw the pending total including itself (after a WRD4's reversal);
-    a final blank acts per §2.1.3 (shuffle_hands is handled by the caller: the round goes on).
+    a wing's card acts through its wing (a last shuffle_hands blank never gets here: the round goes on).
     """
     st = g["st"]
-    ir = g["ir"]
     k = KIND[c]
     if DRAW_VALUE[c] > 0:
         if k == K_WRD4:
             st[ST_DIR] = -st[ST_DIR]
         draw_n(g, next_seat(g, p), pending + DRAW_VALUE[c])
-    elif HAS_BLANK and k == K_BLANK:
-        effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
-        if effect == L.BLANK_OTHERS_DRAW_1:
-            others_draw_one(g, p)
-        elif effect == L.BLANK_DRAW_TWO_NEXT:
-            draw_n(g, next_seat(g, p), BLANK_DRAW_CARDS)
     else:
-        mechanics.on_final(g, p, c)   # e.g. a last spin card: next(p) still spins (§2.3.6)
+        mechanics.on_final(g, p, c)   # a last blank (§2.1.3), a last spin card: next(p) still spins (§2.3.6)
 
 
 @njit
@@ -248,9 +209,9 @@ def last_card(g, p, c):
     ir = g["ir"]
     pending = st[ST_P]
     if ir[L.IR_FINAL_CARD_EFFECTS]:
-        if HAS_BLANK and KIND[c] == K_BLANK and ir[L.IR_BLANK_EFFECT + c - BLANK_ID0] == L.BLANK_SHUFFLE_HANDS:
-            redeal(g, p)   # §2.1.3: the round goes on
-            return next_seat(g, p)
+        r = mechanics.on_last_card(g, p, c)   # a shuffle_hands blank redeals: the round goes on (§2.1.3)
+        if r != mechanics.NOT_MINE:
+            return r
         win(g, p)
         final_card_effects(g, p, c, pending)
     else:
@@ -292,8 +253,6 @@ def action_effect(g, p, c):
         return next_seat(g, p)
     if HAS_NO_MERCY and k == K_ROULETTE:
         return roulette(g, p)
-    if HAS_BLANK and k == K_BLANK:
-        return blank_effect(g, p, c)
     return next_seat(g, p)
 
 

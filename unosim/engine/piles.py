@@ -18,7 +18,6 @@ from .state import (
     SE_KO_TURN,
     SE_UNO_DONE,
     SE_WINDOW,
-    ST_DIR,
     ST_DRAWS,
     ST_END,
     ST_ENDED,
@@ -39,7 +38,6 @@ from .state import (
     emit,
     recount_discards,
     recount_held,
-    step,
 )
 
 
@@ -184,37 +182,6 @@ def swap_hands(g, p, t):
 
 
 @njit
-def redeal(g, p):
-    """Blank shuffle_hands (§2.1.3): collect every active hand, shuffle, deal from p+1 clockwise."""
-    st = g["st"]
-    hands = g["hands"]
-    hlen = g["hlen"]
-    seat = g["seat"]
-    buf = g["buf"]
-    n = st[ST_N]
-    m = 0
-    for s in range(n):
-        if seat[s, SE_ACTIVE]:
-            for i in range(hlen[s]):
-                buf[m] = hands[s, i]
-                m += 1
-            hlen[s] = 0
-            seat[s, SE_UNO_DONE] = 0
-    shuffle(g, buf, m, DECK_STREAM)
-    s = p
-    while m > 0:   # terminates: p is active, so every n steps deal at least one card
-        s = (s + 1) % n
-        if seat[s, SE_ACTIVE]:
-            m -= 1
-            hands[s, hlen[s]] = buf[m]
-            hlen[s] += 1
-    for s in range(n):
-        recount_held(g, s)
-    st[ST_MOVES] += 1
-    emit(g, L.EV_REDEAL, p, 0, 0)
-
-
-@njit
 def discard_colour(g, p, colour):
     """Blank discard_colour: every card of `colour` goes under T, in hand order (no effects)."""
     st = g["st"]
@@ -238,18 +205,6 @@ def discard_colour(g, p, colour):
             emit(g, L.EV_DISCARD, p, c, 0)
         else:
             i += 1
-
-
-@njit
-def others_draw_one(g, p):
-    """Blank others_draw_1: every other active seat draws one, from next(p) in direction d."""
-    st = g["st"]
-    n = st[ST_N]
-    s = p
-    for _ in range(n - 1):   # each other seat once; a seat knocked out by its card is passed by
-        s = step(s, st[ST_DIR], n)
-        if g["seat"][s, SE_ACTIVE]:
-            draw_one(g, s)
 
 
 @njit

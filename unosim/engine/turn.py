@@ -11,8 +11,8 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 from .belief import drew_at_turn
-from .effects import blank_effect, checkpoint, play_card, skip_seat
-from .features import HAS_BLANK, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_STACKING
+from .effects import checkpoint, play_card, skip_seat
+from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_STACKING
 from . import mechanics
 from .piles import clear_stack, draw_n, draw_one
 from .policy import choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
@@ -20,14 +20,11 @@ from .quality import check_standings, check_standings_out_of_loop
 from .rng import DECK_STREAM, below, shuffle
 from .state import (
     ASIDE,
-    BLANK_DRAW_CARDS,
-    BLANK_ID0,
     COLOUR,
     DISC,
     DRAW_VALUE,
     DRAW,
     HAND_CLASS,
-    K_BLANK,
     K_NUMBER,
     K_REVERSE,
     K_SKIP,
@@ -273,7 +270,6 @@ def turn_up(g, f):
 def first_card_effect(g, f, c):
     """§1.9: the effect of the first card c for the first player f; returns the seat of the first turn."""
     st = g["st"]
-    ir = g["ir"]
     k = KIND[c]
     if k == K_SKIP:
         skip_seat(g, f)
@@ -285,18 +281,17 @@ def first_card_effect(g, f, c):
         draw_n(g, f, DRAW_VALUE[c])
         skip_seat(g, f)
         return next_seat(g, f)
-    mechanics.on_first_card(g, f, c)   # e.g. spin_first_card_spins (§2.3.6)
     if COLOUR[c] == NO_COLOUR:
         st[ST_COLOUR] = choose_colour(g, f)
         emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
-        if HAS_BLANK and k == K_BLANK:
-            effect = ir[L.IR_BLANK_EFFECT + c - BLANK_ID0]
-            if effect == L.BLANK_DRAW_TWO_NEXT:   # "F draws 2 and is skipped"
-                draw_n(g, f, BLANK_DRAW_CARDS)
-                skip_seat(g, f)
-                return next_seat(g, f)
-            # the other effects act exactly as when F plays the blank; then F takes the first turn
-            blank_effect(g, f, c)
+    # a wing's first card: spin_first_card_spins (§2.3.6), a blank's effect (§2.1.3)
+    r = mechanics.on_first_card(g, f, c)
+    if r <= mechanics.SKIPS:
+        v = mechanics.SKIPS - r
+        skip_seat(g, v)
+        return next_seat(g, v)
+    if r != mechanics.NOT_MINE:
+        return r
     return f
 
 

@@ -1,6 +1,6 @@
-"""Card effects: as played (docs/rules.md §1.7, §2.4.4), as first card (§1.9), as final card
-(§1.11) and the blank cards (§2.1.3). Draw cards, stacking and skips are in :mod:`.penalties`; a
-mechanism's own cards act through its wing (:mod:`.mechanics`).
+"""Card effects: as played (docs/rules.md §1.7, §2.4.4), as first card (§1.9) and as final card (§1.11).
+Draw cards, stacking and skips are in :mod:`.penalties`; a mechanism's own cards (blanks, Dumb Fu, spin
+cards, 7-0, UNO Flip's) act through its wing (:mod:`.mechanics`).
 
 Every effect function returns the seat that takes the next turn, or ``None`` when the effect ended
 the round. A knock-out that ends the round stops everything at once (docs/rules.md §2.4.6).
@@ -49,8 +49,6 @@ def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int
         return discard_all(table, player, card)
     if kind == cards.ROULETTE:
         return roulette(table, player)
-    if kind == cards.BLANK:
-        return apply_blank(table, player, card, as_first_card=False)
     return table.next_seat(player)          # WILD
 
 
@@ -93,50 +91,6 @@ def roulette(table: Table, player: int) -> int:
     return table.next_seat(victim)
 
 
-# ---- blank cards (docs/rules.md §2.1.3) ----------------------------------------------------------------------
-def blank_effect(table: Table, card: int) -> str:
-    return table.rules.blank_effects[cards.ID_BLANK.index(card)]
-
-
-def apply_blank(table: Table, player: int, card: int, as_first_card: bool) -> int | None:
-    """A blank's effect with cards left. As the first card the player is ``F``, who then plays,
-    except after ``draw_two_next`` (F draws 2 and is skipped)."""
-    effect = blank_effect(table, card)
-    if effect == "draw_two_next":
-        victim = player if as_first_card else table.next_seat(player)
-        return victim_draws_and_is_skipped(table, victim, 2)
-    if effect == "swap_hands":
-        table.swap_hands(player, table.ask_target(player, table.others_from(player)))
-    elif effect == "shuffle_hands":
-        table.redeal(player)
-    elif effect == "others_draw_1":
-        others_draw_one(table, player)
-    elif effect == "discard_colour":
-        discard_named_colour(table, player)
-        if not table.hands[player]:
-            table.win(player)               # emptied by a discard: wins (docs/rules.md §6 C29)
-            return None
-    return player if as_first_card else table.next_seat(player)
-
-
-def others_draw_one(table: Table, player: int) -> None:
-    for other in table.others_from(player):
-        if table.end == L.END_KNOCKOUT:     # a knock-out left one player: it won at once
-            return
-        table.draw(other, 1)
-
-
-def discard_named_colour(table: Table, player: int) -> None:
-    """Blank ``discard_colour``: every card of the named colour goes under the blank, in hand order."""
-    hand = table.hands[player]
-    index = 0
-    while index < len(hand):    # terminates: each pass removes a card or moves past it
-        if COLOUR[hand[index]] == table.colour:
-            table.discard_under_top(player, index)
-        else:
-            index += 1
-
-
 # ---- the first card (docs/rules.md §1.9) ---------------------------------------------------------------------
 def apply_first_card(table: Table) -> int | None:
     """The effect of the turned-up ``T`` with ``F`` acting; returns the seat taking the first turn."""
@@ -157,9 +111,12 @@ def apply_first_card(table: Table) -> int | None:
     if kind == cards.REVERSE:
         table.direction = -1
         return table.dealer
-    if kind == cards.BLANK:
-        return apply_blank(table, f_seat, top, as_first_card=True)
-    mechanics.on_first_card(table, f_seat, top)   # e.g. spin_first_card_spins (docs/rules.md §2.3.6)
+    answer = mechanics.on_first_card(table, f_seat, top)   # spin_first_card_spins (§2.3.6), a blank (§2.1.3)
+    if isinstance(answer, Skips):
+        skip(table, answer.seat)
+        return table.next_seat(answer.seat)
+    if answer is not mechanics.NOT_MINE:
+        return answer
     return f_seat
 
 
@@ -168,17 +125,10 @@ def apply_final_card(table: Table, player: int, card: int, pending: int) -> None
     """Effects of the card that emptied ``player``'s hand, after the win and before scoring.
 
     Only called with ``final_card_effects`` on. ``pending``: the penalty P pending before this card.
-    A last ``shuffle_hands`` blank never gets here (the round goes on); a last ``swap_hands`` blank
-    swaps nothing (docs/rules.md §6 C22). No other no_mercy card has a final-card effect (docs/rules.md §4).
+    A last ``shuffle_hands`` blank never gets here (the round goes on); a wing's card acts through its
+    wing. No other no_mercy card has a final-card effect (docs/rules.md §4).
     """
-    kind = KIND[card]
     if DRAW_VALUE[card] > 0:
         final_draw(table, player, card, pending)   # no response, no challenge
-    elif kind == cards.BLANK:
-        effect = blank_effect(table, card)
-        if effect == "draw_two_next":
-            table.draw(table.next_seat(player), 2)
-        elif effect == "others_draw_1":
-            others_draw_one(table, player)
     else:
-        mechanics.on_final(table, player, card)    # e.g. a last spin card: next(p) still spins (§2.3.6)
+        mechanics.on_final(table, player, card)    # a last blank (§2.1.3), a last spin card (§2.3.6)

@@ -274,11 +274,10 @@ def finish_with_last_card(table: Table, player: int, card: int, pending: int) ->
     P pending before the card), unless a last shuffle_hands blank redeals (docs/rules.md §6 C21) and play
     goes on. Without final-card effects a pending P is discarded."""
     rules = table.rules
-    is_last_shuffle = KIND[card] == cards.BLANK and \
-        rules.blank_effects[cards.ID_BLANK.index(card)] == "shuffle_hands"
-    if is_last_shuffle and rules.final_card_effects:
-        table.redeal(player)
-        return table.next_seat(player)
+    if rules.final_card_effects:
+        answer = mechanics.on_last_card(table, player, card)   # a shuffle_hands blank redeals
+        if answer is not mechanics.NOT_MINE:
+            return answer
     table.win(player)
     table.clear_pending()
     if rules.final_card_effects:

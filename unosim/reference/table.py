@@ -286,21 +286,6 @@ class Table:
         self.moves += 1
         self.emit(L.EV_SWAP, seat, other)
 
-    def redeal(self, seat: int) -> None:
-        """Blank ``shuffle_hands`` (docs/rules.md §2.1.3, protocol §3): collect, shuffle, deal from ``seat+1``."""
-        collected = [card for hand in self.hands for card in hand]
-        self.game.deck_rng.shuffle(collected)
-        for s in range(self.players):
-            self.hands[s] = []
-            self.hand_changed(s)
-        receiver = seat
-        while collected:    # terminates: seat is active, so every `players` passes deal at least one card
-            receiver = (receiver + 1) % self.players
-            if self.active[receiver]:           # knocked-out seats get nothing (protocol §3)
-                self.hands[receiver].append(collected.pop())
-        self.moves += 1
-        self.emit(L.EV_REDEAL, seat)
-
     # ---- end of the round ------------------------------------------------------------------------------
     @property
     def over(self) -> bool:

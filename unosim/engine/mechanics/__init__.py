@@ -19,12 +19,17 @@ hook                           called from                 what a wing does ther
                                                            spinner spins): the next seat, or ``NOT_MINE``
 ``acts_first(g, p)``           ``lookahead.candidates``    whether p's turn starts with the wing acting (a
                                                            draw before any decision: no search)
-``on_first_card(g, f, c)``     ``turn.first_card_effect``  what a first card of its kinds adds (§1.9)
+``on_first_card(g, f, c)``     ``turn.first_card_effect``  a first card of its kinds (§1.9; F has named a
+                                                           wild's colour): F's seat, ``SKIPS - v``, or
+                                                           ``NOT_MINE`` (F takes the first turn)
 ``on_play(g, p, c, guilty)``   ``effects.play_card``       the effect of a card of its kinds, played with
                                                            cards left: the next seat, ``SKIPS - v`` (v
                                                            loses its turn), or ``NOT_MINE`` (the core's
                                                            effect applies)
 ``on_number(g, p, c)``         ``effects.number_effect``   what a NUMBER card adds to its effect
+``on_last_card(g, p, c)``      ``effects.last_card``       p played its last card c (final_card_effects):
+                                                           the round goes on (the next seat) or
+                                                           ``NOT_MINE`` (p wins)
 ``on_final(g, p, c)``          ``effects.final_card_…``    its final-card effect (§1.11)
 ``on_jump_in(g)``              ``turn.jump_ins``           a jump-in happens (§4: it cancels a pending spin)
 ``seen_counts(g, p, counts)``  ``lookahead.search``        what a searching seat sees: known hands, and the
@@ -43,9 +48,9 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 
-from ..features import HAS_FLIP, HAS_MINIONS, HAS_SEVEN_O, HAS_SPIN
+from ..features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_SEVEN_O, HAS_SPIN
 from ..state import NOT_MINE, SKIPS  # noqa: F401 (the play hook's answers, for the core)
-from . import flip, minions, seven_o, spin
+from . import blank, flip, minions, seven_o, spin
 
 
 @njit(inline='always')
@@ -86,13 +91,19 @@ def acts_first(g, p):
 
 @njit(inline='always')
 def on_first_card(g, f, c):
+    r = NOT_MINE
     if HAS_SPIN:
         spin.on_first_card(g, f, c)
+    if HAS_BLANK and r == NOT_MINE:
+        r = blank.on_first_card(g, f, c)
+    return r
 
 
 @njit(inline='always')
 def on_play(g, p, c, guilty):
     r = NOT_MINE
+    if HAS_BLANK and r == NOT_MINE:
+        r = blank.on_play(g, p, c)
     if HAS_MINIONS and r == NOT_MINE:
         r = minions.on_play(g, p, c)
     if HAS_FLIP and r == NOT_MINE:
@@ -110,10 +121,20 @@ def on_number(g, p, c):
 
 @njit(inline='always')
 def on_final(g, p, c):
+    if HAS_BLANK:
+        blank.on_final(g, p, c)
     if HAS_SPIN:
         spin.on_final(g, p, c)
     if HAS_FLIP:
         flip.on_final(g, p, c)
+
+
+@njit(inline='always')
+def on_last_card(g, p, c):
+    r = NOT_MINE
+    if HAS_BLANK:
+        r = blank.on_last_card(g, p, c)
+    return r
 
 
 @njit(inline='always')

@@ -13,10 +13,13 @@ hook                                   what a wing does there
 ``turn_passes_to(table, seat)``        the turn passes to ``seat`` (its turn or its skip)
 ``replaces_turn(table, seat)``         a turn the wing plays instead (the spinner spins): the next
                                        seat (``None``: the round ended), or ``NOT_MINE``
-``on_first_card(table, first, card)``  what a first card of its kinds adds (docs/rules.md §1.9)
+``on_first_card(table, first, card)``  a first card of its kinds (F has named a wild's colour): F's
+                                       seat, ``Skips(v)``, or ``NOT_MINE`` (F takes the first turn)
 ``on_play(table, player, card, g)``    the effect of a card of its kinds played with cards left: the
                                        next seat, ``Skips(v)`` (v loses its turn), or ``NOT_MINE``
 ``on_number(table, player, card)``     what a NUMBER card adds to its effect
+``on_last_card(table, player, card)``  a last card under final_card_effects: the round goes on (the
+                                       next seat), or ``NOT_MINE`` (the player wins)
 ``on_final(table, player, card)``      its final-card effect (docs/rules.md §1.11)
 ``on_jump_in(table)``                  a jump-in happens (docs/rules.md §4: it cancels a pending spin)
 ``write(table, row)``                  its round counters
@@ -27,7 +30,7 @@ hook                                   what a wing does there
 from __future__ import annotations
 
 from ..table import NOT_MINE, Table  # noqa: F401 (the play hook's answer, for the core)
-from . import flip, minions, seven_o, spin
+from . import blank, flip, minions, seven_o, spin
 
 
 def start(table: Table) -> None:
@@ -45,12 +48,13 @@ def replaces_turn(table: Table, seat: int):
     return spin.replaces_turn(table, seat)
 
 
-def on_first_card(table: Table, first: int, card: int) -> None:
+def on_first_card(table: Table, first: int, card: int):
     spin.on_first_card(table, first, card)
+    return blank.on_first_card(table, first, card)
 
 
 def on_play(table: Table, player: int, card: int, guilty: bool):
-    for wing in (minions, flip):
+    for wing in (blank, minions, flip):
         answer = wing.on_play(table, player, card, guilty)
         if answer is not NOT_MINE:
             return answer
@@ -62,7 +66,12 @@ def on_number(table: Table, player: int, card: int) -> None:
     seven_o.on_number(table, player, card)
 
 
+def on_last_card(table: Table, player: int, card: int):
+    return blank.on_last_card(table, player, card)
+
+
 def on_final(table: Table, player: int, card: int) -> None:
+    blank.on_final(table, player, card)
     spin.on_final(table, player, card)
     flip.on_final(table, player, card)
 
