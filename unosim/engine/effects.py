@@ -5,13 +5,11 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 from .piles import (
-    discard_colour,
     draw_n,
-    draw_one,
     remove_card,
     win,
 )
-from .features import HAS_NO_MERCY, HAS_STACKING
+from .features import HAS_STACKING
 from . import mechanics
 from .policy import challenges, choose_colour
 from .rng import PLAY_STREAM, bernoulli
@@ -20,7 +18,6 @@ from .state import (
     COLOUR,
     DISC,
     DRAW_VALUE,
-    K_DISCARD_ALL,
     K_NUMBER,
     K_REVERSE,
     K_ROULETTE,
@@ -153,22 +150,6 @@ def draw_card_effect(g, p, c, responding, guilty):
     return next_seat(g, v)
 
 
-@njit
-def roulette(g, p):
-    """WILD_COLOR_ROULETTE (§2.4.4, N5): the victim names C, then reveals until a card of colour C."""
-    st = g["st"]
-    hands = g["hands"]
-    hlen = g["hlen"]
-    v = next_seat(g, p)
-    colour = choose_colour(g, v)
-    emit(g, L.EV_ROULETTE, v, colour, 0)
-    st[ST_COLOUR] = colour
-    while draw_one(g, v):   # terminates: each pass moves a card from the piles to v (none come back)
-        if COLOUR[hands[v, hlen[v] - 1]] == colour:
-            break
-    return next_seat(g, v)
-
-
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
 # into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
 @njit(inline='always')
@@ -230,7 +211,7 @@ def number_effect(g, p, c):
 @njit(inline='always')
 def action_effect(g, p, c):
     """The effect of an action card other than a draw card, played with cards left (§1.5, §2.1.3,
-    §2.2.2, §2.4.4); returns the next seat (-1: p emptied its hand by DISCARD_ALL and won)."""
+    §2.4.4); returns the next seat."""
     st = g["st"]
     k = KIND[c]
     if k == K_SKIP:
@@ -245,14 +226,6 @@ def action_effect(g, p, c):
         return next_seat(g, p)
     if k == K_SKIP_EVERYONE:   # No Mercy's, and UNO Flip's dark side's (§2.4.4, §2.6.4): p plays again
         return p
-    if HAS_NO_MERCY and k == K_DISCARD_ALL:
-        discard_colour(g, p, COLOUR[c])
-        if g["hlen"][p] == 0:
-            win(g, p)
-            return -1
-        return next_seat(g, p)
-    if HAS_NO_MERCY and k == K_ROULETTE:
-        return roulette(g, p)
     return next_seat(g, p)
 
 

@@ -12,7 +12,7 @@ from unosim.engine._jit import njit
 from unosim.game import protocol as L
 from .belief import drew_at_turn
 from .effects import checkpoint, play_card, skip_seat
-from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_NO_MERCY, HAS_STACKING
+from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_STACKING
 from . import mechanics
 from .piles import clear_stack, draw_n, draw_one
 from .policy import choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
@@ -25,7 +25,6 @@ from .state import (
     DRAW_VALUE,
     DRAW,
     HAND_CLASS,
-    K_NUMBER,
     K_REVERSE,
     K_SKIP,
     KIND,
@@ -72,7 +71,6 @@ from .state import (
     ST_V,
     ST_VIOLATIONS,
     ST_WINNER,
-    discarded,
     discards_agree,
     emit,
     held_agree,
@@ -210,27 +208,6 @@ def take_turn(g, p):
 
 
 @njit
-def turn_up_number(g, f):
-    """§2.4.2 (no_mercy): turn up cards until a NUMBER, which becomes T; the others stay under it,
-    without effect. Terminates: the deal leaves more than 88 cards (rules: hand_size × n ≤ deck − 88 − 1)
-    and only 88 are not NUMBERs."""
-    st = g["st"]
-    pile = g["pile"]
-    plen = g["plen"]
-    while True:
-        plen[DRAW] -= 1
-        c = pile[DRAW, plen[DRAW]]
-        emit(g, L.EV_FIRST_CARD, f, c, 0)
-        pile[DISC, plen[DISC]] = c
-        plen[DISC] += 1
-        discarded(g, c)
-        if KIND[c] == K_NUMBER:
-            st[ST_TOP] = c
-            st[ST_COLOUR] = COLOUR[c]
-            return
-
-
-@njit
 def turn_up(g, f):
     """§1.9: turn up T (``FIRST_CARD``); a WD4 goes back at index ``deck.below(m + 1)`` of the m-card
     draw pile (``RETURN``) and the next card is turned up. After FIRST_CARD_MAX_RETURNS returns (never
@@ -300,9 +277,9 @@ def first_card(g):
     """§1.9 / §2.4.2: turn up T and apply its first-card effect; returns the seat of the first turn."""
     st = g["st"]
     f = (st[ST_DEALER] + 1) % st[ST_N]
-    if HAS_NO_MERCY and g["ir"][L.IR_FAMILY] == L.FAMILY_NO_MERCY:
-        turn_up_number(g, f)
-        return f
+    r = mechanics.turn_up_first(g, f)   # No Mercy turns up a NUMBER, without effect (§2.4.2)
+    if r != mechanics.NOT_MINE:
+        return r
     c = turn_up(g, f)
     if st[ST_ENDED]:
         return f

@@ -45,10 +45,6 @@ def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int
         return table.next_seat(player)
     if kind == cards.SKIP_EVERYONE:
         return player                       # docs/rules.md §2.4.4: p takes another turn
-    if kind == cards.DISCARD_ALL:
-        return discard_all(table, player, card)
-    if kind == cards.ROULETTE:
-        return roulette(table, player)
     return table.next_seat(player)          # WILD
 
 
@@ -59,36 +55,6 @@ def reverse(table: Table, player: int) -> int:
         skip(table, table.next_seat(player))
         return player
     return table.next_seat(player)
-
-
-# ---- Discard All, Wild Color Roulette (docs/rules.md §2.4.4) ----------------------------------------------
-def discard_all(table: Table, player: int, card: int) -> int | None:
-    """Every other card of the Discard All's printed colour (docs/rules.md §6 N14) goes under it, in hand
-    order, without effects; an emptied hand wins (§2.4.7)."""
-    colour, hand, index = COLOUR[card], table.hands[player], 0
-    while index < len(hand):    # terminates: each pass removes a card or moves past it
-        if COLOUR[hand[index]] == colour:
-            table.discard_under_top(player, index)
-        else:
-            index += 1
-    if not hand:
-        table.win(player)
-        return None
-    return table.next_seat(player)
-
-
-def roulette(table: Table, player: int) -> int:
-    """The victim ``v = next(p)`` names a colour, which is in play at once (docs/rules.md §6 N5), then reveals
-    until a card of that colour (wilds do not count), keeping every revealed card; the reveal stops on
-    a failed draw or a knock-out. ``v`` loses the turn; next ``next(v)``."""
-    victim = table.next_seat(player)
-    table.colour = table.ask_colour(victim)
-    table.emit(L.EV_ROULETTE, victim, table.colour)
-    colour = table.colour
-    while table.draw_one(victim):     # terminates: each pass moves a card from the piles to the hand
-        if COLOUR[table.hands[victim][-1]] == colour:
-            break
-    return table.next_seat(victim)
 
 
 # ---- the first card (docs/rules.md §1.9) ---------------------------------------------------------------------

@@ -34,15 +34,14 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
     deal(table)
     table.opening_hands = [list(hand) for hand in table.hands]
     table.quality.hand_grew(max(len(hand) for hand in table.hands))
-    if table.rules.mechanics == "no_mercy":
-        turn_up_number_card(table)
-        first = table.left_of_dealer        # no first-card effect (docs/rules.md §2.4.2)
-    elif not turn_up_first_card(table):
-        first = None                        # the return bound was hit: the round ended truncated
-    else:
-        first = apply_first_card(table)
-        if table.last_knocked_out >= 0 and not table.over:
-            first = table.next_seat(table.last_knocked_out)   # only with a tiny mercy_limit
+    first = mechanics.turn_up_first(table)  # No Mercy: a NUMBER, no first-card effect (docs/rules.md §2.4.2)
+    if first is mechanics.NOT_MINE:
+        if not turn_up_first_card(table):
+            first = None                    # the return bound was hit: the round ended truncated
+        else:
+            first = apply_first_card(table)
+            if table.last_knocked_out >= 0 and not table.over:
+                first = table.next_seat(table.last_knocked_out)   # only with a tiny mercy_limit
     # A blank discard_colour turned up can empty F's hand: F wins with 0 turns (docs/rules.md §6 C29), and
     # as the round is over there is no FIRST_SEAT event and no checkpoint (docs/rules.md §1.10).
     if first is not None and not table.over:
@@ -89,21 +88,6 @@ def turn_up_first_card(table: Table) -> bool:
         position = table.game.deck_rng.below(len(table.draw_pile) + 1)
         table.draw_pile.insert(position, card)
         table.emit(L.EV_RETURN, -1, card, position)
-
-
-def turn_up_number_card(table: Table) -> None:
-    """no_mercy (docs/rules.md §2.4.2, §6 N15): turn up cards until a NUMBER; the others stay in the discard
-    pile under it, without effect; ``A`` is the number card's colour.
-
-    Terminates: the deal leaves more than 88 cards (docs/rules.md §3: ``hand_size × n ≤ deck − 88 − 1``) and
-    only 88 cards are not NUMBERs."""
-    while True:
-        card = table.draw_pile.pop()
-        table.discard_pile.append(card)
-        table.emit(L.EV_FIRST_CARD, table.left_of_dealer, card)
-        if KIND[card] == cards.NUMBER:
-            table.colour = COLOUR[card]
-            return
 
 
 def play_turns(table: Table, player: int) -> None:

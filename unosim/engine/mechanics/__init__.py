@@ -19,6 +19,8 @@ hook                           called from                 what a wing does ther
                                                            spinner spins): the next seat, or ``NOT_MINE``
 ``acts_first(g, p)``           ``lookahead.candidates``    whether p's turn starts with the wing acting (a
                                                            draw before any decision: no search)
+``turn_up_first(g, f)``        ``turn.first_card``         the wing's own setup of T (No Mercy: a NUMBER,
+                                                           without effect): F's seat, or ``NOT_MINE``
 ``on_first_card(g, f, c)``     ``turn.first_card_effect``  a first card of its kinds (§1.9; F has named a
                                                            wild's colour): F's seat, ``SKIPS - v``, or
                                                            ``NOT_MINE`` (F takes the first turn)
@@ -48,9 +50,9 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 
-from ..features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_SEVEN_O, HAS_SPIN
+from ..features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN
 from ..state import NOT_MINE, SKIPS  # noqa: F401 (the play hook's answers, for the core)
-from . import blank, flip, minions, seven_o, spin
+from . import blank, flip, minions, no_mercy, seven_o, spin
 
 
 @njit(inline='always')
@@ -90,6 +92,14 @@ def acts_first(g, p):
 
 
 @njit(inline='always')
+def turn_up_first(g, f):
+    r = NOT_MINE
+    if HAS_NO_MERCY:
+        r = no_mercy.turn_up_first(g, f)
+    return r
+
+
+@njit(inline='always')
 def on_first_card(g, f, c):
     r = NOT_MINE
     if HAS_SPIN:
@@ -106,6 +116,8 @@ def on_play(g, p, c, guilty):
         r = blank.on_play(g, p, c)
     if HAS_MINIONS and r == NOT_MINE:
         r = minions.on_play(g, p, c)
+    if HAS_NO_MERCY and r == NOT_MINE:
+        r = no_mercy.on_play(g, p, c)
     if HAS_FLIP and r == NOT_MINE:
         r = flip.on_play(g, p, c, guilty)
     return r

@@ -13,6 +13,8 @@ hook                                   what a wing does there
 ``turn_passes_to(table, seat)``        the turn passes to ``seat`` (its turn or its skip)
 ``replaces_turn(table, seat)``         a turn the wing plays instead (the spinner spins): the next
                                        seat (``None``: the round ended), or ``NOT_MINE``
+``turn_up_first(table)``               the wing's own setup of ``T`` (No Mercy: a NUMBER, without
+                                       effect): F's seat, or ``NOT_MINE``
 ``on_first_card(table, first, card)``  a first card of its kinds (F has named a wild's colour): F's
                                        seat, ``Skips(v)``, or ``NOT_MINE`` (F takes the first turn)
 ``on_play(table, player, card, g)``    the effect of a card of its kinds played with cards left: the
@@ -30,7 +32,7 @@ hook                                   what a wing does there
 from __future__ import annotations
 
 from ..table import NOT_MINE, Table  # noqa: F401 (the play hook's answer, for the core)
-from . import blank, flip, minions, seven_o, spin
+from . import blank, flip, minions, no_mercy, seven_o, spin
 
 
 def start(table: Table) -> None:
@@ -48,13 +50,17 @@ def replaces_turn(table: Table, seat: int):
     return spin.replaces_turn(table, seat)
 
 
+def turn_up_first(table: Table):
+    return no_mercy.turn_up_first(table)
+
+
 def on_first_card(table: Table, first: int, card: int):
     spin.on_first_card(table, first, card)
     return blank.on_first_card(table, first, card)
 
 
 def on_play(table: Table, player: int, card: int, guilty: bool):
-    for wing in (blank, minions, flip):
+    for wing in (blank, minions, no_mercy, flip):
         answer = wing.on_play(table, player, card, guilty)
         if answer is not NOT_MINE:
             return answer
