@@ -9,7 +9,6 @@ from .piles import (
     remove_card,
     win,
 )
-from .features import HAS_STACKING
 from . import mechanics
 from .policy import challenges, choose_colour
 from .rng import PLAY_STREAM, bernoulli
@@ -33,7 +32,6 @@ from .state import (
     ST_COLOUR,
     ST_DIR,
     ST_ENDED,
-    ST_K,
     ST_LARGEST,
     ST_LAST_PLAYER,
     ST_MOVES,
@@ -42,10 +40,8 @@ from .state import (
     ST_P,
     ST_PLAYED,
     ST_PLAYS,
-    ST_RESPONDER,
     ST_TOP,
     ST_UNO_CHECKS,
-    ST_V,
     discarded,
     emit,
     holds_colour,
@@ -134,14 +130,8 @@ def draw_card_effect(g, p, c, responding, guilty):
             draw_n(g, v, value + CHALLENGE_PENALTY)
             skip_seat(g, v)
             return next_seat(g, v)
-    if HAS_STACKING and ir[L.IR_STACKING] != L.STACKING_NONE:
-        st[ST_P] += value
-        st[ST_V] = value
-        st[ST_K] = k
-        st[ST_LARGEST] = max(st[ST_LARGEST], st[ST_P])
-        # two active players: a WRD4 comes back to its own player (§2.4.4, N4)
-        r = p if (k == K_WRD4 and st[ST_N_ACTIVE] == 2) else next_seat(g, p)
-        st[ST_RESPONDER] = r
+    r = mechanics.on_draw_card(g, p, c)   # stacking: it joins the pending penalty, the responder moves
+    if r != mechanics.NOT_MINE:
         return r
     st[ST_LARGEST] = max(st[ST_LARGEST], value)
     v = next_seat(g, p)

@@ -50,8 +50,7 @@ import numpy as np
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
-from . import turn
-from . import mechanics
+from . import mechanics, turn
 from .policy import NO_CHOICE, acting_policy
 from .rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
 from .state import (
@@ -69,7 +68,6 @@ from .state import (
     ST_LA_READY,
     ST_LA_SEARCH,
     ST_N,
-    ST_P,
     ST_TRACE,
     ST_TURNS,
     ST_VIOLATIONS,
@@ -112,12 +110,12 @@ def candidates(g, p, options):
     DRAW_OR_ACCEPT); returns k (0: the turn asks no play or stack decision that a search could
     prepare — a spin turn, or a Dumb Fu pose about to close, which draws from the play stream before
     the decision and may change the hand)."""
-    st = g["st"]
     if mechanics.acts_first(g, p):
         return 0
     legal = g["legal"]
-    if st[ST_P] > 0:
-        k = add_distinct(g, p, legal, turn.stack_options(g, p, legal), options)
+    ns = mechanics.response_options(g, p, legal)   # a response turn to a pending penalty (stacking)
+    if ns != mechanics.NOT_MINE:
+        k = add_distinct(g, p, legal, ns, options)
         if k == 0:
             return 0   # nothing to stack: the penalty is accepted without a decision
         options[k] = DRAW_OR_ACCEPT

@@ -135,6 +135,7 @@ BLANK_ID0 = C.ID_BLANK[0]
 # event in minions, nothing if v was knocked out meanwhile) and the turn goes to next(v)
 NOT_MINE = -2
 SKIPS = -3
+ACCEPTED = -1     # a response turn's answer: the seat accepted the pending penalty and drew it
 
 
 def _match_table():

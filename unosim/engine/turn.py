@@ -12,10 +12,10 @@ from unosim.engine._jit import njit
 from unosim.game import protocol as L
 from .belief import drew_at_turn
 from .effects import checkpoint, play_card, skip_seat
-from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY, HAS_STACKING
+from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
 from . import mechanics
 from .piles import clear_stack, draw_n, draw_one
-from .policy import choose_colour, choose_play, choose_stack, jumps_in, plays_drawn
+from .policy import choose_colour, choose_play, jumps_in, plays_drawn
 from .quality import check_standings, check_standings_out_of_loop
 from .rng import DECK_STREAM, below, shuffle
 from .state import (
@@ -48,7 +48,6 @@ from .state import (
     ST_END,
     ST_ENDED,
     ST_IDLE,
-    ST_K,
     ST_KNOCKOUTS,
     ST_KO_SEAT,
     ST_LA_READY,
@@ -68,7 +67,6 @@ from .state import (
     ST_RESHUFFLES,
     ST_TOP,
     ST_TURNS,
-    ST_V,
     ST_VIOLATIONS,
     ST_WINNER,
     discards_agree,
@@ -85,50 +83,6 @@ from .state import (
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
 # into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
-@njit(inline='always')
-def can_stack(st, stacking, c):
-    """A stack response allowed by the stacking mode (§1.7, §2.4.5, §4); no colour match needed."""
-    value = DRAW_VALUE[c]
-    if value == 0:
-        return False
-    if stacking == L.STACKING_SAME_KIND:
-        return KIND[c] == st[ST_K]
-    if stacking == L.STACKING_ESCALATING:
-        return value >= st[ST_V]
-    return True
-
-
-@njit(inline='always')
-def stack_options(g, p, legal):
-    """legal[:ns] = the hand indices p may stack on the pending penalty (hand order); returns ns."""
-    st = g["st"]
-    hands = g["hands"]
-    stacking = g["ir"][L.IR_STACKING]
-    ns = 0
-    for i in range(g["hlen"][p]):
-        if can_stack(st, stacking, hands[p, i]):
-            legal[ns] = i
-            ns += 1
-    return ns
-
-
-@njit(inline='always')
-def response_turn(g, p):
-    """A response turn (§1.7 stacking, §2.4.3 step 1): p stacks a card the stacking mode allows, or
-    accepts and draws the pending total; returns the next seat (-1 when the round ended)."""
-    st = g["st"]
-    legal = g["legal"]
-    ns = stack_options(g, p, legal)
-    choice = choose_stack(g, p, legal, ns)
-    if choice >= 0:
-        return play_card(g, p, choice)
-    total = st[ST_P]
-    emit(g, L.EV_ACCEPT, p, total, 0)
-    clear_stack(st)
-    draw_n(g, p, total)
-    return next_seat(g, p)
-
-
 @njit(inline='always')
 def legal_plays(g, p, legal):
     """legal[:nleg] = p's legal plays in hand order (§1.4 and the WD4 restriction of §1.8); returns
@@ -195,8 +149,11 @@ def take_turn(g, p):
     r = mechanics.replaces_turn(g, p)   # §1.5 step 2: the designated spinner spins instead of its turn
     if r != mechanics.NOT_MINE:
         return r
-    if HAS_STACKING and st[ST_P] > 0:
-        return response_turn(g, p)
+    i = mechanics.respond(g, p)   # a response turn to a pending penalty (stacking)
+    if i >= 0:
+        return play_card(g, p, i)
+    if i == mechanics.ACCEPTED:
+        return next_seat(g, p)
     legal = g["legal"]
     nleg, bluff_index = legal_plays(g, p, legal)
     choice = choose_play(g, p, legal, nleg, bluff_index)

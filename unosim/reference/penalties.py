@@ -71,23 +71,12 @@ def draw_card_played(table: Table, player: int, card: int, guilty: bool) -> int 
             table.draw(player, DRAW_VALUE[card])
             return victim                   # the victim keeps its turn (docs/rules.md §6 C8)
         return victim_draws_and_is_skipped(table, victim, DRAW_VALUE[card] + 2)
-    if table.rules.stacking == "none":
-        count = table.pending
-        table.clear_pending()
-        return victim_draws_and_is_skipped(table, victim, count)
-    responder = player if kind == cards.WRD4 and table.n_active == 2 else victim
-    table.responder = responder
-    return responder
-
-
-def accept(table: Table, responder: int) -> int:
-    """The responder draws the whole pending total and loses its turn; P, V and K are reset before
-    the draws (protocol §5); a knock-out ends the draw (docs/rules.md §2.4.6)."""
-    total = table.pending
+    responder = mechanics.on_draw_card(table, player, card, victim)   # stacking: a response turn
+    if responder is not mechanics.NOT_MINE:
+        return responder
+    count = table.pending
     table.clear_pending()
-    table.emit(L.EV_ACCEPT, responder, total)
-    table.draw(responder, total)
-    return table.next_seat(responder)
+    return victim_draws_and_is_skipped(table, victim, count)
 
 
 def final_draw(table: Table, player: int, card: int, pending: int) -> None:

@@ -15,7 +15,6 @@ from ..game import protocol as L
 from .card_tables import COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card
 from . import mechanics
-from .penalties import accept
 from .table import Game, Table
 
 KNOCKOUT_POINTS = 250   # docs/rules.md §2.4.8, for every family with a mercy_limit (protocol §5)
@@ -192,8 +191,11 @@ def take_turn(table: Table, player: int) -> int | None:
     answer = mechanics.replaces_turn(table, player)   # spin: spinning replaces the turn (docs/rules.md §1.5 step 2)
     if answer is not mechanics.NOT_MINE:
         return answer
-    if table.pending > 0:
-        return response_turn(table, player)
+    choice = mechanics.respond(table, player)   # a response turn to a pending penalty (stacking)
+    if choice == mechanics.ACCEPTED:
+        return table.next_seat(player)
+    if choice is not mechanics.NOT_MINE:
+        return play_card(table, player, choice)
     legal = table.legal_indices(player)
     choice = table.ask_play(player, legal) if legal else None
     if choice is None:
@@ -201,15 +203,6 @@ def take_turn(table: Table, player: int) -> int | None:
         if choice is None:
             return table.next_seat(player)
     return play_card(table, player, choice)
-
-
-def response_turn(table: Table, responder: int) -> int | None:
-    """docs/rules.md §1.7, §2.4.3 step 1: stack a card the stacking mode allows, or accept the penalty."""
-    options = table.stack_indices(responder)
-    choice = table.ask_stack(responder, options) if options else None
-    if choice is None:
-        return accept(table, responder)
-    return play_card(table, responder, choice)
 
 
 def draw_for_turn(table: Table, player: int) -> int | None:

@@ -18,7 +18,7 @@ from ..game import cards
 from ..game import protocol as L
 from .rng import Xoshiro
 from ..game.rules import RuleSet
-from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS, is_wild
+from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS, is_wild
 from .policies import Seat
 from .policy import PolicyView
 from .quality import QualityCounters
@@ -169,22 +169,6 @@ class Table:
         hand = self.hands[seat]
         return tuple(i for i, c in enumerate(hand)
                      if KIND[c] in cards.RESTRICTED_KINDS and not self.is_legal(seat, i))
-
-    def stack_indices(self, seat: int) -> tuple[int, ...]:
-        """Cards allowed as a response to the pending penalty (docs/rules.md §4 ``stacking``, §2.4.5): no colour
-        match and no Wild Draw Four restriction (§1.8)."""
-        mode, hand = self.rules.stacking, self.hands[seat]
-
-        def allowed(card: int) -> bool:
-            if DRAW_VALUE[card] == 0:
-                return False                    # only draw cards may answer (docs/rules.md §6 N6)
-            if mode == "same_kind":
-                return KIND[card] == self.pending_kind
-            if mode == "escalating":
-                return DRAW_VALUE[card] >= self.pending_value
-            return True                         # any_draw
-
-        return tuple(i for i, card in enumerate(hand) if allowed(card))
 
     def hand_points(self, seat: int) -> int:
         return sum(POINTS[c] for c in self.hands[seat])

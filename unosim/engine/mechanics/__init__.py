@@ -17,6 +17,13 @@ hook                           called from                 what a wing does ther
                                ``effects.skip_seat``
 ``replaces_turn(g, p)``        ``turn.take_turn``          a turn the wing plays instead (the designated
                                                            spinner spins): the next seat, or ``NOT_MINE``
+``respond(g, p)``              ``turn.take_turn``          a response turn to a pending penalty: the hand
+                                                           index to play, ``ACCEPTED`` (p drew it), or
+                                                           ``NOT_MINE`` (an ordinary turn)
+``response_options(g, p, l)``  ``lookahead.candidates``    l[:ns] = what p may answer a pending penalty
+                                                           with: ns, or ``NOT_MINE``
+``on_draw_card(g, p, c)``      ``effects.draw_card_…``     a draw card that is not resolved at once
+                                                           (stacking): the responder, or ``NOT_MINE``
 ``acts_first(g, p)``           ``lookahead.candidates``    whether p's turn starts with the wing acting (a
                                                            draw before any decision: no search)
 ``turn_up_first(g, f)``        ``turn.first_card``         the wing's own setup of T (No Mercy: a NUMBER,
@@ -50,9 +57,9 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 
-from ..features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN
-from ..state import NOT_MINE, SKIPS  # noqa: F401 (the play hook's answers, for the core)
-from . import blank, flip, minions, no_mercy, seven_o, spin
+from ..features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN, HAS_STACKING
+from ..state import ACCEPTED, NOT_MINE, SKIPS  # noqa: F401 (the hooks' answers, for the core)
+from . import blank, flip, minions, no_mercy, seven_o, spin, stacking
 
 
 @njit(inline='always')
@@ -78,6 +85,30 @@ def replaces_turn(g, p):
     r = NOT_MINE
     if HAS_SPIN:
         r = spin.replaces_turn(g, p)
+    return r
+
+
+@njit(inline='always')
+def respond(g, p):
+    r = NOT_MINE
+    if HAS_STACKING:
+        r = stacking.respond(g, p)
+    return r
+
+
+@njit(inline='always')
+def response_options(g, p, legal):
+    r = NOT_MINE
+    if HAS_STACKING:
+        r = stacking.response_options(g, p, legal)
+    return r
+
+
+@njit(inline='always')
+def on_draw_card(g, p, c):
+    r = NOT_MINE
+    if HAS_STACKING:
+        r = stacking.on_draw_card(g, p, c)
     return r
 
 

@@ -13,6 +13,10 @@ hook                                   what a wing does there
 ``turn_passes_to(table, seat)``        the turn passes to ``seat`` (its turn or its skip)
 ``replaces_turn(table, seat)``         a turn the wing plays instead (the spinner spins): the next
                                        seat (``None``: the round ended), or ``NOT_MINE``
+``respond(table, seat)``               a response turn to a pending penalty: the index of the card to
+                                       play, ``ACCEPTED`` (it drew the penalty), or ``NOT_MINE``
+``on_draw_card(table, p, card, v)``    a draw card not resolved at once (stacking): the responder, or
+                                       ``NOT_MINE``
 ``turn_up_first(table)``               the wing's own setup of ``T`` (No Mercy: a NUMBER, without
                                        effect): F's seat, or ``NOT_MINE``
 ``on_first_card(table, first, card)``  a first card of its kinds (F has named a wild's colour): F's
@@ -31,8 +35,9 @@ hook                                   what a wing does there
 
 from __future__ import annotations
 
-from ..table import NOT_MINE, Table  # noqa: F401 (the play hook's answer, for the core)
-from . import blank, flip, minions, no_mercy, seven_o, spin
+from ..table import NOT_MINE, Table  # noqa: F401 (the hooks' answer, for the core)
+from .stacking import ACCEPTED  # noqa: F401 (a response turn's answer, for the core)
+from . import blank, flip, minions, no_mercy, seven_o, spin, stacking
 
 
 def start(table: Table) -> None:
@@ -52,6 +57,14 @@ def replaces_turn(table: Table, seat: int):
 
 def turn_up_first(table: Table):
     return no_mercy.turn_up_first(table)
+
+
+def respond(table: Table, seat: int):
+    return stacking.respond(table, seat)
+
+
+def on_draw_card(table: Table, player: int, card: int, victim: int):
+    return stacking.on_draw_card(table, player, card, victim)
 
 
 def on_first_card(table: Table, first: int, card: int):
