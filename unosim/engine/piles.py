@@ -1,11 +1,9 @@
-"""Moving cards: draws (with reshuffles and mercy knock-outs), removal, swaps, redeals, discards
-under the top card, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4, §2.4.6)."""
+"""Moving cards: draws (with reshuffles; a wing may stop them: mercy knock-outs), removal, swaps,
+discards under the top card, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4)."""
 
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
-from .features import HAS_MERCY
-from .quality import OUT
 from .rng import DECK_STREAM, shuffle
 from .state import (
     ASIDE,
@@ -13,25 +11,17 @@ from .state import (
     DISC,
     DRAW,
     N_COLOURS,
-    SE_ACTIVE,
     SE_DRAWN,
-    SE_KO_TURN,
     SE_UNO_DONE,
-    SE_WINDOW,
     ST_DRAWS,
     ST_END,
     ST_ENDED,
     ST_K,
-    ST_KNOCKOUTS,
-    ST_KO_SEAT,
     ST_MAX_HAND,
     ST_MOVES,
-    ST_N,
-    ST_N_ACTIVE,
     ST_P,
     ST_RESHUFFLES,
     ST_RESPONDER,
-    ST_TURNS,
     ST_V,
     ST_WINNER,
     discarded,
@@ -80,7 +70,8 @@ def reshuffle(g):
 
 @njit
 def draw_one(g, s):
-    """One draw for seat s; False when both piles are exhausted (the obligation ends)."""
+    """One draw for seat s; False when both piles are exhausted or a wing ends the obligation (a
+    knock-out)."""
     st = g["st"]
     hands = g["hands"]
     hlen = g["hlen"]
@@ -104,46 +95,7 @@ def draw_one(g, s):
     seat[s, SE_DRAWN] += 1
     seat[s, SE_UNO_DONE] = 0
     emit(g, L.EV_DRAW, s, c, 0)
-    if HAS_MERCY:
-        limit = g["ir"][L.IR_MERCY_LIMIT]
-        if limit > 0 and hlen[s] >= limit:
-            knock_out(g, s)
-            return False
-    return True
-
-
-@njit
-def knock_out(g, s):
-    """§2.4.6: s's hand is set aside, s leaves the round; the last active seat wins by knock-out."""
-    st = g["st"]
-    hands = g["hands"]
-    hlen = g["hlen"]
-    pile = g["pile"]
-    plen = g["plen"]
-    seat = g["seat"]
-    emit(g, L.EV_KNOCKOUT, s, st[ST_TURNS], 0)
-    for i in range(hlen[s]):
-        pile[ASIDE, plen[ASIDE]] = hands[s, i]
-        plen[ASIDE] += 1
-    hlen[s] = 0
-    g["held"][s, :] = 0
-    seat[s, SE_ACTIVE] = 0
-    g["out_pad"][s] = OUT
-    seat[s, SE_UNO_DONE] = 0
-    seat[s, SE_KO_TURN] = st[ST_TURNS]
-    seat[s, SE_WINDOW] = -1
-    st[ST_N_ACTIVE] -= 1
-    st[ST_KNOCKOUTS] += 1
-    st[ST_KO_SEAT] = s
-    st[ST_MOVES] += 1
-    if st[ST_P] > 0 and st[ST_RESPONDER] == s:
-        clear_stack(st)
-    if st[ST_N_ACTIVE] == 1 and not st[ST_ENDED]:
-        for t in range(st[ST_N]):
-            if seat[t, SE_ACTIVE]:
-                st[ST_ENDED] = 1
-                st[ST_WINNER] = t
-                st[ST_END] = L.END_KNOCKOUT
+    return mechanics.on_draw(g, s)   # a hand at the mercy limit is knocked out (§2.4.6): the draws stop
 
 
 @njit
@@ -243,3 +195,8 @@ def rotate_hands(g, order, k):
         recount_held(g, order[j])
         seat[order[j], SE_UNO_DONE] = 0
     st[ST_MOVES] += 1
+
+
+# the hooks come last: the wings they call import this module's verbs, which are defined by now
+# (numba looks up ``mechanics.on_draw`` when it compiles draw_one, after every module is loaded)
+from . import mechanics  # noqa: E402

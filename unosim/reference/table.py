@@ -185,7 +185,7 @@ class Table:
                 return
 
     def draw_one(self, seat: int) -> bool:
-        """One draw (docs/rules.md §1.6) with the Mercy check as the card enters the hand (§2.4.6, §6 N9).
+        """One draw (docs/rules.md §1.6); a wing checks the hand as the card enters it (mercy, §2.4.6, §6 N9).
 
         Returns False when nothing could be drawn or the drawer was knocked out by this card: either
         way its draw obligation ends."""
@@ -202,27 +202,7 @@ class Table:
         self.n_drawn[seat] += 1
         self.moves += 1
         self.emit(L.EV_DRAW, seat, card)
-        limit = self.rules.mercy_limit
-        if limit is not None and len(self.hands[seat]) >= limit:
-            self.knock_out(seat)
-            return False
-        return True
-
-    def knock_out(self, seat: int) -> None:
-        """docs/rules.md §2.4.6: the hand is set aside, the seat leaves the round; if it was the responder the
-        pending penalty lapses; the last active player wins by knock-out (§2.4.7, §6 N20)."""
-        self.set_aside.extend(self.hands[seat])
-        self.hands[seat] = []
-        self.active[seat] = False
-        self.knockout_turn[seat] = self.n_turns
-        self.knockouts += 1
-        self.last_knocked_out = seat
-        self.emit(L.EV_KNOCKOUT, seat, self.n_turns)
-        if seat == self.responder:
-            self.clear_pending()
-        if self.n_active == 1 and not self.over:
-            # A round already won (a final-card draw knocks out) keeps its winner.
-            self.winner, self.end = self.active.index(True), L.END_KNOCKOUT
+        return mechanics.on_draw(self, seat)    # a hand at the mercy limit is knocked out (§2.4.6)
 
     def clear_pending(self) -> None:
         self.pending, self.pending_value, self.pending_kind, self.responder = 0, 0, -1, -1
@@ -351,3 +331,7 @@ class Table:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+# the hooks come last: the wings import this module's names, which are defined by now
+from . import mechanics  # noqa: E402

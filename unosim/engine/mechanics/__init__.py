@@ -13,6 +13,8 @@ compiles the wing, and every hook is inlined (``inline='always'``), so dispatch 
 hook                           called from                 what a wing does there
 =============================  ==========================  ==================================================
 ``reset(g)``                   ``turn.reset_round``        zero its scratch and counters
+``on_draw(g, s)``              ``piles.draw_one``          s drew a card: whether its draws go on (mercy:
+                                                           a knock-out at the limit stops them)
 ``turn_passes_to(g, s)``       ``turn.take_turn``,         the turn passes to s (its turn or its skip)
                                ``effects.skip_seat``
 ``replaces_turn(g, p)``        ``turn.take_turn``          a turn the wing plays instead (the designated
@@ -57,9 +59,10 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 
-from ..features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN, HAS_STACKING
+from ..features import (HAS_BLANK, HAS_FLIP, HAS_MERCY, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN,
+                        HAS_STACKING)
 from ..state import ACCEPTED, NOT_MINE, SKIPS  # noqa: F401 (the hooks' answers, for the core)
-from . import blank, flip, minions, no_mercy, seven_o, spin, stacking
+from . import blank, flip, mercy, minions, no_mercy, seven_o, spin, stacking
 
 
 @njit(inline='always')
@@ -72,6 +75,14 @@ def reset(g):
         seven_o.reset(g)
     if HAS_FLIP:
         flip.reset(g)
+
+
+@njit(inline='always')
+def on_draw(g, s):
+    goes_on = True
+    if HAS_MERCY:
+        goes_on = mercy.on_draw(g, s)
+    return goes_on
 
 
 @njit(inline='always')

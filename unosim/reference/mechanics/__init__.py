@@ -10,6 +10,8 @@ through the hooks below, at the same points as the compiled engine's (listed in
 hook                                   what a wing does there
 =====================================  ===============================================================
 ``start(table)``                       set its round state (round start)
+``on_draw(table, seat)``               ``seat`` drew a card: whether its draws go on (mercy: a
+                                       knock-out at the limit stops them)
 ``turn_passes_to(table, seat)``        the turn passes to ``seat`` (its turn or its skip)
 ``replaces_turn(table, seat)``         a turn the wing plays instead (the spinner spins): the next
                                        seat (``None``: the round ended), or ``NOT_MINE``
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 from ..table import NOT_MINE, Table  # noqa: F401 (the hooks' answer, for the core)
 from .stacking import ACCEPTED  # noqa: F401 (a response turn's answer, for the core)
-from . import blank, flip, minions, no_mercy, seven_o, spin, stacking
+from . import blank, flip, mercy, minions, no_mercy, seven_o, spin, stacking
 
 
 def start(table: Table) -> None:
@@ -45,6 +47,10 @@ def start(table: Table) -> None:
     spin.start(table)
     seven_o.start(table)
     flip.start(table)
+
+
+def on_draw(table: Table, seat: int) -> bool:
+    return mercy.on_draw(table, seat)
 
 
 def turn_passes_to(table: Table, seat: int) -> None:
