@@ -10,7 +10,7 @@ counting rules of §1.13. Legality of every play is checked event by event on th
 import numpy as np
 import pytest
 
-from unosim.engine import turn as kernel_turn
+from unosim.engine import audit as kernel_audit
 from unosim.engine import state as kernel_state
 from unosim.game import cards
 from unosim.game import protocol as L
@@ -192,10 +192,10 @@ def test_audit_detects_a_corrupted_state():
     counts = np.bincount(deck, minlength=len(kernel_state.KIND))
     g["pile"][kernel_state.DRAW, :len(deck)] = deck
     g["plen"][kernel_state.DRAW] = len(deck)
-    kernel_turn.audit(g, counts, False)
+    kernel_audit.audit(g, counts, False)
     assert g["st"][kernel_state.ST_VIOLATIONS] == 0
     g["pile"][kernel_state.DRAW, 0] = deck[-1]          # one card duplicated, another lost
-    kernel_turn.audit(g, counts, False)
+    kernel_audit.audit(g, counts, False)
     assert g["st"][kernel_state.ST_VIOLATIONS] == 1
 
 

@@ -8,7 +8,7 @@ from scenario_tools import C
 
 from unosim.game import cards
 from unosim.game import protocol as L
-from unosim.engine import turn as kernel_turn
+from unosim.engine import audit as kernel_audit
 from unosim.engine import state as S
 from unosim.engine import policy
 from unosim.engine.card_terms import NUMBER_KEY, card_early, card_floor
@@ -181,10 +181,10 @@ def test_the_discard_pile_colour_counts_are_audited():
     g["st"][S.ST_TOP] = pile[8]
     S.recount_discards(g)
     assert g["discards"].tolist() == np.bincount(cards.COLOUR[pile[:9]], minlength=5).tolist()
-    kernel_turn.audit(g, counts, False)
+    kernel_audit.audit(g, counts, False)
     assert g["st"][S.ST_VIOLATIONS] == 0
     S.discarded(g, pile[0])   # counted, but never put on the pile
-    kernel_turn.audit(g, counts, False)
+    kernel_audit.audit(g, counts, False)
     assert g["st"][S.ST_VIOLATIONS] == 1
 
 
@@ -211,8 +211,8 @@ def test_the_hand_colour_counts_are_audited():
     g["plen"][S.DRAW] = len(deck) - 29
     g["st"][S.ST_TOP] = order[28]
     S.recount_discards(g)
-    kernel_turn.audit(g, counts, False)
+    kernel_audit.audit(g, counts, False)
     assert g["st"][S.ST_VIOLATIONS] == 0
     g["held"][2, cards.COLOUR[order[14]]] -= 1   # a card left seat 2's count but not its hand
-    kernel_turn.audit(g, counts, False)
+    kernel_audit.audit(g, counts, False)
     assert g["st"][S.ST_VIOLATIONS] == 1

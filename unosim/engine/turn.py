@@ -6,7 +6,6 @@ the same loop, which is why it lives apart from the round (the search sits betwe
 """
 
 
-import numpy as np
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
@@ -14,6 +13,7 @@ from .belief import drew_at_turn
 from .effects import checkpoint, play_card, skip_seat
 from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
 from . import mechanics
+from .audit import audit
 from .piles import clear_stack, draw_n, draw_one
 from .policy import choose_colour, choose_play, jumps_in, plays_drawn
 from .quality import check_standings, check_standings_out_of_loop
@@ -31,7 +31,6 @@ from .state import (
     LEGAL,
     LEGAL_WD4,
     LOOKAHEAD,
-    MAXC,
     NO_COLOUR,
     PLAY_FLAGS,
     RESTRICTED,
@@ -67,11 +66,8 @@ from .state import (
     ST_RESHUFFLES,
     ST_TOP,
     ST_TURNS,
-    ST_VIOLATIONS,
     ST_WINNER,
-    discards_agree,
     emit,
-    held_agree,
     next_seat,
     playable,
     recount_discards,
@@ -241,66 +237,6 @@ def first_card(g):
     if st[ST_ENDED]:
         return f
     return first_card_effect(g, f, c)
-
-
-@njit
-def audit(g, deck_counts, round_over):
-    """Invariants checked after every turn in audit mode (tests): card identities are conserved across
-    hands and piles (set-aside hands included), every hand size is possible, no active hand is at the
-    mercy limit, knocked-out seats hold nothing, a won round leaves the winner empty-handed, and the
-    discard pile's colour counts (``discards``) are the pile's.
-
-    Parameters
-    ----------
-    g : numpy.void
-        The game record (``state.new_game(...)[0]``); a failed check adds 1 to ``g["st"][ST_VIOLATIONS]``.
-    deck_counts : int64[cards.N_CARD_IDS]
-        How many copies of each card id the variant's deck holds.
-    round_over : bool
-        The round has just ended (a won round must leave the winner without cards).
-    """
-    st = g["st"]
-    hands = g["hands"]
-    hlen = g["hlen"]
-    pile = g["pile"]
-    plen = g["plen"]
-    count = np.zeros(deck_counts.shape[0], np.int64)
-    total = plen[DRAW] + plen[DISC] + plen[ASIDE]
-    for r in range(3):
-        for i in range(plen[r]):
-            count[mechanics.physical(pile[r, i])] += 1
-    for s in range(st[ST_N]):
-        if hlen[s] < 0 or hlen[s] > MAXC:
-            st[ST_VIOLATIONS] += 1
-            return
-        total += hlen[s]
-        for i in range(hlen[s]):
-            count[mechanics.physical(hands[s, i])] += 1
-    bad = total != deck_counts.sum()
-    for c in range(deck_counts.shape[0]):
-        if count[c] != deck_counts[c]:
-            bad = True
-    if plen[DISC] > 0 and pile[DISC, plen[DISC] - 1] != st[ST_TOP]:
-        bad = True
-    if not discards_agree(g) or not held_agree(g):
-        bad = True
-    if not mechanics.consistent(g):
-        bad = True
-    if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
-        bad = True
-    limit = g["ir"][L.IR_MERCY_LIMIT]
-    active = 0
-    for s in range(st[ST_N]):
-        if g["seat"][s, SE_ACTIVE]:
-            active += 1
-            if limit > 0 and hlen[s] >= limit:
-                bad = True   # a hand at the mercy limit never survives a check
-        elif hlen[s] != 0:
-            bad = True       # a knocked-out seat holds nothing
-    if active != st[ST_N_ACTIVE] or (active == 1 and not round_over):
-        bad = True
-    if bad:
-        st[ST_VIOLATIONS] += 1
 
 
 @njit

@@ -45,10 +45,10 @@ hook                           called from                 what a wing does ther
 ``on_jump_in(g)``              ``turn.jump_ins``           a jump-in happens (§4: it cancels a pending spin)
 ``seen_counts(g, p, counts)``  ``lookahead.search``        what a searching seat sees: known hands, and the
                                                            deck counted as it shows now
-``physical(c)``                ``turn.audit``              the card id a face belongs to
-``consistent(g)``              ``turn.audit``              its own invariants hold
-``write(g, row)``              ``round.write_round``       its round counters
-``write_seat(g, srow, s)``     ``round.write_seats``       its seat counters
+``physical(c)``                ``audit.audit``             the card id a face belongs to
+``consistent(g)``              ``audit.audit``             its own invariants hold
+``write(g, row)``              ``output.write_round``      its round counters
+``write_seat(g, srow, s)``     ``output.write_seats``      its seat counters
 =============================  ==========================  ==================================================
 
 Adding a wing: its module pair, a line under each hook it uses here and in
