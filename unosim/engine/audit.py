@@ -5,7 +5,7 @@ import numpy as np
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
-from . import mechanics
+from . import hooks
 from .state import (
     ASIDE,
     DISC,
@@ -48,14 +48,14 @@ def audit(g, deck_counts, round_over):
     total = plen[DRAW] + plen[DISC] + plen[ASIDE]
     for r in range(3):
         for i in range(plen[r]):
-            count[mechanics.physical(pile[r, i])] += 1
+            count[hooks.physical(pile[r, i])] += 1
     for s in range(st[ST_N]):
         if hlen[s] < 0 or hlen[s] > MAXC:
             st[ST_VIOLATIONS] += 1
             return
         total += hlen[s]
         for i in range(hlen[s]):
-            count[mechanics.physical(hands[s, i])] += 1
+            count[hooks.physical(hands[s, i])] += 1
     bad = total != deck_counts.sum()
     for c in range(deck_counts.shape[0]):
         if count[c] != deck_counts[c]:
@@ -64,7 +64,7 @@ def audit(g, deck_counts, round_over):
         bad = True
     if not discards_agree(g) or not held_agree(g):
         bad = True
-    if not mechanics.consistent(g):
+    if not hooks.consistent(g):
         bad = True
     if round_over and st[ST_END] == L.END_WON and hlen[st[ST_WINNER]] != 0:
         bad = True

@@ -25,7 +25,7 @@ seat ``o`` (docs/rules.md sections of the moves):
 * ``KNOCKOUT(t)`` (§2.4.6): the hand goes face down to the set-aside pile; ``o`` forgets it.
 * a wing's own events update what its mechanism changes (UNO Flip's ``FLIP`` turns every known card
   and void entry over: ``mechanics.flip.turn_beliefs_over``), and a wing may show a searching seat more
-  (``mechanics.seen_counts``: in flip, the other hands' turned-away faces).
+  (``hooks.seen_counts``: in flip, the other hands' turned-away faces).
 
 Draws teach nothing about the card drawn (Wild Color Roulette's reveals are treated as draws: a
 conservative choice, the search then simply samples those cards). Events after the round is decided

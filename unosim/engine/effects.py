@@ -1,5 +1,5 @@
 """What a played card does (docs/rules.md §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.4.4), skips
-and the UNO checkpoint; the cards of a mechanism's wing act through :mod:`.mechanics`."""
+and the UNO checkpoint; the cards of a mechanism's wing act through :mod:`.hooks`."""
 
 from unosim.engine._jit import njit
 
@@ -9,7 +9,7 @@ from .piles import (
     remove_card,
     win,
 )
-from . import mechanics
+from . import hooks
 from .policy import challenges, choose_colour
 from .rng import PLAY_STREAM, bernoulli
 from .state import (
@@ -57,7 +57,7 @@ def skip_seat(g, v):
     if not g["seat"][v, SE_ACTIVE]:
         return
     emit(g, L.EV_SKIP, v, 0, 0)
-    mechanics.turn_passes_to(g, v)
+    hooks.turn_passes_to(g, v)
 
 
 @njit(inline='always')
@@ -106,7 +106,7 @@ def final_card_effects(g, p, c, pending):
             st[ST_DIR] = -st[ST_DIR]
         draw_n(g, next_seat(g, p), pending + DRAW_VALUE[c])
     else:
-        mechanics.on_final(g, p, c)   # a last blank (§2.1.3), a last spin card: next(p) still spins (§2.3.6)
+        hooks.on_final(g, p, c)   # a last blank (§2.1.3), a last spin card: next(p) still spins (§2.3.6)
 
 
 @njit
@@ -130,8 +130,8 @@ def draw_card_effect(g, p, c, responding, guilty):
             draw_n(g, v, value + CHALLENGE_PENALTY)
             skip_seat(g, v)
             return next_seat(g, v)
-    r = mechanics.on_draw_card(g, p, c)   # stacking: it joins the pending penalty, the responder moves
-    if r != mechanics.NOT_MINE:
+    r = hooks.on_draw_card(g, p, c)   # stacking: it joins the pending penalty, the responder moves
+    if r != hooks.NOT_MINE:
         return r
     st[ST_LARGEST] = max(st[ST_LARGEST], value)
     v = next_seat(g, p)
@@ -180,8 +180,8 @@ def last_card(g, p, c):
     ir = g["ir"]
     pending = st[ST_P]
     if ir[L.IR_FINAL_CARD_EFFECTS]:
-        r = mechanics.on_last_card(g, p, c)   # a shuffle_hands blank redeals: the round goes on (§2.1.3)
-        if r != mechanics.NOT_MINE:
+        r = hooks.on_last_card(g, p, c)   # a shuffle_hands blank redeals: the round goes on (§2.1.3)
+        if r != hooks.NOT_MINE:
             return r
         win(g, p)
         final_card_effects(g, p, c, pending)
@@ -194,7 +194,7 @@ def last_card(g, p, c):
 def number_effect(g, p, c):
     """A NUMBER played with cards left: the wings act (spin: a spin card designates the spinner, §2.3.2;
     seven_o: a 7 swaps hands and a 0 passes them, §4). Returns the next seat."""
-    mechanics.on_number(g, p, c)   # a spin card's designation (§2.3.2), 7-0's swap and pass (§4)
+    hooks.on_number(g, p, c)   # a spin card's designation (§2.3.2), 7-0's swap and pass (§4)
     return next_seat(g, p)
 
 
@@ -230,12 +230,12 @@ def play_card(g, p, i):
     c = place_card(g, p, i)
     if g["hlen"][p] == 0:
         return last_card(g, p, c)
-    r = mechanics.on_play(g, p, c, guilty)
-    if r <= mechanics.SKIPS:
-        v = mechanics.SKIPS - r
+    r = hooks.on_play(g, p, c, guilty)
+    if r <= hooks.SKIPS:
+        v = hooks.SKIPS - r
         skip_seat(g, v)
         return next_seat(g, v)
-    if r != mechanics.NOT_MINE:
+    if r != hooks.NOT_MINE:
         return r
     if DRAW_VALUE[c] > 0:
         return draw_card_effect(g, p, c, responding, guilty)

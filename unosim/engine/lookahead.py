@@ -50,7 +50,7 @@ import numpy as np
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
-from . import mechanics, turn
+from . import hooks, turn
 from .policy import NO_CHOICE, acting_policy
 from .rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
 from .state import (
@@ -110,11 +110,11 @@ def candidates(g, p, options):
     DRAW_OR_ACCEPT); returns k (0: the turn asks no play or stack decision that a search could
     prepare — a spin turn, or a Dumb Fu pose about to close, which draws from the play stream before
     the decision and may change the hand)."""
-    if mechanics.acts_first(g, p):
+    if hooks.acts_first(g, p):
         return 0
     legal = g["legal"]
-    ns = mechanics.response_options(g, p, legal)   # a response turn to a pending penalty (stacking)
-    if ns != mechanics.NOT_MINE:
+    ns = hooks.response_options(g, p, legal)   # a response turn to a pending penalty (stacking)
+    if ns != hooks.NOT_MINE:
         k = add_distinct(g, p, legal, ns, options)
         if k == 0:
             return 0   # nothing to stack: the penalty is accepted without a decision
@@ -320,7 +320,7 @@ def search(g, p, deck_counts, work_block):
         return
     seed = next64(g, PLAY_STREAM)
     unseen = np.empty(MAXC, np.int64)
-    counts = mechanics.seen_counts(g, p, deck_counts)   # e.g. UNO Flip's turned-away faces (§2.6.6)
+    counts = hooks.seen_counts(g, p, deck_counts)   # e.g. UNO Flip's turned-away faces (§2.6.6)
     m = unseen_cards(g, p, counts, unseen)
     if m < 0:
         st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search

@@ -1,10 +1,10 @@
 """The output rows of a round, its seats and a match (``protocol.RC_*``, ``SC_*``, ``MC_*`` columns): every
-column is written (the tables are allocated empty); a wing writes its own counters (:mod:`.mechanics`)."""
+column is written (the tables are allocated empty); a wing writes its own counters (:mod:`.hooks`)."""
 
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
-from . import mechanics
+from . import hooks
 from .state import (
     POINTS,
     SE_ACTIVE,
@@ -51,7 +51,7 @@ def write_round(g, row, game, rnd, points):
     row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
     row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
     row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
-    mechanics.write(g, row)
+    hooks.write(g, row)
 
 
 @njit
@@ -77,7 +77,7 @@ def write_seats(g, seats, first):
         srow[L.SC_PLAYED] = seat[s, SE_PLAYED]
         srow[L.SC_KNOCKED_OUT] = 1 - seat[s, SE_ACTIVE]
         srow[L.SC_KNOCKOUT_TURN] = seat[s, SE_KO_TURN]
-        mechanics.write_seat(g, srow, s)
+        hooks.write_seat(g, srow, s)
 
 
 @njit

@@ -1,9 +1,14 @@
-"""Moving cards: draws (with reshuffles; a wing may stop them: mercy knock-outs), removal, swaps,
-discards under the top card, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4)."""
+"""Moving cards: draws (with reshuffles; the mercy wing stops them at a knock-out), removal, swaps,
+discards under the top card, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4).
+
+The draw is the one verb below the hooks (:mod:`.hooks` imports every wing, and the wings import these
+verbs), so it asks the mercy wing itself, under its switch."""
 
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
+from .features import HAS_MERCY
+from .mechanics import mercy
 from .rng import DECK_STREAM, shuffle
 from .state import (
     ASIDE,
@@ -16,14 +21,11 @@ from .state import (
     ST_DRAWS,
     ST_END,
     ST_ENDED,
-    ST_K,
     ST_MAX_HAND,
     ST_MOVES,
-    ST_P,
     ST_RESHUFFLES,
-    ST_RESPONDER,
-    ST_V,
     ST_WINNER,
+    clear_stack,
     discarded,
     emit,
     recount_discards,
@@ -95,15 +97,9 @@ def draw_one(g, s):
     seat[s, SE_DRAWN] += 1
     seat[s, SE_UNO_DONE] = 0
     emit(g, L.EV_DRAW, s, c, 0)
-    return mechanics.on_draw(g, s)   # a hand at the mercy limit is knocked out (§2.4.6): the draws stop
-
-
-@njit
-def clear_stack(st):
-    st[ST_P] = 0
-    st[ST_V] = 0
-    st[ST_K] = -1
-    st[ST_RESPONDER] = -1
+    if HAS_MERCY:   # a hand at the mercy limit is knocked out (§2.4.6): the draws stop
+        return mercy.on_draw(g, s)
+    return True
 
 
 @njit
@@ -196,7 +192,3 @@ def rotate_hands(g, order, k):
         seat[order[j], SE_UNO_DONE] = 0
     st[ST_MOVES] += 1
 
-
-# the hooks come last: the wings they call import this module's verbs, which are defined by now
-# (numba looks up ``mechanics.on_draw`` when it compiles draw_one, after every module is loaded)
-from . import mechanics  # noqa: E402

@@ -130,7 +130,7 @@ KO_POINTS = 250     # points for each knocked-out seat (docs/rules.md §2.4.8)
 CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
 BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
 BLANK_ID0 = C.ID_BLANK[0]
-# what a wing's play hook answers besides a seat (engine/mechanics/__init__.py): NOT_MINE, no wing owns
+# what a wing's play hook answers besides a seat (engine/hooks.py): NOT_MINE, no wing owns
 # the card (the core's own effect applies); SKIPS - v, seat v loses its turn (the core skips it: a pose
 # event in minions, nothing if v was knocked out meanwhile) and the turn goes to next(v)
 NOT_MINE = -2
@@ -193,6 +193,15 @@ def emit(g, code, s, a, b):
         st[ST_EV_LEN] = k + 1
     if HAS_LOOKAHEAD and st[ST_LA_SEARCH]:   # a lookahead seat observes the game (never in its own rollouts)
         observe(g, code, s, a, b)
+
+
+@njit
+def clear_stack(st):
+    st[ST_P] = 0
+    st[ST_V] = 0
+    st[ST_K] = -1
+    st[ST_RESPONDER] = -1
+
 
 
 # ---- seats and matching -----------------------------------------------------------------------------

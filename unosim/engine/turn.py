@@ -12,9 +12,9 @@ from unosim.game import protocol as L
 from .belief import drew_at_turn
 from .effects import checkpoint, play_card, skip_seat
 from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
-from . import mechanics
+from . import hooks
 from .audit import audit
-from .piles import clear_stack, draw_n, draw_one
+from .piles import draw_n, draw_one
 from .policy import choose_colour, choose_play, jumps_in, plays_drawn
 from .quality import check_standings, check_standings_out_of_loop
 from .rng import DECK_STREAM, below, shuffle
@@ -22,12 +22,12 @@ from .state import (
     ASIDE,
     COLOUR,
     DISC,
-    DRAW_VALUE,
     DRAW,
+    DRAW_VALUE,
     HAND_CLASS,
+    KIND,
     K_REVERSE,
     K_SKIP,
-    KIND,
     LEGAL,
     LEGAL_WD4,
     LOOKAHEAD,
@@ -49,13 +49,13 @@ from .state import (
     ST_IDLE,
     ST_KNOCKOUTS,
     ST_KO_SEAT,
-    ST_LA_READY,
-    ST_LA_SEARCH,
     ST_LARGEST,
     ST_LAST_PLAYER,
-    ST_LOOP_BOUND_HITS,
-    ST_LEAD_CHANGES,
+    ST_LA_READY,
+    ST_LA_SEARCH,
     ST_LEADER,
+    ST_LEAD_CHANGES,
+    ST_LOOP_BOUND_HITS,
     ST_MAX_HAND,
     ST_MOVES,
     ST_N,
@@ -67,6 +67,7 @@ from .state import (
     ST_TOP,
     ST_TURNS,
     ST_WINNER,
+    clear_stack,
     emit,
     next_seat,
     playable,
@@ -139,16 +140,16 @@ def draw_turn(g, p):
 def take_turn(g, p):
     """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
     st = g["st"]
-    mechanics.turn_passes_to(g, p)   # a Dumb Fu pose (minions)
+    hooks.turn_passes_to(g, p)   # a Dumb Fu pose (minions)
     if st[ST_ENDED] or not g["seat"][p, SE_ACTIVE]:   # the pose penalty knocked p out (mercy rule)
         return next_seat(g, p)
-    r = mechanics.replaces_turn(g, p)   # §1.5 step 2: the designated spinner spins instead of its turn
-    if r != mechanics.NOT_MINE:
+    r = hooks.replaces_turn(g, p)   # §1.5 step 2: the designated spinner spins instead of its turn
+    if r != hooks.NOT_MINE:
         return r
-    i = mechanics.respond(g, p)   # a response turn to a pending penalty (stacking)
+    i = hooks.respond(g, p)   # a response turn to a pending penalty (stacking)
     if i >= 0:
         return play_card(g, p, i)
-    if i == mechanics.ACCEPTED:
+    if i == hooks.ACCEPTED:
         return next_seat(g, p)
     legal = g["legal"]
     nleg, bluff_index = legal_plays(g, p, legal)
@@ -215,12 +216,12 @@ def first_card_effect(g, f, c):
         st[ST_COLOUR] = choose_colour(g, f)
         emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
     # a wing's first card: spin_first_card_spins (§2.3.6), a blank's effect (§2.1.3)
-    r = mechanics.on_first_card(g, f, c)
-    if r <= mechanics.SKIPS:
-        v = mechanics.SKIPS - r
+    r = hooks.on_first_card(g, f, c)
+    if r <= hooks.SKIPS:
+        v = hooks.SKIPS - r
         skip_seat(g, v)
         return next_seat(g, v)
-    if r != mechanics.NOT_MINE:
+    if r != hooks.NOT_MINE:
         return r
     return f
 
@@ -230,8 +231,8 @@ def first_card(g):
     """§1.9 / §2.4.2: turn up T and apply its first-card effect; returns the seat of the first turn."""
     st = g["st"]
     f = (st[ST_DEALER] + 1) % st[ST_N]
-    r = mechanics.turn_up_first(g, f)   # No Mercy turns up a NUMBER, without effect (§2.4.2)
-    if r != mechanics.NOT_MINE:
+    r = hooks.turn_up_first(g, f)   # No Mercy turns up a NUMBER, without effect (§2.4.2)
+    if r != hooks.NOT_MINE:
         return r
     c = turn_up(g, f)
     if st[ST_ENDED]:
@@ -288,7 +289,7 @@ def jump_ins(g, cur):
             return cur
         st[ST_TURNS] += 1
         emit(g, L.EV_TURN, jumper, st[ST_TURNS], 1)
-        mechanics.on_jump_in(g)   # it cancels a pending spin (§4)
+        hooks.on_jump_in(g)   # it cancels a pending spin (§4)
         st[ST_PLAYED] = 0
         st[ST_KO_SEAT] = -1
         cur = play_card(g, jumper, index)
@@ -316,7 +317,7 @@ def reset_round(g):
     clear_stack(st)
     g["deficit"][:] = 0
     g["out_pad"][:] = 0
-    mechanics.reset(g)
+    hooks.reset(g)
     st[ST_WINNER] = -1
     st[ST_END] = -1
     st[ST_DIR] = 1

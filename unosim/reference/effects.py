@@ -1,6 +1,6 @@
 """Card effects: as played (docs/rules.md §1.7, §2.4.4), as first card (§1.9) and as final card (§1.11).
 Draw cards, stacking and skips are in :mod:`.penalties`; a mechanism's own cards (blanks, Dumb Fu, spin
-cards, 7-0, UNO Flip's) act through its wing (:mod:`.mechanics`).
+cards, 7-0, UNO Flip's) act through its wing (:mod:`.hooks`).
 
 Every effect function returns the seat that takes the next turn, or ``None`` when the effect ended
 the round. A knock-out that ends the round stops everything at once (docs/rules.md §2.4.6).
@@ -17,7 +17,7 @@ from .penalties import (
     skip,
     victim_draws_and_is_skipped,
 )
-from . import mechanics
+from . import hooks
 from .table import Skips, Table
 
 
@@ -26,11 +26,11 @@ from .table import Skips, Table
 def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """The effect of ``card`` just played by ``player``; ``guilty``: an illegal (bluffed) WD4."""
     kind = KIND[card]
-    answer = mechanics.on_play(table, player, card, guilty)
+    answer = hooks.on_play(table, player, card, guilty)
     if isinstance(answer, Skips):
         skip(table, answer.seat)
         return table.next_seat(answer.seat)
-    if answer is not mechanics.NOT_MINE:
+    if answer is not hooks.NOT_MINE:
         return answer
     if DRAW_VALUE[card] > 0:
         return draw_card_played(table, player, card, guilty)
@@ -41,7 +41,7 @@ def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int
     if kind == cards.REVERSE:
         return reverse(table, player)
     if kind == cards.NUMBER:
-        mechanics.on_number(table, player, card)    # a spin card's designation (§2.3.2), 7-0's swap and pass (§4)
+        hooks.on_number(table, player, card)    # a spin card's designation (§2.3.2), 7-0's swap and pass (§4)
         return table.next_seat(player)
     if kind == cards.SKIP_EVERYONE:
         return player                       # docs/rules.md §2.4.4: p takes another turn
@@ -77,11 +77,11 @@ def apply_first_card(table: Table) -> int | None:
     if kind == cards.REVERSE:
         table.direction = -1
         return table.dealer
-    answer = mechanics.on_first_card(table, f_seat, top)   # spin_first_card_spins (§2.3.6), a blank (§2.1.3)
+    answer = hooks.on_first_card(table, f_seat, top)   # spin_first_card_spins (§2.3.6), a blank (§2.1.3)
     if isinstance(answer, Skips):
         skip(table, answer.seat)
         return table.next_seat(answer.seat)
-    if answer is not mechanics.NOT_MINE:
+    if answer is not hooks.NOT_MINE:
         return answer
     return f_seat
 
@@ -97,4 +97,4 @@ def apply_final_card(table: Table, player: int, card: int, pending: int) -> None
     if DRAW_VALUE[card] > 0:
         final_draw(table, player, card, pending)   # no response, no challenge
     else:
-        mechanics.on_final(table, player, card)    # a last blank (§2.1.3), a last spin card (§2.3.6)
+        hooks.on_final(table, player, card)    # a last blank (§2.1.3), a last spin card (§2.3.6)

@@ -13,7 +13,7 @@ from ..game import protocol as L
 from ..game.protocol import RawResults
 from .rng import DECK_STREAM, PLAY_STREAM, Xoshiro
 from ..game.rules import RuleSet
-from . import mechanics
+from . import hooks
 from .card_tables import HAND_CLASS
 from .policies import resolve_lineup
 from .round import KNOCKOUT_POINTS, play_round, round_points
@@ -124,7 +124,7 @@ class _Collector:
         row[L.RC_LEAD_CHANGES] = table.quality.lead_changes
         row[L.RC_WINNER_MAX_DEFICIT] = table.quality.winner_max_deficit(table.winner)
         row[L.RC_MAX_HAND] = table.quality.max_hand
-        mechanics.write(table, row)
+        hooks.write(table, row)
         self.rounds.append(row)
         for seat in range(self.players):
             seat_row = [0] * L.SC_SIZE
@@ -135,7 +135,7 @@ class _Collector:
             seat_row[L.SC_PLAYED] = table.n_played[seat]
             seat_row[L.SC_KNOCKED_OUT] = int(not table.active[seat])
             seat_row[L.SC_KNOCKOUT_TURN] = table.knockout_turn[seat]
-            mechanics.write_seat(table, seat_row, seat)
+            hooks.write_seat(table, seat_row, seat)
             self.seats.append(seat_row)
             counts = [0] * cards.N_HAND_CLASSES
             for card in table.opening_hands[seat]:

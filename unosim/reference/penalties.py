@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..game import cards
 from ..game import protocol as L
-from . import mechanics
+from . import hooks
 from .card_tables import DRAW_VALUE, KIND
 from .table import Table
 
@@ -22,7 +22,7 @@ def skip(table: Table, victim: int) -> None:
     if not table.active[victim]:
         return
     table.emit(L.EV_SKIP, victim)
-    mechanics.turn_passes_to(table, victim)
+    hooks.turn_passes_to(table, victim)
 
 
 def victim_draws_and_is_skipped(table: Table, victim: int, count: int) -> int | None:
@@ -71,8 +71,8 @@ def draw_card_played(table: Table, player: int, card: int, guilty: bool) -> int 
             table.draw(player, DRAW_VALUE[card])
             return victim                   # the victim keeps its turn (docs/rules.md §6 C8)
         return victim_draws_and_is_skipped(table, victim, DRAW_VALUE[card] + 2)
-    responder = mechanics.on_draw_card(table, player, card, victim)   # stacking: a response turn
-    if responder is not mechanics.NOT_MINE:
+    responder = hooks.on_draw_card(table, player, card, victim)   # stacking: a response turn
+    if responder is not hooks.NOT_MINE:
         return responder
     count = table.pending
     table.clear_pending()

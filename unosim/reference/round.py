@@ -14,7 +14,7 @@ from ..game import cards
 from ..game import protocol as L
 from .card_tables import COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card
-from . import mechanics
+from . import hooks
 from .table import Game, Table
 
 KNOCKOUT_POINTS = 250   # docs/rules.md §2.4.8, for every family with a mercy_limit (protocol §5)
@@ -23,7 +23,7 @@ KNOCKOUT_POINTS = 250   # docs/rules.md §2.4.8, for every family with a mercy_l
 def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[int] | None) -> Table:
     """Play one round to its end and return the final table (counters, hands, winner)."""
     table = Table(game, dealer, round_index)
-    mechanics.start(table)
+    hooks.start(table)
     table.draw_pile = list(game.deck)
     table.emit(L.EV_ROUND_START, dealer, round_index, game.index)
     if deck_order is None:
@@ -33,8 +33,8 @@ def play_round(game: Game, dealer: int, round_index: int, deck_order: Sequence[i
     deal(table)
     table.opening_hands = [list(hand) for hand in table.hands]
     table.quality.hand_grew(max(len(hand) for hand in table.hands))
-    first = mechanics.turn_up_first(table)  # No Mercy: a NUMBER, no first-card effect (docs/rules.md §2.4.2)
-    if first is mechanics.NOT_MINE:
+    first = hooks.turn_up_first(table)  # No Mercy: a NUMBER, no first-card effect (docs/rules.md §2.4.2)
+    if first is hooks.NOT_MINE:
         if not turn_up_first_card(table):
             first = None                    # the return bound was hit: the round ended truncated
         else:
@@ -132,7 +132,7 @@ def one_turn(table: Table, player: int, jump_in_index: int | None = None) -> int
     if jump_in_index is None:
         next_player = take_turn(table, player)
     else:
-        mechanics.on_jump_in(table)             # a jump-in cancels a pending spin (docs/rules.md §4)
+        hooks.on_jump_in(table)             # a jump-in cancels a pending spin (docs/rules.md §4)
         next_player = play_card(table, player, jump_in_index)
     if table.over:
         check_standings(table)
@@ -185,16 +185,16 @@ def find_jumper(table: Table, last_player: int) -> tuple[int, int] | None:
 
 def take_turn(table: Table, player: int) -> int | None:
     """``TURN(p)`` (docs/rules.md §1.5, §2.4.3); returns the next player, None if the round ended."""
-    mechanics.turn_passes_to(table, player)   # minions: every TURN(t) is a pose event (docs/rules.md §2.2.2)
+    hooks.turn_passes_to(table, player)   # minions: every TURN(t) is a pose event (docs/rules.md §2.2.2)
     if table.over or not table.active[player]:
         return table.next_seat(player)          # knocked out by a pose penalty: the turn is over
-    answer = mechanics.replaces_turn(table, player)   # spin: spinning replaces the turn (docs/rules.md §1.5 step 2)
-    if answer is not mechanics.NOT_MINE:
+    answer = hooks.replaces_turn(table, player)   # spin: spinning replaces the turn (docs/rules.md §1.5 step 2)
+    if answer is not hooks.NOT_MINE:
         return answer
-    choice = mechanics.respond(table, player)   # a response turn to a pending penalty (stacking)
-    if choice == mechanics.ACCEPTED:
+    choice = hooks.respond(table, player)   # a response turn to a pending penalty (stacking)
+    if choice == hooks.ACCEPTED:
         return table.next_seat(player)
-    if choice is not mechanics.NOT_MINE:
+    if choice is not hooks.NOT_MINE:
         return play_card(table, player, choice)
     legal = table.legal_indices(player)
     choice = table.ask_play(player, legal) if legal else None
@@ -252,8 +252,8 @@ def finish_with_last_card(table: Table, player: int, card: int, pending: int) ->
     goes on. Without final-card effects a pending P is discarded."""
     rules = table.rules
     if rules.final_card_effects:
-        answer = mechanics.on_last_card(table, player, card)   # a shuffle_hands blank redeals
-        if answer is not mechanics.NOT_MINE:
+        answer = hooks.on_last_card(table, player, card)   # a shuffle_hands blank redeals
+        if answer is not hooks.NOT_MINE:
             return answer
     table.win(player)
     table.clear_pending()

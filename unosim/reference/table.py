@@ -19,12 +19,13 @@ from ..game import protocol as L
 from .rng import Xoshiro
 from ..game.rules import RuleSet
 from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS, is_wild
+from .mechanics import mercy
 from .policies import Seat
 from .policy import PolicyView
 from .quality import QualityCounters
 
 Event = tuple[int, int, int, int]
-# a wing's play hook answers this for a card that is not its mechanism's (reference/mechanics/__init__.py)
+# a wing's play hook answers this for a card that is not its mechanism's (reference/hooks.py)
 NOT_MINE = object()
 
 
@@ -202,7 +203,7 @@ class Table:
         self.n_drawn[seat] += 1
         self.moves += 1
         self.emit(L.EV_DRAW, seat, card)
-        return mechanics.on_draw(self, seat)    # a hand at the mercy limit is knocked out (§2.4.6)
+        return mercy.on_draw(self, seat)    # a hand at the mercy limit is knocked out (§2.4.6)
 
     def clear_pending(self) -> None:
         self.pending, self.pending_value, self.pending_kind, self.responder = 0, 0, -1, -1
@@ -332,6 +333,3 @@ class Table:
 def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
-
-# the hooks come last: the wings import this module's names, which are defined by now
-from . import mechanics  # noqa: E402

@@ -5,7 +5,7 @@ turn, legality and scoring work on the side in play unchanged; this wing turns e
 for the Wild Draw Colour, answers what a seat sees of the others (the faces turned away from their
 owners), turns a lookahead seat's beliefs over with the cards, and keeps its scratch (``ST_SIDE``,
 ``ST_FLIPS``) and its round counter (``RC_FLIPS``). The core reaches it only through the hooks of
-:mod:`unosim.engine.mechanics`.
+:mod:`unosim.engine.hooks`.
 """
 
 import numpy as np

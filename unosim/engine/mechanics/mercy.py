@@ -10,7 +10,6 @@ on from the knocked-out seat (``ST_KO_SEAT``, read by the turn loop).
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
-from ..piles import clear_stack
 from ..quality import OUT
 from ..state import (
     ASIDE,
@@ -29,6 +28,7 @@ from ..state import (
     ST_RESPONDER,
     ST_TURNS,
     ST_WINNER,
+    clear_stack,
     emit,
 )
 

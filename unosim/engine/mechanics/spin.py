@@ -411,7 +411,7 @@ def spin(g, s, final):
     return next_seat(g, after)
 
 
-# ---- hooks (engine/mechanics/__init__.py) ------------------------------------------------------------
+# ---- hooks (engine/hooks.py) ------------------------------------------------------------------------
 @njit
 def reset(g):
     st = g["st"]

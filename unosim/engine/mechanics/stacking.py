@@ -5,19 +5,19 @@ responder's next turn is a response turn — stack a draw card the mode allows (
 accept and draw P.
 
 The pending penalty itself (``ST_P``, ``ST_V``, ``ST_K``, ``ST_RESPONDER``) is the core's: a final draw
-card adds it (§1.11), a win or a knock-out of the responder clears it (``piles.clear_stack``).
+card adds it (§1.11), a win or a knock-out of the responder clears it (``state.clear_stack``).
 """
 
 from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
-from ..piles import clear_stack, draw_n
+from ..piles import draw_n
 from ..policy import choose_stack
 from ..state import (
     ACCEPTED,
     DRAW_VALUE,
-    K_WRD4,
     KIND,
+    K_WRD4,
     NOT_MINE,
     ST_K,
     ST_LARGEST,
@@ -25,6 +25,7 @@ from ..state import (
     ST_P,
     ST_RESPONDER,
     ST_V,
+    clear_stack,
     emit,
     next_seat,
 )

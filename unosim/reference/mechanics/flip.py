@@ -3,7 +3,7 @@
 Hands and piles hold the face in play; a Flip card turns every card to its other face
 (``cards.FLIP_PARTNER``). The wing keeps on the table the side in play (``table.side``: 0 light, 1 dark)
 and the round's ``table.flips``, set by :func:`start`; the core reaches it through the hooks of
-:mod:`unosim.reference.mechanics`.
+:mod:`unosim.reference.hooks`.
 """
 
 from __future__ import annotations

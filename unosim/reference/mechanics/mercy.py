@@ -6,10 +6,12 @@ active (``table.active``) is the core's: turn order, scoring and every policy's 
 from __future__ import annotations
 
 from ...game import protocol as L
-from ..table import Table
+
+# ``table`` below is the round's ``reference.table.Table``, which asks this wing at every draw
+# (``Table.draw_one``): the wing does not import it back.
 
 
-def on_draw(table: Table, seat: int) -> bool:
+def on_draw(table, seat: int) -> bool:
     """``seat`` has just drawn: at the mercy limit it is knocked out (its draws stop: False)."""
     limit = table.rules.mercy_limit
     if limit is not None and len(table.hands[seat]) >= limit:
@@ -18,7 +20,7 @@ def on_draw(table: Table, seat: int) -> bool:
     return True
 
 
-def knock_out(table: Table, seat: int) -> None:
+def knock_out(table, seat: int) -> None:
     """docs/rules.md §2.4.6: the hand is set aside, the seat leaves the round; if it was the responder the
     pending penalty lapses; the last active player wins by knock-out (§2.4.7, §6 N20)."""
     table.set_aside.extend(table.hands[seat])

@@ -59,7 +59,7 @@ def weighted(rng: Xoshiro, weights: Sequence[float]) -> int:
     return max(i for i, w in enumerate(weights) if w > 0)
 
 
-# ---- hooks called by the core (reference/mechanics/__init__.py) ---------------------------------
+# ---- hooks called by the core (reference/hooks.py) ----------------------------------------------
 def start(table: Table) -> None:
     table.spinner = -1
     table.spins = table.final_spins = 0
