@@ -199,9 +199,11 @@ def number_effect(g, p, c):
 
 
 @njit(inline='always')
-def action_effect(g, p, c):
-    """The effect of an action card other than a draw card, played with cards left (§1.5, §2.1.3,
-    §2.4.4); returns the next seat."""
+def action_effect(g, p, c, guilty):
+    """The effect of a card that is neither a draw card nor a NUMBER, played with cards left (§1.5,
+    §2.4.4): Skip, Reverse, Skip Everyone, a plain wild, or a wing's card (blanks, Dumb Fu, No Mercy's
+    Discard All and Roulette, UNO Flip's Flip and Wild Draw Colour: none is a draw card or a NUMBER, so
+    numbers and draw cards never ask the wings). Returns the next seat (-1: the round is over)."""
     st = g["st"]
     k = KIND[c]
     if k == K_SKIP:
@@ -216,6 +218,13 @@ def action_effect(g, p, c):
         return next_seat(g, p)
     if k == K_SKIP_EVERYONE:   # No Mercy's, and UNO Flip's dark side's (§2.4.4, §2.6.4): p plays again
         return p
+    r = hooks.on_play(g, p, c, guilty)
+    if r <= hooks.SKIPS:
+        v = hooks.SKIPS - r
+        skip_seat(g, v)
+        return next_seat(g, v)
+    if r != hooks.NOT_MINE:
+        return r
     return next_seat(g, p)
 
 
@@ -230,15 +239,8 @@ def play_card(g, p, i):
     c = place_card(g, p, i)
     if g["hlen"][p] == 0:
         return last_card(g, p, c)
-    r = hooks.on_play(g, p, c, guilty)
-    if r <= hooks.SKIPS:
-        v = hooks.SKIPS - r
-        skip_seat(g, v)
-        return next_seat(g, v)
-    if r != hooks.NOT_MINE:
-        return r
     if DRAW_VALUE[c] > 0:
         return draw_card_effect(g, p, c, responding, guilty)
     if KIND[c] == K_NUMBER:
         return number_effect(g, p, c)
-    return action_effect(g, p, c)
+    return action_effect(g, p, c, guilty)

@@ -29,7 +29,7 @@ hook                           called from                 what a wing does ther
 ``on_first_card(g, f, c)``     ``turn.first_card_effect``  a first card of its kinds (§1.9; F has named a
                                                            wild's colour): F's seat, ``SKIPS - v``, or
                                                            ``NOT_MINE`` (F takes the first turn)
-``on_play(g, p, c, guilty)``   ``effects.play_card``       the effect of a card of its kinds, played with
+``on_play(g, p, c, guilty)``   ``effects.action_effect``   the effect of a card of its kinds, played with
                                                            cards left: the next seat, ``SKIPS - v`` (v
                                                            loses its turn), or ``NOT_MINE`` (the core's
                                                            effect applies)

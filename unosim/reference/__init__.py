@@ -6,17 +6,17 @@ the same output tables as the compiled kernels. It also runs Python policies (se
 :mod:`unosim.reference.policies`), which lets a user prototype a strategy without numba.
 
 Implemented: every variant — ``classic`` (blank cards with all six effects), ``minions`` (Dumb Fu),
-``spin`` (the wheel, :mod:`.spin`), ``no_mercy`` (stacking, mercy knock-outs, 7-swap and 0-pass,
-Discard All, Skip Everyone, Wild Color Roulette) and ``flip`` (UNO Flip's two sides, the wing
-:mod:`.mechanics.flip`) — each with every house rule of docs/rules.md §4 that applies to it.
+``spin`` (the wheel), ``no_mercy`` (stacking, mercy knock-outs, 7-swap and 0-pass, Discard All, Skip
+Everyone, Wild Color Roulette) and ``flip`` (UNO Flip's two sides) — each with every house rule of
+docs/rules.md §4 that applies to it.
 
-Modules: :mod:`.table` (round state and primitive verbs, knock-outs), :mod:`.penalties` (skips, Dumb
-Fu pose windows, draw cards, the WD4 challenge and stacking), :mod:`.effects` (the other card effects),
-:mod:`.round` (the round procedure, ``TURN(p)`` and jump-ins), :mod:`.spin` (spin cards and the
-wheel), :mod:`.match` (matches, scoring, output
-tables), :mod:`.policies` (views, Python policies, the built-in policies in Python), :mod:`.lookahead`
-(replays the compiled engine's recorded ``lookahead`` decisions), :mod:`.card_tables` (the card tables
-as tuples). The random streams live in :mod:`unosim.reference.rng`.
+Modules: :mod:`.table` (round state and primitive verbs), :mod:`.penalties` (skips, draw cards, the WD4
+challenge), :mod:`.effects` (the other card effects), :mod:`.round` (the round procedure, ``TURN(p)`` and
+jump-ins), :mod:`.mechanics` (one wing per mechanism: ``blank``, ``minions``, ``spin``, ``no_mercy``,
+``stacking``, ``mercy``, ``seven_o``, ``flip``) reached through :mod:`.hooks`, :mod:`.match` (matches,
+scoring, output tables), :mod:`.policies` (views, Python policies, the built-in policies in Python),
+:mod:`.lookahead` (replays the compiled engine's recorded ``lookahead`` decisions), :mod:`.card_tables`
+(the card tables as tuples). The random streams live in :mod:`unosim.reference.rng`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Penalties: skips (a pose event in minions, .mechanics.minions), draw cards with the Wild Draw Four
-challenge (§1.7, §1.8) and the pending penalty of stacking (§1.7, §2.4.3-§2.4.5, §4, protocol §5).
+challenge (§1.7, §1.8) and the pending penalty P (§1.7, protocol §5), which resolves at once unless the
+stacking wing (.mechanics.stacking) turns it into a response turn.
 
 State on the table: ``pending`` (P), ``pending_value`` (V), ``pending_kind`` (K) and ``responder``.
 """

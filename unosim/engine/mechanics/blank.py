@@ -41,7 +41,7 @@ def effect_of(g, c):
     return g["ir"][L.IR_BLANK_EFFECT + c - BLANK_ID0]
 
 
-@njit
+@njit(inline='always')
 def on_play(g, p, c):
     """A blank played by p with cards left (§2.1.3): the next seat, SKIPS - v when draw_two_next's
     victim v drew, -1 when discard_colour emptied p's hand (p won); NOT_MINE for any other card."""
@@ -80,7 +80,7 @@ def on_first_card(g, f, c):
     return f
 
 
-@njit
+@njit(inline='always')
 def on_last_card(g, p, c):
     """p's last card c under final_card_effects: a shuffle_hands blank redeals and the round goes on
     (§2.1.3: the next seat); NOT_MINE otherwise (p wins)."""

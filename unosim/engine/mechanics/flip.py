@@ -50,7 +50,7 @@ def reset(g):
     st[L.ST_FLIPS] = 0
 
 
-@njit
+@njit(inline='always')
 def physical(c):
     """The physical card showing face c, named by its light face (audit: conservation over both faces)."""
     return FLIP_PARTNER[c] if DARK_FACE[c] else c
@@ -112,7 +112,7 @@ def turn_beliefs_over(g, n):
                 void[t, c], void[t, d] = void[t, d], void[t, c]
 
 
-@njit
+@njit(inline='always')
 def on_play(g, p, c, guilty):
     """A card of flip's kinds played by p with cards left: the next seat (SKIPS - v when the Wild Draw
     Colour's victim v drew), or NOT_MINE for any other card."""
@@ -126,7 +126,7 @@ def on_play(g, p, c, guilty):
     return NOT_MINE
 
 
-@njit
+@njit(inline='always')
 def on_final(g, p, c):
     """§2.6.7: a last Flip still turns the cards (the hands score by the side it turns up); a last Wild
     Draw Colour still makes next(p) draw until the colour."""

@@ -46,7 +46,7 @@ def advance_window(g, s):
         draw_n(g, s, g["ir"][L.IR_DUMBFU_PENALTY])
 
 
-@njit
+@njit(inline='always')
 def on_play(g, p, c):
     """A Dumb Fu played by p with cards left opens a window on next(p), who is not skipped (§6 M1)."""
     if KIND[c] != K_DUMB_FU:
@@ -57,7 +57,7 @@ def on_play(g, p, c):
     return t
 
 
-@njit
+@njit(inline='always')
 def poses_now(g, p):
     """p's turn starts by closing its window (a draw from the play stream before any decision)."""
     return g["seat"][p, L.SE_WINDOW] == 1

@@ -53,7 +53,7 @@ def turn_up_first(g, f):
             return f
 
 
-@njit
+@njit(inline='always')
 def on_play(g, p, c):
     """Discard All or Wild Color Roulette played by p with cards left: the next seat (-1 when Discard
     All emptied p's hand: p won); NOT_MINE for any other card."""

@@ -21,7 +21,7 @@ def reset(g):
     st[L.ST_PASSES0] = 0
 
 
-@njit
+@njit(inline='always')
 def on_number(g, p, c):
     """A NUMBER c played by p with cards left: with seven_o, a 7 swaps hands with the seat p chooses and
     a 0 passes the hands on."""

@@ -426,14 +426,14 @@ def reset(g):
         seat[s, SE_WHEEL_LOST] = 0
 
 
-@njit
+@njit(inline='always')
 def designate(g, t):
     """§2.3.2: t spins at its next turn (a new spin card replaces an older designation)."""
     g["st"][ST_SPINNER] = t
     emit(g, L.EV_SPINNER, t, 0, 0)
 
 
-@njit
+@njit(inline='always')
 def on_first_card(g, f, c):
     """§2.3.6 (spin_first_card_spins, off by default): a first spin card has F spin instead of its first
     turn."""
@@ -441,7 +441,7 @@ def on_first_card(g, f, c):
         designate(g, f)
 
 
-@njit
+@njit(inline='always')
 def replaces_turn(g, p):
     """§1.5 step 2: the designated spinner spins instead of its turn (the next seat, -1 if the round
     ended); NOT_MINE for any other seat."""
@@ -452,27 +452,27 @@ def replaces_turn(g, p):
     return spin(g, p, False)
 
 
-@njit
+@njit(inline='always')
 def on_number(g, p, c):
     """§2.3.2: a spin card designates next(p) (nobody is skipped)."""
     if SPIN[c]:
         designate(g, next_seat(g, p))
 
 
-@njit
+@njit(inline='always')
 def on_final(g, p, c):
     """§2.3.6: after a last spin card next(p) still spins, for scoring only."""
     if SPIN[c]:
         spin(g, next_seat(g, p), True)
 
 
-@njit
+@njit(inline='always')
 def on_jump_in(g):
     """§4 jump_in: a jump-in cancels a pending spin."""
     g["st"][ST_SPINNER] = -1
 
 
-@njit
+@njit(inline='always')
 def spins_now(g, p):
     """p's turn is a spin (no play decision)."""
     return g["st"][ST_SPINNER] == p

@@ -87,7 +87,7 @@ def respond(g, p):
     return ACCEPTED
 
 
-@njit
+@njit(inline='always')
 def on_draw_card(g, p, c):
     """A draw card c played by p with cards left (not challenged): with stacking it joins the pending
     penalty and the responder moves next — next(p), or p itself for a Wild Reverse Draw Four with two
