@@ -51,6 +51,17 @@ from .state import (
 
 
 # ---- verbs of the classic family --------------------------------------------------------------------
+@njit(inline='always')
+def after_wing(g, r):
+    """A wing's answer r (engine/hooks.py): SKIPS - v, v is skipped and the turn goes to next(v);
+    anything else (a seat, -1, NOT_MINE) is returned as it is."""
+    if r <= hooks.SKIPS:
+        v = hooks.SKIPS - r
+        skip_seat(g, v)
+        return next_seat(g, v)
+    return r
+
+
 @njit
 def skip_seat(g, v):
     """v loses its turn (a pose event in minions); a seat knocked out by the penalty is not skipped."""
@@ -218,11 +229,7 @@ def action_effect(g, p, c, guilty):
         return next_seat(g, p)
     if k == K_SKIP_EVERYONE:   # No Mercy's, and UNO Flip's dark side's (§2.4.4, §2.6.4): p plays again
         return p
-    r = hooks.on_play(g, p, c, guilty)
-    if r <= hooks.SKIPS:
-        v = hooks.SKIPS - r
-        skip_seat(g, v)
-        return next_seat(g, v)
+    r = after_wing(g, hooks.on_play(g, p, c, guilty))
     if r != hooks.NOT_MINE:
         return r
     return next_seat(g, p)

@@ -10,7 +10,7 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 from .belief import drew_at_turn
-from .effects import checkpoint, play_card, skip_seat
+from .effects import after_wing, checkpoint, play_card, skip_seat
 from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
 from . import hooks
 from .audit import audit
@@ -216,11 +216,7 @@ def first_card_effect(g, f, c):
         st[ST_COLOUR] = choose_colour(g, f)
         emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
     # a wing's first card: spin_first_card_spins (§2.3.6), a blank's effect (§2.1.3)
-    r = hooks.on_first_card(g, f, c)
-    if r <= hooks.SKIPS:
-        v = hooks.SKIPS - r
-        skip_seat(g, v)
-        return next_seat(g, v)
+    r = after_wing(g, hooks.on_first_card(g, f, c))
     if r != hooks.NOT_MINE:
         return r
     return f

@@ -22,14 +22,21 @@ from .table import Skips, Table
 
 
 
+def after_wing(table: Table, answer):
+    """A wing's answer (reference/hooks.py): ``Skips(v)`` skips ``v`` and the turn goes to ``next(v)``;
+    anything else (a seat, None, ``NOT_MINE``) is returned as it is."""
+    if isinstance(answer, Skips):
+        skip(table, answer.seat)
+        return table.next_seat(answer.seat)
+    return answer
+
+
 # ---- effects of a card played with cards left (docs/rules.md §1.7) -----------------------------------------
 def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """The effect of ``card`` just played by ``player``; ``guilty``: an illegal (bluffed) WD4."""
     kind = KIND[card]
     answer = hooks.on_play(table, player, card, guilty)
-    if isinstance(answer, Skips):
-        skip(table, answer.seat)
-        return table.next_seat(answer.seat)
+    answer = after_wing(table, answer)
     if answer is not hooks.NOT_MINE:
         return answer
     if DRAW_VALUE[card] > 0:
@@ -78,9 +85,7 @@ def apply_first_card(table: Table) -> int | None:
         table.direction = -1
         return table.dealer
     answer = hooks.on_first_card(table, f_seat, top)   # spin_first_card_spins (§2.3.6), a blank (§2.1.3)
-    if isinstance(answer, Skips):
-        skip(table, answer.seat)
-        return table.next_seat(answer.seat)
+    answer = after_wing(table, answer)
     if answer is not hooks.NOT_MINE:
         return answer
     return f_seat
