@@ -14,10 +14,11 @@ to stack, or accept), a lookahead seat ``p``:
    and the set-aside pile, every count as observed — then, in that same world and with the
    same random streams for every option (common random numbers), applies each option and lets the
    rollout preset play every seat for ``horizon`` turns (0: to the end of the round);
-4. scores each outcome from its own point of view (:func:`outcome_value`: its chance of winning —
-   1, 0, or at the horizon an estimate from the hand sizes — minus a little per point it holds), sums
-   the scores over the worlds and takes the best option; ties are broken uniformly by the search's
-   own generator.
+4. scores each outcome from its own point of view (:func:`outcome_value`: the share of the other seats
+   it finishes ahead of as tournaments rank them — a win is ahead of all, otherwise fewer points held;
+   at the horizon an estimate from the hand sizes and the points held — minus a little per point it
+   holds; at 2 players simply its chance of winning), sums the scores over the worlds and takes the best
+   option; ties are broken uniformly by the search's own generator.
 
 The rollout preset is ``greedy_points``, ``keep_wilds``, ``random`` or a ``weighted`` preset
 (``protocol.ROLLOUT_PRESETS``; every seat of a rollout plays it with the lookahead seat's vector, which
@@ -31,6 +32,14 @@ players (2,000 deals, seed 1: 0.525 [0.511, 0.539]; horizon 8 with voids 0.509 [
 1,000 deals, seed 23, without them 0.487); and
 ``greedy_points`` rollouts beat ``keep_wilds`` ones and every ``weighted`` preset (its weighted twin
 ``high_card_out`` plays alike but slower; docs/results/strength.json has the figures).
+At 4 players, where half the head-to-head comparisons are settled by the points the losers
+hold, scoring by the chance of winning alone lost to a field of three ``colour_counter`` (classic,
+108-card deck, 20,000 deals under rotations, seed 1: 0.482 [0.480, 0.485]); scoring by the share of
+seats finished ahead of (:func:`outcome_value`) beats it, 0.505 [0.502, 0.508]. Screened on 1,000
+deals (seed 1, mean share against the three copies, ±1.5 points): 0.484 before, 0.508 after; the
+points comparison at the horizon as a logistic of scale 10 points 0.508, 30 points 0.508, a hard one
+0.503; with it, horizon 8 0.505, 12 0.506, 32 0.493; ``colour_counter`` rollouts 0.502, ``keep_wilds``
+0.497; a points weight of 0 0.506, 0.3 0.509.
 
 The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
 seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
@@ -84,6 +93,9 @@ WORLD = game_dtype()           # the record a rollout plays in (the game's layou
 # of the time, 0.01 won 0.319 but finished ahead only 0.507, 0.3 and 1 won 0.302 and 0.276.
 WILD_SIZE = 0.5
 POINTS_WEIGHT = 0.1
+# the points difference over which outcome_value's comparison of two seats' points held at the horizon
+# turns from "ahead" to "behind" (a logistic's scale), screened at 4 players (classic, 108 cards)
+POINTS_SCALE = 10.0
 
 
 @njit
@@ -250,34 +262,77 @@ def seat_rollout_policies(g, p, work):
 
 
 @njit
-def outcome_value(work, p):
-    """A rollout scored for p: its chance of winning the round — 1 when it won, 0 when another seat won
-    or p was knocked out, and at the horizon an estimate, p's share of 1 / effective hand size among
-    the active seats (a wild counts WILD_SIZE of a card: it fits everywhere) — minus POINTS_WEIGHT ×
-    the points p holds / 100 (a knock-out: KO_POINTS), since finishing with fewer points is the next
-    best thing (tournament head-to-head, `lowest` matches)."""
+def held_points(work, t):
+    """The points of the cards seat t holds (docs/rules.md §4: what ranks the seats that did not win)."""
+    points = 0
+    for i in range(work["hlen"][t]):
+        points += POINTS[work["hands"][t, i]]
+    return points
+
+
+@njit
+def win_chances(work, chances):
+    """chances[t] = seat t's chance of winning the round: 1 for the winner (0 for the others), and at
+    the horizon t's share of 1 / effective hand size among the active seats (a wild counts WILD_SIZE of
+    a card: it fits everywhere; a knocked-out seat 0)."""
     st = work["st"]
     hlen = work["hlen"]
-    if not work["seat"][p, SE_ACTIVE]:
-        return -POINTS_WEIGHT * KO_POINTS / 100.0
-    points = 0
-    for i in range(hlen[p]):
-        points += POINTS[work["hands"][p, i]]
-    penalty = POINTS_WEIGHT * points / 100.0
+    chances[:] = 0.0
     if st[ST_WINNER] >= 0:
-        return (1.0 if st[ST_WINNER] == p else 0.0) - penalty
+        chances[st[ST_WINNER]] = 1.0
+        return
     total = 0.0
-    mine = 0.0
     for t in range(st[ST_N]):
         if work["seat"][t, SE_ACTIVE]:
             wilds = 0
             for i in range(hlen[t]):
                 wilds += COLOUR[work["hands"][t, i]] == NO_COLOUR
-            chance = 1.0 / max(hlen[t] - (1.0 - WILD_SIZE) * wilds, WILD_SIZE)
-            total += chance
-            if t == p:
-                mine = chance
-    return mine / total - penalty
+            chances[t] = 1.0 / max(hlen[t] - (1.0 - WILD_SIZE) * wilds, WILD_SIZE)
+            total += chances[t]
+    for t in range(st[ST_N]):
+        chances[t] /= total
+
+
+@njit
+def outcome_value(work, p, chances):
+    """A rollout scored for p: the share of the other seats p finishes ahead of, as tournaments rank
+    them (`analysis/standings.py`: the winner is ahead of everyone, then the seats still in by fewer
+    points held, a knocked-out seat behind them) — its expectation at the horizon — minus POINTS_WEIGHT
+    × the points p holds / 100 (a knock-out: KO_POINTS).
+
+    p is ahead of an active seat j when p wins, or when a third seat k wins and p holds fewer points
+    than j (equal points: half). With ``chances`` from :func:`win_chances` (exact once the round is
+    won), that is chances[p] + Σ_k chances[k] × [p holds fewer points than j], the comparison of the
+    points held at the horizon softened by a logistic of scale POINTS_SCALE (points still change
+    before the round ends). At 2 players there is no third seat: the value is p's chance of winning, as
+    it was before the ranking of the losers entered it (and 2-player games are unchanged)."""
+    st = work["st"]
+    n = st[ST_N]
+    if not work["seat"][p, SE_ACTIVE]:
+        return -POINTS_WEIGHT * KO_POINTS / 100.0
+    points = held_points(work, p)
+    win_chances(work, chances)
+    won = st[ST_WINNER] >= 0
+    value = 0.0
+    for j in range(n):
+        if j == p:
+            continue
+        if not work["seat"][j, SE_ACTIVE]:
+            value += 1.0
+            continue
+        value += chances[p]
+        third = 0.0
+        for k in range(n):
+            if k != p and k != j:
+                third += chances[k]
+        if third > 0.0:
+            theirs = held_points(work, j)
+            if won:
+                fewer = 1.0 if points < theirs else (0.5 if points == theirs else 0.0)
+            else:
+                fewer = 1.0 / (1.0 + np.exp((points - theirs) / POINTS_SCALE))
+            value += third * fewer
+    return value / (n - 1) - POINTS_WEIGHT * points / 100.0
 
 
 @njit
@@ -333,6 +388,7 @@ def search(g, p, deck_counts, work_block):
     if horizon > 0:
         cap = min(cap, st[ST_TURNS] + horizon)
     scores = np.zeros(k)
+    chances = np.empty(st[ST_N])
     violations = 0
     for r in range(worlds):
         for j in range(k):
@@ -340,7 +396,7 @@ def search(g, p, deck_counts, work_block):
             work["st"][ST_LA_CHOICE] = options[j]
             work["ir"][L.IR_MAX_TURNS] = cap
             turn.turn_loop(work, p, deck_counts)
-            scores[j] += outcome_value(work, p)
+            scores[j] += outcome_value(work, p, chances)
             violations += work["st"][ST_VIOLATIONS] - st[ST_VIOLATIONS]
     st[ST_VIOLATIONS] += violations   # audit mode: a sampled world broke an invariant
     st[ST_LA_CHOICE] = options[best_option(scores, k, work, seed, worlds)]
