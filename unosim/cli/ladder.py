@@ -6,7 +6,7 @@ import argparse
 
 
 def add_parser(sub) -> None:
-    from ..strategies.tournaments.ladder import LADDER_POLICIES
+    from ..game.policies import LADDER_POLICIES
     p = sub.add_parser("ladder", help="a skill ladder: random, the presets and the expert rated on one "
                                       "Bradley–Terry scale per variant; prints how much of each is skill")
     p.add_argument("--variant", action="append", required=True, metavar="V",

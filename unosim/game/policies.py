@@ -133,6 +133,9 @@ PRESETS = {
                        {"w_colour_left": 1.0, "w_seen": 1.0, "w_points": 0.01, "w_wild": -20.0,
                         "w_colour_seen": 0.2}),
 }
+#: the skill ladder's default field (:mod:`unosim.strategies.tournaments.ladder`): random, the two
+#: heuristics, every weighted preset and the expert
+LADDER_POLICIES = ("random", "greedy_points", "keep_wilds", *PRESETS, "lookahead")
 POLICIES = {name: PolicyInfo(name, POLICY_NAMES.index(name), *_POLICY_FACTS[name]) for name in POLICY_NAMES}
 # plain ``weighted`` starts from the base too: with every weight 0 the voluntary draw, the bluff and
 # accepting a penalty would tie with every card (long games of random draws; 10-player spin hit the

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 import uuid
@@ -67,6 +68,26 @@ def init_local_worker(parent_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     exit_with_parent(parent_pid)
+    skip_blas_probe()
+
+
+def skip_blas_probe() -> None:
+    """Spare this worker numba's BLAS probe: 0.5 s of CPU, a third of loading the engine.
+
+    The first compiled function a process loads makes numba import its array-math module, which probes
+    for a BLAS by importing ``scipy.linalg.cython_blas`` (and so all of ``scipy.linalg``). Its only use
+    is to pick a BLAS inner product for ``np.correlate`` and ``np.convolve`` of floats, which the engine
+    never calls. Imported here while that module reads as absent, it takes the loop instead; the entry
+    is removed at once, so ``scipy.linalg`` and numba's ``np.dot`` still import and work in this process
+    (tests/test_pipeline_worker.py checks both).
+    """
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg.cython_blas" in sys.modules:
+        return
+    sys.modules["scipy.linalg.cython_blas"] = None
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg.cython_blas"]
 
 
 def exit_with_parent(parent_pid: int) -> None:

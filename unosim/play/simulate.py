@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import polars as pl
 
 from ..game import cards
 from ..game.checks import as_int
@@ -14,6 +15,9 @@ from ..game.protocol import RawResults
 from ..game.policies import PolicySpec, lineup_arrays, make_lineup
 from ..game.rules import SPIN_OUTCOMES, RuleSet, get_variant
 from ..store.columns import Column, Constant, Labels, WithNulls, polars_column
+
+if TYPE_CHECKING:
+    import polars as pl
 
 MAX_SEED = 2**63 - 1
 # A simulate() call keeps every row in memory; it refuses work whose tables would outgrow this budget
@@ -229,6 +233,7 @@ class Results:
 
     def _frame(self, table: str) -> pl.DataFrame:
         if table not in self._frames:
+            import polars as pl  # on first use: a study worker builds parquet parts, never frames (columns.py)
             self._frames[table] = pl.DataFrame([polars_column(k, c) for k, c in self.columns(table).items()])
         return self._frames[table]
 

@@ -8,10 +8,12 @@ parquet parts (:func:`unosim.store.writer.part_table`) are both built from them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class TableSource(Protocol):
 
 def polars_column(name: str, column: Column) -> pl.Series:
     """The column as a polars Series named ``name`` (labels gathered in Rust, nulls where flagged)."""
+    import polars as pl  # here, not above: a study worker writes parquet and never imports polars (0.2 s)
     if isinstance(column, Labels):  # names[codes], gathered in Rust
         dtype = pl.Enum(list(column.names)) if column.enum else pl.String
         return pl.Series(name, list(column.names), dtype=dtype).gather(column.codes.astype(np.int64))

@@ -26,8 +26,6 @@ import stat
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 from .atomic import check_confined, write_bytes_atomic, write_text_atomic
 
 DIR = "consolidated"
@@ -53,10 +51,7 @@ def build(root: Path, parts: dict[str, tuple[str, ...]], sizes: dict[str, int], 
         for group in _groups(paths, sizes):
             first = Path(group[0])
             rel = f"{DIR}/{table}/{first.parent.parent.name}/{first.parent.name}/cell-{first.stem[5:]}.parquet"
-            frame = pl.scan_parquet(list(group), hive_partitioning=False).collect()
-            buffer = io.BytesIO()
-            frame.write_parquet(buffer, compression="zstd", compression_level=1, statistics=False)
-            data = buffer.getvalue()
+            data = _merged(group)
             write_bytes_atomic(root / rel, data)
             st = os.lstat(root / rel)
             files[rel] = {"sha256": hashlib.sha256(data).hexdigest(), "stamp": _stamp(st),
@@ -66,6 +61,15 @@ def build(root: Path, parts: dict[str, tuple[str, ...]], sizes: dict[str, int], 
         header = json.dumps({"sha256": hashlib.sha256(body.encode()).hexdigest()})
         write_text_atomic(folder / INDEX, header + "\n" + body)
     return len(files)
+
+
+def _merged(group: list[str]) -> bytes:
+    """The parquet bytes of one consolidated file: the rows of ``group``'s parts, in order."""
+    import polars as pl  # here: a run whose parts are large consolidates nothing and never needs polars
+    buffer = io.BytesIO()
+    pl.scan_parquet(group, hive_partitioning=False).collect().write_parquet(
+        buffer, compression="zstd", compression_level=1, statistics=False)
+    return buffer.getvalue()
 
 
 def _groups(paths: tuple[str, ...], sizes: dict[str, int]) -> list[list[str]]:

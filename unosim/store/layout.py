@@ -30,14 +30,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 TABLES = ("rounds", "seats", "matches")
 MANIFEST = "manifest.json"
 LEDGER = "parts.jsonl"
-PARTITION_SCHEMA = {"variant": pl.String, "players": pl.Int8}
-#: columns stored in the path, not in the files
-PARTITION_COLUMNS = tuple(PARTITION_SCHEMA)
+#: columns stored in the path, not in the files (their types: ``reader.PARTITION_SCHEMA``)
+PARTITION_COLUMNS = ("variant", "players")
 
 
 class DatasetError(ValueError):

@@ -30,13 +30,12 @@ import polars as pl
 
 from ...game import rules as rules_module
 from ...store.atomic import write_bytes_atomic, write_text_atomic
-from ...game.policies import PRESETS
+from ...game.policies import LADDER_POLICIES
 from ...game.version import commit
 from .python_policies import has_python_policy, reference_tournament
 
-EXPERT = "lookahead"
-BASELINE = "random"
-LADDER_POLICIES = (BASELINE, "greedy_points", "keep_wilds", *PRESETS, EXPERT)
+EXPERT = LADDER_POLICIES[-1]
+BASELINE = LADDER_POLICIES[0]
 
 
 @dataclass(frozen=True)
