@@ -16,6 +16,8 @@ Importing the package loads neither numba nor the compiled engine: :mod:`unosim.
 ``unosim.game`` and ``unosim.reference`` work without numba.
 """
 
+from typing import TYPE_CHECKING
+
 from .game.version import __version__
 from .game.protocol import ENGINE_VERSION
 from .game.rules import RuleSet, get_variant, variant_names
@@ -25,6 +27,13 @@ from .game.rules import RuleSet, get_variant, variant_names
 # or replay modules (with them, a worker's start took 0.3 s more CPU).
 _LAZY = {"Results": ".play.simulate", "simulate": ".play.simulate", "tournament": ".strategies.tournaments",
          "replay": ".play.trace", "tune": ".strategies.tuning", "ladder": ".strategies.tournaments.ladder"}
+
+if TYPE_CHECKING:  # what type checkers and editors see
+    from .play.simulate import Results, simulate
+    from .play.trace import replay
+    from .strategies.tournaments import tournament
+    from .strategies.tournaments.ladder import ladder
+    from .strategies.tuning import tune
 
 __all__ = ["__version__", "ENGINE_VERSION", "RuleSet", "get_variant", "variant_names", "Results",
            "ladder", "replay", "simulate", "tournament", "tune"]
