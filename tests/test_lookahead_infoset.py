@@ -28,7 +28,7 @@ GAMES = 12
 @pytest.mark.parametrize("case", list(CASES))
 def test_decisions_ignore_hidden_information(case):
     rng = np.random.default_rng(7)
-    checked = changed = searched = coloured = 0
+    checked = changed = searched = 0
     for block, p, deck_counts in decisions(case, seed=5, games=GAMES):
         original = lean_copy(block)
         forget_others(original, p)
@@ -38,13 +38,11 @@ def test_decisions_ignore_hidden_information(case):
         LA.search(variant[0], p, deck_counts, np.zeros(1, LA.WORLD))
         a, b = original[0]["st"], variant[0]["st"]
         assert a[L.ST_LA_CHOICE] == b[L.ST_LA_CHOICE], f"seat {p} decided differently on hidden cards"
-        assert a[L.ST_LA_COLOUR] == b[L.ST_LA_COLOUR], f"seat {p} named a colour differently on hidden cards"
-        coloured += a[L.ST_LA_COLOUR] != LA.NO_CHOICE
         assert np.array_equal(original[0]["rng"][4:], variant[0]["rng"][4:]), "play stream diverged"
         assert a[L.ST_VIOLATIONS] == b[L.ST_VIOLATIONS] == 0
         checked += 1
         searched += a[L.ST_LA_CHOICE] != LA.NO_CHOICE
-    assert checked >= 100 and searched >= 50 and coloured >= 3, (checked, searched, coloured)
+    assert checked >= 100 and searched >= 50, (checked, searched)
     assert changed >= 0.9 * checked, "the variants hardly changed the hidden cards: the test proves little"
 
 

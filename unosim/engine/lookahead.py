@@ -18,11 +18,7 @@ to stack, or accept), a lookahead seat ``p``:
    it finishes ahead of as tournaments rank them — a win is ahead of all, otherwise fewer points held;
    at the horizon an estimate from the hand sizes and the points held — minus a little per point it
    holds; at 2 players simply its chance of winning), sums the scores over the worlds and takes the best
-   option; ties are broken uniformly by the search's own generator;
-5. when the best option is a wild that names a colour (also when it is the only option), scores the
-   wild once per colour in the same worlds and names the best colour (:func:`search`): two stages,
-   not one option per colour, because the best of four noisy estimates made the wild look better than
-   it is (one option per colour: 0.490 [0.483, 0.497] against three ``keep_wilds``, below).
+   option; ties are broken uniformly by the search's own generator.
 
 The rollout preset is ``greedy_points``, ``keep_wilds``, ``random`` or a ``weighted`` preset
 (``protocol.ROLLOUT_PRESETS``; every seat of a rollout plays it with the lookahead seat's vector, which
@@ -43,15 +39,20 @@ seats finished ahead of (:func:`outcome_value`) beats it, 0.505 [0.502, 0.508]. 
 deals (seed 1, mean share against the three copies, ±1.5 points): 0.484 before, 0.508 after; the
 points comparison at the horizon as a logistic of scale 10 points 0.508, 30 points 0.508, a hard one
 0.503; with it, horizon 8 0.505, 12 0.506, 32 0.493; ``colour_counter`` rollouts 0.502, ``keep_wilds``
-0.497; a points weight of 0 0.506, 0.3 0.509. Against three ``keep_wilds`` (same deck and seating, 4,000
-deals, seed 1: the smallest share against the copies, ±0.7 points; a 20,000-deal run gave 0.497
-before): 0.497 [0.490, 0.504] without a colour search, 0.490 [0.483, 0.497] with one option per
-colour, 0.490 [0.483, 0.497] with the two stages.
+0.497; a points weight of 0 0.506, 0.3 0.509. Against three ``keep_wilds`` (same deck and seating,
+20,000 deals: 0.497 [0.494, 0.500]) nothing screened on 4,000 deals (seed 1, the smallest share against
+the copies, ±0.7 points) beat these defaults, 0.497 [0.490, 0.504]: naming a wild's colour by search
+0.490 (one option per colour, or the wild chosen first and its colour then), 0.497 with a wild also
+counted 10 points at the horizon; a wild counted 10 or 0 points in the horizon's points comparison
+0.498 and 0.498; WILD_SIZE 0.25 0.496; POINTS_SCALE 30 0.493; 256 worlds with horizon 8 0.489;
+``keep_wilds`` rollouts 0.494; the seat's own rollout moves by ``keep_wilds`` (the others' by
+``greedy_points``) 0.493. The smallest share was the one against the copy seated opposite in every
+screen that printed all three.
 
 The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
 seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
-the same decision). Every other decision of a lookahead seat (challenge, target, wheel …, the colour
-of a wild it did not search) and every decision it is asked without a search is its rollout preset's.
+the same decision). Every other decision of a lookahead seat (colour, challenge, target, wheel …) and
+every decision it is asked without a search is its rollout preset's.
 
 Structure (no recursion for numba): the turn loop never calls the search. When the seat to move is a
 lookahead seat whose search has not run, ``turn.turn_loop`` pauses and returns that seat;
@@ -75,16 +76,12 @@ from .state import (
     NO_COLOUR,
     DISC,
     DRAW,
-    KIND,
-    K_ROULETTE,
     KO_POINTS,
     LOOKAHEAD,
     MAXC,
-    N_COLOURS,
     POINTS,
     SE_ACTIVE,
     ST_LA_CHOICE,
-    ST_LA_COLOUR,
     ST_LA_READY,
     ST_LA_SEARCH,
     ST_N,
@@ -125,13 +122,6 @@ def add_distinct(g, p, legal, nleg, options):
             options[k] = legal[j]
             k += 1
     return k
-
-
-@njit
-def names_colour(c):
-    """Whether the player of card c names the colour in play (a wild; a Wild Color Roulette's victim
-    names it instead)."""
-    return COLOUR[c] == NO_COLOUR and KIND[c] != K_ROULETTE
 
 
 @njit
@@ -378,8 +368,7 @@ def best_option(scores, k, work, seed, worlds):
 def search(g, p, deck_counts, work_block):
     """Prepare lookahead seat p's decision for the turn it is about to take (module docstring):
     st[ST_LA_CHOICE] = the chosen hand index, DRAW_OR_ACCEPT, or NO_CHOICE when there was nothing to
-    search; st[ST_LA_COLOUR] = the colour to name with a chosen wild, else NO_CHOICE; st[ST_LA_READY] =
-    1. Draws one number from the play stream only when it searches.
+    search; st[ST_LA_READY] = 1. Draws one number from the play stream only when it searches.
 
     ``work_block``: a one-record array of :data:`WORLD` the worlds are dealt into (``round.run_games``
     allocates it once per call: the record holds the trace buffer, so a fresh zeroed one per search
@@ -388,10 +377,9 @@ def search(g, p, deck_counts, work_block):
     st = g["st"]
     st[ST_LA_READY] = 1
     st[ST_LA_CHOICE] = NO_CHOICE
-    st[ST_LA_COLOUR] = NO_CHOICE
     options = np.empty(MAXC + 1, np.int64)
     k = candidates(g, p, options)
-    if k == 0 or (k == 1 and not names_colour(g["hands"][p, options[0]])):
+    if k < 2:
         return
     seed = next64(g, PLAY_STREAM)
     unseen = np.empty(MAXC, np.int64)
@@ -402,26 +390,6 @@ def search(g, p, deck_counts, work_block):
         return
     work = work_block[0]
     seat_rollout_policies(g, p, work)
-    worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])
-    colours = np.full(max(k, N_COLOURS), NO_CHOICE, np.int64)   # the rollout preset's colour
-    best = 0
-    if k > 1:
-        scores = score_options(g, p, deck_counts, work, unseen, m, seed, options, colours, k)
-        best = best_option(scores, k, work, seed, worlds)
-    st[ST_LA_CHOICE] = options[best]
-    if options[best] >= 0 and names_colour(g["hands"][p, options[best]]):
-        options[:N_COLOURS] = options[best]
-        colours[:N_COLOURS] = np.arange(N_COLOURS)
-        scores = score_options(g, p, deck_counts, work, unseen, m, seed, options, colours, N_COLOURS)
-        st[ST_LA_COLOUR] = best_option(scores, N_COLOURS, work, seed, worlds + 1)
-
-
-@njit
-def score_options(g, p, deck_counts, work, unseen, m, seed, options, colours, k):
-    """The summed rollout values of options[:k] naming colours[:k] (NO_CHOICE: the preset's) over p's
-    worlds, every option in the same world with the same streams; a rollout's broken invariants are
-    counted into g's (audit mode)."""
-    st = g["st"]
     worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])
     horizon = np.int64(g["pp"][p, L.PP_HORIZON])
     cap = g["ir"][L.IR_MAX_TURNS]
@@ -434,10 +402,9 @@ def score_options(g, p, deck_counts, work, unseen, m, seed, options, colours, k)
         for j in range(k):
             deal_world(g, p, work, unseen, m, seed, r)
             work["st"][ST_LA_CHOICE] = options[j]
-            work["st"][ST_LA_COLOUR] = colours[j]
             work["ir"][L.IR_MAX_TURNS] = cap
             turn.turn_loop(work, p, deck_counts)
             scores[j] += outcome_value(work, p, chances)
             violations += work["st"][ST_VIOLATIONS] - st[ST_VIOLATIONS]
-    st[ST_VIOLATIONS] += violations
-    return scores
+    st[ST_VIOLATIONS] += violations   # audit mode: a sampled world broke an invariant
+    st[ST_LA_CHOICE] = options[best_option(scores, k, work, seed, worlds)]

@@ -34,7 +34,6 @@ from .state import (
     SE_ACTIVE,
     ST_DIR,
     ST_LA_CHOICE,
-    ST_LA_COLOUR,
     ST_LA_READY,
     ST_N,
     WEIGHTED,
@@ -80,13 +79,9 @@ def acting_policy(g, p):
 @njit
 def searched(g, p, choice):
     """Lookahead seat p's answer ``choice`` (a hand index, -1 draw/accept): the LOOKAHEAD event says
-    whether a search chose it (b = 1, or 2 + c when it chose a wild naming colour c) or the rollout
-    preset did (b = 0)."""
+    whether a search chose it (b = 1) or the rollout preset did (b = 0)."""
     st = g["st"]
-    b = 0
-    if st[ST_LA_READY] and st[ST_LA_CHOICE] != NO_CHOICE:
-        b = 1 if st[ST_LA_COLOUR] == NO_CHOICE else 2 + st[ST_LA_COLOUR]
-    emit(g, L.EV_LOOKAHEAD, p, choice, b)
+    emit(g, L.EV_LOOKAHEAD, p, choice, 1 if st[ST_LA_READY] and st[ST_LA_CHOICE] != NO_CHOICE else 0)
     return choice
 
 
@@ -180,14 +175,7 @@ def jumps_in(g, s, i):
 @njit
 def choose_colour(g, p):
     """The colour (0-3) p names for a wild, or as the victim of a Wild Color Roulette (a call: a wild is
-    one play in twelve, and each of its four call sites inlined a copy of every policy's choice). A
-    lookahead seat names the colour its search chose with the wild it plays, once (engine/lookahead.py)."""
-    if HAS_LOOKAHEAD and g["pol"][p] == LOOKAHEAD:
-        st = g["st"]
-        colour = st[ST_LA_COLOUR]
-        if st[ST_LA_READY] and colour != NO_CHOICE:
-            st[ST_LA_COLOUR] = NO_CHOICE
-            return colour
+    one play in twelve, and each of its four call sites inlined a copy of every policy's choice)."""
     pid = acting_policy(g, p)
     if pid == RANDOM:
         return random.colour(g)

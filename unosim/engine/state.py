@@ -80,7 +80,6 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     ST_KNOCKOUTS,
     ST_KO_SEAT,
     ST_LA_CHOICE,
-    ST_LA_COLOUR,
     ST_LA_READY,
     ST_LA_SEARCH,
     ST_LARGEST,

@@ -305,7 +305,6 @@ STATE = Layout("ST", (
     field("LA_SEARCH", doc="1: a lookahead seat's turn pauses the turn loop for its search (0 in rollouts)"),
     field("LA_READY", doc="1: the search of the seat about to move is done (engine/lookahead.py)"),
     field("LA_CHOICE", doc="the searched choice: hand index, -1 draw/accept, -2 none (the rollout preset)"),
-    field("LA_COLOUR", doc="the colour the search names for the wild of LA_CHOICE, -2 none (the rollout preset's)"),
     *_appended("state"),
 ))
 SEAT_STATE = Layout("SE", (
@@ -346,8 +345,7 @@ EVENTS = (
     ("pass", "seat played a 0: every active hand moves to next(seat)"),
     ("roulette", "seat (the victim) names colour a and reveals"),
     *_wing("spin", "events"),
-    ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 0 when not searched, "
-                   "1 when searched, 2 + c when searched a wild that names colour c"),
+    ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
     *_appended("events"),
 )
 EV_NAMES = {code: name for code, (name, _) in enumerate(EVENTS, 1)}

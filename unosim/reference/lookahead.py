@@ -3,10 +3,9 @@
 The search of :mod:`unosim.engine.lookahead` plays thousands of rollouts per decision, which the slow
 reference engine cannot twin in reasonable time. Instead the reference engine checks everything
 around it: a traced compiled run records each play and stack answer of a lookahead seat as a
-``LOOKAHEAD`` event (hand index, whether a search chose it, and the colour it chose with a wild);
-:class:`ReplayedLookahead` gives those answers back in order, drawing one number from the play stream
-for each searched answer exactly as the search does, names the searched colour for the wild it
-plays, and takes every other decision as the seat's rollout preset (the Python twins of
+``LOOKAHEAD`` event (hand index, and whether a search chose it); :class:`ReplayedLookahead` gives those
+answers back in order, drawing one number from the play stream for each searched answer exactly as
+the search does, and takes every other decision as the seat's rollout preset (the Python twins of
 :mod:`.policies`). The reference engine then plays the same games as the kernel, event for event
 (tests/test_lookahead_replay.py), which ties the pause-and-resume turn loop, the stored choice, the
 random stream and the rollout preset's decisions to the rules; the search itself is tested for
@@ -26,16 +25,15 @@ from .policy import PolicyView, PythonPolicy
 
 
 class ReplayedLookahead(PythonPolicy):
-    """Seat ``seat``'s recorded lookahead answers (``(hand index or -1, searched, colour or None)`` in
-    order), then its rollout preset ``preset`` (a Python policy) for every other decision."""
+    """Seat ``seat``'s recorded lookahead answers (``(hand index or -1, searched)`` in order), then its
+    rollout preset ``preset`` (a Python policy) for every other decision."""
 
-    def __init__(self, seat: int, answers: Sequence[tuple[int, bool, int | None]], preset: PythonPolicy):
+    def __init__(self, seat: int, answers: Sequence[tuple[int, bool]], preset: PythonPolicy):
         self.seat = seat
         self.answers = list(answers)
         self.preset = preset
         self.used = 0
-        self.colour_named = None   # the searched colour of the wild about to be played, asked once
-        for method in ("play_drawn", "challenge", "target", "jump_in", "almost_uno",
+        for method in ("colour", "play_drawn", "challenge", "target", "jump_in", "almost_uno",
                        "discard_number", "discard_colour", "war_reveal", "war_discard", "uno_spin_discard"):
             setattr(self, method, getattr(preset, method))
 
@@ -43,7 +41,7 @@ class ReplayedLookahead(PythonPolicy):
         if self.used >= len(self.answers):
             raise ValueError(f"lookahead seat {self.seat}: the reference engine asks decision "
                              f"{self.used + 1}, the compiled run recorded {len(self.answers)}")
-        index, searched, self.colour_named = self.answers[self.used]
+        index, searched = self.answers[self.used]
         self.used += 1
         if searched:
             view.rng.next64()   # the search's seed (engine/lookahead.py)
@@ -60,16 +58,11 @@ class ReplayedLookahead(PythonPolicy):
     def stack(self, view: PolicyView) -> int | None:
         return self._answer(view, self.preset.stack)
 
-    def colour(self, view: PolicyView) -> int:
-        colour, self.colour_named = self.colour_named, None
-        return self.preset.colour(view) if colour is None else colour
 
-
-def recorded_answers(events: np.ndarray, seat: int) -> list[tuple[int, bool, int | None]]:
-    """Seat ``seat``'s ``LOOKAHEAD`` events of a traced compiled run: (hand index, searched, the colour
-    searched with a wild or None)."""
+def recorded_answers(events: np.ndarray, seat: int) -> list[tuple[int, bool]]:
+    """Seat ``seat``'s ``LOOKAHEAD`` events of a traced compiled run: (hand index, searched)."""
     rows = events[(events[:, 0] == L.EV_LOOKAHEAD) & (events[:, 1] == seat)]
-    return [(int(a), b > 0, int(b) - 2 if b >= 2 else None) for a, b in rows[:, 2:4]]
+    return [(int(a), bool(b)) for a, b in rows[:, 2:4]]
 
 
 def replayed_lineup(lineup, players: int, events: np.ndarray) -> list[PythonPolicy]:
