@@ -39,7 +39,15 @@ seats finished ahead of (:func:`outcome_value`) beats it, 0.505 [0.502, 0.508]. 
 deals (seed 1, mean share against the three copies, ±1.5 points): 0.484 before, 0.508 after; the
 points comparison at the horizon as a logistic of scale 10 points 0.508, 30 points 0.508, a hard one
 0.503; with it, horizon 8 0.505, 12 0.506, 32 0.493; ``colour_counter`` rollouts 0.502, ``keep_wilds``
-0.497; a points weight of 0 0.506, 0.3 0.509.
+0.497; a points weight of 0 0.506, 0.3 0.509. Against three ``keep_wilds`` (same deck and seating,
+20,000 deals: 0.497 [0.494, 0.500]) nothing screened on 4,000 deals (seed 1, the smallest share against
+the copies, ±0.7 points) beat these defaults, 0.497 [0.490, 0.504]: naming a wild's colour by search
+0.490 (one option per colour, or the wild chosen first and its colour then), 0.497 with a wild also
+counted 10 points at the horizon; a wild counted 10 or 0 points in the horizon's points comparison
+0.498 and 0.498; WILD_SIZE 0.25 0.496; POINTS_SCALE 30 0.493; 256 worlds with horizon 8 0.489;
+``keep_wilds`` rollouts 0.494; the seat's own rollout moves by ``keep_wilds`` (the others' by
+``greedy_points``) 0.493. The smallest share was the one against the copy seated opposite in every
+screen that printed all three.
 
 The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
 seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
