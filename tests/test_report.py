@@ -95,6 +95,29 @@ def test_plots_draw_analysis_tables(tables, draw):
     assert b"<svg" in plots.to_svg(fig)[:2000]
 
 
+def test_a_survival_chart_of_many_lines_keeps_its_panel_and_legend_in_view(tables):
+    """A house-rule study's survival chart has 15 variants × 2 lineups: drawn inside the panel, their legend
+    squeezed the panel to nothing (matplotlib warned that the layout collapsed). The legend now sits beside
+    the panel, the panel keeps a readable size, and both lie inside the figure."""
+    import warnings
+    one = tables["survival"].filter(pl.col("players") == pl.col("players").min())
+    cell = one.filter((pl.col("variant") == one["variant"][0]) & (pl.col("lineup") == one["lineup"][0]))
+    many = pl.concat([cell.with_columns(variant=pl.lit(f"rule_{i:02d}"), lineup=pl.lit(lineup))
+                      for i in range(15) for lineup in ("random", "bluff_challenge_draw_keep")])
+    fig = plots.survival_curves(many)
+    FigureCanvasAgg(fig)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # "constrained_layout not applied because axes sizes collapsed"
+        fig.draw(fig.canvas.get_renderer())
+    renderer = fig.canvas.get_renderer()
+    figure_box = fig.bbox
+    (ax,) = fig.axes
+    panel, legend = ax.get_window_extent(renderer), ax.get_legend().get_window_extent(renderer)
+    assert panel.width > 2 * fig.dpi and panel.height > 2 * fig.dpi
+    assert len(ax.get_legend().get_texts()) == 30 and legend.x0 >= panel.x1
+    assert figure_box.x0 <= legend.x0 and legend.x1 <= figure_box.x1 + 1 and legend.y0 >= figure_box.y0 - 1
+
+
 def test_card_chart_labels_do_not_overlap(tables):
     """Each card is labelled on its own row of the axis: the label boxes are disjoint."""
     fig = plots.card_balance_chart(tables["card_balance"].filter(pl.col("players") == 3, pl.col("lineup") == "random"))
@@ -173,8 +196,11 @@ SKILL_SPEC = {
     "variants": {"stacking_any_draw": {"base": "classic", "rules": {"stacking": "any_draw"}},
                  "draw_until_playable": {"base": "classic", "rules": {"draw_until_playable": True}}},
     "lineups": {"expert": "lookahead(rollouts=4),random*"},
+    # as `study new house-rules` writes it: the expert's cells play fewer games than their all-random twins
     "grid": [{"variants": ["classic", "stacking_any_draw", "draw_until_playable"], "players": [2],
-              "lineups": ["random", "expert"]}],
+              "lineups": ["random"]},
+             {"variants": ["classic", "stacking_any_draw", "draw_until_playable"], "players": [2],
+              "lineups": ["expert"], "games": 200}],
     "comparisons": [{"axis": "variant", "a": "classic", "b": "stacking_any_draw"},
                     {"axis": "variant", "a": "classic", "b": "draw_until_playable"}],
 }
@@ -199,6 +225,7 @@ def test_the_skill_section_leads_with_how_much_is_skill_and_ranks_the_rules(tmp_
                      r"chance of having won more than its fair share of them\.", text), text[:600]
     changes = pl.read_csv(path / "analysis" / "skill_changes.csv")
     assert changes.height == 2 and set(changes["b"]) == {"stacking_any_draw", "draw_until_playable"}
+    assert changes["n"].to_list() == [200, 200]   # paired on the games all four cells played
     lead = text[text.index("How the house rules change it"):text.index("How much a better strategy wins")]
     for b in changes["b"]:
         assert lead.count(f"{b} (vs classic): with lookahead(rollouts=4) in one seat (lineup expert) at 2p") == 1

@@ -71,7 +71,7 @@ def skill_changes(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comp
                 names = [c["name"] for c in four.values()]
                 if not all(shares_decks(names[0], other) for other in names[1:]):
                     continue
-                frames = {k: first_rounds(rounds, {c: v[c] for c in CELL}) for k, v in four.items()}
+                frames = on_common_games({k: first_rounds(rounds, {c: v[c] for c in CELL}) for k, v in four.items()})
                 label = {"a": spec["a"], "b": spec["b"], "players": players, "lineup": cell_a["lineup"],
                          "policy": cell_a["lineup_label"].split(",")[seat], "seat": seat}
                 if identical_games(frames["a_skilled"], frames["b_skilled"]) \
@@ -84,6 +84,17 @@ def skill_changes(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comp
         return table.with_columns(p_holm=pl.lit(None, pl.Float64))
     return table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy()),
                                                dtype=pl.Float64))
+
+
+def on_common_games(frames: Mapping[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """``frames`` (first rounds, by game) cut to the games every one of them played. Under common random
+    numbers game g deals the same cards in every cell, so those games pair; a house-rule study plays
+    fewer games in its expert cells (each costs a search per turn) than in their all-random twins."""
+    common = None
+    for frame in frames.values():
+        games = frame.select("game")
+        common = games if common is None else common.join(games, on="game", how="semi")
+    return {k: f.join(common, on="game", how="semi").sort("game") for k, f in frames.items()}
 
 
 def _twin(cells: pl.DataFrame, players: int) -> dict | None:

@@ -11,7 +11,7 @@ import io
 import math
 
 import polars as pl
-from matplotlib import rc_context
+from matplotlib import colormaps, rc_context
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
@@ -50,10 +50,10 @@ def _row_axis(ax, y, labels: list[str], xlabel: str, title: str = "", fontsize: 
         ax.set_title(title)
 
 
-def _survival_step(ax, rows: pl.DataFrame, label: str) -> None:
+def _survival_step(ax, rows: pl.DataFrame, label: str, colour=None, style: str = "-") -> None:
     """A survival curve P(X > value) with its 95% band."""
-    ax.step(rows["value"], rows["estimate"], where="post", lw=1, label=label)
-    ax.fill_between(rows["value"], rows["ci_low"], rows["ci_high"], step="post", alpha=0.2)
+    line, = ax.step(rows["value"], rows["estimate"], where="post", lw=1, label=label, color=colour, linestyle=style)
+    ax.fill_between(rows["value"], rows["ci_low"], rows["ci_high"], step="post", alpha=0.2, color=line.get_color())
 
 
 def _errorbar(ax, x, table: pl.DataFrame, label: str, offset: float = 0.0) -> None:
@@ -293,21 +293,46 @@ def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
 
 
 MIN_AT_RISK = 20
+#: the most lines whose legend fits inside a survival panel, and the rows of a legend drawn beside it
+LEGEND_INSIDE = 6
+LEGEND_ROWS = 24
+_LINE_STYLES = ("-", "--", ":", "-.")
+
+
+def _colours(n: int) -> list:
+    """``n`` distinct colours: matplotlib's tab10, or tab20 beyond ten."""
+    cmap = colormaps["tab10" if n <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(n)]
 
 
 def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
-    """Kaplan-Meier P(turns > x), one panel per player count, one line per variant and lineup, drawn
-    while at least :data:`MIN_AT_RISK` rounds are still running (the far tail is noise).
+    """Kaplan-Meier P(turns > x), one panel per player count, one line per variant (a colour) and lineup
+    (a line style), drawn while at least :data:`MIN_AT_RISK` rounds are still running (the far tail is
+    noise). More than :data:`LEGEND_INSIDE` lines (a house-rule study: a dozen variants and two lineups)
+    put the legend beside the panel, in columns of at most :data:`LEGEND_ROWS`, and make room for it.
     ``survival``: the table of :func:`unosim.analysis.turn_survival`."""
     counts = sorted(survival["players"].unique().to_list())
+    variants = survival["variant"].unique(maintain_order=True).to_list()
+    lineups = survival["lineup"].unique(maintain_order=True).to_list()
+    palette = _colours(len(variants))
+    lines = survival.select("variant", "lineup").unique().height
     fig, axes = _panels(len(counts))
     for ax, players in zip(axes, counts, strict=True):
         sub = survival.filter(pl.col("players") == players)
         for (variant, lineup), rows in sub.group_by(["variant", "lineup"], maintain_order=True):
             rows = rows.filter(pl.col("at_risk") >= MIN_AT_RISK).sort("value")
-            _survival_step(ax, rows, f"{variant} · {lineup}")
+            _survival_step(ax, rows, f"{variant} · {lineup}", palette[variants.index(variant)],
+                           _LINE_STYLES[lineups.index(lineup) % len(_LINE_STYLES)])
         ax.set_yscale("log")
-        _dress(ax, f"{players} players", "turns per round", "P(turns > x), Kaplan-Meier", legend="x-small")
+        _dress(ax, f"{players} players", "turns per round", "P(turns > x), Kaplan-Meier",
+               legend="x-small" if lines <= LEGEND_INSIDE else None)
+        if lines > LEGEND_INSIDE:
+            ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0,
+                      ncols=math.ceil(lines / LEGEND_ROWS))
+    if lines > LEGEND_INSIDE:
+        columns = math.ceil(lines / LEGEND_ROWS)
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(width + 2.6 * columns, max(height, 0.17 * min(lines, LEGEND_ROWS) + 1.2))
     if title:
         fig.suptitle(title)
     return fig
@@ -357,7 +382,8 @@ def card_balance_chart(balance: pl.DataFrame, title: str = "") -> Figure:
         ax.set_xlabel("value − value its points promise (win-rate points)", fontsize="small")
         ax.grid(alpha=0.3, axis="x")
     if title:
-        fig.suptitle(title + "   (labels: card  printed→suggested points)")
+        # two lines: one panel is narrower than the title and its key together
+        fig.suptitle(f"{title}\n(labels: card  printed→suggested points)", fontsize="medium")
     return fig
 
 
