@@ -316,6 +316,7 @@ def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
     lineups = survival["lineup"].unique(maintain_order=True).to_list()
     palette = _colours(len(variants))
     lines = survival.select("variant", "lineup").unique().height
+    columns = math.ceil(lines / LEGEND_ROWS) if lines > LEGEND_INSIDE else 0   # of a legend beside the panel
     fig, axes = _panels(len(counts))
     for ax, players in zip(axes, counts, strict=True):
         sub = survival.filter(pl.col("players") == players)
@@ -325,12 +326,10 @@ def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
                            _LINE_STYLES[lineups.index(lineup) % len(_LINE_STYLES)])
         ax.set_yscale("log")
         _dress(ax, f"{players} players", "turns per round", "P(turns > x), Kaplan-Meier",
-               legend="x-small" if lines <= LEGEND_INSIDE else None)
-        if lines > LEGEND_INSIDE:
-            ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0,
-                      ncols=math.ceil(lines / LEGEND_ROWS))
-    if lines > LEGEND_INSIDE:
-        columns = math.ceil(lines / LEGEND_ROWS)
+               legend=None if columns else "x-small")
+        if columns:
+            ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, ncols=columns)
+    if columns:
         width, height = fig.get_size_inches()
         fig.set_size_inches(width + 2.6 * columns, max(height, 0.17 * min(lines, LEGEND_ROWS) + 1.2))
     if title:
