@@ -1,5 +1,5 @@
-"""Shared session fixtures. Helpers live in plain helper modules (``study_specs``, ``scenario_tools``,
-``differential_cases``, ``fuzz_draws``); no test module imports another."""
+"""Shared session fixtures. Helpers live in plain helper modules (``study_specs``, ``browser``,
+``scenario_tools``, ``differential_cases``, ``fuzz_draws``); no test module imports another."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tomllib
 
+import browser
 import pytest
 from study_specs import DEMO_SPEC, HOUSE_RULE_SPEC, MATCH_SPEC, small_spec
 
@@ -23,7 +24,7 @@ os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 
 #: test modules that never run the compiled engine (scripted scenarios and invariants on the reference
 #: engine, statistics on synthetic tables): they run early, while the session's build compiles
-ENGINE_FREE = ("test_atomic", "test_cards_rules", "test_docs", "test_docs_site", "test_effects",
+ENGINE_FREE = ("test_atomic", "test_browser_wait", "test_cards_rules", "test_docs", "test_docs_site", "test_effects",
                "test_fairness_calibration", "test_house_rules", "test_prepare", "test_protocol", "test_rule_table",
                "test_structure", "test_study", "test_reference_", "test_scenarios_")   # a name ending in _ is a prefix
 #: ... except these, which also play their scenarios on the compiled engine
@@ -99,3 +100,12 @@ def house_rule_dataset(tmp_path_factory):
     under the built-in policies (force_play_drawn: they always play a drawn playable card)."""
     out = tmp_path_factory.mktemp("datasets")
     return run_study(parse_study(HOUSE_RULE_SPEC), out, n_jobs=1, progress=False).path
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium (waited for while `.ci/run` installs it: tests/browser.py); skips without one."""
+    path = browser.chromium()
+    if path is None:
+        pytest.skip("needs Debian's chromium (.ci/run installs it)")
+    return path

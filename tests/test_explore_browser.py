@@ -4,22 +4,17 @@ findings, the charts and the export links appear; a bad lineup shows the CLI's m
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from playwright.sync_api import sync_playwright
 
 from unosim.explore import start
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
-
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def page(tmp_path_factory, chromium):
     explorer = start(workdir=tmp_path_factory.mktemp("explore"))
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         tab = browser.new_page(viewport={"width": 1280, "height": 900})
         tab.goto(explorer.url)
         tab.wait_for_selector("body[data-ready='1']")

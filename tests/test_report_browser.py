@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -21,7 +20,6 @@ from study_specs import analyzed
 
 from unosim.reporting.report import write_report
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PROBE = """
 <script>
 window.addEventListener("load", () => {
@@ -57,7 +55,7 @@ window.addEventListener("load", () => {
 """
 
 
-def chromium_dom(html_path: Path, profile: Path, width: int = 1280) -> dict:
+def chromium_dom(chromium: str, html_path: Path, profile: Path, width: int = 1280) -> dict:
     """The probe's measurements of ``html_path`` at a viewport ``width`` px wide (below Chromium's
     smallest window, 500 px, the page is loaded in a frame of that width)."""
     page = html_path
@@ -66,7 +64,7 @@ def chromium_dom(html_path: Path, profile: Path, width: int = 1280) -> dict:
         page.write_text(f'<html><body style="margin:0"><iframe src="{html_path.name}" '
                         f'style="width:{width}px;height:900px;border:0"></iframe></body></html>')
     out = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--allow-file-access-from-files", f"--user-data-dir={profile}", "--hide-scrollbars",
          f"--window-size={max(width, 500)},900", "--virtual-time-budget=10000", "--dump-dom", page.as_uri()],
@@ -78,12 +76,11 @@ def chromium_dom(html_path: Path, profile: Path, width: int = 1280) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
-def test_demo_report_in_a_real_browser(demo_dataset, tmp_path):  # noqa: F811
+def test_demo_report_in_a_real_browser(demo_dataset, tmp_path, chromium):  # noqa: F811
     report = write_report(analyzed(demo_dataset), tmp_path / "report.html")
     probe = tmp_path / "probe.html"
     probe.write_text(report.read_text().replace("</body>", PROBE + "</body>"))
-    dom = chromium_dom(probe, tmp_path / "profile")
+    dom = chromium_dom(chromium, probe, tmp_path / "profile")
     assert dom["innerWidth"] == 1280
     assert dom["sections"][0] == "findings"
     assert dom["findingsTop"] < 900, "the findings start on the first screen"
@@ -95,12 +92,11 @@ def test_demo_report_in_a_real_browser(demo_dataset, tmp_path):  # noqa: F811
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
-def test_on_a_phone_every_chart_opens_full_size_and_no_caption_is_clipped(demo_dataset, tmp_path):  # noqa: F811
+def test_on_a_phone_every_chart_opens_full_size_and_no_caption_is_clipped(demo_dataset, tmp_path, chromium):  # noqa: F811
     report = write_report(analyzed(demo_dataset), tmp_path / "report.html")
     probe = tmp_path / "probe.html"
     probe.write_text(report.read_text().replace("</body>", PROBE + "</body>"))
-    dom = chromium_dom(probe, tmp_path / "profile", width=390)
+    dom = chromium_dom(chromium, probe, tmp_path / "profile", width=390)
     assert dom["innerWidth"] == 390
     assert dom["figures"] and all(f["href"] and f["height"] > 0 for f in dom["figures"]), dom["figures"]
     for figure in dom["figures"]:  # the link is on screen and its SVG is there
