@@ -195,7 +195,7 @@ def test_unosim_explore_prints_its_url_and_serves_the_page():
         process.terminate()
         process.wait(30)
     # the server died of SIGTERM without stopping its worker: the worker leaves on its own
-    _, alive = psutil.wait_procs(workers, timeout=15)
+    _, alive = psutil.wait_procs(workers, timeout=60)
     assert alive == [], [w.cmdline() for w in alive]
 
 

@@ -7,6 +7,7 @@ a temporary ``UNOSIM_DATA``; game counts are small (``UNOSIM_NOTEBOOK_GAMES``).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -15,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("jupytext")
-pytest.importorskip("nbclient")
+# looked up, not imported: nbclient imports jsonschema's format checkers, 3 s at every collection (the
+# notebooks run in a subprocess of their own)
+pytestmark = pytest.mark.skipif(any(importlib.util.find_spec(name) is None for name in ("jupytext", "nbclient")),
+                                reason="needs the dev extras (jupytext, nbclient)")
 
 NOTEBOOK_DIR = Path(__file__).parents[1] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.py"))
