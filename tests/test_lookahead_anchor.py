@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from lookahead_states import decisions, lean_copy
 
+import unosim
 from unosim.game import protocol as L
 from unosim.game.policies import parse_policy
 from unosim.engine import lookahead as LA
@@ -86,3 +87,11 @@ def test_the_anchor_and_z_are_parameters():
     assert vector[L.PP_W_COLOUR_SEEN] == parse_policy("colour_counter").vector()[L.PP_W_COLOUR_SEEN] != 0
     with pytest.raises(ValueError, match="two weighted presets"):
         parse_policy("lookahead(rollout=save_wilds,anchor=colour_counter)").vector()
+
+
+def test_two_player_games_take_the_best_mean_whatever_z():
+    """At 2 players the anchor rule is off (engine/lookahead.py): z changes no game."""
+    kwargs = dict(players=2, games=6, seed=2, rules={"match_mode": "single_round"})
+    rounds = [unosim.simulate("classic", lineup=f"lookahead(rollouts=8,z={z}),keep_wilds", **kwargs).rounds
+              for z in (0, 100)]
+    assert rounds[0].equals(rounds[1])
