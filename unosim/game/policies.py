@@ -19,11 +19,15 @@ lookahead      the expert: determinized flat Monte Carlo search at every play an
                scored (default 16; 0 plays the round out), ``rollout`` = the preset that plays the
                rollouts and the lookahead seat's other decisions, by name (or index) among
                ``protocol.ROLLOUT_PRESETS`` — greedy_points (default), keep_wilds, random or a
-               ``weighted`` preset: ``lookahead(rollouts=64,horizon=12,rollout=by_colour)``.
+               ``weighted`` preset: ``lookahead(rollouts=64,horizon=12,rollout=by_colour)``; at
+               3+ players it plays ``anchor``'s card (a preset of that list, default keep_wilds;
+               at most one of rollout and anchor a weighted preset) unless an option beats it by
+               ``z`` standard errors (default 1.5).
 ============== ==================================================================================
 
 Every probability parameter is in [0, 1]; a weight is any finite number; ``rollouts`` is a whole number
-in ``1..MAX_ROLLOUTS``, ``horizon`` in ``0..MAX_HORIZON``, ``rollout`` a preset name (kept as its index). ``p_keep_drawn`` (every
+in ``1..MAX_ROLLOUTS``, ``horizon`` in ``0..MAX_HORIZON``, ``rollout`` and ``anchor`` a preset name (kept as its
+index), ``z`` a number in ``0..MAX_Z``. ``p_keep_drawn`` (every
 built-in) keeps a playable drawn card with that probability (``force_play_drawn`` overrides it).
 
 **Presets** are named weight vectors of ``weighted``, usable wherever a policy name is
