@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from unosim.game.policies import parse_policy
 from unosim.game.rules import get_variant
 from unosim.game.version import commit, machine
 from unosim.store.atomic import write_text_atomic
@@ -34,15 +35,16 @@ EXPERT = "lookahead"
 SEED = 1
 
 
-def play_pair(variant: str, players: int, opponent: str, deals: int, n_jobs: int) -> dict:
+def play_pair(variant: str, players: int, opponent: str, deals: int, n_jobs: int, expert: str = EXPERT) -> dict:
     """The expert against ``opponent`` (a field of copies at more than 2 seats): its smallest head-to-head share."""
     rung = parse_rung(variant)
     start = time.perf_counter()
-    result = tournament(rung.variant, players=players, policies=[EXPERT] + [opponent] * (players - 1), games=deals,
+    result = tournament(rung.variant, players=players, policies=[expert] + [opponent] * (players - 1), games=deals,
                         seed=SEED, rules=rung.rules or None, seating="rotations", n_jobs=n_jobs)
-    rows = result.head_to_head.filter(result.head_to_head["a"] == EXPERT).sort("ci_low").to_dicts()
+    rows = result.head_to_head.filter(result.head_to_head["a"] == parse_policy(expert).label).sort("ci_low").to_dicts()
     worst = rows[0]
     return {"variant": variant, "players": players, "opponent": opponent, "deals": deals, "seed": SEED,
+            "expert": parse_policy(expert).label, "shares": [round(r["estimate"], 4) for r in rows],
             "estimate": worst["estimate"], "ci_low": worst["ci_low"], "ci_high": worst["ci_high"],
             "comparisons": worst["comparisons"], "seconds": round(time.perf_counter() - start, 1),
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit() or "unknown",
@@ -107,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=20_000)
     parser.add_argument("--opponents", required=True, help="comma-separated policy specs")
     parser.add_argument("--n-jobs", type=int, default=-1)
+    parser.add_argument("--expert", default=EXPERT, help="the expert's policy spec (screens: lookahead(z=1.5))")
     parser.add_argument("--pairs", type=Path, default=PAIRS, help="where each finished pair is stored")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -116,10 +119,11 @@ def main(argv: list[str] | None = None) -> int:
             path = pair_path(args.pairs, variant, args.players, opponent, args.deals)
             if path.exists():
                 continue
-            pair = play_pair(variant, args.players, opponent, args.deals, args.n_jobs)
+            pair = play_pair(variant, args.players, opponent, args.deals, args.n_jobs, args.expert)
             write_text_atomic(path, json.dumps(pair, indent=1) + "\n")
             print(f"{variant}, {args.players} players, vs {opponent}: {pair['estimate']:.3f} "
-                  f"[{pair['ci_low']:.3f}, {pair['ci_high']:.3f}] ({pair['seconds']:.0f} s)", flush=True)
+                  f"[{pair['ci_low']:.3f}, {pair['ci_high']:.3f}] (all: {pair['shares']}; {pair['seconds']:.0f} s)",
+                  flush=True)
             write_text_atomic(args.out, json.dumps(results_page(args.pairs), indent=1) + "\n")
     write_text_atomic(args.out, json.dumps(results_page(args.pairs), indent=1) + "\n")
     return 0

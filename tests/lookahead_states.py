@@ -25,7 +25,8 @@ CASES = {
     "spin": ("spin", 4, {"spin_weights": [1, 1, 1, 1, 1, 3, 4, 3, 1]}),
     "no_mercy": ("no_mercy", 4, {}),
 }
-LINEUP = "lookahead(rollouts=2,horizon=6),random(p_challenge=0.5,p_bluff=0.3),lookahead(rollouts=2),random"
+LINEUP = ("lookahead(rollouts=2,horizon=6),random(p_challenge=0.5,p_bluff=0.3),"
+          "lookahead(rollouts=3,anchor=colour_counter),random")   # two anchors: a heuristic, a weighted preset
 
 
 def setup(case: str):

@@ -19,11 +19,15 @@ lookahead      the expert: determinized flat Monte Carlo search at every play an
                scored (default 16; 0 plays the round out), ``rollout`` = the preset that plays the
                rollouts and the lookahead seat's other decisions, by name (or index) among
                ``protocol.ROLLOUT_PRESETS`` — greedy_points (default), keep_wilds, random or a
-               ``weighted`` preset: ``lookahead(rollouts=64,horizon=12,rollout=by_colour)``.
+               ``weighted`` preset: ``lookahead(rollouts=64,horizon=12,rollout=by_colour)``; at
+               3+ players it plays ``anchor``'s card (a preset of that list, default keep_wilds;
+               at most one of rollout and anchor a weighted preset) unless an option beats it by
+               ``z`` standard errors (default 1.5).
 ============== ==================================================================================
 
 Every probability parameter is in [0, 1]; a weight is any finite number; ``rollouts`` is a whole number
-in ``1..MAX_ROLLOUTS``, ``horizon`` in ``0..MAX_HORIZON``, ``rollout`` a preset name (kept as its index). ``p_keep_drawn`` (every
+in ``1..MAX_ROLLOUTS``, ``horizon`` in ``0..MAX_HORIZON``, ``rollout`` and ``anchor`` a preset name (kept as its
+index), ``z`` a number in ``0..MAX_Z``. ``p_keep_drawn`` (every
 built-in) keeps a playable drawn card with that probability (``force_play_drawn`` overrides it).
 
 **Presets** are named weight vectors of ``weighted``, usable wherever a policy name is
@@ -79,9 +83,12 @@ DEFAULT_ROLLOUTS = 128
 MAX_ROLLOUTS = 4096
 DEFAULT_HORIZON = 16     # turns a rollout plays before the position is scored (0: to the round's end)
 MAX_HORIZON = 10_000
-# the whole-number range of each search parameter
+DEFAULT_ANCHOR = "keep_wilds"   # the preset whose choice the search must beat significantly
+DEFAULT_Z = 1.5       # screened 1, 1.5 and 2 at 4 players (engine/lookahead.py)
+MAX_Z = 100.0
+# the whole-number range of each search parameter (z: any number in [0, MAX_Z])
 SEARCH_RANGES = {"rollouts": (1, MAX_ROLLOUTS), "rollout": (0, len(ROLLOUT_PRESETS) - 1),
-                 "horizon": (0, MAX_HORIZON)}
+                 "horizon": (0, MAX_HORIZON), "anchor": (0, len(ROLLOUT_PRESETS) - 1)}
 
 
 
@@ -105,7 +112,8 @@ _POLICY_FACTS = {
     "weighted": ("score every option by a weighted sum of named features (w_* parameters)", _WEIGHTED_PARAMS),
     "lookahead": ("expert: flat Monte Carlo search over sampled hidden cards, rollouts by a preset",
                   SEARCH_PARAMS,
-                  (("horizon", float(DEFAULT_HORIZON)), ("rollout", 0.0), ("rollouts", float(DEFAULT_ROLLOUTS)))),
+                  (("anchor", float(ROLLOUT_PRESETS.index(DEFAULT_ANCHOR))), ("horizon", float(DEFAULT_HORIZON)),
+                   ("rollout", 0.0), ("rollouts", float(DEFAULT_ROLLOUTS)), ("z", DEFAULT_Z))),
 }
 
 # The presets' shared part: the options that are not a card lose to any card (never draw voluntarily
@@ -175,7 +183,12 @@ class PolicySpec:
         out = np.zeros(N_POLICY_PARAMS, np.float64)
         entries = POLICIES[self.name].defaults + self.params
         if self.name in SEARCH_POLICIES:
-            entries = POLICIES[ROLLOUT_PRESETS[int(dict(entries)["rollout"])]].defaults + entries
+            rollout, anchor = (ROLLOUT_PRESETS[int(dict(entries)[key])] for key in ("rollout", "anchor"))
+            weights = {name for name in (rollout, anchor) if POLICIES[name].defaults}
+            if len(weights) > 1:   # one seat's vector carries one preset's weights
+                raise ValueError(f"policy {self.label!r}: its rollout preset {rollout!r} and anchor {anchor!r} "
+                                 f"are two weighted presets; valid is at most one (or both the same)")
+            entries = sum((POLICIES[name].defaults for name in weights), ()) + entries
         for k, v in entries:
             out[POLICY_PARAMS.index(k)] = v
         return scale_safe(out, self.name)
@@ -229,7 +242,7 @@ def scale_safe(vector: np.ndarray, name: str) -> np.ndarray:
 
 def _shown(key: str, value: float) -> str:
     """A parameter as a lineup string writes it (a rollout preset by its name)."""
-    return ROLLOUT_PRESETS[int(value)] if key == "rollout" else f"{value:g}"
+    return ROLLOUT_PRESETS[int(value)] if key in ("rollout", "anchor") else f"{value:g}"
 
 
 _SPEC_RE = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*")
@@ -287,7 +300,7 @@ def _checked(spec: PolicySpec) -> PolicySpec:
 
 def _number(key: str, raw: str) -> float:
     """A parameter's text as its number: a rollout preset's name gives its index."""
-    if key == "rollout" and raw.strip() in ROLLOUT_PRESETS:
+    if key in ("rollout", "anchor") and raw.strip() in ROLLOUT_PRESETS:
         return float(ROLLOUT_PRESETS.index(raw.strip()))
     return float(raw)
 
@@ -299,6 +312,8 @@ def _valid_value(key: str, value: float) -> bool:
         return False
     if key in WEIGHT_PARAMS:
         return True
+    if key == "z":
+        return 0.0 <= value <= MAX_Z
     if key in SEARCH_RANGES:
         low, high = SEARCH_RANGES[key]
         return value == int(value) and low <= value <= high
@@ -308,8 +323,10 @@ def _valid_value(key: str, value: float) -> bool:
 def _valid_range(key: str) -> str:
     if key == "rollouts":
         return f"a whole number of rollouts in 1..{MAX_ROLLOUTS}"
-    if key == "rollout":
+    if key in ("rollout", "anchor"):
         return f"a rollout preset, one of {list(ROLLOUT_PRESETS)} (or its index)"
+    if key == "z":
+        return f"a number of standard errors in 0..{MAX_Z:g}"
     if key == "horizon":
         return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
     return "a finite number (a weight)" if key in WEIGHT_PARAMS else "a probability in [0, 1]"

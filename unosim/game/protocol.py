@@ -123,9 +123,10 @@ WEIGHT_PARAMS = (
     # challenging a Wild Draw Four
     "w_challenge", "w_challenge_hand",
 )
-# the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS) and
-# rollout depth in turns (engine/lookahead.py)
-SEARCH_PARAMS = ("rollouts", "rollout", "horizon")
+# the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS),
+# rollout depth in turns, anchor preset (an index of ROLLOUT_PRESETS) and the significance (in standard
+# errors) a searched option needs to overrule the anchor's choice (engine/lookahead.py)
+SEARCH_PARAMS = ("rollouts", "rollout", "horizon", "anchor", "z")
 POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS + SEARCH_PARAMS
 N_POLICY_PARAMS = len(POLICY_PARAMS)
 # The presets a lookahead seat's rollouts (and its decisions other than play and stack) use, by the
