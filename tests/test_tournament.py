@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 from study_specs import analyzed
 
 import unosim
@@ -89,6 +90,47 @@ def test_a_rotations_tournament_replays_each_deal_under_its_arrangements(tmp_pat
     assert result.title.endswith("2 arrangements by rotations")
     assert load_tournament(result.path).seating == "rotations"
     assert 2 * result.standings["win_rate"].sum() == pytest.approx(1.0)   # win rate per seat; two seats each
+
+
+@pytest.mark.parametrize("scheme, played", [("rotations", 4), ("permutations", 4)])
+def test_arrangements_that_only_swap_copies_of_a_policy_are_one_game(scheme, played):
+    """A policy against three copies of another at 4 seats: the 8 rotations (or 24 permutations) of the
+    four entrants seat only 4 orders of specs, the policy in each seat once."""
+    entrants = seating.entrants(["keep_wilds", "random", "random", "random"], 4, scheme)
+    arrangement_map = seating.arrangement_names(seating.arrangements(4, 4, scheme))
+    by = seating.played_by(arrangement_map, entrants)
+    assert len(arrangement_map) == {"rotations": 8, "permutations": 24}[scheme]
+    assert len(set(by.values())) == played and all(by[cell] == cell for cell in by.values())
+    for name, cell in by.items():
+        assert [entrants[e].spec for e in arrangement_map[name]] == [entrants[e].spec for e in arrangement_map[cell]]
+    assert sorted(arrangement_map[cell].index(0) for cell in set(by.values())) == [0, 1, 2, 3]
+    distinct = seating.entrants(TRIO, 4)   # no copies: every arrangement is a cell of its own
+    trio_map = seating.arrangement_names(seating.arrangements(3, 4))
+    assert seating.played_by(trio_map, distinct) == {name: name for name in trio_map}
+
+
+def test_a_tournament_plays_each_order_of_specs_once_and_its_standings_are_those_of_every_arrangement(tmp_path):
+    """The arrangements that only swap copies are not played again, and the standings and head-to-head
+    equal those of a study that plays every arrangement in a cell of its own (the same games)."""
+    from unosim.pipeline.runner import run_study
+    from unosim.pipeline.study import parse_study
+    policies = ["greedy_points", "random", "random", "random"]
+    result = unosim.tournament("classic", players=4, policies=policies, games=80, seed=5, rules={"n_blank": 0},
+                               out=tmp_path, seating="rotations")
+    lineups = {cell["lineup"] for cell in open_dataset(result.path).manifest["study"]["cells"]}
+    assert len(result.arrangements) == 8 and lineups == set(result.played_by.values()) and len(lineups) == 4
+    every = {"study": {"name": "every", "seed": 5, "games": 80, "mode": "single_round",
+                       "common_random_numbers": True},
+             "variants": {"classic_rules": {"base": "classic", "rules": {"n_blank": 0}}},
+             "lineups": {lu: ",".join(result.entrants[e].spec for e in a) for lu, a in result.arrangements.items()},
+             "grid": [{"variants": ["classic_rules"], "players": [4], "lineups": list(result.arrangements)}]}
+    ds = open_dataset(run_study(parse_study(every), tmp_path, n_jobs=1, progress=False).path)
+    games = standings.games_from_tables(ds.seats, ds.rounds, result.arrangements)
+    ahead, comparisons = standings.pairwise(games, len(result.entrants))
+    assert_frame_equal(standings.head_to_head(ahead, comparisons, result.entrants), result.head_to_head)
+    assert_frame_equal(standings.standings(games, ahead, result.entrants, 5), result.standings)
+    share = result.head_to_head.filter(pl.col("a") == "greedy_points", pl.col("b") == "random#1")["estimate"][0]
+    assert share == result.head_to_head.filter(pl.col("a") == "greedy_points", pl.col("b") == "random#3")["estimate"][0]
 
 
 def test_large_tables_use_rotations_and_their_reverse():

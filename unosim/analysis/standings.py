@@ -58,9 +58,13 @@ class Games:
 
 
 def games_from_tables(seats: pl.LazyFrame | pl.DataFrame, rounds: pl.LazyFrame | pl.DataFrame,
-                      arrangement_map: dict[str, tuple[int, ...]]) -> Games:
-    """Dense arrays from a tournament's seats and rounds tables (lineup names = arrangement names)."""
-    index = {name: i for i, name in enumerate(arrangement_map)}
+                      arrangement_map: dict[str, tuple[int, ...]], played_by: dict[str, str] | None = None) -> Games:
+    """Dense arrays from a tournament's seats and rounds tables (lineup names = arrangement names).
+    ``played_by``: the arrangement whose cell holds each arrangement's games (``seating.played_by``;
+    None: every arrangement has its own cell)."""
+    played_by = played_by or {name: name for name in arrangement_map}
+    cells = list(dict.fromkeys(played_by[name] for name in arrangement_map))
+    index = {name: i for i, name in enumerate(cells)}
     players = len(next(iter(arrangement_map.values())))
     scored = rounds.lazy().select(pl.col("lineup").cast(pl.String), "game", "points")
     frame = (seats.lazy().select(pl.col("lineup").cast(pl.String), "game", "seat", "won", "points_left",
@@ -75,15 +79,17 @@ def games_from_tables(seats: pl.LazyFrame | pl.DataFrame, rounds: pl.LazyFrame |
                      .otherwise(_STILL_IN - pl.col("points_left").cast(pl.Int64)).alias("finish"))
              .sort("a", "game", "seat").collect())
     deals = np.unique(frame["game"].to_numpy())
-    shape = (len(arrangement_map), len(deals), players)
+    shape = (len(cells), len(deals), players)
     if frame.height != math.prod(shape):
         raise ValueError(f"the tournament tables hold {frame.height:,} seat rows, not {math.prod(shape):,} "
-                         f"({shape[0]} arrangements × {shape[1]:,} deals × {players} seats)")
-    return Games(deals=deals, won=frame["won"].to_numpy().reshape(shape),
-                 points=frame["points"].to_numpy().reshape(shape),
-                 points_left=frame["points_left"].to_numpy().reshape(shape),
-                 finish=frame["finish"].to_numpy().reshape(shape),
-                 entrant_of=np.array(list(arrangement_map.values()), np.int64))
+                         f"({shape[0]} arrangements played × {shape[1]:,} deals × {players} seats)")
+    cell_of = np.array([index[played_by[name]] for name in arrangement_map], np.int64)
+
+    def column(name: str) -> np.ndarray:
+        return frame[name].to_numpy().reshape(shape)[cell_of]
+
+    return Games(deals=deals, won=column("won"), points=column("points"), points_left=column("points_left"),
+                 finish=column("finish"), entrant_of=np.array(list(arrangement_map.values()), np.int64))
 
 
 def _interval(per_deal: np.ndarray) -> tuple[float, float, float]:

@@ -1,8 +1,9 @@
 """A tournament dataset's standings: who finished ahead of whom, read back from the dataset.
 
 ``unosim tournament`` (:mod:`unosim.strategies.tournaments`) writes ``tournament.json`` beside the
-manifest: the entrants and which entrant each seat of each arrangement holds. :func:`load_tournament`
-reads it with the dataset and computes the standings and the head-to-head (:mod:`.standings`);
+manifest: the entrants, which entrant each seat of each arrangement holds and which cell played it.
+:func:`load_tournament` reads it with the dataset and computes the standings and the head-to-head
+(:mod:`.standings`);
 :func:`tournament_of` joins it to the standings already computed (what the report shows).
 """
 
@@ -33,6 +34,9 @@ class TournamentResult:
     standings: pl.DataFrame
     head_to_head: pl.DataFrame
     path: Path | None
+    #: arrangement -> the arrangement whose cell played its games (``seating.played_by``): the same
+    #: policy spec in every seat, so the same games; None: each arrangement played its own
+    played_by: dict[str, str] | None = None
 
     def head_to_head_matrix(self, intervals: bool = False) -> pl.DataFrame:
         """The head-to-head shares as a square table: row A, column B = share A finished ahead of B
@@ -64,7 +68,7 @@ def load_tournament(path: str | Path) -> TournamentResult:
     desc = _description(ds.path)
     entrants = tuple(Entrant(e["name"], e["spec"]) for e in desc["entrants"])
     arrangements = {k: tuple(v) for k, v in desc["arrangements"].items()}
-    games = st.games_from_tables(ds.seats, ds.rounds, arrangements)
+    games = st.games_from_tables(ds.seats, ds.rounds, arrangements, desc.get("played_by"))
     ahead, comparisons = st.pairwise(games, len(entrants))
     return _result(desc, ds.path, st.standings(games, ahead, entrants, desc["seed"]),
                    st.head_to_head(ahead, comparisons, entrants))
@@ -90,4 +94,5 @@ def _result(desc: dict, path: Path, standings: pl.DataFrame, head_to_head: pl.Da
                             seed=desc["seed"], seating=desc.get("seating", SCHEMES[0]),
                             entrants=tuple(Entrant(e["name"], e["spec"]) for e in desc["entrants"]),
                             arrangements={k: tuple(v) for k, v in desc["arrangements"].items()},
-                            standings=standings, head_to_head=head_to_head, path=path)
+                            standings=standings, head_to_head=head_to_head, path=path,
+                            played_by=desc.get("played_by"))

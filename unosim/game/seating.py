@@ -160,3 +160,15 @@ def arrangement_names(order: list) -> dict[str, tuple]:
     """Each arrangement under its lineup name (``s00``, ``s01`` … zero-padded to sort in order)."""
     width = max(len(str(len(order) - 1)), 2)
     return {f"s{i:0{width}d}": a for i, a in enumerate(order)}
+
+
+def played_by(arrangement_map: dict[str, tuple[int, ...]], entrant_list) -> dict[str, str]:
+    """Each arrangement's name -> the name of the arrangement whose games are its games: the first one
+    that puts the same policy spec in every seat. A compiled tournament deals every arrangement from one
+    seed and draws every random number from (seed, game), so two arrangements that differ only in which
+    copy of a policy sits where play the same games, the copies relabelled; each distinct order of specs
+    is played once. A policy against three copies of another at 4 seats is 4 games per deal, not the 8
+    arrangements of the rotations or the 24 of the permutations."""
+    first: dict[tuple[str, ...], str] = {}
+    return {name: first.setdefault(tuple(entrant_list[e].spec for e in arrangement), name)
+            for name, arrangement in arrangement_map.items()}

@@ -7,12 +7,14 @@ arrangement deals the same cards and picks the same dealer: each deal is replaye
 arrangement of :mod:`.seating`, where every policy sits in every seat equally often. Card luck and seat
 luck then cancel, and what remains between the policies is their play.
 
-A tournament **is a study dataset**: it generates a study spec (one cell per arrangement, lineups
-``s00``, ``s01``, ..., all cells in single rounds with common random numbers and the same seed) and
+A tournament **is a study dataset**: it generates a study spec (a cell per arrangement, lineups
+``s00``, ``s01``, ..., all cells in single rounds with common random numbers and the same seed; an
+arrangement that differs from an earlier one only in which copy of a policy sits where has the same
+games and no cell of its own: ``seating.played_by``) and
 runs it through :func:`unosim.pipeline.runner.run_study`, so the manifest, the ledger and integrity checks,
 resume after a kill, parallel jobs (``n_jobs``, a dask ``scheduler``), ``unosim analyze`` and
-``unosim report`` all apply. Beside the manifest it writes ``tournament.json`` (the entrants and which
-entrant each seat of each arrangement holds); the standings are computed from the dataset
+``unosim report`` all apply. Beside the manifest it writes ``tournament.json`` (the entrants, which
+entrant each seat of each arrangement holds, and the cell that played each arrangement); the standings are computed from the dataset
 (:mod:`.standings`) and, with ``out``, written as CSV under ``<dataset>/tournament/``.
 
 Decisions:
@@ -111,12 +113,13 @@ def build_study(variant: str, players: int, policies, games: int, seed: int, rul
     players, games, seed, overrides, ruleset = seating.check_tournament(variant, players, games, seed, rules, scheme)
     entrant_list = seating.entrants(policies, players, scheme)
     arrangement_map = seating.arrangement_names(seating.arrangements(len(entrant_list), players, scheme))
+    played = [lu for lu, by in seating.played_by(arrangement_map, entrant_list).items() if lu == by]
     vname = f"{variant}_rules" if overrides else variant
     spec: dict[str, Any] = {
         "study": {"name": name, "seed": seed, "games": games, "mode": MODE, "common_random_numbers": True,
                   "description": f"duplicate tournament: {', '.join(e.name for e in entrant_list)}"},
-        "lineups": {lu: ",".join(entrant_list[e].spec for e in a) for lu, a in arrangement_map.items()},
-        "grid": [{"variants": [vname], "players": [players], "lineups": list(arrangement_map)}],
+        "lineups": {lu: ",".join(entrant_list[e].spec for e in arrangement_map[lu]) for lu in played},
+        "grid": [{"variants": [vname], "players": [players], "lineups": played}],
     }
     if overrides:
         spec["variants"] = {vname: {"base": variant, "rules": overrides}}
@@ -127,7 +130,8 @@ def _write_description(root: Path, variant: str, players: int, games: int, seed:
                        entrant_list: tuple[Entrant, ...], arrangement_map: dict[str, tuple[int, ...]]) -> None:
     text = json.dumps({"format": FORMAT, "variant": variant, "players": players, "games": games, "seed": seed,
                        "seating": scheme, "entrants": [{"name": e.name, "spec": e.spec} for e in entrant_list],
-                       "arrangements": {k: list(v) for k, v in arrangement_map.items()}}, indent=2)
+                       "arrangements": {k: list(v) for k, v in arrangement_map.items()},
+                       "played_by": seating.played_by(arrangement_map, entrant_list)}, indent=2)
     from ...analysis.tournament import TOURNAMENT_FILE
     write_text_atomic(root / TOURNAMENT_FILE, text + "\n")
 

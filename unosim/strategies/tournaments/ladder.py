@@ -161,4 +161,4 @@ def _rung(rung: Rung, players: int, policy_list: list, games: int, seed: int, n_
         result = tournament(rung.variant, players=players, policies=policy_list, games=games, seed=seed,
                             rules=rung.rules or None, out=tmp, n_jobs=n_jobs, progress=progress, seating="rotations")
         ds = open_dataset(result.path)
-        return result, st.games_from_tables(ds.seats, ds.rounds, result.arrangements)
+        return result, st.games_from_tables(ds.seats, ds.rounds, result.arrangements, result.played_by)
