@@ -168,6 +168,26 @@ def test_a_finished_run_leaves_no_worker_behind(tmp_path):
     assert not [pid for pid in writers if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"]
 
 
+def test_after_an_aborted_parallel_call_the_command_ends_its_pool_without_building_another():
+    """An interrupted (or failed) joblib call has already shut its loky pool down: ending the idle
+    workers must not ask loky for the reusable executor (which builds a new pool in place of a shut-down
+    one) and waits for the queues' feeder threads, which release loky's semaphores as they end (an exit
+    between the two left "leaked semlock" warnings on stderr after Ctrl-C)."""
+    import importlib
+    import threading
+
+    from joblib import Parallel, delayed
+    from joblib.externals.loky import reusable_executor
+    cli_main = importlib.import_module("unosim.cli.main")   # the module (unosim.cli.main is also the function)
+    with pytest.raises(ZeroDivisionError):
+        Parallel(n_jobs=2, backend="loky")(delayed(divmod)(1, k) for k in (1, 0, 2, 3))
+    aborted = reusable_executor._executor
+    assert aborted is not None and aborted._flags.shutdown
+    cli_main._end_idle_workers()
+    assert reusable_executor._executor is aborted
+    assert not [t for t in threading.enumerate() if t.name == "QueueFeederThread"]
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_the_run_and_its_workers_quietly(tmp_path):
     spec = write_spec(tmp_path, "ctrlc", 150_000)

@@ -78,31 +78,36 @@ class Evaluator:
         self.table = table
         self.n_jobs = n_jobs
         self._stack = contextlib.ExitStack()
-        self._parallel = None
+        self._parallel = False
 
     def __enter__(self) -> Evaluator:
-        from joblib import Parallel, effective_n_jobs, parallel_config
+        from joblib import effective_n_jobs, parallel_config
 
         from ...pipeline.worker import init_local_worker
         if effective_n_jobs(self.n_jobs) > 1:
             self._stack.enter_context(parallel_config(backend="loky", initializer=init_local_worker,
                                                       initargs=(os.getpid(),)))
-            self._parallel = self._stack.enter_context(Parallel(n_jobs=self.n_jobs))
+            self._parallel = True
         return self
 
     def __exit__(self, *exc) -> None:
-        self._parallel = None
+        self._parallel = False
         self._stack.close()
 
     def scores(self, policies: list[PolicySpec], seed: int, first_game: int, deals: int) -> np.ndarray:
         """Each policy's win share per deal on games ``first_game .. first_game + deals - 1``:
         [policy, deal]."""
-        from joblib import delayed
-        if self._parallel is None:
+        from joblib import Parallel, delayed
+        if not self._parallel:
             results = [deal_scores(self.table, policy, seed, first_game, deals) for policy in policies]
         else:
-            results = self._parallel(delayed(deal_scores)(self.table, policy, seed, first_game, deals)
-                                     for policy in policies)
+            # one Parallel call per evaluation, not one managed Parallel for the Evaluator's life: loky's
+            # reusable executor keeps the workers between calls all the same, and an interrupted call of
+            # a managed Parallel starts a fresh pool before the interrupt reaches the caller (joblib keeps
+            # a managed backend ready), whose teardown at exit could leak a semaphore that loky's resource
+            # tracker then reported on stderr after "unosim: interrupted" (1 run in 25 here)
+            results = Parallel(n_jobs=self.n_jobs)(
+                delayed(deal_scores)(self.table, policy, seed, first_game, deals) for policy in policies)
         return np.stack(results)
 
 
