@@ -14,8 +14,9 @@ games and no cell of its own: ``seating.played_by``) and
 runs it through :func:`unosim.pipeline.runner.run_study`, so the manifest, the ledger and integrity checks,
 resume after a kill, parallel jobs (``n_jobs``, a dask ``scheduler``), ``unosim analyze`` and
 ``unosim report`` all apply. Beside the manifest it writes ``tournament.json`` (the entrants, which
-entrant each seat of each arrangement holds, and the cell that played each arrangement); the standings are computed from the dataset
-(:mod:`.standings`) and, with ``out``, written as CSV under ``<dataset>/tournament/``.
+entrant each seat of each arrangement holds, and the cell that played each arrangement); the standings
+are computed from the dataset (:mod:`.standings`) and, with ``out``, written as CSV under
+``<dataset>/tournament/``.
 
 Decisions:
 
