@@ -63,6 +63,17 @@ def pair_path(folder: Path, variant: str, players: int, opponent: str, deals: in
     return folder / f"{safe}__p{players}__{opponent}__{deals}.json"
 
 
+def measured(pairs: list[dict]) -> dict:
+    """When, at which commits and on which machines ``pairs`` were played: the range of dates, the first
+    and last commit, every machine (pairs of one table may come from several hosts)."""
+    by_date = sorted(pairs, key=lambda p: p["date"])
+    dates = [p["date"] for p in by_date]
+    commits = list(dict.fromkeys(p["commit"][:10] for p in by_date))
+    return {"date": dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}",
+            "commit": " to ".join(commits[:1] + commits[-1:]) if len(commits) > 1 else commits[0],
+            "machine": " and ".join(dict.fromkeys(p["machine"] for p in by_date))}
+
+
 def results_page(folder: Path) -> dict:
     pairs = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
     tables = []
@@ -70,8 +81,6 @@ def results_page(folder: Path) -> dict:
         mine = sorted((p for p in pairs if (p["variant"], p["players"]) == (variant, players)),
                       key=lambda p: p["ci_low"])
         rung = parse_rung(variant)
-        dates = sorted(p["date"] for p in mine)
-        commits = list(dict.fromkeys(p["commit"][:10] for p in sorted(mine, key=lambda p: p["date"])))
         field = "one seat each" if players == 2 else f"the expert against {players - 1} copies of the opponent"
         rules = ", ".join(f"{k}={v}" for k, v in rung.rules.items()) or "as published"
         deck = int(get_variant(rung.variant, rung.rules or None).deck_counts().sum())
@@ -79,9 +88,7 @@ def results_page(folder: Path) -> dict:
             "caption": f"{rung.label}, {players} players",
             "setting": f"variant {rung.variant} ({deck}-card deck), rules {rules}, {players} players ({field}); "
                        f"single rounds, every deal under every rotation of the seats, seed {SEED}",
-            "measured": {"date": dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}",
-                         "commit": " to ".join(commits[:1] + commits[-1:]) if len(commits) > 1 else commits[0],
-                         "machine": mine[0]["machine"]},
+            "measured": measured(mine),
             "columns": ["opponent", "deals", "expert's share", "95 % interval", "beats it"],
             "rows": [[p["opponent"], f"{p['deals']:,}", f"{p['estimate']:.3f}",
                       f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}]", verdict(p)]
@@ -97,7 +104,7 @@ def results_page(folder: Path) -> dict:
                   "not shown when it holds 0.5. Rows are sorted from the "
                   "closest opponent."),
         "command": "python analyses/expert_check.py --variant V --players N --deals D --opponents A,B,...",
-        "measured": {k: v for k, v in tables[0]["measured"].items()} if tables else {},
+        "measured": measured(pairs) if pairs else {},
         "tables": tables,
     }
 

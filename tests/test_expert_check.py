@@ -55,3 +55,15 @@ def test_the_verdict_says_yes_no_or_not_shown_from_the_interval():
     assert verdict({"ci_low": 0.51, "ci_high": 0.53}) == "yes"
     assert verdict({"ci_low": 0.480, "ci_high": 0.485}) == "no (it loses)"
     assert verdict({"ci_low": 0.49, "ci_high": 0.51}) == "not shown"
+
+
+def test_a_table_played_on_two_hosts_names_both_its_dates_and_its_commits():
+    measured = load_script().measured
+    pairs = [{"date": "2026-12-01 23:37 UTC", "commit": "7f524011633aa7", "machine": "Intel Xeon, 2 cores"},
+             {"date": "2026-11-28 06:37 UTC", "commit": "6a0024893d0b1c", "machine": "AMD EPYC, 2 cores"},
+             {"date": "2026-12-01 22:04 UTC", "commit": "1acd974821ffff", "machine": "Intel Xeon, 2 cores"}]
+    assert measured(pairs) == {"date": "2026-11-28 06:37 UTC to 2026-12-01 23:37 UTC",
+                               "commit": "6a0024893d to 7f52401163",
+                               "machine": "AMD EPYC, 2 cores and Intel Xeon, 2 cores"}
+    assert measured(pairs[:1]) == {"date": "2026-12-01 23:37 UTC", "commit": "7f52401163",
+                                   "machine": "Intel Xeon, 2 cores"}
