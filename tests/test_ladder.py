@@ -123,6 +123,17 @@ def test_rounds_needed_at_more_seats_is_the_first_count_beating_the_fair_share(q
         luck.rounds_needed(0.6, share=1.5)
 
 
+@pytest.mark.parametrize("q, share", [(0.27, 0.25), (0.3, 0.28), (0.35, 1 / 3), (0.39, 0.37), (0.21, 0.2),
+                                      (0.52, 0.5)])
+def test_rounds_needed_equals_the_plain_scan_over_every_count(q, share):
+    """The search evaluates only the ends of the runs of one threshold; the slow twin, every n from 1
+    (answers past the first window of 1,024 counts and shares not of the form 1/N included)."""
+    n = luck.rounds_needed(q, share=share)
+    counts = np.arange(1, 2 * n + 2)
+    chance = stats.binom.sf(np.floor(counts * share + 1e-9), counts, q)
+    assert n > 1024 and n == counts[np.flatnonzero(chance >= luck.GOAL)[0]]
+
+
 def _first_legal(view):
     """A tiny user policy: the first legal card in hand order."""
     return view.legal[0]

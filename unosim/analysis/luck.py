@@ -60,14 +60,27 @@ def rounds_needed(q: float, goal: float = GOAL, share: float = 0.5) -> int | Non
 
 
 def _first_reaching(q: float, goal: float, share: float) -> int | None:
-    """The first n ≤ MAX_ROUNDS with P(Bin(n, q) > n · share) ≥ goal, in windows that double."""
+    """The first n ≤ MAX_ROUNDS with P(Bin(n, q) > n · share) ≥ goal, in windows that double.
+
+    The threshold ⌊n · share⌋ stays put over runs of consecutive n, and within a run the chance rises
+    with n (more rounds, the same count to beat): a run reaches the goal iff its last n does. So each
+    window evaluates the binomial only at the ends of its runs (and at its own last n, whose run may go
+    on into the next window), a share's worth of the n; in the first run that reaches the goal it then
+    takes the first n that does. A run reaching back into an earlier window did not reach the goal
+    there: that window's last n, its largest there, missed."""
     from scipy import stats  # a second to import: only when used (see .distributions)
     start, width = 1, 1024
     while start <= MAX_ROUNDS:
-        n = np.arange(start, min(start + width, MAX_ROUNDS + 1))
-        hit = np.flatnonzero(stats.binom.sf(np.floor(n * share + 1e-9), n, q) >= goal)
-        if hit.size:
-            return int(n[hit[0]])
+        n = np.arange(start, min(start + width, MAX_ROUNDS + 1) + 1)   # one past the window: where runs end
+        threshold = np.floor(n * share + 1e-9)
+        n, ends, threshold = n[:-1], np.diff(threshold) > 0, threshold[:-1]
+        ends[-1] = True
+        hits = np.flatnonzero(stats.binom.sf(threshold[ends], n[ends], q) >= goal)
+        if hits.size:
+            last = np.flatnonzero(ends)[hits[0]]
+            run = np.flatnonzero(threshold[:last + 1] == threshold[last])
+            first = run[np.flatnonzero(stats.binom.sf(threshold[run], n[run], q) >= goal)[0]]
+            return int(n[first])
         start, width = start + width, width * 2
     return None
 
