@@ -69,7 +69,7 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
     study = results.get("study")
     if study:
         millions = study["games"] / 1e6
-        out.append([f"{millions:g}M-game study, {study['n_jobs']} started workers",
+        out.append([f"{millions:g}M-game study, {study['n_jobs']} ready workers",
                     f"{_n(study['games_per_s'])} games/s = {study['ratio']:.2f} × ({study['n_jobs']} × baseline"
                     f"{_near(study)}); "
                     f"{study['cpu_ratio']:.2f} per CPU-s; {study['rounds_bytes_per_row']:.2f} bytes per round row; "

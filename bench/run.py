@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         out = study_and_analyses(study_games, args.workers, repeats)
         results.update(out)
         run, analyses = out["study"], out["analyses"]
-        print(f"\nstudy of {study_games:,} games on {args.workers} started workers: {run['games_per_s']:,} games/s "
+        print(f"\nstudy of {study_games:,} games on {args.workers} ready workers (threads, the engine loaded): {run['games_per_s']:,} games/s "
               f"= {run['ratio']:.2f} × ({args.workers} × baseline, re-measured just before: "
               f"{run['baseline_games_per_s']:,} games/s); per CPU-s {run['cpu_ratio']:.2f} × baseline; "
               f"{run['wall_s']:.1f} s, {run['rounds_bytes_per_row']:.2f} bytes per round row; starting the "

@@ -1,8 +1,8 @@
 """Benchmarks of the study path, called by ``make bench`` (:mod:`bench.run`).
 
 * :func:`bench_study_run` — a study (classic, 4 players, ``random``, ``single_round``; 10,000,000 games in
-  ``make bench-full``) on 2 workers already started, end to end to parquet, and its bytes per round row
-  on disk; the workers' start is timed apart.
+  ``make bench-full``) on 2 ready workers (threads of the bench's process, the engine loaded), end to end
+  to parquet, and its bytes per round row on disk; the workers' start is timed apart.
 * :func:`bench_study_cli` — the same study as a user runs it, ``unosim study run`` in a fresh process, timed
   from the command line: interpreter start, worker start and engine load included.
 * :func:`bench_analyses` — the standard analyses of that dataset (``unosim analyze``) in a fresh process:
@@ -46,9 +46,10 @@ def bench_study_run(out: str | Path, games: int = BENCH_GAMES, n_jobs: int = 2,
     """Run the benchmark study from scratch; wall and CPU seconds, games/s and bytes per row on disk.
 
     Measured like the baseline (a warm ``simulate`` call): process start excluded. A small warm-up
-    study first starts the ``n_jobs`` loky workers and loads the compiled engine in each; its wall time
-    is reported apart (``workers_start_s``). The measured run reuses those workers. Its CPU seconds are
-    the parent's and the workers' (sampled with psutil) during the run alone.
+    study first readies the ``n_jobs`` workers (threads of this process by default, as ``study run``
+    runs them) and loads the compiled engine; its wall time is reported apart (``workers_start_s``). The
+    measured run reuses them. Its CPU seconds are this process's and any workers' (sampled with psutil)
+    during the run alone.
     """
     from unosim.pipeline.runner import run_study
     from unosim.pipeline.study import parse_study

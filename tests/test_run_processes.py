@@ -1,5 +1,6 @@
 """`study run` as real processes: one writer per dataset, clean SIGTERM, workers that follow their parent,
-bounded resources (issue 12 items 7-8, issue 11 item 7)."""
+bounded resources (issue 12 items 7-8, issue 11 item 7). A local run's jobs run on threads of the command's
+process by default, on loky worker processes with ``--processes``: the stops are checked in both."""
 
 from __future__ import annotations
 
@@ -133,13 +134,16 @@ def test_a_second_run_on_the_same_dataset_is_refused_with_the_holders_pid(tmp_pa
 
 
 @pytest.mark.slow
-def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(tmp_path, uninterrupted, capsys):
+@pytest.mark.parametrize("mode", ["threads", "processes"])
+def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(tmp_path, mode, uninterrupted,
+                                                                               capsys):
     spec = write_spec(tmp_path, "term", KILLED_GAMES)
     root = tmp_path / "out" / "term"
-    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", str(KILLED_CHUNK))
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", str(KILLED_CHUNK),
+                     *(["--processes"] if mode == "processes" else []))
     wait_for(lambda: parts(root) >= 4, proc, "the first parts")
     kids = children(proc.pid)
-    assert len([k for k in kids if "LokyProcess" in " ".join(k.cmdline())]) == 2, [k.cmdline() for k in kids]
+    assert len(loky_workers(proc.pid)) == (2 if mode == "processes" else 0), [k.cmdline() for k in kids]
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -160,7 +164,7 @@ def test_sigterm_stops_every_worker_and_the_next_run_resumes_to_identical_data(t
 def test_a_finished_run_leaves_no_worker_behind(tmp_path):
     """The command ends its idle workers itself (cli.main), rather than wait for them to tear down."""
     spec = write_spec(tmp_path, "done", 4000)
-    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "1000")
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "1000", "--processes")
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0 and err == "", err
     writers = {int(r["writer"].rsplit(":", 1)[1]) for r in read_ledger(tmp_path / "out" / "done").values()}
@@ -198,10 +202,12 @@ def test_after_an_aborted_parallel_call_the_command_ends_its_pool_without_buildi
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_the_run_and_its_workers_quietly(tmp_path):
+@pytest.mark.parametrize("mode", ["threads", "processes"])
+def test_ctrl_c_stops_the_run_and_its_workers_quietly(tmp_path, mode):
     spec = write_spec(tmp_path, "ctrlc", 150_000)
     root = tmp_path / "out" / "ctrlc"
-    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000",
+                     *(["--processes"] if mode == "processes" else []))
     wait_for(lambda: parts(root) >= 2, proc, "the first parts")
     kids = children(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole foreground group
@@ -217,7 +223,7 @@ def test_ctrl_c_stops_the_run_and_its_workers_quietly(tmp_path):
 def test_workers_exit_when_the_parent_is_killed(tmp_path):
     spec = write_spec(tmp_path, "orphans", 300_000)
     root = tmp_path / "out" / "orphans"
-    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000")
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", "2000", "--processes")
     wait_for(lambda: parts(root) >= 2, proc, "the first parts")
     kids = children(proc.pid)
     assert kids
@@ -251,10 +257,13 @@ def test_workers_are_capped_by_the_jobs_and_write_the_parts_themselves(tmp_path)
     study = parse_study(small())
     one_job = {**small(), "grid": [{"variants": ["classic"], "players": [2], "lineups": ["random"]}],
                "comparisons": []}
-    # a 1-job study asked for 100 000 workers runs that job here, without starting a pool
-    path = run_study(parse_study(one_job), tmp_path / "one", n_jobs=100_000, progress=False).path
+    # a 1-job study asked for 100 000 worker processes runs that job here, without starting a pool
+    path = run_study(parse_study(one_job), tmp_path / "one", n_jobs=100_000, processes=True, progress=False).path
     assert {r["writer"].split(":")[1] for r in read_ledger(path).values()} == {str(os.getpid())}
-    path = run_study(study, tmp_path / "pool", n_jobs=100_000, chunk_size=100, progress=False).path
+    # on threads, every part is written by this process
+    path = run_study(study, tmp_path / "threads", n_jobs=100_000, chunk_size=100, progress=False).path
+    assert {r["writer"].split(":")[1] for r in read_ledger(path).values()} == {str(os.getpid())}
+    path = run_study(study, tmp_path / "pool", n_jobs=100_000, chunk_size=100, processes=True, progress=False).path
     writers = {r["writer"].split(":")[1] for r in read_ledger(path).values()}
     assert str(os.getpid()) not in writers  # the parent wrote no part: it only recorded them
     assert 1 <= len(writers) <= min(len(os.sched_getaffinity(0)), 8)
@@ -292,7 +301,7 @@ def test_a_killed_worker_ends_the_run_in_one_line_and_the_resume_is_identical(tm
     lines of traceback, and killing loky's resource tracker printed 47 lines and 9 tracebacks."""
     spec = write_spec(tmp_path, "oom", KILLED_GAMES)
     root = tmp_path / "out" / "oom"
-    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", str(KILLED_CHUNK))
+    proc = start_run(spec, tmp_path / "out", "--n-jobs", "2", "--chunk-size", str(KILLED_CHUNK), "--processes")
     wait_for(lambda: parts(root) >= 2 and len(loky_workers(proc.pid)) == 2
              and (victim == "worker" or resource_tracker(proc.pid)), proc, f"the first parts and a {victim}")
     target = (loky_workers if victim == "worker" else resource_tracker)(proc.pid)[0]

@@ -21,12 +21,20 @@ from unosim.pipeline.runner import RunError, run_study
 from unosim.play.simulate import simulate
 from unosim.pipeline.study import parse_study
 
-def test_data_do_not_depend_on_n_jobs_or_chunk_size(tmp_path):
+def test_data_do_not_depend_on_n_jobs_or_chunk_size_or_threads_or_processes(tmp_path):
     study = parse_study(small())
     serial = run_study(study, tmp_path / "a", n_jobs=1, chunk_size=300, progress=False).path
-    parallel = run_study(study, tmp_path / "b", n_jobs=2, chunk_size=70, progress=False).path
+    threads = run_study(study, tmp_path / "b", n_jobs=2, chunk_size=70, progress=False).path
+    processes = run_study(study, tmp_path / "c", n_jobs=2, chunk_size=70, processes=True, progress=False).path
     for name in TABLES:
-        assert table(serial, name).equals(table(parallel, name)), name
+        assert table(serial, name).equals(table(threads, name)), name
+        assert table(serial, name).equals(table(processes, name)), name
+
+
+def test_processes_and_a_dask_scheduler_are_one_or_the_other(tmp_path):
+    with pytest.raises(RunError, match="give one or the other"):
+        run_study(parse_study(small()), tmp_path, scheduler="local", processes=True, progress=False)
+    assert not (tmp_path / "small").exists()
 
 
 def test_the_parent_makes_a_jobs_renames_durable_before_recording_it(tmp_path, monkeypatch):

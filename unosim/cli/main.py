@@ -237,6 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores / dask workers)")
     p.add_argument("--chunk-size", type=int, help="games per job (default 100000 single rounds, 50000 matches; a resumed run keeps its own)")
     p.add_argument("--scheduler", help="run on dask: 'local' (a LocalCluster) or an address tcp://host:8786")
+    p.add_argument("--processes", action="store_true",
+                   help="run the jobs on worker processes instead of threads of this one (each loads the engine: "
+                        "slower to start; a crashed or out-of-memory job then takes only its worker down)")
     p.add_argument("--force", action="store_true", help="delete an existing dataset of this study first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     cli_study.add_run_options(p)

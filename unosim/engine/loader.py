@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import io
 import sys
+import threading
 import types
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,8 @@ ENGINE_PATH = [str(Path(__file__).resolve().parent)]
 #: the build of the engine package's own modules (``unosim.engine.round`` …): everything
 OWN_BUILD = Build.full()
 _loaded: dict[Build, Kernel] = {}
+#: held while a build loads: a study's job threads (unosim.pipeline.runner) may ask for one at once
+_LOADING = threading.RLock()
 #: the compiles this process made: (build, seconds)
 COMPILES: list[tuple[Build, float]] = []
 
@@ -111,6 +114,11 @@ def kernel(build: Build, announce: bool = True) -> Kernel:
     waited for)."""
     if build in _loaded:
         return _loaded[build]
+    with _LOADING:
+        return _loaded.get(build) or _load(build, announce)
+
+
+def _load(build: Build, announce: bool) -> Kernel:
     from numba.core import config
 
     from . import cache

@@ -1,4 +1,5 @@
-"""Run a study: jobs in parallel (joblib: loky processes, or a dask cluster), parts and manifest on disk.
+"""Run a study: jobs in parallel (joblib: threads of this process, loky processes, or a dask cluster), parts
+and manifest on disk.
 
 Each worker simulates one job and writes its three parquet parts itself (:mod:`unosim.pipeline.worker`); the
 parent only makes the parts' renames durable (an fsync of their directories), appends each job's
@@ -86,19 +87,25 @@ class RunSummary:
 
 
 def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: int | None = None,
-              scheduler: str | None = None, force: bool = False, progress: bool | None = None,
-              accept_engine_change: bool = False) -> RunSummary:
+              scheduler: str | None = None, processes: bool = False, force: bool = False,
+              progress: bool | None = None, accept_engine_change: bool = False) -> RunSummary:
     """Run (or resume) ``study`` into ``<out>/<study.name>``.
 
     ``n_jobs``: joblib workers (-1 = all cores, or all dask worker threads; never more than those nor
     than the pending jobs). ``chunk_size``: games per job (default 100 000 single rounds or 50 000
     matches; a resumed dataset keeps its own; at most 1 000 000 single rounds or 200 000 matches, a
-    stated per-job memory budget). ``scheduler``: None for local loky processes, ``"local"`` for a dask
-    LocalCluster, or a dask scheduler address ``tcp://host:8786`` (the dataset must then be on a
-    filesystem every worker writes at the same path). ``force``: delete an existing dataset first.
+    stated per-job memory budget). ``scheduler``: None to run here, ``"local"`` for a dask LocalCluster,
+    or a dask scheduler address ``tcp://host:8786`` (the dataset must then be on a filesystem every
+    worker writes at the same path). Run here, the jobs run on threads of this process (the compiled
+    engine and the parquet writer release the GIL), so the engine loads once; ``processes``: on loky
+    worker processes instead, each loading the engine (a job that crashes or is killed by the
+    out-of-memory killer then takes only its worker down). ``force``: delete an existing dataset first.
     ``accept_engine_change``: resume a dataset started by another engine version (the manifest then
     records both). ``progress``: a progress bar with ETA (default: when stderr is a terminal).
     """
+    if processes and scheduler is not None:
+        raise RunError("processes=True runs the jobs on local worker processes; a dask scheduler brings its own "
+                       "workers: give one or the other")
     if not is_int(n_jobs) or n_jobs == 0 or n_jobs < -1:
         raise RunError(f"n_jobs={shorten(n_jobs, 60)} is invalid: use a positive number of workers or -1 for all")
     n_jobs = int(n_jobs)
@@ -111,7 +118,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     _refuse_foreign_directory(root, force)
     # compiles what the cells need first (side by side on two or more cores), so workers load it from the cache
     compile_seconds, schema = _engine_schema(study, n_jobs)
-    with _interrupt_on_sigterm(), _backend(scheduler, n_jobs) as (client, capacity), DatasetLock(root):
+    with _interrupt_on_sigterm(), _backend(scheduler, n_jobs, processes) as (client, capacity), DatasetLock(root):
         manifest, done = _prepare(root, study, chunk_size, force, accept_engine_change, schema)
         record_progress(manifest, done)
         write_manifest(root, manifest)
@@ -119,6 +126,8 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
             _probe_workers(client, root)
         pending = sum(entry["jobs"] for entry in manifest["cells"].values()) - len(done)
         workers = max(1, min(capacity if n_jobs == -1 else n_jobs, capacity, pending))
+        if pending and scheduler is None and not processes:
+            _load_engines(study)
         start = time.perf_counter()
         games_before = sum(entry["games_done"] for entry in manifest["cells"].values())
         try:
@@ -289,6 +298,16 @@ def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[lis
             raise RunError(f"the engine writes other columns for variant {variant!r} than for "
                            f"{next(iter(schemas))!r}; they cannot share one dataset: split the study")
     return seconds, first
+
+
+def _load_engines(study: Study) -> None:
+    """Load the builds the cells play on into this process before its job threads start: each thread's
+    first job then plays at once, and no two threads load one build side by side."""
+    from .worker import skip_blas_probe
+    skip_blas_probe()
+    for build in {engine.choose(engine.build_for(c.ruleset, policies.make_lineup(c.lineup_spec, c.players)))
+                  for c in study.cells}:
+        engine.kernel(build)
 
 
 def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, accept_engine_change: bool,
@@ -547,9 +566,18 @@ def _quiet_resource_tracker():
 
 
 @contextlib.contextmanager
-def _backend(scheduler: str | None, n_jobs: int):
-    """joblib's loky backend, or its dask backend; yields (dask client or None, worker capacity)."""
+def _backend(scheduler: str | None, n_jobs: int, processes: bool):
+    """joblib's threading backend (or its loky backend with ``processes``), or its dask backend; yields
+    (dask client or None, worker capacity).
+
+    Threads are the default here: one engine load instead of one per worker, and no worker start. A
+    2,000,000-game classic 4p study on 2 cores, timed from the command line: 5.4-6.9 s (median 5.55 of 5)
+    on threads against 6.3-7.2 s (median 6.43) on loky processes, interleaved, with 2 CPU-s less work."""
     if scheduler is None:
+        if not processes:
+            with parallel_config(backend="threading"):
+                yield None, len(os.sched_getaffinity(0))
+            return
         with _quiet_resource_tracker(), parallel_config(backend="loky", initializer=init_local_worker,
                                                         initargs=(os.getpid(),)):
             yield None, len(os.sched_getaffinity(0))

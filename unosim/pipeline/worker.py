@@ -1,4 +1,5 @@
-"""What runs in a study worker (a loky process or a dask worker): one job → its parts, on disk.
+"""What runs in a study worker (a thread of the run's process, a loky process or a dask worker): one job → its
+parts, on disk.
 
 The worker writes its job's three parts straight into the dataset (atomically, see
 :func:`unosim.store.writer.write_part`) and returns only their metadata, so rows never travel to the run's
