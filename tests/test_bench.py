@@ -113,7 +113,7 @@ def test_the_benchmarks_page_is_made_from_one_runs_results_with_its_stamp():
     assert next(v for k, v in figures.items() if k.startswith("kernel classic 4p ÷ the C reference")) == "0.43"
     assert "(C: 627,313 games per CPU-s)" in next(k for k in figures if "C reference" in k)
     assert figures["weighted presets ÷ `random`, classic 4p, games per CPU-s"] == "`by_colour` 0.79"
-    assert figures["2M-game study, 2 started workers"].startswith("126,520 games/s = 0.62 × (2 × baseline)")
+    assert figures["2M-game study, 2 ready workers"].startswith("126,520 games/s = 0.62 × (2 × baseline)")
     assert next(v for k, v in figures.items() if k.startswith("the same study from the command line")) == \
         "10.4 s = 192,308 games/s = 0.95 × (2 × baseline, re-measured just before: 101,431 games/s)"
     # every row the README shows is on the page
