@@ -31,10 +31,35 @@ def test_data_do_not_depend_on_n_jobs_or_chunk_size_or_threads_or_processes(tmp_
         assert table(serial, name).equals(table(processes, name)), name
 
 
-def test_processes_and_a_dask_scheduler_are_one_or_the_other(tmp_path):
+@pytest.mark.parametrize("processes", [True, False])
+def test_threads_or_processes_and_a_dask_scheduler_are_one_or_the_other(tmp_path, processes):
     with pytest.raises(RunError, match="give one or the other"):
-        run_study(parse_study(small()), tmp_path, scheduler="local", processes=True, progress=False)
+        run_study(parse_study(small()), tmp_path, scheduler="local", processes=processes, progress=False)
     assert not (tmp_path / "small").exists()
+
+
+def test_by_default_a_few_workers_are_threads_and_more_are_processes(tmp_path, monkeypatch, capsys):
+    """Jobs hold the GIL part of their time: threads (one engine load) up to MAX_THREADS workers, processes
+    beyond. The CLI's help names the same limit."""
+    from unosim.cli.main import build_parser
+    from unosim.pipeline import runner
+    from unosim.store.ledger import read_ledger
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["study", "run", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert f"default up to {runner.MAX_THREADS} workers" in shown
+    assert f"default beyond {runner.MAX_THREADS} workers" in shown
+
+    def writers(path):
+        return {r["writer"].split(":")[1] for r in read_ledger(path).values()}
+
+    study = parse_study(small())
+    assert writers(run_study(study, tmp_path / "a", n_jobs=2, chunk_size=150, progress=False).path) == {
+        str(os.getpid())}
+    monkeypatch.setattr(runner, "MAX_THREADS", 1)
+    assert str(os.getpid()) not in writers(run_study(study, tmp_path / "b", n_jobs=2, chunk_size=150,
+                                                     progress=False).path)
 
 
 def test_the_parent_makes_a_jobs_renames_durable_before_recording_it(tmp_path, monkeypatch):

@@ -237,9 +237,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores / dask workers)")
     p.add_argument("--chunk-size", type=int, help="games per job (default 100000 single rounds, 50000 matches; a resumed run keeps its own)")
     p.add_argument("--scheduler", help="run on dask: 'local' (a LocalCluster) or an address tcp://host:8786")
-    p.add_argument("--processes", action="store_true",
-                   help="run the jobs on worker processes instead of threads of this one (each loads the engine: "
-                        "slower to start; a crashed or out-of-memory job then takes only its worker down)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--threads", dest="processes", action="store_false", default=None,
+                       help="run the jobs on threads of this process (default up to 4 workers: the engine loads "
+                            "once)")
+    where.add_argument("--processes", dest="processes", action="store_true",
+                       help="run the jobs on worker processes (default beyond 4 workers: each loads the engine; a "
+                            "crashed or out-of-memory job takes only its worker down)")
     p.add_argument("--force", action="store_true", help="delete an existing dataset of this study first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     cli_study.add_run_options(p)

@@ -65,6 +65,10 @@ DEFAULT_CHUNK_SIZE = {"single_round": 100_000, "match": 50_000}
 #: measured at about 2.2 kB per single-round game and 12 kB per match (about 10 rounds) of classic 4p
 MAX_CHUNK_SIZE = {"single_round": 1_000_000, "match": 200_000}
 MANIFEST_INTERVAL_S = 2.0
+#: the most workers a local run puts on threads of its own process by default (more run as processes): a
+#: 100,000-game classic 4p job holds the GIL about 7 % of its time (measured beside a Python spinner), so
+#: four threads leave it free most of the time, while many more would queue for it
+MAX_THREADS = 4
 
 
 class RunError(ValueError):
@@ -87,7 +91,7 @@ class RunSummary:
 
 
 def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: int | None = None,
-              scheduler: str | None = None, processes: bool = False, force: bool = False,
+              scheduler: str | None = None, processes: bool | None = None, force: bool = False,
               progress: bool | None = None, accept_engine_change: bool = False) -> RunSummary:
     """Run (or resume) ``study`` into ``<out>/<study.name>``.
 
@@ -96,19 +100,22 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     matches; a resumed dataset keeps its own; at most 1 000 000 single rounds or 200 000 matches, a
     stated per-job memory budget). ``scheduler``: None to run here, ``"local"`` for a dask LocalCluster,
     or a dask scheduler address ``tcp://host:8786`` (the dataset must then be on a filesystem every
-    worker writes at the same path). Run here, the jobs run on threads of this process (the compiled
-    engine and the parquet writer release the GIL), so the engine loads once; ``processes``: on loky
-    worker processes instead, each loading the engine (a job that crashes or is killed by the
-    out-of-memory killer then takes only its worker down). ``force``: delete an existing dataset first.
+    worker writes at the same path). Run here, ``processes=False`` runs the jobs on threads of this process
+    (the compiled engine and the parquet writer release the GIL), so the engine loads once and no worker
+    starts; ``processes=True`` on loky worker processes, each loading the engine (a job that crashes or
+    is killed by the out-of-memory killer then takes only its worker down); by default threads up to
+    :data:`MAX_THREADS` workers, processes beyond. ``force``: delete an existing dataset first.
     ``accept_engine_change``: resume a dataset started by another engine version (the manifest then
     records both). ``progress``: a progress bar with ETA (default: when stderr is a terminal).
     """
-    if processes and scheduler is not None:
-        raise RunError("processes=True runs the jobs on local worker processes; a dask scheduler brings its own "
-                       "workers: give one or the other")
+    if processes is not None and scheduler is not None:
+        raise RunError("threads or processes are for a local run; a dask scheduler brings its own workers: give "
+                       "one or the other")
     if not is_int(n_jobs) or n_jobs == 0 or n_jobs < -1:
         raise RunError(f"n_jobs={shorten(n_jobs, 60)} is invalid: use a positive number of workers or -1 for all")
     n_jobs = int(n_jobs)
+    if scheduler is None and processes is None:
+        processes = _local_workers(n_jobs) > MAX_THREADS
     most = MAX_CHUNK_SIZE["single_round" if study.mode == "single_round" else "match"]
     if chunk_size is not None and (not is_int(chunk_size) or not 1 <= chunk_size <= most):
         raise RunError(f"chunk_size={shorten(chunk_size, 60)} is invalid: use a whole number 1..{most:,} of games "
@@ -298,6 +305,12 @@ def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[lis
             raise RunError(f"the engine writes other columns for variant {variant!r} than for "
                            f"{next(iter(schemas))!r}; they cannot share one dataset: split the study")
     return seconds, first
+
+
+def _local_workers(n_jobs: int) -> int:
+    """The local workers ``n_jobs`` asks for, capped by the cores (before the pending jobs cap them too)."""
+    cores = len(os.sched_getaffinity(0))
+    return cores if n_jobs == -1 else min(n_jobs, cores)
 
 
 def _load_engines(study: Study) -> None:
@@ -570,8 +583,8 @@ def _backend(scheduler: str | None, n_jobs: int, processes: bool):
     """joblib's threading backend (or its loky backend with ``processes``), or its dask backend; yields
     (dask client or None, worker capacity).
 
-    Threads are the default here: one engine load instead of one per worker, and no worker start. A
-    2,000,000-game classic 4p study on 2 cores, timed from the command line: 5.4-6.9 s (median 5.55 of 5)
+    Threads load the engine once instead of once per worker, and start no worker. A 2,000,000-game
+    classic 4p study on 2 cores (AMD EPYC), timed from the command line: 5.4-6.9 s (median 5.55 of 5)
     on threads against 6.3-7.2 s (median 6.43) on loky processes, interleaved, with 2 CPU-s less work."""
     if scheduler is None:
         if not processes:
