@@ -30,12 +30,19 @@ UV_INSTALL := $(UV) pip install --quiet --python $(BIN)/python --compile-bytecod
 $(UV): | $(BIN)/python
 	$(BIN)/python -m pip install --quiet "uv>=0.5"
 
+# The package's own bytecode, compiled once here: uv compiles what it installs, but an editable install's
+# sources stay in the checkout, and with PYTHONDONTWRITEBYTECODE set (common in containers) every command
+# would compile them again (a first `unosim simulate` 1.16 s instead of 1.01 s, median of 7).
+COMPILE_PACKAGE := $(BIN)/python -m compileall -q -j 0 unosim
+
 $(RUNTIME): pyproject.toml | $(UV)
 	$(UV_INSTALL) -e .
+	@$(COMPILE_PACKAGE)
 	touch $(RUNTIME)
 
 $(STAMP): pyproject.toml | $(UV)
 	$(UV_INSTALL) -e ".[dev]"
+	@$(COMPILE_PACKAGE)
 	touch $(STAMP) $(RUNTIME)
 
 install: $(STAMP)
