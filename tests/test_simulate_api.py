@@ -124,3 +124,17 @@ def test_rule_keys_round_trip():
                                         "p_forget_uno": [0.1, 0.0, 0.2], "match_mode": "lowest"})
     assert unosim.game.rules.from_key(rs.key) == rs
     assert unosim.get_variant("classic").key == "classic"
+
+
+def test_a_set_stop_event_ends_a_call_between_kernel_calls_and_an_unset_one_changes_nothing():
+    """A study's job threads cannot be interrupted as the main thread is by Ctrl-C: they stop on an event."""
+    import threading
+
+    from unosim.play.simulate import CallStopped
+    stop = threading.Event()
+    plain = unosim.simulate("classic", players=3, games=300, seed=4)
+    watched = unosim.simulate("classic", players=3, games=300, seed=4, stop=stop)
+    assert plain.seats.equals(watched.seats) and plain.rounds.equals(watched.rounds)
+    stop.set()
+    with pytest.raises(CallStopped):
+        unosim.simulate("classic", players=3, games=300, seed=4, stop=stop)

@@ -37,12 +37,13 @@ class JobTooLarge(ValueError):
     and a resume with a smaller chunk size goes on."""
 
 
-def run_job(job: Job, root: str) -> dict[str, Any]:
-    """Simulate one job, write its parts, return its ledger record (plus the parts' schema)."""
+def run_job(job: Job, root: str, stop: threading.Event | None = None) -> dict[str, Any]:
+    """Simulate one job, write its parts, return its ledger record (plus the parts' schema). ``stop``: a
+    job on a thread of the run's process ends when it is set (``CallStopped``), before writing a part."""
     cell = job.cell
     try:
         results = simulate(cell.ruleset, players=cell.players, games=job.games, seed=cell.seed,
-                           lineup=cell.lineup_spec, first_game=job.first_game)
+                           lineup=cell.lineup_spec, first_game=job.first_game, stop=stop)
     except ValueError as exc:
         if "memory budget" not in str(exc):
             raise

@@ -83,9 +83,13 @@ def check_games(games: int, seed: int, first_game: int = 0, players: int | None 
     return games, seed, first_game
 
 
+class CallStopped(Exception):
+    """A call's ``stop`` event was set: it ended between two kernel calls, returning nothing."""
+
+
 def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed: int, first_game: int,
                  games: int, *, deck_order=None, trace: bool = False, audit: bool = False,
-                 build=None) -> RawResults:
+                 build=None, stop=None) -> RawResults:
     """Play games with the numba engine in bounded calls, growing the output as matches need.
 
     Each kernel call plays at most ``GAMES_PER_CALL`` games and returns after about ``TURN_BUDGET``
@@ -94,6 +98,8 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     makes the kernel check its invariants after every turn; a violation raises. ``build``
     (``unosim.engine.Build``): the engine build to play on, which must cover the call; by default the
     smallest compiled build that covers it, else the call's own (compiled first: ``unosim.engine``).
+    ``stop`` (a ``threading.Event``): once set, the call raises :class:`CallStopped` before its next
+    kernel call (a thread cannot be interrupted as Ctrl-C interrupts the main thread).
     """
     players, seed, first_game, games = int(players), int(seed), int(first_game), int(games)
     ir, fr, deck = rs.compile(players)
@@ -121,6 +127,8 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     # terminates: every kernel call completes at least one game (its buffers hold a full match and the
     # turn budget is checked only after the first), and a traced batch too large is halved down to one
     while done < games:
+        if stop is not None and stop.is_set():
+            raise CallStopped(f"stopped after {done:,} of {games:,} games")
         todo = min(batch, games - done)
         g = block[0]
         g["st"][L.ST_VIOLATIONS] = 0
@@ -304,7 +312,7 @@ def _check_table(table: str) -> str:
 
 
 def simulate(variant: str | RuleSet, *, players: int, games: int, seed: int, lineup="random",
-             rules: dict | None = None, first_game: int = 0) -> Results:
+             rules: dict | None = None, first_game: int = 0, stop=None) -> Results:
     """Play ``games`` matches of ``variant`` with ``players`` seats and return their statistics.
 
     ``rules`` overrides fields of the variant (``{"n_blank": 0, "match_mode": "single_round"}``);
@@ -314,10 +322,11 @@ def simulate(variant: str | RuleSet, *, players: int, games: int, seed: int, lin
 
     The tables stay in memory: a call whose tables would exceed the per-call memory budget (4 GiB,
     ``UNOSIM_MEMORY_BUDGET`` bytes) is refused with a ValueError before it starts; split it with
-    ``first_game`` or run a study. Ctrl-C interrupts a long call within a fraction of a second.
+    ``first_game`` or run a study. Ctrl-C interrupts a long call within a fraction of a second; on
+    another thread, setting ``stop`` (a ``threading.Event``) does: the call raises :class:`CallStopped`.
     """
     rs, specs = resolve(variant, players, lineup, rules)
     players = int(players)
     games, seed, first_game = check_games(games, seed, first_game, players)
-    raw = run_compiled(rs, players, specs, seed, first_game, games)
+    raw = run_compiled(rs, players, specs, seed, first_game, games, stop=stop)
     return Results(raw, rs, players, specs, seed)
