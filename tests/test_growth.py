@@ -96,7 +96,7 @@ def test_the_chunk_size_may_change_on_resume(tmp_path, monkeypatch):
     real = runner._run_jobs
     stop_after = {"jobs": 3}
 
-    def dies_midway(study, root, manifest, done, workers, progress):
+    def dies_midway(study, root, manifest, done, workers, progress, threads):
         real_append = runner.ledger.append_ledger
 
         def counted(where, record):
@@ -106,7 +106,7 @@ def test_the_chunk_size_may_change_on_resume(tmp_path, monkeypatch):
                 raise KeyboardInterrupt
         monkeypatch.setattr(runner.ledger, "append_ledger", counted)
         try:
-            real(study, root, manifest, done, workers, progress)
+            real(study, root, manifest, done, workers, progress, threads)
         finally:
             monkeypatch.setattr(runner.ledger, "append_ledger", real_append)
 
