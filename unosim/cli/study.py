@@ -13,8 +13,8 @@ def cmd_run(args) -> None:
     again = f"`unosim study run {args.spec} --out {args.out}`"
     try:
         summary = run_study(study, args.out, n_jobs=args.n_jobs, chunk_size=args.chunk_size,
-                            scheduler=args.scheduler, processes=args.processes, force=args.force, progress=False if args.quiet else None,
-                            accept_engine_change=args.accept_engine_change)
+                            scheduler=args.scheduler, processes=args.processes, force=args.force,
+                            progress=False if args.quiet else None, accept_engine_change=args.accept_engine_change)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(f"the dataset is resumable: run {again} again") from None
     except RunStopped as exc:

@@ -79,8 +79,8 @@ class Dispatcher(CPUDispatcher):
 
 
 def njit(*args, **kwargs):
-    """``numba.njit`` with ``cache=True`` and ``nogil=True``; in a build's package (not ``unosim.engine``'s own modules,
-    which tests call into) a function only compiled code calls gets no Python and C wrappers."""
+    """``numba.njit`` with ``cache=True`` and ``nogil=True``; in a build's package (not ``unosim.engine``'s
+    own modules, which tests call into) a function only compiled code calls gets no Python and C wrappers."""
     kwargs.setdefault("cache", True)
     # a study's jobs run on threads of one process (unosim.pipeline.runner): the games release the GIL
     kwargs.setdefault("nogil", True)

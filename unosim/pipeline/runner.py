@@ -114,8 +114,9 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     if not is_int(n_jobs) or n_jobs == 0 or n_jobs < -1:
         raise RunError(f"n_jobs={shorten(n_jobs, 60)} is invalid: use a positive number of workers or -1 for all")
     n_jobs = int(n_jobs)
-    if scheduler is None and processes is None:
+    if processes is None:   # jobs hold the GIL part of their time: many workers run as processes
         processes = _local_workers(n_jobs) > MAX_THREADS
+    threads = scheduler is None and not processes
     most = MAX_CHUNK_SIZE["single_round" if study.mode == "single_round" else "match"]
     if chunk_size is not None and (not is_int(chunk_size) or not 1 <= chunk_size <= most):
         raise RunError(f"chunk_size={shorten(chunk_size, 60)} is invalid: use a whole number 1..{most:,} of games "
@@ -125,7 +126,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
     _refuse_foreign_directory(root, force)
     # compiles what the cells need first (side by side on two or more cores), so workers load it from the cache
     compile_seconds, schema = _engine_schema(study, n_jobs)
-    with _interrupt_on_sigterm(), _backend(scheduler, n_jobs, processes) as (client, capacity), DatasetLock(root):
+    with _interrupt_on_sigterm(), _backend(scheduler, n_jobs, threads) as (client, capacity), DatasetLock(root):
         manifest, done = _prepare(root, study, chunk_size, force, accept_engine_change, schema)
         record_progress(manifest, done)
         write_manifest(root, manifest)
@@ -133,7 +134,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
             _probe_workers(client, root)
         pending = sum(entry["jobs"] for entry in manifest["cells"].values()) - len(done)
         workers = max(1, min(capacity if n_jobs == -1 else n_jobs, capacity, pending))
-        if pending and scheduler is None and not processes:
+        if pending and threads:
             _load_engines(study)
         start = time.perf_counter()
         games_before = sum(entry["games_done"] for entry in manifest["cells"].values())
@@ -141,8 +142,7 @@ def run_study(study: Study, out: str | Path, *, n_jobs: int = -1, chunk_size: in
             with _stops_in_one_line(root):
                 if pending:
                     _run_jobs(study, root, manifest, done, workers,
-                              sys.stderr.isatty() if progress is None else progress,
-                              threads=scheduler is None and not processes)
+                              sys.stderr.isatty() if progress is None else progress, threads)
                 _remove_stale_temporaries(root)  # e.g. of a dask worker killed mid-write
                 manifest["status"] = "complete"
                 _stamp(manifest)
@@ -204,8 +204,8 @@ def _run_jobs(study: Study, root: Path, manifest: dict[str, Any], done: dict, wo
 
 class _JobThreads:
     """The jobs running on threads of this process. joblib cannot stop a thread, and a thread still in the
-    engine or the parquet writer when the interpreter exits is killed mid-call (the process then ended
-    with SIGABRT after Ctrl-C, about 1 run in 10): a run that ends early sets ``stop``, which each job
+    engine or the parquet writer when the interpreter exits is killed mid-call (SIGTERM of a run of
+    100,000-game jobs ended with SIGABRT in 6 of 20 tries): a run that ends early sets ``stop``, which each job
     checks between its kernel calls (:class:`CallStopped`, before any part is written), and waits for
     the jobs still running."""
 
@@ -329,8 +329,7 @@ def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[lis
     """
     from ..engine.prepare import prepare
     builds = [engine.build_for(c.ruleset, policies.make_lineup(c.lineup_spec, c.players)) for c in study.cells]
-    cores = len(os.sched_getaffinity(0))
-    seconds = prepare(builds, workers=cores if n_jobs == -1 else min(n_jobs, cores))
+    seconds = prepare(builds, workers=_local_workers(n_jobs))
     schemas = {}
     for cell in {c.ruleset.family: c for c in reversed(study.cells)}.values():
         results = Results.empty(cell.ruleset, cell.players, policies.make_lineup(cell.lineup_spec, cell.players))
@@ -616,15 +615,15 @@ def _quiet_resource_tracker():
 
 
 @contextlib.contextmanager
-def _backend(scheduler: str | None, n_jobs: int, processes: bool):
-    """joblib's threading backend (or its loky backend with ``processes``), or its dask backend; yields
-    (dask client or None, worker capacity).
+def _backend(scheduler: str | None, n_jobs: int, threads: bool):
+    """joblib's threading backend (``threads``) or its loky backend, or its dask backend; yields (dask
+    client or None, worker capacity).
 
     Threads load the engine once instead of once per worker, and start no worker. A 2,000,000-game
     classic 4p study on 2 cores (AMD EPYC), timed from the command line: 5.4-6.9 s (median 5.55 of 5)
     on threads against 6.3-7.2 s (median 6.43) on loky processes, interleaved, with 2 CPU-s less work."""
     if scheduler is None:
-        if not processes:
+        if threads:
             with parallel_config(backend="threading"):
                 yield None, len(os.sched_getaffinity(0))
             return
@@ -638,11 +637,10 @@ def _backend(scheduler: str | None, n_jobs: int, processes: bool):
         raise RunError("a dask scheduler needs the cluster extra: pip install 'unosim[cluster]'") from None
     with contextlib.ExitStack() as stack:
         if scheduler == "local":
-            cores = len(os.sched_getaffinity(0))
             # its logs stay quiet below critical: a worker that dies is restarted and its jobs run again (the
             # run says nothing; the scheduler would log "Couldn't gather keys" at ERROR for a result lost
             # with it); one lost again and again ends the run in one line (worker_death)
-            cluster = stack.enter_context(LocalCluster(n_workers=cores if n_jobs == -1 else min(n_jobs, cores),
+            cluster = stack.enter_context(LocalCluster(n_workers=_local_workers(n_jobs),
                                                        threads_per_worker=1, processes=True,
                                                        dashboard_address=None, silence_logs=logging.CRITICAL))
             client = stack.enter_context(Client(cluster))
