@@ -150,7 +150,23 @@ def test_the_headline_counts_comparisons_not_sentences():
     from unosim.analysis.findings import headline
     rows = _rows() + _rows(b="rule_y", p_value=0.9) + _rows(b="rule_z", identical=True)
     text = headline(claims(_tables(rows)))
-    assert text.startswith("1 of 3 comparisons") and "2 show none (1 of them changed no game)" in text
+    assert text == ("1 of 3 comparisons shows an effect of practical size in at least one setting; 2 show none (1 of "
+                    "them changed no game).")
+
+
+@pytest.mark.parametrize("quiet, expected", [
+    ([], "2 of 2 comparisons show an effect of practical size in at least one setting."),
+    ([{"p_value": 0.9}], "2 of 3 comparisons show an effect of practical size in at least one setting; 1 shows none."),
+    ([{"identical": True}], "2 of 3 comparisons show an effect of practical size in at least one setting; 1 shows "
+                            "none (it changed no game)."),
+    ([{"identical": True}, {"identical": True}], "2 of 4 comparisons show an effect of practical size in at least "
+                                                 "one setting; 2 show none (none of them changed a game)."),
+])
+def test_the_headline_agrees_in_number(quiet, expected):
+    """The report's first sentence, with one and with several comparisons in each part."""
+    from unosim.analysis.findings import headline
+    rows = _rows() + _rows(b="rule_w") + [row for i, q in enumerate(quiet) for row in _rows(b=f"rule_{i}", **q)]
+    assert headline(claims(_tables(rows))) == expected
 
 
 def test_identical_games_give_an_upper_bound_not_no_effect():

@@ -5,7 +5,9 @@ from __future__ import annotations
 import base64
 import html as html_text
 import re
+from pathlib import Path
 
+import numpy
 import polars as pl
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -70,6 +72,26 @@ def test_analyze_writes_every_chart_as_png_and_svg(house_rule_dataset, tmp_path,
         assert (out / "charts" / f"{chart.name}.png").read_bytes().startswith(PNG)
         assert b"<svg" in (out / "charts" / f"{chart.name}.svg").read_bytes()[:2000]
     assert not list((out / "charts").glob(".*tmp")), "writes are atomic"
+
+
+@pytest.mark.slow
+def test_no_chart_of_the_demo_cuts_a_label_at_its_edge(demo_dataset):  # noqa: F811
+    """The demo's charts as `unosim analyze` writes them: no dark pixel on the outermost pixels of a PNG (a
+    tick label or axis label cut by the figure's border). The demo has the longest row labels
+    (``draw_until_playable · 4p · greedy_first``) and the longest axis labels of the shipped studies."""
+    charts = sorted((analyzed(demo_dataset).path / "analysis" / "charts").glob("*.png"))
+    assert len(charts) >= 6
+    cut = {png.name: edges for png in charts if (edges := _ink_at_edges(png))}
+    assert not cut, cut
+
+
+def _ink_at_edges(png: Path, margin: int = 2) -> dict[str, int]:
+    """The edges of an image with dark pixels within ``margin`` px of them (a label cut by the figure's
+    border), and how many."""
+    from PIL import Image
+    pixels = numpy.asarray(Image.open(png).convert("L")) < 160
+    strips = {"left": pixels[:, :margin], "right": pixels[:, -margin:], "top": pixels[:margin], "bottom": pixels[-margin:]}
+    return {edge: int(strip.sum()) for edge, strip in strips.items() if strip.any()}
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import numpy
 import pytest
 from study_specs import analyzed
 
@@ -108,3 +109,39 @@ def test_on_a_phone_every_chart_opens_full_size_and_no_caption_is_clipped(demo_d
         assert caption["left"] >= 0 and caption["right"] <= 390, caption
         assert caption["scrollWidth"] <= caption["clientWidth"], caption
     assert dom["scrollWidth"] <= dom["clientWidth"], (dom["scrollWidth"], dom["clientWidth"])
+
+
+@pytest.mark.slow
+def test_chromium_draws_every_chart_of_the_demo_with_no_label_cut_at_its_edge(demo_dataset, tmp_path, chromium):  # noqa: F811
+    """The report shows each chart's SVG, whose text the browser draws in its own fonts: every SVG of the demo,
+    drawn by Chromium at twice the pixel density, has no dark pixel on its outermost pixels (a tick label or
+    an axis label cut by the figure's border; the PNGs: tests/test_report.py)."""
+    from PIL import Image
+    charts = sorted((analyzed(demo_dataset).path / "analysis" / "charts").glob("*.svg"))
+    assert len(charts) >= 6
+    boxes, top, gap = {}, 0, 20
+    for svg in charts:   # the SVGs one below the other, each at its size in CSS pixels (1 pt = 4/3 px)
+        head = svg.read_text()[:2000]
+        width, height = (round(float(re.search(rf'{side}="([\d.]+)pt"', head).group(1)) * 4 / 3)
+                         for side in ("width", "height"))
+        boxes[svg.name] = (top, width, height)
+        top += height + gap
+    page = tmp_path / "charts.html"
+    page.write_text('<html><body style="margin:0;background:white">' + "".join(
+        f'<img src="{svg.as_uri()}" style="position:absolute;left:0;top:{boxes[svg.name][0]}px;'
+        f'width:{boxes[svg.name][1]}px;height:{boxes[svg.name][2]}px">' for svg in charts) + "</body></html>")
+    shot = tmp_path / "charts.png"
+    subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
+                    "--allow-file-access-from-files", f"--user-data-dir={tmp_path / 'profile'}",
+                    "--force-device-scale-factor=2", f"--window-size={max(w for _, w, _ in boxes.values())},{top}",
+                    "--virtual-time-budget=10000", f"--screenshot={shot}", page.as_uri()],
+                   capture_output=True, timeout=120, check=True)
+    dark = numpy.asarray(Image.open(shot).convert("L")) < 160
+    cut = {}
+    for name, (y, width, height) in boxes.items():
+        chart = dark[2 * y:2 * (y + height), :2 * width]
+        assert chart.shape == (2 * height, 2 * width) and chart.any(), (name, chart.shape)  # drawn, whole
+        edges = {"left": chart[:, :2], "right": chart[:, -2:], "top": chart[:2], "bottom": chart[-2:]}
+        if any(strip.any() for strip in edges.values()):
+            cut[name] = {edge: int(strip.sum()) for edge, strip in edges.items() if strip.any()}
+    assert not cut, cut

@@ -90,9 +90,17 @@ def headline(found: list[Claim]) -> str:
     strong = {c.subject for c in effects if c.kind == "effect"}
     identical = {c.subject for c in effects if c.kind == "identical"} - strong
     quiet = len(subjects) - len(strong)
-    return (f"{len(strong)} of {len(subjects)} comparisons show an effect of practical size in at least one "
-            f"setting; {quiet} show none" + (f" ({len(identical)} of them changed no game)" if identical else "")
-            + ".")
+    text = f"{len(strong)} of {len(subjects)} comparisons {_show(len(strong))} an effect of practical size in at least one setting"
+    if quiet:
+        text += f"; {quiet} {_show(quiet)} none"
+        if identical:
+            text += (" (it changed no game)" if quiet == 1 else " (none of them changed a game)"
+                     if len(identical) == quiet else f" ({len(identical)} of them changed no game)")
+    return text + "."
+
+
+def _show(count: int) -> str:
+    return "shows" if count == 1 else "show"
 
 
 # ---- effects ---------------------------------------------------------------------------------------

@@ -136,8 +136,12 @@ PARALLEL_FROM = 4
 
 
 def _render(chart: Chart) -> tuple[bytes, bytes]:
+    """(SVG, PNG). The PNG is laid out first: Agg measures text at 144 dpi, with hinting, a little wider than
+    the SVG renderer does, so a layout made for the SVG cut the longest labels at the PNG's edges; the SVG
+    (which the browser draws to the SVG renderer's measure) keeps the PNG's layout with room to spare."""
     fig = chart.draw()
-    return plots.to_svg(fig), plots.to_png(fig)
+    png = plots.to_png(fig)
+    return plots.to_svg(fig), png
 
 
 def write_charts(charts: list[Chart], directory: str | Path) -> dict[str, bytes]:

@@ -287,7 +287,7 @@ def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
         ax.plot([r["mean_a"]], [y], "o", color=_NOT_SIGNIFICANT, ms=4)
         ax.errorbar([r["mean_b"]], [y], xerr=[[r["estimate"] - r["ci_low"]], [r["ci_high"] - r["estimate"]]],
                     fmt="o", ms=4, capsize=2, color=colour)
-    _row_axis(ax, range(len(labels) - 1, -1, -1), labels, "mean turns per round: baseline (grey) → with the rule "
+    _row_axis(ax, range(len(labels) - 1, -1, -1), labels, "mean turns per round: baseline (grey) → with the rule\n"
               "(95% CI of the difference); hollow: identical games", title)
     return fig
 
