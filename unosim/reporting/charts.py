@@ -96,7 +96,7 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
             continue  # with one skilled seat, position and policy are confounded: see Skill
         charts.append(Chart(
             f"win_rate_by_position_{_slug(lineup)}", "fairness",
-            f"Win rate by position after the dealer (1 = first to be dealt), lineup {lineup}; dashed lines: "
+            f"Win rate by position after the dealer (0 = the dealer, 1 = first to be dealt), lineup {lineup}; dashed lines: "
             "the fair share 1/N.",
             f"Win rate against position after the dealer for lineup {lineup}, with the 1/N line.",
             lambda rows=rows, lineup=lineup: plots.win_rate_by_position(rows, "rel_dealer", f"lineup {lineup}")))

@@ -76,8 +76,8 @@ def win_rate_by_position(table: pl.DataFrame, position: str = "seat", title: str
             _errorbar(ax, rows[position].to_list(), rows, f"{players} players", (i - len(counts) / 2) * 0.06)
             ax.axhline(1 / players, color=ax.lines[-1].get_color(), ls="--", lw=0.8, alpha=0.7)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        _dress(ax, variant, "seat" if position == "seat" else "seat after the dealer (1 = first dealt)",
-               "win rate (95% CI); dashed: fair share 1/N", legend="small")
+        _dress(ax, variant, "seat" if position == "seat" else "position after the dealer (0 = dealer)",
+               "win rate, 95% CI (dashed: 1/N)", legend="small")
     if title:
         fig.suptitle(title)
     return fig
