@@ -278,3 +278,29 @@ def test_the_shipped_skill_study_scaled_down_reports_luck_vs_skill_for_every_var
     assert {(v, p) for v, p in rows} == {(v, p) for v in variants for p in ("lookahead", "colour_counter")}
     skill = page[page.index('<section id="skill">'):]
     assert skill.index("How much is skill") < skill.index("Luck vs skill per variant")
+
+
+def test_how_much_is_skill_covers_every_variant_but_the_house_rules(tmp_path):
+    """A study of two published variants, one of them the baseline of a house rule, each with a skilled lineup
+    and its all-random twin (as the demo): "How much is skill" and the Luck vs skill table give the skilled
+    seat's edge in both published variants, and leave the house rule to "How the house rules change it"."""
+    from unosim.pipeline.runner import run_study
+    from unosim.pipeline.study import parse_study
+    spec = {"study": {"name": "published", "seed": 2, "games": 300, "mode": "single_round",
+                      "common_random_numbers": True},
+            "variants": {"seven_o": {"base": "classic", "rules": {"seven_o": True}}},
+            "lineups": {"greedy_first": "greedy_points,random*"},
+            "grid": [{"variants": ["classic", "minions", "seven_o"], "players": [2],
+                      "lineups": ["random", "greedy_first"]}],
+            "comparisons": [{"axis": "variant", "a": "classic", "b": "seven_o"}]}
+    path = run_study(parse_study(spec), tmp_path, n_jobs=1, progress=False).path
+    page = html_text.unescape(write_report(analyzed(path), tmp_path / "p.html").read_text())
+    skill = pl.read_csv(path / "analysis" / "skill.csv")
+    assert dict(zip(skill["variant"], skill["baseline"], strict=True)) == {"classic": True, "minions": True,
+                                                                         "seven_o": False}
+    table = re.search(r"Luck vs skill per variant.*?</table>", page, re.S).group(0)
+    assert re.findall(r"<tr><td class=\"text\">(\w+)</td>", table) == ["classic", "minions"]
+    lead = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page[page.index("How much is skill"):]))
+    lead = lead[:lead.index("How the house rules change it")]
+    assert [v for v in ("classic", "minions", "seven_o") if f"(lineup greedy_first) of {v} at 2p" in lead] == [
+        "classic", "minions"]

@@ -25,14 +25,15 @@ from .distributions import normal_sf
 
 
 def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,
-                cluster: str | None = None, baselines: frozenset[str] = frozenset()) -> pl.DataFrame:
+                cluster: str | None = None, house_rules: frozenset[str] = frozenset()) -> pl.DataFrame:
     """One row per cell with a skilled seat: ``seat``, ``policy``, ``win_rate`` (share of won rounds),
     ``estimate`` = win rate − 1/N with ``ci_low``/``ci_high``, ``p_value``, ``p_holm``, ``n`` (won
     rounds), ``rounds``, ``random_rate``, ``rounds_needed`` with its interval (the rounds after which the
     seat has a 95 % chance of having won more than its fair share of them, :func:`.luck.rounds_needed`;
-    empty when unbounded) and ``baseline`` (the variant is one of ``baselines``, the published variants a
-    house-rule study compares its rules with; every row when none is given). ``cluster`` (``"game"`` in match modes, whose rounds are
-    not independent): the cluster-robust Wald interval and z test over matches instead of Wilson's."""
+    empty when unbounded) and ``baseline`` (the variant is not one of ``house_rules``, the variants a study
+    compares with a baseline: the published variants and the study's own baselines are). ``cluster``
+    (``"game"`` in match modes, whose rounds are not independent): the cluster-robust Wald interval and z
+    test over matches instead of Wilson's."""
     keys = ["variant", "players", "lineup", "winner_seat", *([cluster] if cluster else [])]
     wins = (rounds.lazy().group_by(keys).agg(count=pl.len())
             .collect().with_columns(pl.col("variant", "lineup").cast(pl.String)))
@@ -64,7 +65,7 @@ def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confid
                      "policy": policy, "win_rate": test["rate"], "fair_share": fair,
                      "estimate": test["estimate"], "ci_low": test["ci_low"], "ci_high": test["ci_high"],
                      "p_value": test["p_value"], "n": n, "rounds": rounds_played,
-                     "random_rate": random_rate, "baseline": cell["variant"] in baselines if baselines else True,
+                     "random_rate": random_rate, "baseline": cell["variant"] not in house_rules,
                      **rounds_needed_row(test["rate"], fair + test["ci_low"], fair + test["ci_high"], share=fair)})
     table = pl.DataFrame(rows)
     if table.is_empty():

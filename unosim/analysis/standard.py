@@ -49,8 +49,10 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
         del tables["quality"]  # a dataset from before the game-quality counters
     with streaming():
         matches = "game" if ds.manifest["study"]["mode"] != "single_round" else None
-        baselines = frozenset(c["a"] for c in ds.manifest["study"]["comparisons"] if c["axis"] == "variant")
-        skill = skill_edges(ds.rounds, ds.cells(), confidence, cluster=matches, baselines=baselines)
+        # the B side of a variant comparison is a house rule (its skill is in skill_changes); every other
+        # variant, the A sides and a multi-variant study's published variants alike, is a game of its own
+        house_rules = frozenset(c["b"] for c in ds.manifest["study"]["comparisons"] if c["axis"] == "variant")
+        skill = skill_edges(ds.rounds, ds.cells(), confidence, cluster=matches, house_rules=house_rules)
         if not skill.is_empty():
             tables["skill"] = skill
         if ds.manifest["study"]["comparisons"]:
