@@ -185,8 +185,11 @@ def to_svg(fig: Figure) -> bytes:
 
 
 def _freeze_layout(fig: Figure) -> None:
-    """Keep the layout of the first save: a second format then costs no new layout pass."""
-    fig.set_layout_engine("none")
+    """Keep the layout of the first save: a second format then costs no new layout pass. No layout engine
+    at all, rather than matplotlib's "none" placeholder, with which every save still runs a draw pass of its
+    own to lay the figure out (a third of the second format's time)."""
+    with rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        fig.set_layout_engine(None)   # with both off: no engine (a user's rc could name one)
 
 
 # ---- house-rule effects, survival, skill, card balance ---------------------------------------------
@@ -237,10 +240,13 @@ def effect_forest(effects: pl.DataFrame, title: str = "") -> Figure:
     for i, (ax, (measure, absolute)) in enumerate(zip(axes.flat, panels, strict=False)):
         ax.tick_params(axis="y", labelleft=i % cols == 0, labelsize="small")
         chosen = _absolute_rows(effects, measure) if absolute else effects.filter(pl.col("measure") == measure)
+        # the rows in a few artists, one per kind of mark (a house-rule study has ~100 rows per panel: one
+        # errorbar each made the chart the slowest of the report to draw)
+        identical, marks = [], {}
         for r in chosen.iter_rows(named=True):
             y = y_of[effect_row_label(r)]
             if r["identical"]:
-                ax.plot([0], [y], "o", mfc="white", mec=_NOT_SIGNIFICANT, ms=4)
+                identical.append(y)
                 continue
             in_points = measure in _ABSOLUTE
             if absolute or in_points:
@@ -255,8 +261,14 @@ def effect_forest(effects: pl.DataFrame, title: str = "") -> Figure:
                 continue  # drawn in the absolute panel
             colour = _SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT
             bounded = low is not None and math.isfinite(low) and high is not None and math.isfinite(high)
-            xerr = [[scale * (x - low)], [scale * (high - x)]] if bounded else None
-            ax.errorbar([scale * x], [y], xerr=xerr, fmt="o", ms=3.5, lw=1.2, capsize=2, color=colour)
+            marks.setdefault((colour, bounded), []).append(
+                (scale * x, y, scale * (x - low) if bounded else 0.0, scale * (high - x) if bounded else 0.0))
+        if identical:
+            ax.plot([0] * len(identical), identical, "o", mfc="white", mec=_NOT_SIGNIFICANT, ms=4)
+        for (colour, bounded), points in marks.items():
+            x, y, minus, plus = zip(*points, strict=True)
+            ax.errorbar(x, y, xerr=[minus, plus] if bounded else None, fmt="o", ms=3.5, lw=1.2, capsize=2,
+                        color=colour)
         ax.axvline(0, color="black", lw=0.8)
         ax.set_title(_PANEL_TITLES[measure] + (", absolute change" if absolute else ""), fontsize="medium")
         ax.set_xlabel("change (points)" if measure in _ABSOLUTE else
@@ -277,16 +289,25 @@ def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
     labels = [effect_row_label(r) for r in rows.iter_rows(named=True)]
     fig = Figure(figsize=(8.5, 0.26 * len(labels) + 1.2), layout="constrained")
     ax = fig.subplots()
-    for i, r in enumerate(rows.iter_rows(named=True)):
-        y = len(labels) - 1 - i
-        if r["identical"]:
-            ax.plot([r["mean_a"]], [y], "o", mfc="white", mec=_NOT_SIGNIFICANT, ms=4)
-            continue
-        colour = _SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT
-        ax.plot([r["mean_a"], r["mean_b"]], [y, y], color=colour, lw=1, alpha=0.6)
-        ax.plot([r["mean_a"]], [y], "o", color=_NOT_SIGNIFICANT, ms=4)
-        ax.errorbar([r["mean_b"]], [y], xerr=[[r["estimate"] - r["ci_low"]], [r["ci_high"] - r["estimate"]]],
-                    fmt="o", ms=4, capsize=2, color=colour)
+    identical, changed = ([(len(labels) - 1 - i, r) for i, r in enumerate(rows.iter_rows(named=True))
+                           if r["identical"] == same] for same in (True, False))
+    if identical:
+        ax.plot([r["mean_a"] for _, r in identical], [y for y, _ in identical], "o", mfc="white",
+                mec=_NOT_SIGNIFICANT, ms=4)
+    for colour in (_NOT_SIGNIFICANT, _SIGNIFICANT):   # one artist per kind of mark, as in effect_forest
+        mine = [(y, r) for y, r in changed if (_SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT) == colour]
+        if mine:   # each row's segment baseline → rule (NaN breaks the line between rows)
+            ax.plot([x for _, r in mine for x in (r["mean_a"], r["mean_b"], math.nan)],
+                    [v for y, _ in mine for v in (y, y, math.nan)], color=colour, lw=1, alpha=0.6)
+    if changed:
+        ax.plot([r["mean_a"] for _, r in changed], [y for y, _ in changed], "o", color=_NOT_SIGNIFICANT, ms=4,
+                linestyle="none")
+    for colour in (_NOT_SIGNIFICANT, _SIGNIFICANT):
+        mine = [(y, r) for y, r in changed if (_SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT) == colour]
+        if mine:
+            ax.errorbar([r["mean_b"] for _, r in mine], [y for y, _ in mine],
+                        xerr=[[r["estimate"] - r["ci_low"] for _, r in mine],
+                              [r["ci_high"] - r["estimate"] for _, r in mine]], fmt="o", ms=4, capsize=2, color=colour)
     _row_axis(ax, range(len(labels) - 1, -1, -1), labels, "mean turns per round: baseline (grey) → with the rule\n"
               "(95% CI of the difference); hollow: identical games", title)
     return fig
@@ -344,11 +365,11 @@ def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
     fig = Figure(figsize=(8, 0.3 * len(labels) + 1.2), layout="constrained")
     ax = fig.subplots()
     y = list(range(len(labels) - 1, -1, -1))
-    for row, at in zip(skill.iter_rows(named=True), y, strict=True):
-        est = 100 * row["estimate"]
-        colour = _SIGNIFICANT if row["p_holm"] < 0.05 else _NOT_SIGNIFICANT
-        ax.errorbar([est], [at], xerr=[[est - 100 * row["ci_low"]], [100 * row["ci_high"] - est]],
-                    fmt="o", ms=4, capsize=2, color=colour)
+    points = skill.select(y=pl.Series(y), est=100 * pl.col("estimate"), low=100 * pl.col("ci_low"),
+                          high=100 * pl.col("ci_high"), supported=pl.col("p_holm") < 0.05)
+    for (supported,), rows in points.group_by("supported", maintain_order=True):   # one errorbar per colour
+        ax.errorbar(rows["est"], rows["y"], xerr=[rows["est"] - rows["low"], rows["high"] - rows["est"]],
+                    fmt="o", ms=4, capsize=2, color=_SIGNIFICANT if supported else _NOT_SIGNIFICANT)
     ax.axvline(0, color="black", lw=0.8)
     _row_axis(ax, y, labels, "share of won rounds − fair share 1/N (percentage points, 95% CI)", title)
     return fig
