@@ -286,24 +286,42 @@ def effects(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comparison
         return cache[row["name"]]
 
     by_name = {r["name"]: r for r in cells.iter_rows(named=True)}
-    rows = []
-    for spec in comparisons:
-        axis, other = spec["axis"], [c for c in CELL if c != spec["axis"]]
-        side_a, side_b = cells.filter(pl.col(axis) == spec["a"]), cells.filter(pl.col(axis) == spec["b"])
-        for pair in side_a.join(side_b, on=other, suffix="_b").iter_rows(named=True):
-            cell_a, cell_b = by_name[pair["name"]], by_name[pair["name_b"]]
-            paired = shares_decks(cell_a["name"], cell_b["name"])
-            label = {"axis": axis, "a": spec["a"], "b": spec["b"], **{c: pair[c] for c in other},
-                     "paired": paired}
-            fa = frame(cell_a)
-            fb = first_rounds(rounds, {c: cell_b[c] for c in CELL})
-            seed = int.from_bytes(hashlib.blake2b(f"{cell_a['name']}|{cell_b['name']}".encode(),
-                                                  digest_size=8).digest(), "little")
-            same = paired and identical_games(fa, fb) and _every_round_identical(rounds, cell_a, cell_b)
-            for row in compare_cells(fa, fb, int(pair["players"]), paired=paired, confidence=confidence,
-                                     seed=seed, identical=same):
-                rows.append({**label, **row})
-    return finish_effects(rows)
+    pairs = comparison_pairs(cells, comparisons)
+    done: dict[int, list[dict]] = {}
+    for i in by_a_cell(pairs):
+        spec, pair = pairs[i]
+        cell_a, cell_b = by_name[pair["name"]], by_name[pair["name_b"]]
+        paired = shares_decks(cell_a["name"], cell_b["name"])
+        label = pair_label(spec, pair, paired)
+        fa = frame(cell_a)
+        fb = first_rounds(rounds, {c: cell_b[c] for c in CELL})
+        seed = int.from_bytes(hashlib.blake2b(f"{cell_a['name']}|{cell_b['name']}".encode(),
+                                              digest_size=8).digest(), "little")
+        same = paired and identical_games(fa, fb) and _every_round_identical(rounds, cell_a, cell_b)
+        done[i] = [{**label, **row} for row in compare_cells(fa, fb, int(pair["players"]), paired=paired,
+                                                             confidence=confidence, seed=seed, identical=same)]
+    return finish_effects([row for i in range(len(pairs)) for row in done[i]])
+
+
+def comparison_pairs(cells: pl.DataFrame, comparisons: Sequence[Mapping]) -> list[tuple[Mapping, dict]]:
+    """Each ``[[comparisons]]`` entry with every pair of cells it compares, A's and B's at each shared value
+    of the other axes, in the spec's order: (entry, the pair's row: A's cell columns, and B's ``name_b``)."""
+    return [(spec, pair) for spec in comparisons
+            for pair in cells.filter(pl.col(spec["axis"]) == spec["a"])
+            .join(cells.filter(pl.col(spec["axis"]) == spec["b"]), on=[c for c in CELL if c != spec["axis"]],
+                  suffix="_b").iter_rows(named=True)]
+
+
+def by_a_cell(pairs: Sequence[tuple[Mapping, dict]]) -> list[int]:
+    """The indices of ``pairs`` in order of their A cell, stable: a loop that keeps one A cell in memory
+    reads each once (a house-rule study compares every rule with the same few baseline cells)."""
+    return sorted(range(len(pairs)), key=lambda i: pairs[i][1]["name"])
+
+
+def pair_label(spec: Mapping, pair: dict, paired: bool) -> dict[str, object]:
+    """The columns that name a compared pair in the effect tables: axis, a, b, the shared cell columns."""
+    return {"axis": spec["axis"], "a": spec["a"], "b": spec["b"],
+            **{c: pair[c] for c in CELL if c != spec["axis"]}, "paired": paired}
 
 
 def _every_round_identical(rounds, cell_a: Mapping, cell_b: Mapping) -> bool:

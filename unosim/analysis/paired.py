@@ -25,6 +25,11 @@ from .inference import paired_difference, unpaired_difference
 Selector = Mapping[str, object]
 
 
+#: the columns of a cell's first rounds that the comparisons read (:func:`first_rounds`)
+WIN_COLUMNS = ("game", "seat", "won")
+LENGTH_METRICS = ("n_turns", "n_plays", "n_draws")
+
+
 def _select(frame: pl.LazyFrame | pl.DataFrame, cell: Selector) -> pl.LazyFrame:
     lazy = frame.lazy().filter(pl.col("round") == 0)
     for column, value in cell.items():
@@ -32,13 +37,25 @@ def _select(frame: pl.LazyFrame | pl.DataFrame, cell: Selector) -> pl.LazyFrame:
     return lazy
 
 
+def first_rounds(seats: pl.LazyFrame | pl.DataFrame, rounds: pl.LazyFrame | pl.DataFrame,
+                 cell: Selector) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A cell's first rounds as :func:`seat_wins` and :func:`length_difference` read them: its seats'
+    wins and its rounds' lengths (one query each, for a side that takes part in several comparisons)."""
+    return (_select(seats, cell).select(WIN_COLUMNS).collect(),
+            _select(rounds, cell).select("game", *LENGTH_METRICS).collect())
+
+
 def compare_wins(seats: pl.LazyFrame | pl.DataFrame, a: Selector, b: Selector, *, paired: bool,
                  confidence: float = 0.95) -> pl.DataFrame:
     """One row per seat: win rates of A and B, ``estimate`` = B − A with ``ci_low``/``ci_high``,
     ``n`` (pairs, or rounds of A when unpaired), ``p_value`` and ``test``."""
-    cols = ["game", "seat", "won"]
-    frame_a = _select(seats, a).select(cols).collect()
-    frame_b = _select(seats, b).select(cols).collect()
+    return seat_wins(*(_select(seats, cell).select(WIN_COLUMNS).collect() for cell in (a, b)), paired=paired,
+                     confidence=confidence)
+
+
+def seat_wins(frame_a: pl.DataFrame, frame_b: pl.DataFrame, *, paired: bool,
+              confidence: float = 0.95) -> pl.DataFrame:
+    """:func:`compare_wins` of two cells' first rounds (``game``, ``seat``, ``won``)."""
     rows = []
     for seat in sorted(set(frame_a["seat"]) & set(frame_b["seat"])):
         wa = frame_a.filter(pl.col("seat") == seat)
@@ -56,8 +73,13 @@ def compare_wins(seats: pl.LazyFrame | pl.DataFrame, a: Selector, b: Selector, *
 def compare_lengths(rounds: pl.LazyFrame | pl.DataFrame, a: Selector, b: Selector, metric: str, *,
                     paired: bool, confidence: float = 0.95) -> dict[str, object]:
     """Mean of ``metric`` in A and B, ``estimate`` = mean(B − A) with its interval, ``p_value``, ``test``."""
-    xa = _select(rounds, a).select("game", metric).collect()
-    xb = _select(rounds, b).select("game", metric).collect()
+    return length_difference(*(_select(rounds, cell).select("game", metric).collect() for cell in (a, b)), metric,
+                             paired=paired, confidence=confidence)
+
+
+def length_difference(xa: pl.DataFrame, xb: pl.DataFrame, metric: str, *, paired: bool,
+                      confidence: float = 0.95) -> dict[str, object]:
+    """:func:`compare_lengths` of two cells' first rounds (``game`` and ``metric``)."""
     if paired:
         joined = xa.join(xb, on="game", suffix="_b")
         effect = paired_difference(joined[metric].to_numpy(), joined[f"{metric}_b"].to_numpy(), confidence)

@@ -14,7 +14,7 @@ from ..store.reader import Dataset
 from .card_balance import card_balance
 from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
-from .effects import effects
+from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .checker import assert_claims
 from .claims import FAMILIES, Claim
 from .fairness import seat_fairness, with_fairness_holm
@@ -22,7 +22,7 @@ from .findings import claims
 from .inference import holm
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
-from .paired import compare_lengths, compare_wins
+from .paired import LENGTH_METRICS, first_rounds, length_difference, seat_wins
 from .quality import game_quality
 from .skill import skill_edges
 from .skill_rules import skill_changes
@@ -117,21 +117,25 @@ def comparisons(ds: Dataset, confidence: float = 0.95) -> tuple[pl.DataFrame, pl
     every seat and the length metrics, paired when the two cells share decks, each table with Holm's
     ``p_holm`` over its rows. (The game-quality effects are :func:`unosim.analysis.effects`.)"""
     cells = ds.cells()
-    wins, lengths = [], []
-    for spec in ds.manifest["study"]["comparisons"]:
-        axis, other = spec["axis"], [c for c in CELL if c != spec["axis"]]
-        side_a = cells.filter(pl.col(axis) == spec["a"])
-        side_b = cells.filter(pl.col(axis) == spec["b"])
-        for row in side_a.join(side_b, on=other, suffix="_b").iter_rows(named=True):
-            shared = {c: row[c] for c in other}
-            a, b = {**shared, axis: spec["a"]}, {**shared, axis: spec["b"]}
-            paired = ds.shares_decks(row["name"], row["name_b"])
-            label = {"axis": axis, "a": spec["a"], "b": spec["b"], **shared, "paired": paired}
-            wins.append(compare_wins(ds.seats, a, b, paired=paired, confidence=confidence)
-                        .select(*[pl.lit(v).alias(k) for k, v in label.items()], pl.all()))
-            for metric in ("n_turns", "n_plays", "n_draws"):
-                lengths.append({**label, **compare_lengths(ds.rounds, a, b, metric, paired=paired,
-                                                           confidence=confidence)})
+    pairs = comparison_pairs(cells, ds.manifest["study"]["comparisons"])
+    side_a: dict[str, tuple[pl.DataFrame, pl.DataFrame]] = {}   # the A cell of the pairs in turn
+    done = {}
+    for i in by_a_cell(pairs):
+        spec, pair = pairs[i]
+        shared = {c: pair[c] for c in CELL if c != spec["axis"]}
+        if pair["name"] not in side_a:
+            side_a.clear()
+            side_a[pair["name"]] = first_rounds(ds.seats, ds.rounds, {**shared, spec["axis"]: spec["a"]})
+        (wins_a, lengths_a), (wins_b, lengths_b) = side_a[pair["name"]], first_rounds(
+            ds.seats, ds.rounds, {**shared, spec["axis"]: spec["b"]})
+        label = pair_label(spec, pair, ds.shares_decks(pair["name"], pair["name_b"]))
+        done[i] = (seat_wins(wins_a, wins_b, paired=label["paired"], confidence=confidence)
+                   .select(*[pl.lit(v).alias(k) for k, v in label.items()], pl.all()),
+                   [{**label, **length_difference(lengths_a.select("game", metric), lengths_b.select("game", metric),
+                                                  metric, paired=label["paired"], confidence=confidence)}
+                    for metric in LENGTH_METRICS])
+    wins = [done[i][0] for i in range(len(pairs))]
+    lengths = [row for i in range(len(pairs)) for row in done[i][1]]
     wins_table, lengths_table = pl.concat(wins, how="diagonal_relaxed"), pl.DataFrame(lengths)
     return tuple(t.with_columns(p_holm=pl.Series(holm(t["p_value"].to_numpy())))
                  for t in (wins_table, lengths_table))
