@@ -213,6 +213,32 @@ def test_charts_drawn_in_worker_processes_are_the_bytes_drawn_in_one(tables, tmp
         assert (tmp_path / "parallel" / png).read_bytes() == (tmp_path / "serial" / png).read_bytes(), png
 
 
+def test_charts_started_before_the_comparisons_are_the_bytes_drawn_at_the_end(small_dataset, tmp_path,  # noqa: F811
+                                                                             monkeypatch):
+    """`unosim analyze` starts drawing the charts of the cells' tables while it compares the cells
+    (ChartDrawing.start, with the tables standard_tables gives `ready`): the files are those of charts
+    drawn all at once from the final tables, and the charts of the comparisons are drawn at the end."""
+    from unosim.analysis.standard import standard_tables
+    from unosim.reporting import charts
+    early: list[dict] = []
+    final = standard_tables(open_dataset(small_dataset), ready=early.append)
+    (known,) = early
+    assert "effects" not in known and {"win_rates", "survival", "card_balance", "skill"} <= set(known)
+    assert all(known[name].equals(final[name]) for name in known), "a table given to ready changed later"
+    monkeypatch.setattr(charts, "PARALLEL_FROM", 2)
+    with charts.ChartDrawing(tmp_path / "early") as drawing:
+        drawing.start(known)
+        started = set(drawing._drawing)
+        svgs = drawing.finish(study_charts(final))
+    assert started and started < set(svgs), "some charts start early, the comparisons' at the end"
+    assert "house_rule_effects" not in started and "house_rule_effects" in svgs
+    monkeypatch.setattr(charts, "PARALLEL_FROM", 10**6)
+    assert charts.write_charts(study_charts(final), tmp_path / "serial") == svgs
+    for name in svgs:
+        for kind in ("png", "svg"):
+            assert (tmp_path / "early" / f"{name}.{kind}").read_bytes() == (tmp_path / "serial" / f"{name}.{kind}").read_bytes()
+
+
 SKILL_SPEC = {
     "study": {"name": "skill_small", "seed": 5, "games": 300, "mode": "single_round", "common_random_numbers": True},
     "variants": {"stacking_any_draw": {"base": "classic", "rules": {"stacking": "any_draw"}},

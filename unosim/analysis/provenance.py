@@ -79,14 +79,16 @@ def current_tables(ds: Dataset, directory: str | Path | None = None) -> dict[str
 
 def write_analysis(ds: Dataset, directory: str | Path,
                    draw: Callable[[dict[str, pl.DataFrame]], Iterable[Path]] | None = None,
+                   draw_early: Callable[[dict[str, pl.DataFrame]], None] | None = None,
                    ) -> tuple[dict[str, pl.DataFrame], list[Path]]:
     """Compute the standard tables of ``ds``, write them to ``directory``, let ``draw`` write the files it
     makes from them (the charts; it returns their paths) and bind all of it to ``ds``; returns (tables,
-    table paths). The old binding goes first, so a run that stops half-way leaves a folder bound to
-    nothing."""
+    table paths). ``draw_early`` is given the tables known before the comparisons (``ready`` of
+    :func:`standard_tables`), to start drawing. The old binding goes first, so a run that stops half-way
+    leaves a folder bound to nothing."""
     directory = Path(directory)
     remove(directory / SOURCE)
-    tables = standard_tables(ds)
+    tables = standard_tables(ds, ready=draw_early)
     paths = write_standard_tables(tables, directory)
     drawn = list(draw(tables)) if draw else []
     written = [*paths, directory / INDEX, directory / FORMAT_FILE, *drawn]

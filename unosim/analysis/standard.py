@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -36,12 +37,16 @@ FORMAT_FILE = "FORMAT"
 FINDINGS_FILE = "findings.json"
 
 
-def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataFrame]:
+def standard_tables(ds: Dataset, confidence: float = 0.95,
+                    ready: Callable[[dict[str, pl.DataFrame]], None] | None = None) -> dict[str, pl.DataFrame]:
     """Win rates, fairness, lengths (censoring-aware), game quality, skill, card values and balance,
     match statistics, and the effects of the spec's comparisons, as tidy tables.
 
     The per-cell tables are computed one cell at a time (:mod:`unosim.analysis.cells`); what spans
-    cells (Holm's adjustments, card balance, skill, comparisons) is computed on the stacked tables."""
+    cells (Holm's adjustments, card balance, skill, comparisons) is computed on the stacked tables.
+    ``ready`` is given every table but those of the comparisons (final: nothing later changes them) before
+    the comparisons are made, the longest part of a house-rule study's analysis: a caller draws their
+    charts meanwhile (:class:`unosim.reporting.charts.ChartDrawing`)."""
     tables = tables_by_cell(ds, lambda cell: cell_tables(cell, confidence))
     tables["fairness"] = with_fairness_holm(tables["fairness"])
     tables["card_balance"] = card_balance(tables["card_values"], confidence)
@@ -55,6 +60,8 @@ def standard_tables(ds: Dataset, confidence: float = 0.95) -> dict[str, pl.DataF
         skill = skill_edges(ds.rounds, ds.cells(), confidence, cluster=matches, house_rules=house_rules)
         if not skill.is_empty():
             tables["skill"] = skill
+        if ready is not None:
+            ready(dict(tables))
         if ds.manifest["study"]["comparisons"]:
             tables["effects"] = effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"],
                                         ds.shares_decks, confidence)

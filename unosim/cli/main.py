@@ -141,14 +141,15 @@ def _write_analysis(ds, out: Path) -> tuple[list[Path], list[str]]:
     """The standard tables of ``ds`` and their charts, written to ``out`` and bound to ``ds``; returns (the
     tables' paths, the charts' names)."""
     from ..analysis.provenance import write_analysis
-    from ..reporting.charts import CHART_DIR, study_charts, write_charts
+    from ..reporting.charts import CHART_DIR, ChartDrawing, study_charts
     charts: list[str] = []
 
     def draw(tables):
-        charts.extend(write_charts(study_charts(tables), out / CHART_DIR))
+        charts.extend(drawing.finish(study_charts(tables)))
         return [out / CHART_DIR / f"{name}.{kind}" for name in charts for kind in ("svg", "png")]
 
-    return write_analysis(ds, out, draw)[1], charts
+    with ChartDrawing(out / CHART_DIR) as drawing:   # the charts of the cells' tables start before the comparisons
+        return write_analysis(ds, out, draw, draw_early=drawing.start)[1], charts
 
 
 def cmd_report(args) -> None:

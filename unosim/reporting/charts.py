@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
-from joblib import Parallel, delayed
+from joblib.externals.loky import get_reusable_executor
 from matplotlib.figure import Figure
 
 from . import plots
@@ -147,18 +148,51 @@ def _render(chart: Chart) -> tuple[bytes, bytes]:
 def write_charts(charts: list[Chart], directory: str | Path) -> dict[str, bytes]:
     """Write every chart as PNG and SVG under ``directory``; returns the SVG bytes by chart name. The
     files are the same bytes however many processes drew them."""
-    directory = Path(directory)
-    workers = min(len(charts), os.cpu_count() or 1)
-    if len(charts) >= PARALLEL_FROM and workers > 1:
-        rendered = Parallel(n_jobs=workers)(delayed(_render)(chart) for chart in charts)
-    else:
-        rendered = [_render(chart) for chart in charts]
-    svgs = {}
-    for chart, (svg, png) in zip(charts, rendered, strict=True):
-        svgs[chart.name] = svg
-        write_bytes_atomic(directory / f"{chart.name}.svg", svg)
-        write_bytes_atomic(directory / f"{chart.name}.png", png)
-    return svgs
+    with ChartDrawing(directory) as drawing:
+        return drawing.finish(charts)
+
+
+class ChartDrawing:
+    """The charts of an analysis, drawn while the analysis goes on. :meth:`start`, given the tables known so
+    far, draws the charts they support; :meth:`finish`, given the final charts, draws the others, writes
+    every one as PNG and SVG under ``directory`` (atomically) and returns the SVG bytes by name. From
+    :data:`PARALLEL_FROM` charts on, with two cores or more, they are drawn in worker processes, so the
+    charts of the tables per cell are drawn while the parent compares the cells (the longest part of a
+    house-rule study's analysis). A chart's files are the same bytes however and whenever it was drawn."""
+
+    def __init__(self, directory: str | Path):
+        self.directory = Path(directory)
+        self._drawing: dict[str, Future] = {}   # in worker processes
+        self._waiting: dict[str, Chart] = {}    # not started: drawn here unless more charts come
+
+    def __enter__(self) -> ChartDrawing:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for future in self._drawing.values():   # an analysis that failed: drop what is not drawn yet
+            future.cancel()
+
+    def start(self, tables: dict[str, pl.DataFrame]) -> None:
+        self._add(study_charts(tables))
+
+    def finish(self, charts: list[Chart]) -> dict[str, bytes]:
+        self._add([c for c in charts if c.name not in self._drawing])
+        svgs = {}
+        for chart in charts:
+            future = self._drawing.get(chart.name)
+            svg, png = future.result() if future is not None else _render(self._waiting[chart.name])
+            svgs[chart.name] = svg
+            write_bytes_atomic(self.directory / f"{chart.name}.svg", svg)
+            write_bytes_atomic(self.directory / f"{chart.name}.png", png)
+        return svgs
+
+    def _add(self, charts: list[Chart]) -> None:
+        self._waiting.update((c.name, c) for c in charts)
+        cores = os.cpu_count() or 1
+        if cores > 1 and len(self._drawing) + len(self._waiting) >= PARALLEL_FROM:
+            pool = get_reusable_executor(max_workers=cores)
+            self._drawing.update((name, pool.submit(_render, chart)) for name, chart in self._waiting.items())
+            self._waiting.clear()
 
 
 def read_charts(charts: list[Chart], directory: str | Path) -> dict[str, bytes] | None:
