@@ -237,6 +237,9 @@ def test_charts_started_before_the_comparisons_are_the_bytes_drawn_at_the_end(sm
     for name in svgs:
         for kind in ("png", "svg"):
             assert (tmp_path / "early" / f"{name}.{kind}").read_bytes() == (tmp_path / "serial" / f"{name}.{kind}").read_bytes()
+    # the chart workers are joblib's: its Parallel still runs in this process (a plain loky executor broke it)
+    from joblib import Parallel, delayed
+    assert Parallel(n_jobs=2)(delayed(abs)(-k) for k in range(3)) == [0, 1, 2]
 
 
 SKILL_SPEC = {

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
-from joblib.externals.loky import get_reusable_executor
+from joblib.executor import get_memmapping_executor
 from matplotlib.figure import Figure
 
 from . import plots
@@ -190,7 +190,8 @@ class ChartDrawing:
         self._waiting.update((c.name, c) for c in charts)
         cores = os.cpu_count() or 1
         if cores > 1 and len(self._drawing) + len(self._waiting) >= PARALLEL_FROM:
-            pool = get_reusable_executor(max_workers=cores)
+            # joblib's worker processes, shared with its Parallel (a plain loky executor would break that)
+            pool = get_memmapping_executor(cores)
             self._drawing.update((name, pool.submit(_render, chart)) for name, chart in self._waiting.items())
             self._waiting.clear()
 
