@@ -140,6 +140,21 @@ def test_a_survival_chart_of_many_lines_keeps_its_panel_and_legend_in_view(table
     assert figure_box.x0 <= legend.x0 and legend.x1 <= figure_box.x1 + 1 and legend.y0 >= figure_box.y0 - 1
 
 
+def test_a_player_count_has_one_colour_in_every_panel_and_one_legend(tables):
+    """The win rate by position: variants with other player counts (no_blank: 3 players only; classic: 2
+    and 3) draw each count in the same colour in every panel, named once in the figure's legend."""
+    rows = tables["win_rates_dealer"].filter(pl.col("lineup") == "random")
+    fig = plots.win_rate_by_position(rows, "rel_dealer")
+    seen: dict[str, set] = {}
+    for ax in fig.axes:
+        for series in ax.containers:   # an errorbar per player count
+            seen.setdefault(series.get_label(), set()).add(series.lines[0].get_color())
+    assert {"2 players", "3 players"} <= set(seen) and all(len(colours) == 1 for colours in seen.values()), seen
+    assert len({next(iter(c)) for c in seen.values()}) == len(seen), "two counts share a colour"
+    assert len(fig.legends) == 1 and not any(ax.get_legend() for ax in fig.axes)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == sorted(seen)
+
+
 def test_card_chart_labels_do_not_overlap(tables):
     """Each card is labelled on its own row of the axis: the label boxes are disjoint."""
     fig = plots.card_balance_chart(tables["card_balance"].filter(pl.col("players") == 3, pl.col("lineup") == "random"))

@@ -13,6 +13,7 @@ import math
 import polars as pl
 from matplotlib import colormaps, rc_context
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 _PANEL = (4.2, 3.2)
@@ -56,28 +57,35 @@ def _survival_step(ax, rows: pl.DataFrame, label: str, colour=None, style: str =
     ax.fill_between(rows["value"], rows["ci_low"], rows["ci_high"], step="post", alpha=0.2, color=line.get_color())
 
 
-def _errorbar(ax, x, table: pl.DataFrame, label: str, offset: float = 0.0) -> None:
+def _errorbar(ax, x, table: pl.DataFrame, label: str, offset: float = 0.0, colour=None) -> None:
     est = table["estimate"].to_numpy()
     ax.errorbar([v + offset for v in x], est,
                 yerr=[est - table["ci_low"].to_numpy(), table["ci_high"].to_numpy() - est],
-                fmt="o-", ms=4, capsize=3, lw=1, label=label)
+                fmt="o-", ms=4, capsize=3, lw=1, label=label, color=colour)
 
 
 def win_rate_by_position(table: pl.DataFrame, position: str = "seat", title: str = "") -> Figure:
-    """One panel per variant; x = ``position`` (``seat`` or ``rel_dealer``), one series per player count.
-    ``table``: rows of :func:`unosim.analysis.win_rates` for one lineup."""
+    """One panel per variant; x = ``position`` (``seat`` or ``rel_dealer``), one series per player count,
+    each player count in one colour in every panel, named once in the figure's legend. ``table``: rows of
+    :func:`unosim.analysis.win_rates` for one lineup."""
     variants = table["variant"].unique(maintain_order=True).to_list()
+    every_count = sorted(table["players"].unique().to_list())
+    colour = dict(zip(every_count, _colours(len(every_count)), strict=True))
     fig, axes = _panels(len(variants))
     for ax, variant in zip(axes, variants, strict=True):
         sub = table.filter(pl.col("variant") == variant)
         counts = sorted(sub["players"].unique().to_list())
         for i, players in enumerate(counts):
             rows = sub.filter(pl.col("players") == players).sort(position)
-            _errorbar(ax, rows[position].to_list(), rows, f"{players} players", (i - len(counts) / 2) * 0.06)
-            ax.axhline(1 / players, color=ax.lines[-1].get_color(), ls="--", lw=0.8, alpha=0.7)
+            _errorbar(ax, rows[position].to_list(), rows, f"{players} players", (i - len(counts) / 2) * 0.06,
+                      colour[players])
+            ax.axhline(1 / players, color=colour[players], ls="--", lw=0.8, alpha=0.7)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         _dress(ax, variant, "seat" if position == "seat" else "position after the dealer (0 = dealer)",
-               "win rate, 95% CI (dashed: 1/N)", legend="small")
+               "win rate, 95% CI (dashed: 1/N)")
+    handles = {players: Line2D([], [], color=colour[players], marker="o", ms=4, lw=1) for players in every_count}
+    fig.legend(list(handles.values()), [f"{players} players" for players in handles], loc="outside lower center",
+               ncols=len(handles), fontsize="small", frameon=False)
     if title:
         fig.suptitle(title)
     return fig
