@@ -155,6 +155,18 @@ def test_a_player_count_has_one_colour_in_every_panel_and_one_legend(tables):
     assert [t.get_text() for t in fig.legends[0].get_texts()] == sorted(seen)
 
 
+def test_a_length_curve_has_one_colour_in_every_panel(tables):
+    """length_curves: a panel per player count, where the 3-player panel has variants the 2-player one has
+    not (classic, left out at 2 players here, comes first): each variant · lineup keeps its colour."""
+    rows = tables["length_distributions"].filter(~((pl.col("players") == 2) & (pl.col("variant") == "classic")))
+    fig = plots.length_curves(rows, "n_turns", "pmf")
+    seen: dict[str, set] = {}
+    for ax in fig.axes:
+        for line in ax.get_lines():
+            seen.setdefault(line.get_label(), set()).add(line.get_color())
+    assert len(seen) >= 5 and all(len(colours) == 1 for colours in seen.values()), seen
+
+
 def test_card_chart_labels_do_not_overlap(tables):
     """Each card is labelled on its own row of the axis: the label boxes are disjoint."""
     fig = plots.card_balance_chart(tables["card_balance"].filter(pl.col("players") == 3, pl.col("lineup") == "random"))

@@ -92,11 +92,13 @@ def win_rate_by_position(table: pl.DataFrame, position: str = "seat", title: str
 
 
 def length_curves(table: pl.DataFrame, metric: str = "n_turns", kind: str = "survival", title: str = "") -> Figure:
-    """One panel per player count, one line per variant and lineup. ``table``: rows of
-    :func:`unosim.analysis.length_distributions`; ``kind`` ``survival`` (P(X > value), log scale)
-    or ``pmf`` (the histogram)."""
+    """One panel per player count, one line per variant and lineup (one colour each in every panel).
+    ``table``: rows of :func:`unosim.analysis.length_distributions`; ``kind`` ``survival`` (P(X > value),
+    log scale) or ``pmf`` (the histogram)."""
     table = table.filter(pl.col("metric") == metric)
     counts = sorted(table["players"].unique().to_list())
+    series = table.select("variant", "lineup").unique(maintain_order=True).rows()
+    colour = dict(zip(series, _colours(len(series)), strict=True))
     fig, axes = _panels(len(counts))
     for ax, players in zip(axes, counts, strict=True):
         sub = table.filter(pl.col("players") == players)
@@ -104,11 +106,11 @@ def length_curves(table: pl.DataFrame, metric: str = "n_turns", kind: str = "sur
             rows = rows.sort("value")
             label = f"{variant} · {lineup}"
             if kind == "survival":
-                _survival_step(ax, rows, label)
+                _survival_step(ax, rows, label, colour[variant, lineup])
                 ax.set_yscale("log")
                 ax.set_ylabel(f"P({metric} > x)")
             else:
-                ax.step(rows["value"], rows["pmf"], where="mid", lw=1, label=label)
+                ax.step(rows["value"], rows["pmf"], where="mid", lw=1, label=label, color=colour[variant, lineup])
                 ax.set_ylabel("share of rounds")
         _dress(ax, f"{players} players", metric.removeprefix("n_") + " per round", legend="x-small")
     if title:
