@@ -155,6 +155,18 @@ def test_a_player_count_has_one_colour_in_every_panel_and_one_legend(tables):
     assert [t.get_text() for t in fig.legends[0].get_texts()] == sorted(seen)
 
 
+def test_match_against_round_wins_has_one_colour_per_player_count():
+    rows = [{"variant": v, "players": n, "seat": 0, **{f"{kind}_{stat}": 0.5 for kind in ("round", "match")
+                                                      for stat in ("estimate", "ci_low", "ci_high")}}
+            for v, n in (("classic", 2), ("classic", 3), ("minions", 3))]
+    fig = plots.match_vs_round(pl.DataFrame(rows))
+    seen: dict[str, set] = {}
+    for ax in fig.axes:
+        for series in ax.containers:
+            seen.setdefault(series.get_label(), set()).add(series.lines[0].get_color())
+    assert set(seen) == {"2 players", "3 players"} and all(len(c) == 1 for c in seen.values()), seen
+
+
 def test_a_length_curve_has_one_colour_in_every_panel(tables):
     """length_curves: a panel per player count, where the 3-player panel has variants the 2-player one has
     not (classic, left out at 2 players here, comes first): each variant · lineup keeps its colour."""

@@ -159,9 +159,11 @@ def _context(row: dict) -> str:
 
 
 def match_vs_round(table: pl.DataFrame, title: str = "") -> Figure:
-    """Match win rate against round win rate per seat, one panel per variant. ``table``: rows of
-    :func:`unosim.analysis.match_vs_round_wins`."""
+    """Match win rate against round win rate per seat, one panel per variant, a player count in one colour
+    in every panel. ``table``: rows of :func:`unosim.analysis.match_vs_round_wins`."""
     variants = table["variant"].unique(maintain_order=True).to_list()
+    every_count = sorted(table["players"].unique().to_list())
+    colour = dict(zip(every_count, _colours(len(every_count)), strict=True))
     fig, axes = _panels(len(variants))
     for ax, variant in zip(axes, variants, strict=True):
         rows = table.filter(pl.col("variant") == variant)
@@ -169,7 +171,7 @@ def match_vs_round(table: pl.DataFrame, title: str = "") -> Figure:
             ax.errorbar(sub["round_estimate"], sub["match_estimate"],
                         xerr=[sub["round_estimate"] - sub["round_ci_low"], sub["round_ci_high"] - sub["round_estimate"]],
                         yerr=[sub["match_estimate"] - sub["match_ci_low"], sub["match_ci_high"] - sub["match_estimate"]],
-                        fmt="o", ms=3, capsize=2, lw=1, label=f"{players} players")
+                        fmt="o", ms=3, capsize=2, lw=1, label=f"{players} players", color=colour[players])
         ax.axline((0, 0), slope=1, color="grey", lw=0.8)
         _dress(ax, variant, "round win rate", "match win rate", legend="small")
     if title:
