@@ -25,7 +25,7 @@ from .inference import paired_difference, unpaired_difference
 Selector = Mapping[str, object]
 
 
-#: the columns of a cell's first rounds that the comparisons read (:func:`first_rounds`)
+#: the columns of a cell's first rounds that the comparisons read (:func:`compared_rows`)
 WIN_COLUMNS = ("game", "seat", "won")
 LENGTH_METRICS = ("n_turns", "n_plays", "n_draws")
 
@@ -37,8 +37,8 @@ def _select(frame: pl.LazyFrame | pl.DataFrame, cell: Selector) -> pl.LazyFrame:
     return lazy
 
 
-def first_rounds(seats: pl.LazyFrame | pl.DataFrame, rounds: pl.LazyFrame | pl.DataFrame,
-                 cell: Selector) -> tuple[pl.DataFrame, pl.DataFrame]:
+def compared_rows(seats: pl.LazyFrame | pl.DataFrame, rounds: pl.LazyFrame | pl.DataFrame,
+                  cell: Selector) -> tuple[pl.DataFrame, pl.DataFrame]:
     """A cell's first rounds as :func:`seat_wins` and :func:`length_difference` read them: its seats'
     wins and its rounds' lengths (one query each, for a side that takes part in several comparisons)."""
     return (_select(seats, cell).select(WIN_COLUMNS).collect(),

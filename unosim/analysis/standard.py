@@ -23,7 +23,7 @@ from .findings import claims
 from .inference import holm
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
-from .paired import LENGTH_METRICS, first_rounds, length_difference, seat_wins
+from .paired import LENGTH_METRICS, compared_rows, length_difference, seat_wins
 from .quality import game_quality
 from .skill import skill_edges
 from .skill_rules import skill_changes
@@ -132,8 +132,8 @@ def comparisons(ds: Dataset, confidence: float = 0.95) -> tuple[pl.DataFrame, pl
         shared = {c: pair[c] for c in CELL if c != spec["axis"]}
         if pair["name"] not in side_a:
             side_a.clear()
-            side_a[pair["name"]] = first_rounds(ds.seats, ds.rounds, {**shared, spec["axis"]: spec["a"]})
-        (wins_a, lengths_a), (wins_b, lengths_b) = side_a[pair["name"]], first_rounds(
+            side_a[pair["name"]] = compared_rows(ds.seats, ds.rounds, {**shared, spec["axis"]: spec["a"]})
+        (wins_a, lengths_a), (wins_b, lengths_b) = side_a[pair["name"]], compared_rows(
             ds.seats, ds.rounds, {**shared, spec["axis"]: spec["b"]})
         label = pair_label(spec, pair, ds.shares_decks(pair["name"], pair["name_b"]))
         done[i] = (seat_wins(wins_a, wins_b, paired=label["paired"], confidence=confidence)
