@@ -117,15 +117,18 @@ def test_plots_draw_analysis_tables(tables, draw):
     assert b"<svg" in plots.to_svg(fig)[:2000]
 
 
-def test_a_survival_chart_of_many_lines_keeps_its_panel_and_legend_in_view(tables):
-    """A house-rule study's survival chart has 15 variants × 2 lineups: drawn inside the panel, their legend
-    squeezed the panel to nothing (matplotlib warned that the layout collapsed). The legend now sits beside
-    the panel, the panel keeps a readable size, and both lie inside the figure."""
+@pytest.mark.parametrize("counts", [1, 2])
+def test_a_survival_chart_of_many_lines_keeps_its_panels_and_legend_in_view(tables, counts):
+    """A house-rule study's survival chart has 15 variants × 3 lineups at 3 and 4 players: drawn inside the
+    panel, their legend squeezed the panel to nothing (matplotlib warned that the layout collapsed); drawn
+    beside each panel, two legends squeezed both panels to slivers. The lines are named once, beside the
+    panels; every panel keeps a readable size, and the legend lies inside the figure."""
     import warnings
-    one = tables["survival"].filter(pl.col("players") == pl.col("players").min())
-    cell = one.filter((pl.col("variant") == one["variant"][0]) & (pl.col("lineup") == one["lineup"][0]))
+    players = sorted(tables["survival"]["players"].unique())[:counts]
+    cells = [tables["survival"].filter((pl.col("players") == n) & (pl.col("variant") == "classic")
+                                       & (pl.col("lineup") == "random")) for n in players]
     many = pl.concat([cell.with_columns(variant=pl.lit(f"rule_{i:02d}"), lineup=pl.lit(lineup))
-                      for i in range(15) for lineup in ("random", "bluff_challenge_draw_keep")])
+                      for cell in cells for i in range(15) for lineup in ("random", "bluffer", "bluff_challenge_draw_keep")])
     fig = plots.survival_curves(many)
     FigureCanvasAgg(fig)
     with warnings.catch_warnings():
@@ -133,11 +136,15 @@ def test_a_survival_chart_of_many_lines_keeps_its_panel_and_legend_in_view(table
         fig.draw(fig.canvas.get_renderer())
     renderer = fig.canvas.get_renderer()
     figure_box = fig.bbox
-    (ax,) = fig.axes
-    panel, legend = ax.get_window_extent(renderer), ax.get_legend().get_window_extent(renderer)
-    assert panel.width > 2 * fig.dpi and panel.height > 2 * fig.dpi
-    assert len(ax.get_legend().get_texts()) == 30 and legend.x0 >= panel.x1
-    assert figure_box.x0 <= legend.x0 and legend.x1 <= figure_box.x1 + 1 and legend.y0 >= figure_box.y0 - 1
+    (legend,) = fig.legends
+    assert len(fig.axes) == counts and not any(ax.get_legend() for ax in fig.axes)
+    assert len(legend.get_texts()) == 45
+    box = legend.get_window_extent(renderer)
+    for ax in fig.axes:
+        panel = ax.get_window_extent(renderer)
+        assert panel.width > 2 * fig.dpi and panel.height > 2 * fig.dpi, (panel.width / fig.dpi, panel.height / fig.dpi)
+        assert box.x0 >= panel.x1
+    assert figure_box.x0 <= box.x0 and box.x1 <= figure_box.x1 + 1 and box.y0 >= figure_box.y0 - 1
 
 
 def test_a_player_count_has_one_colour_in_every_panel_and_one_legend(tables):

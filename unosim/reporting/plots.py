@@ -326,8 +326,7 @@ def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
 
 
 MIN_AT_RISK = 20
-#: the most lines whose legend fits inside a survival panel, and the rows of a legend drawn beside it
-LEGEND_INSIDE = 6
+#: the rows of a column of the survival chart's legend
 LEGEND_ROWS = 24
 _LINE_STYLES = ("-", "--", ":", "-.")
 
@@ -341,30 +340,32 @@ def _colours(n: int) -> list:
 def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
     """Kaplan-Meier P(turns > x), one panel per player count, one line per variant (a colour) and lineup
     (a line style), drawn while at least :data:`MIN_AT_RISK` rounds are still running (the far tail is
-    noise). More than :data:`LEGEND_INSIDE` lines (a house-rule study: a dozen variants and two lineups)
-    put the legend beside the panel, in columns of at most :data:`LEGEND_ROWS`, and make room for it.
-    ``survival``: the table of :func:`unosim.analysis.turn_survival`."""
+    noise). The lines are named once, in a legend beside the panels (in columns of at most
+    :data:`LEGEND_ROWS`; a house-rule study has a dozen variants and three lineups), and the figure widens
+    for it, so the panels keep their size. ``survival``: the table of :func:`unosim.analysis.turn_survival`."""
     counts = sorted(survival["players"].unique().to_list())
     variants = survival["variant"].unique(maintain_order=True).to_list()
     lineups = survival["lineup"].unique(maintain_order=True).to_list()
     palette = _colours(len(variants))
-    lines = survival.select("variant", "lineup").unique().height
-    columns = math.ceil(lines / LEGEND_ROWS) if lines > LEGEND_INSIDE else 0   # of a legend beside the panel
+
+    def look(variant: str, lineup: str) -> dict:
+        return {"color": palette[variants.index(variant)],
+                "linestyle": _LINE_STYLES[lineups.index(lineup) % len(_LINE_STYLES)]}
+
     fig, axes = _panels(len(counts))
     for ax, players in zip(axes, counts, strict=True):
         sub = survival.filter(pl.col("players") == players)
         for (variant, lineup), rows in sub.group_by(["variant", "lineup"], maintain_order=True):
             rows = rows.filter(pl.col("at_risk") >= MIN_AT_RISK).sort("value")
-            _survival_step(ax, rows, f"{variant} · {lineup}", palette[variants.index(variant)],
-                           _LINE_STYLES[lineups.index(lineup) % len(_LINE_STYLES)])
+            _survival_step(ax, rows, f"{variant} · {lineup}", *look(variant, lineup).values())
         ax.set_yscale("log")
-        _dress(ax, f"{players} players", "turns per round", "P(turns > x), Kaplan-Meier",
-               legend=None if columns else "x-small")
-        if columns:
-            ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, ncols=columns)
-    if columns:
-        width, height = fig.get_size_inches()
-        fig.set_size_inches(width + 2.6 * columns, max(height, 0.17 * min(lines, LEGEND_ROWS) + 1.2))
+        _dress(ax, f"{players} players", "turns per round", "P(turns > x), Kaplan-Meier")
+    series = survival.select("variant", "lineup").unique(maintain_order=True).rows()
+    columns = math.ceil(len(series) / LEGEND_ROWS)
+    fig.legend([Line2D([], [], lw=1, **look(*s)) for s in series], [f"{v} · {lineup}" for v, lineup in series],
+               loc="outside right upper", fontsize="x-small", ncols=columns)
+    width, height = fig.get_size_inches()
+    fig.set_size_inches(width + 2.6 * columns, max(height, 0.17 * min(len(series), LEGEND_ROWS) + 1.2))
     if title:
         fig.suptitle(title)
     return fig
