@@ -220,10 +220,11 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
 
     fairness = Section("fairness", "Seat fairness",
                        "Win rate by position after the dealer. A fair game gives every position 1/N of the "
-                       "rounds (a little less when some rounds have no winner). The spread is the best minus "
-                       "the worst position, with Tukey's simultaneous 95% interval (it covers 0 for a fair game "
-                       "95% of the time); the range test it inverts asks whether the positions win equally "
-                       "often (<em>p (Holm)</em> over the cells; the χ² test is shown for reference).",
+                       "rounds someone won: (1 − s)/N of all rounds, s being the share that ended in a "
+                       "stalemate. The spread is the best minus the worst position, with Tukey's simultaneous "
+                       "95% interval (it covers 0 for a fair game 95% of the time); the range test it inverts "
+                       "asks whether the positions win equally often (<em>p (Holm)</em> over the cells; the χ² "
+                       "test is shown for reference).",
                        _figures(figures, "fairness"))
     fairness.tables.append(_table(tables["fairness"].select(
         "variant", "players", "lineup", pl.col("estimate").alias("spread"), "ci_low", "ci_high", "range_p", "p_holm",
