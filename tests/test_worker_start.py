@@ -12,8 +12,8 @@ import subprocess
 import sys
 
 
-def _run(code: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+def _run(code: str, *args: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", code, *args], check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -46,3 +46,36 @@ def test_the_blas_probe_is_skipped_and_scipy_and_numba_still_work():
                  "'entry_left': 'scipy.linalg.cython_blas' in sys.modules and "
                  "sys.modules['scipy.linalg.cython_blas'] is None}))")
     assert facts == {"skipped": True, "solved": 0.5, "dot": 5.0, "entry_left": False}
+
+
+
+# how the build loads: "ours" (unosim.engine.numba_cache) or "numba's" own load, which refreshes the target
+# context first
+_LOAD = """
+import sys
+if sys.argv[1] == "numba's":
+    from numba.core import caching
+    from unosim.engine import numba_cache
+    numba_cache.BuildCache.load_overload = caching.Cache.load_overload
+"""
+_PLAY = """
+import hashlib, json
+import numba, numpy as np
+import unosim
+seats = unosim.simulate("no_mercy", players=3, games=300, seed=5).seats
+refreshed = "numba.np.polynomial.polynomial_functions" in sys.modules
+dot = numba.njit(lambda a: np.dot(a, a))(np.arange(3.0))   # a compile after the load
+print(json.dumps({"seats": hashlib.sha256(seats.write_ipc(None).getvalue()).hexdigest(), "refreshed": refreshed,
+                  "dot": float(dot)}))
+"""
+
+
+def test_a_build_loads_without_numbas_lowering_registries_and_plays_the_same_games():
+    """Loading a build skips numba's target-context refresh (unosim.engine.numba_cache): the games equal
+    those of numba's own load, and a compile later in the process still finds every lowering."""
+    # the session's build, compiled first if it is not in the cache yet (a compile refreshes the context)
+    subprocess.run([sys.executable, "-c", "from unosim.engine import Build, kernel; kernel(Build.full())"], check=True)
+    ours, numbas = (_run(_LOAD + _PLAY, how) for how in ("ours", "numba's"))
+    assert numbas["refreshed"] and not ours["refreshed"]
+    assert ours["seats"] == numbas["seats"]
+    assert ours["dot"] == numbas["dot"] == 5.0

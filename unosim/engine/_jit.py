@@ -1,9 +1,9 @@
 """The one ``njit`` of the engine's kernel modules: numba's, cached per build (:mod:`.cache`).
 
 Every kernel module imports ``njit`` from here (absolutely, so all builds share this module), which
-registers, before the first function is decorated, the cache locator that files a build's functions
-under ``<engine version>/<build key>/`` with the engine's source digest as their stamp. numba picks a
-function's locator when it is decorated, so the registration must come first.
+imports :mod:`.numba_cache` before the first function is decorated: numba picks a function's cache
+locator when it is decorated, and that module's locator files a build's functions under
+``<engine version>/<build key>/``.
 """
 
 from __future__ import annotations
@@ -12,54 +12,7 @@ from numba import njit as _njit
 from numba.core import caching, types
 from numba.core.registry import CPUDispatcher
 
-from .builds import Build
-from .cache import DIGEST, build_dir
-
-#: kernel package name -> its build: ``unosim.engine`` itself is the full build from the start, so a
-#: kernel function a test (or a user) calls straight from ``unosim.engine.<module>`` is cached with that
-#: build, not compiled a second time under numba's default per-path cache
-PACKAGES: dict = {__package__: Build.full()}
-
-
-class BuildLocator(caching._CacheLocator):
-    """Files the functions of a registered kernel package under their build's cache directory."""
-
-    def __init__(self, directory, lineno):
-        self._directory = directory
-        self._lineno = lineno
-
-    def get_cache_path(self):
-        return str(self._directory)
-
-    def get_source_stamp(self):
-        return DIGEST   # the directory is already per digest; an index of another engine never loads
-
-    def get_disambiguator(self):
-        return str(self._lineno)
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        build = PACKAGES.get(kernel_package(py_func.__module__))
-        if build is None:
-            return None
-        locator = cls(build_dir(build), py_func.__code__.co_firstlineno)
-        try:
-            locator.ensure_cache_path()
-        except OSError:
-            return None   # not writable: numba's own locators (or no cache) take over
-        return locator
-
-
-_impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl   # renamed in numba 0.68
-if BuildLocator not in _impl._locator_classes:
-    _impl._locator_classes.insert(0, BuildLocator)
-
-
-def kernel_package(module: str) -> str:
-    """The kernel package a kernel module belongs to: its package, or its package's for a mechanism's
-    wing (``<package>.mechanics.<name>``, engine/mechanics/)."""
-    package = module.rpartition(".")[0]
-    return package.removesuffix(".mechanics")
+from .numba_cache import BuildCache, kernel_package
 
 
 # the kernel functions called from Python (every other one only from compiled code)
@@ -93,6 +46,8 @@ def njit(*args, **kwargs):
         dispatcher = _njit(**kwargs)(func)
         if isinstance(dispatcher, CPUDispatcher):   # not under NUMBA_DISABLE_JIT=1 (a plain function)
             dispatcher.__class__ = Dispatcher
+            if type(dispatcher._cache) is caching.FunctionCache:
+                dispatcher._cache.__class__ = BuildCache
         return dispatcher
 
     if args and callable(args[0]):

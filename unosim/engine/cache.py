@@ -9,7 +9,7 @@ load. The cache base is ``NUMBA_CACHE_DIR`` when set, else the per-user cache di
 else a per-user temporary directory.
 
 numba's own locators key a cache on the source file's absolute path (so every clone recompiled) and
-cannot tell two builds of one source file apart; :mod:`._jit` registers a locator that files each
+cannot tell two builds of one source file apart; :mod:`.numba_cache` registers a locator that files each
 build's functions here instead. Pure Python: nothing here imports numba.
 """
 
@@ -33,9 +33,9 @@ ENGINE_DIR = Path(__file__).resolve().parent
 _PACKAGE = ENGINE_DIR.parent
 #: the modules outside the engine whose constants the kernels freeze into their machine code
 FROZEN_MODULES = ("game/cards.py", "game/protocol.py")
-#: the engine's modules that decide where, when and how loudly a build compiles, never what it compiles
-#: (pure Python, no kernel imports them): editing them must not make every user recompile
-NOT_COMPILED = ("cache.py", "loader.py", "notice.py", "prepare.py")
+#: the engine's modules that decide where, when and how loudly a build compiles and how it loads, never
+#: what it compiles: editing them must not make every user recompile
+NOT_COMPILED = ("cache.py", "loader.py", "notice.py", "numba_cache.py", "prepare.py")
 #: a build directory unused for this long is deleted when a new build compiles (a build is 5-40 MB)
 STALE_AFTER_DAYS = 30
 MARKER = "compiled"

@@ -54,10 +54,10 @@ def package_name(build: Build) -> str:
 def _import(build: Build) -> Kernel:
     """Import the kernel modules as the build's package: a package whose ``__path__`` is this directory
     and whose ``features`` module holds the build's switches, so relative imports resolve inside it."""
-    from . import _jit   # registers the per-build cache locator before any function is decorated
+    from . import numba_cache   # registers the per-build cache locator before any function is decorated
 
     name = package_name(build)
-    _jit.PACKAGES[name] = build
+    numba_cache.PACKAGES[name] = build
     if name != ENGINE_PACKAGE and name not in sys.modules:
         package = types.ModuleType(name, f"unosim's engine, {build.describe()}")
         package.__path__ = list(ENGINE_PATH)
