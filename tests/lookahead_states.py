@@ -50,7 +50,7 @@ def decisions(case: str, seed: int, games: int) -> Iterator[tuple[np.ndarray, in
         g["st"][L.ST_DEALER] = game % players
         S.emit(g, L.EV_ROUND_START, game % players, 0, game)
         T.reset_round(g)
-        T.deal(g, deck, deck[:0], np.zeros((players, cards.N_HAND_CLASSES), np.int8), 0)
+        T.deal(g, deck, deck[:0], np.zeros((players, cards.N_HAND_CLASSES), np.int8, order="F"), 0)
         cur = T.first_card(g)
         if g["st"][L.ST_ENDED]:
             continue

@@ -11,7 +11,7 @@ from unosim.engine import policy
 from unosim.engine import state as S
 from unosim.engine.round import run_games
 from unosim.game.policies import parse_policy
-from unosim.game.protocol import N_POLICY_PARAMS
+from unosim.game.protocol import N_POLICY_PARAMS, output_buffers
 from unosim.play.simulate import resolve
 
 BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.WEIGHTED, S.LOOKAHEAD)
@@ -30,12 +30,11 @@ def _game(variant, players, pol, pp=None):
 @pytest.mark.parametrize("bad_id", [-1, len(L.POLICY_NAMES), 99])
 def test_a_kernel_call_with_an_unknown_policy_id_raises_before_playing(bad_id):
     block, deck = _game("classic", 4, [S.RANDOM, S.GREEDY_POINTS, bad_id, S.KEEP_WILDS])
-    rounds = np.full((4, L.RC_SIZE), -7, np.int64)
-    seats = np.full((16, L.SC_SIZE), -7, np.int32)
-    opening = np.zeros((16, cards.N_HAND_CLASSES), np.int8)
-    matches = np.full((4, L.MC_SIZE), -7, np.int64)
+    rounds, seats, opening, matches = output_buffers(4, 4, 4)
+    for table in (rounds, seats, matches):
+        table[:] = -7
     with pytest.raises(ValueError, match="unknown policy id"):
-        run_games(block[0], deck, 1, 0, 4, deck[:0], rounds, seats, opening, matches, 10**9)
+        run_games(block[0], deck, 1, 0, 4, deck[:0], rounds, seats, opening, matches, 0, 10**9)
     assert (rounds == -7).all() and (matches == -7).all() and (seats == -7).all()
     assert not opening.any()
 

@@ -37,6 +37,25 @@ def test_same_seed_same_results_and_chunks_concatenate_exactly():
     assert not one.rounds.equals(other.rounds)
 
 
+
+@pytest.mark.parametrize("rules", [SINGLE, {"match_mode": "points", "target": 120}], ids=["single_round", "points"])
+def test_kernel_calls_split_anywhere_give_the_same_tables(rules, monkeypatch):
+    """A call plays its games in kernel calls of at most GAMES_PER_CALL games, each ending early after
+    TURN_BUDGET turns: single rounds fill one set of tables from the row each call starts at, matches
+    join each call's tables. Split into calls of a few games, the tables are the same, and column-major
+    (a table's column is one contiguous array) either way."""
+    from unosim.play import simulate as S
+
+    whole = unosim.simulate("no_mercy", players=3, games=60, seed=4, rules=rules)
+    monkeypatch.setattr(S, "GAMES_PER_CALL", 7)
+    monkeypatch.setattr(S, "TURN_BUDGET", 500)
+    split = unosim.simulate("no_mercy", players=3, games=60, seed=4, rules=rules)
+    for table in ("rounds", "seats", "matches"):
+        assert getattr(split, table).equals(getattr(whole, table)), table
+    assert (whole.rounds.height > 60) == (rules is not SINGLE)
+    for raw in (whole.raw, split.raw):
+        assert all(a.flags.f_contiguous for a in (raw.rounds, raw.seats, raw.opening, raw.matches))
+
 def test_lineup_labels_per_seat():
     res = unosim.simulate("classic", players=3, games=10, seed=1, lineup="greedy_points,random*", rules=SINGLE)
     labels = res.seats.filter(pl.col("game") == 0).sort("seat")["policy"].to_list()

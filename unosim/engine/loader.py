@@ -153,19 +153,15 @@ def _say(line: str) -> None:
 def _first_call(loaded: Kernel) -> None:
     """One tiny game (classic core, random, one round: every build plays it), which compiles or loads
     the entry point for the build's game record."""
-    import numpy as np
-
     from ..game.policies import lineup_arrays, make_lineup
     from ..game.rules import get_variant
+
+    from ..game.protocol import output_buffers
 
     ir, fr, deck = get_variant("classic", {"n_blank": 0, "match_mode": "single_round"}).compile(2)
     pol, pp = lineup_arrays(make_lineup("random", 2))
     block = loaded.new_game(ir, fr, pol, pp)
-    from ..game.protocol import MC_SIZE, RC_SIZE, SC_SIZE
-    from ..game.cards import N_HAND_CLASSES
-    loaded.run_games(block[0], deck, 0, 0, 1, deck[:0], np.empty((1, RC_SIZE), np.int64),
-                     np.empty((2, SC_SIZE), np.int32), np.zeros((2, N_HAND_CLASSES), np.int8),
-                     np.empty((1, MC_SIZE), np.int64), 1)
+    loaded.run_games(block[0], deck, 0, 0, 1, deck[:0], *output_buffers(1, 1, 2), 0, 1)
 
 
 def estimate_seconds(build: Build) -> float:

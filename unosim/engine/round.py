@@ -168,7 +168,7 @@ def play_match(g, deck, seed, game, order, rounds, seats, opening, r, mrow, deck
 
 
 @njit
-def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening, matches_out, turn_budget):
+def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening, matches_out, first_row, turn_budget):
     """Play matches ``first_game .. first_game + n_games - 1`` into the output buffers.
 
     Stops early, before a match, when the round buffer could not hold another full match, or when the
@@ -190,13 +190,18 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
     order : int64[m] or int64[0]
         A fixed draw pile for the first round of every match (last element = top), or empty to shuffle.
     rounds : int64[R, protocol.RC_SIZE]
-        Round table rows, written from row 0.
+        Round table rows, written from row ``first_row``.
     seats : int32[R * players, protocol.SC_SIZE]
         Seat table rows, row ``round_row * players + seat``.
     opening : int8[R * players, cards.N_HAND_CLASSES]
         Opening-hand class counts, added to (the caller zeroes it).
-    matches_out : int64[n_games, protocol.MC_SIZE]
-        Match table rows, row ``game - first_game``.
+    matches_out : int64[M, protocol.MC_SIZE]
+        Match table rows, row ``first_row + game - first_game``.
+    first_row : int
+        The first row written, of the round and the match table alike: 0 for fresh tables, or the
+        games done so far when single-round games fill one set of tables in several calls (the tables
+        are column-major, ``protocol.output_buffers``, so a slice of their rows would be another array
+        type, compiled again).
     turn_budget : int
         Turns after which no further match is started.
 
@@ -221,12 +226,12 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
         deck_counts[c] += 1
     # the lookahead searches' worlds, allocated once per call (a record holds the 32 MB trace buffer)
     work_block = np.zeros(1 if HAS_LOOKAHEAD and st[ST_LA_SEARCH] else 0, lookahead.WORLD)
-    r = 0
+    r = first_row
     turns = 0
     for gi in range(n_games):
         if rounds.shape[0] - r < max_rounds or turns > turn_budget:
-            return gi, r, st[ST_EV_LEN]
+            return gi, r - first_row, st[ST_EV_LEN]
         r, match_turns = play_match(g, deck, seed, first_game + gi, order, rounds, seats, opening, r,
-                                    matches_out[gi], deck_counts, work_block)
+                                    matches_out[first_row + gi], deck_counts, work_block)
         turns += match_turns
-    return n_games, r, st[ST_EV_LEN]
+    return n_games, r - first_row, st[ST_EV_LEN]

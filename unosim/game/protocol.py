@@ -37,7 +37,7 @@ from .rule_table import (BLANK_EFFECTS, MATCH_MODES, MAX_PLAYERS, N_BLANK_SLOTS,
 ENGINE_VERSION = 3   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
 #                      column, its card classes in the opening hands)
 
-from .cards import MAX_CARDS  # noqa: E402  (largest deck: no hand or pile can exceed it)
+from .cards import MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
 # tries, but not bounded by construction; after this many returns the round ends truncated
 # (RC_LOOP_BOUND_HITS = 1).
@@ -388,8 +388,25 @@ class RawResults:
     events: np.ndarray    # int64[E, EVENT_WIDTH] (code, seat, a, b); empty unless traced
 
 
+def output_buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndarray, ...]:
+    """The compiled engine's output tables: rounds, seats, opening hands, matches. The kernel writes every cell
+    of the rounds, seats and matches rows it reports; opening hands are counted up from zero.
+
+    Column-major (Fortran order): each column of a table is one contiguous array, which the polars frames
+    and a study's parquet parts take as it is. Row-major, every column was a strided copy first: 0.022 s
+    of the frames' 0.033 s per 100,000 classic 4-player games, and 0.033 s of a study job's 0.044 s of
+    arrow arrays. The kernel writes a row's cells a column apart instead, about 2 % slower (0.299 → 0.305
+    CPU-s). A slice of the rows is another array type to numba, compiled again: a kernel call is given
+    whole tables and the row it starts at."""
+    rounds, seats, matches = (GENERATED[f"{t}_SIZE"] for t in ("RC", "SC", "MC"))   # columns per table
+    return (np.empty((n_rounds, rounds), np.int64, order="F"),
+            np.empty((n_rounds * players, seats), np.int32, order="F"),
+            np.zeros((n_rounds * players, N_HAND_CLASSES), np.int8, order="F"),
+            np.empty((n_matches, matches), np.int64, order="F"))
+
+
 __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
-           "RawResults", "FAMILIES", "MECHANISMS", "wing_columns", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
+           "RawResults", "output_buffers", "FAMILIES", "MECHANISMS", "wing_columns", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
            "SPIN_OUTCOMES", "N_SPIN_OUTCOMES", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
            "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
            "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",

@@ -11,7 +11,7 @@ import numpy as np
 from ..game import cards
 from ..game.checks import as_int
 from ..game import protocol as L
-from ..game.protocol import RawResults
+from ..game.protocol import RawResults, output_buffers
 from ..game.policies import PolicySpec, lineup_arrays, make_lineup
 from ..game.rules import SPIN_OUTCOMES, RuleSet, get_variant
 from ..store.columns import Column, Constant, Labels, WithNulls, polars_column
@@ -113,7 +113,7 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     per_round = bytes_per_round(players)
     # single_round: exactly one round per game, so the kernel writes straight into the final arrays;
     # other modes grow a list of chunks, concatenated at the end
-    whole = _buffers(games, games, players) if single else None
+    whole = output_buffers(games, games, players) if single else None
     chunks, events, done, rows = [], [], 0, 0
     batch = GAMES_PER_CALL
     from .. import engine   # the compiled engine loads (and sets up its cache) on first use
@@ -132,14 +132,16 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         todo = min(batch, games - done)
         g = block[0]
         g["st"][L.ST_VIOLATIONS] = 0
-        if single:
-            rounds, seats, opening, matches = (a[done * k:(done + todo) * k]
-                                               for a, k in zip(whole, (1, players, players, 1), strict=True))
-            opening[:] = 0   # counted up from zero (a retried traced batch counts again)
+        if single:   # the calls fill one set of tables, from row `done` on
+            rounds, seats, opening, matches = whole
+            opening[done * players:(done + todo) * players] = 0   # counted up from zero (a retried traced batch counts again)
+            first_row = done
         else:
-            rounds, seats, opening, matches = _buffers(todo * ROUNDS_PER_MATCH_GUESS + rs.max_rounds_per_match, todo, players)
+            rounds, seats, opening, matches = output_buffers(todo * ROUNDS_PER_MATCH_GUESS + rs.max_rounds_per_match,
+                                                             todo, players)
+            first_row = 0
         n_done, n_rounds, n_events = run_games(
-            g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, TURN_BUDGET)
+            g, deck, seed, first_game + done, todo, order, rounds, seats, opening, matches, first_row, TURN_BUDGET)
         if trace and n_events > capacity:   # too many events: trace fewer games per call
             if todo == 1:
                 raise ValueError(f"game {first_game + done} emits {n_events} trace events, more than "
@@ -166,21 +168,14 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
         return RawResults(*whole, trace_rows)
     if len(chunks) == 1:
         return RawResults(*chunks[0], trace_rows)
-    return RawResults(*(np.concatenate(parts) for parts in zip(*chunks, strict=True)), trace_rows)
-
-
-def _buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndarray, ...]:
-    """Output arrays for the kernel: rounds, seats, opening hands, matches. The kernel writes every cell
-    of the rounds, seats and matches rows it reports; opening hands are counted up from zero."""
-    return (np.empty((n_rounds, L.RC_SIZE), np.int64),
-            np.empty((n_rounds * players, L.SC_SIZE), np.int32),
-            np.zeros((n_rounds * players, cards.N_HAND_CLASSES), np.int8),
-            np.empty((n_matches, L.MC_SIZE), np.int64))
+    # joined column by column, so the tables stay column-major
+    return RawResults(*(np.concatenate([p.T for p in parts], axis=1).T for parts in zip(*chunks, strict=True)),
+                      trace_rows)
 
 
 def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
-    """The first n rows; copied when they use less than half the buffer, so it can be freed."""
-    return buffer[:n] if 2 * n >= len(buffer) else buffer[:n].copy()
+    """The first n rows; copied (column-major) when they use less than half the buffer, so it can be freed."""
+    return buffer[:n] if 2 * n >= len(buffer) else buffer[:n].copy(order="F")
 
 
 def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, Column]:
@@ -216,7 +211,7 @@ class Results:
     def empty(cls, rules: RuleSet, players: int, lineup: tuple[PolicySpec, ...]) -> Results:
         """The results of no games: every table with its columns and types and no rows, built without
         the engine (a study's parent takes the parts' schema from it, and so never loads the engine)."""
-        return cls(RawResults(*_buffers(0, 0, players), np.zeros((0, 4), np.int64)), rules, players, lineup, 0)
+        return cls(RawResults(*output_buffers(0, 0, players), np.zeros((0, 4), np.int64)), rules, players, lineup, 0)
 
     def __repr__(self) -> str:
         return (f"Results({self.rules.name}, players={self.players}, matches={len(self.raw.matches)}, "
