@@ -26,7 +26,8 @@ NAN = math.nan
 EDGES = [0.0, 1e-12, 0.005, 0.00499999, 0.0050001, 0.01, 0.0099999, 0.0100001, 0.02, 0.0199999, 0.0200001,
          0.049999, 0.05, 0.050001, 0.5, 1.0, 3.0, 95.0]
 P_EDGES = [0.0, 1e-300, 1e-20, 0.0004999, 0.0005, 0.001, 0.01, 0.025, 0.05, 0.2, 1.0]
-MEASURES = ("length", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness")
+MEASURES = ("length", "no_winner", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness")
+SHARES = ("comebacks", "no_winner", "fairness")   # measures whose values are shares (0 to 1)
 CARDS = [("n0", 0), ("n5", 5), ("n9", 9), ("skip", 20), ("draw_two", 20), ("wild", 50), ("wd4", 50)]
 
 
@@ -59,7 +60,7 @@ class Rows:
 def effect_row(r: Rows, measure: str) -> dict:
     n = r.pick([2, 3, 100, 1000, 123_456])
     mean_a = 0.0 if r.coin(0.2) else (r.pick([0.1, 1.0, 40.0, 9999.0]) if r.coin() else float(r.rng.uniform(1e-6, 1e4)))
-    if measure in ("comebacks", "fairness"):
+    if measure in SHARES:
         mean_a = min(abs(mean_a), 1.0)
     truncated_a, truncated_b = r.pick([0.0, 0.0, 1e-4, 0.3, 1.0]), r.pick([0.0, 0.0, 1e-4, 0.3, 1.0])
     truncation = {"truncated_a": truncated_a, "truncated_b": truncated_b,
@@ -68,7 +69,7 @@ def effect_row(r: Rows, measure: str) -> dict:
         return {"measure": measure, "identical": True, "mean_a": mean_a, "mean_b": mean_a, "n": n,
                 "test": "identical games", **truncation}
     estimate = r.signed()
-    if measure in ("comebacks", "fairness") and abs(estimate) > 1:
+    if measure in SHARES and abs(estimate) > 1:
         estimate = math.copysign(1.0, estimate)
     mean_b = mean_a + estimate
     half = 0.0 if r.coin(0.2) else r.magnitude()

@@ -213,6 +213,9 @@ def test_tension_and_comebacks_are_over_rounds_with_a_winner_and_truncation_is_r
     assert rows["comebacks"]["n"] == rows["lead_changes"]["n"] == won_pairs
     assert rows["comebacks"]["p_value"] > 0.001  # the same share among won rounds: no spurious drop
     assert rows["length"]["truncated_b"] == pytest.approx(1 - won_pairs / n) and rows["length"]["truncated_a"] == 0
+    # the rounds with no winner are a measure of their own, over every round
+    assert rows["no_winner"]["n"] == n and rows["no_winner"]["mean_b"] == pytest.approx(1 - won_pairs / n)
+    assert rows["no_winner"]["ci_low"] < 0.3 < rows["no_winner"]["ci_high"] and rows["no_winner"]["mean_a"] == 0
 
 
 def test_identical_games_compare_every_round_of_a_match():

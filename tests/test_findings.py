@@ -69,6 +69,32 @@ def test_a_large_effect_is_found_and_a_rule_that_never_triggers_is_called_identi
     assert check_claims(written, claims(written)) == []
 
 
+
+def test_a_rule_that_leaves_rounds_without_a_winner_is_said_to():
+    """draw_until_playable with players who keep a card drawn after a bluff challenge: hands grow until
+    the piles are spent, and many rounds end in a stalemate (none under the published rules). The
+    effects state the share of rounds with no winner, in points, with the table's own shares."""
+    from unosim.analysis.effects import compare_cells
+
+    lineup = "random(p_draw=0.2,p_bluff=0.5,p_challenge=0.5,p_keep_drawn=0.3)"
+    frames = [simulate("classic", players=3, games=400, seed=8, lineup=lineup,
+                       rules={"match_mode": "single_round", **rules}).rounds
+              for rules in ({}, {"draw_until_playable": True})]
+    shares = [float((frame["winner_seat"] < 0).mean()) for frame in frames]
+    assert shares[0] == 0 and shares[1] > 0.2
+    rows = compare_cells(*frames, 3, paired=True, seed=1)
+    row = next(r for r in rows if r["measure"] == "no_winner")
+    assert (row["mean_a"], row["mean_b"]) == (0.0, pytest.approx(shares[1]))
+    assert row["ci_low"] > 0.15 and row["p_value"] < 1e-10
+    table = finish_effects([{**r, "axis": "variant", "a": "classic", "b": "draw_until_playable", "variant": None,
+                             "players": 3, "lineup": "bluffers", "paired": True} for r in rows])
+    found = claims({"effects": table})
+    said = next(c for c in found if c.measure == "no_winner")
+    assert said.kind == "effect" and said.direction == 1
+    assert "more rounds with no winner (a stalemate or the turn cap): " in said.text
+    assert f"(0.0% → {shares[1]:.1%} of rounds)" in said.text
+    assert check_claims({"effects": table}, found) == []
+
 def test_nothing_is_claimed_without_holm_support():
     """A nominal p = 0.01 among ten tests is not an effect after Holm's adjustment (0.1)."""
     base = {"axis": "variant", "a": "classic", "variant": None, "players": 4, "lineup": "random",

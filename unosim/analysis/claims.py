@@ -51,6 +51,7 @@ MIN_EFFECT = {
     "penalty": ("relative", 0.02),
     "knockouts": ("relative", 0.02),
     "comebacks": ("absolute", 0.01),
+    "no_winner": ("absolute", 0.01),
     "fairness": ("absolute", 0.01),
     "skill_edge": ("absolute", 0.01),
     "skill": ("absolute", 0.01),

@@ -17,6 +17,10 @@ Measures (one value per round; docs/rules.md §1.13 for the columns):
   left out of both measures — they would otherwise count as "no comeback" and as very many lead
   changes, and a rule that makes rounds hit the cap would seem to change tension. Paired comparisons
   use the pairs where both rounds have a winner;
+* ``no_winner`` — the share of rounds that end with no winner: a stalemate (§1.6: nobody can play and
+  the piles are spent) or the turn cap; only when one of the two cells has such a round. A rule that
+  leaves half its rounds without a winner (``draw_until_playable`` with bluffers who keep the card drawn
+  after a challenge) makes a worse game however much longer its rounds are;
 * ``max_hand`` — the largest hand any seat held;
 * ``penalty`` (largest pending draw per round, ``largest_stack``) and ``knockouts`` — only when one
   of the two cells has a non-zero value (the rule family has stacking or knock-outs);
@@ -77,6 +81,8 @@ MEASURES = (
     Measure("comebacks", f"share of rounds with a winner won from ≥ {COMEBACK_DEFICIT} cards behind",
             ("winner_max_deficit", "winner_seat"),
             lambda: (pl.col("winner_max_deficit") >= COMEBACK_DEFICIT).fill_null(False), won_rounds_only=True),
+    Measure("no_winner", "share of rounds that end with no winner (a stalemate or the turn cap)", ("winner_seat",),
+            lambda: pl.col("winner_seat") < 0, only_when_nonzero=True),
     Measure("max_hand", "largest hand in a round", ("max_hand",), lambda: pl.col("max_hand")),
     Measure("penalty", "largest draw penalty in a round", ("largest_stack",),
             lambda: pl.col("largest_stack"), only_when_nonzero=True),

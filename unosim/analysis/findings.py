@@ -14,7 +14,8 @@ that pair). Rules the sentences follow (docs/rules.md §8):
   never printed (the absolute difference is); numbers carry enough digits that a nonzero effect never
   prints as 0;
 * truncation is said: a length from cells with rounds at the turn cap is the restricted mean, with the
-  share of capped rounds; comebacks and lead changes are over the rounds with a winner;
+  share of capped rounds; comebacks and lead changes are over the rounds with a winner, and the share
+  of rounds with no winner is a measure of its own;
 * findings are ranked on one scale: the effect in multiples of its measure's minimum effect.
 """
 
@@ -44,14 +45,18 @@ _PHRASES = {  # measure → (word when larger, word when smaller, what)
     "length": ("longer", "shorter", "rounds"),
     "lead_changes": ("more", "fewer", "lead changes per round with a winner"),
     "comebacks": ("more", "fewer", "comebacks (share of won rounds won from ≥ 3 cards behind)"),
+    "no_winner": ("more", "fewer", "rounds with no winner (a stalemate or the turn cap)"),
     "max_hand": ("larger", "smaller", "the largest hand"),
     "penalty": ("larger", "smaller", "draw penalties"),
     "knockouts": ("more", "fewer", "knock-outs per round"),
 }
 _SUBJECT_FIRST = ("length", "max_hand", "penalty")  # "rounds 12% longer", not "12% longer rounds"
-_ORDER = ("length", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness")
+_ORDER = ("length", "no_winner", "lead_changes", "comebacks", "max_hand", "penalty", "knockouts", "fairness")
+#: the measures that are shares of rounds: stated in percentage points, of which rounds
+_SHARE_OF = {"comebacks": "of won rounds", "no_winner": "of rounds"}
 _NAMES = {"fairness": "seat fairness", "length": "length",
-          "lead_changes": "tension", "comebacks": "comebacks", "max_hand": "hand sizes",
+          "lead_changes": "tension", "comebacks": "comebacks", "no_winner": "rounds with no winner",
+          "max_hand": "hand sizes",
           "penalty": "penalties", "knockouts": "knock-outs"}
 _RANK = {"effect": 0, "negligible": 2, "note": 2, "no_effect": 3, "identical": 4}
 
@@ -213,10 +218,10 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
                                             for r in rows)
     if truncated:
         what = "rounds (restricted mean up to the turn cap)"
-    relative = measure != "comebacks" and all(_relative(r) for r in rows)
-    units = {"comebacks": " points", "length": " turns"}
+    share = measure in _SHARE_OF
+    relative = not share and all(_relative(r) for r in rows)
     column, scale, unit = ("rel_change", 100, "%") if relative else \
-        ("estimate", 100 if measure == "comebacks" else 1, units.get(measure, ""))
+        ("estimate", 100, " points") if share else ("estimate", 1, " turns" if measure == "length" else "")
     low, high = ("rel_low", "rel_high") if relative else ("ci_low", "ci_high")
     if relative and (measure in _SUBJECT_FIRST or truncated):
         s.add(f"{what} ")
@@ -248,10 +253,10 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
 
 def _means(s: Sentence, measure: str, rows: list[dict], best: int) -> None:
     r = rows[best]
-    if measure == "comebacks":
+    if measure in _SHARE_OF:
         d = decimals_for(r["mean_a"] * 100, r["mean_b"] * 100, digits=3)
         s.num(rows, best, "mean_a", f".{d}f", 100).add("% → ").num(rows, best, "mean_b", f".{d}f", 100)
-        s.add("% of won rounds")
+        s.add(f"% {_SHARE_OF[measure]}")
         return
     d = decimals_for(r["mean_a"], r["mean_b"], abs(r["mean_b"] - r["mean_a"]), digits=2)
     s.num(rows, best, "mean_a", f",.{d}f").add(" → ").num(rows, best, "mean_b", f",.{d}f")

@@ -206,8 +206,9 @@ def _freeze_layout(fig: Figure) -> None:
 
 # ---- house-rule effects, survival, skill, card balance ---------------------------------------------
 _SIGNIFICANT, _NOT_SIGNIFICANT = "#1f5fa8", "#9a9a9a"
-_ABSOLUTE = {"fairness"}  # measures shown as a change in percentage points
-_PANEL_TITLES = {"length": "length (turns)", "lead_changes": "tension (lead changes)",
+_ABSOLUTE = {"fairness", "no_winner"}  # measures shown as a change in percentage points
+_PANEL_TITLES = {"length": "length (turns)", "no_winner": "rounds with no winner (points)",
+                 "lead_changes": "tension (lead changes)",
                  "comebacks": "comebacks (≥ 3 cards behind)", "max_hand": "largest hand",
                  "penalty": "draw penalty", "knockouts": "knock-outs",
                  "fairness": "seat spread (points)"}

@@ -164,7 +164,8 @@ def _families(tables: dict[str, pl.DataFrame]) -> list[str]:
 
 def _minimums() -> str:
     names = {"length": "length", "lead_changes": "lead changes", "max_hand": "largest hand", "penalty": "penalty",
-             "knockouts": "knock-outs", "comebacks": "comebacks", "fairness": "seat-spread change",
+             "knockouts": "knock-outs", "comebacks": "comebacks", "no_winner": "rounds with no winner",
+             "fairness": "seat-spread change",
              "skill_edge": "skill-edge change", "skill": "skill edge", "spread": "seat spread",
              "card": "card mismatch", "head_to_head": "head-to-head share"}
     parts = [f"{names[m]} {x:.0%} relative" if kind == "relative" else f"{names[m]} {x * 100:g} points"
