@@ -58,6 +58,12 @@ class BuildLocator(caching._CacheLocator):
         return locator
 
 
+#: whether this numba has the loading steps :class:`BuildCache` calls (numba's own, not public API: every
+#: version from 0.61.2, the oldest unosim allows, to 0.68 has them); without them numba loads its own way
+LOAD_WITHOUT_REFRESH = all(hasattr(caching.Cache, step) for step in ("_guard_against_spurious_io_errors",
+                                                                     "_load_overload"))
+
+
 class BuildCache(caching.FunctionCache):
     """numba's function cache, loading without first refreshing the target context.
 
@@ -70,6 +76,8 @@ class BuildCache(caching.FunctionCache):
     """
 
     def load_overload(self, sig, target_context):
+        if not LOAD_WITHOUT_REFRESH:
+            return super().load_overload(sig, target_context)
         rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
             return self._load_overload(sig, target_context)
