@@ -66,6 +66,11 @@ def _tables(rows: list[dict]) -> dict[str, pl.DataFrame]:
     return as_csv({"effects": finish_effects(rows)})
 
 
+def _sentences(tables: dict[str, pl.DataFrame]) -> list[Claim]:
+    """The claims of the tables' rows, without the verdicts (tests/test_verdicts.py has those)."""
+    return [c for c in claims(tables) if c.section != "verdict"]
+
+
 def test_a_claim_whose_direction_or_number_or_coverage_is_wrong_is_rejected():
     tables = _tables(_rows() + _rows(lineup="greedy_first", estimate=-1.0, mean_b=9.0, ci_low=-1.5, ci_high=-0.5,
                                      rel_change=-0.1, rel_low=-0.15, rel_high=-0.05))
@@ -96,7 +101,7 @@ def test_rows_of_opposite_sign_are_never_one_sentence():
     down = dict(estimate=-1.0, mean_b=9.0, ci_low=-1.5, ci_high=-0.5, rel_change=-0.1, rel_low=-0.15, rel_high=-0.05)
     rows = [r for p, kw in ((2, up), (3, down), (4, down)) for r in _rows(axis="lineup", a="random",
                                                                               b="greedy_first", players=p, **kw)]
-    found = [c for c in claims(_tables(rows)) if c.kind == "effect"]
+    found = [c for c in _sentences(_tables(rows)) if c.kind == "effect"]
     assert sorted(c.direction for c in found) == [-1, 1]
     larger = next(c for c in found if c.direction > 0)
     assert "larger" in larger.text and "smaller" not in larger.text and "classic 2p" in larger.text
@@ -108,7 +113,7 @@ def test_no_detectable_change_is_never_said_beside_a_supported_effect_of_another
                  rel_change=0.01, rel_low=-0.05, rel_high=0.07)
     rows += _rows(measure="length", lineup="greedy_first", estimate=0.52, mean_b=10.52, ci_low=0.31, ci_high=0.72,
                   p_value=1e-6, rel_change=0.052, rel_low=0.031, rel_high=0.072)
-    found = claims(_tables(rows))
+    found = _sentences(_tables(rows))
     quiet = next(c for c in found if c.kind == "no_effect")
     effect = next(c for c in found if c.kind == "effect")
     assert quiet.text.startswith("with all-random players") and effect.text.startswith("with lineup greedy_first")
@@ -121,9 +126,9 @@ def test_small_supported_effects_are_negligible_and_a_nonzero_effect_never_print
                  rel_low=-0.0003, rel_high=-0.0001)
     rows += _rows(b="rule_y", estimate=-0.25, mean_b=9.75, ci_low=-0.3, ci_high=-0.2, rel_change=-0.025,
                   rel_low=-0.03, rel_high=-0.02)
-    found = claims(_tables(rows))
+    found = _sentences(_tables(rows))
     small = next(c for c in found if c.subject.startswith("rule_x"))
-    assert small.kind == "negligible" and "−0.020%" in small.text
+    assert small.kind == "negligible" and "[−0.030%, −0.010%]" in small.text
     big = next(c for c in found if c.subject.startswith("rule_y"))
     assert big.kind == "effect" and "2.5% smaller" in big.text and found.index(big) < found.index(small)
 
@@ -133,7 +138,7 @@ def test_an_unbounded_relative_interval_is_never_printed_and_a_zero_baseline_is_
                  rel_change=math.nan, rel_low=math.nan, rel_high=math.nan)
     rows += _rows(b="rule_y", measure="length", mean_a=2.0, mean_b=40.0, estimate=38.0, ci_low=30.0, ci_high=46.0,
                   rel_change=19.0, rel_low=math.nan, rel_high=math.nan)
-    found = {c.subject.split()[0]: c for c in claims(_tables(rows))}
+    found = {c.subject.split()[0]: c for c in _sentences(_tables(rows))}
     assert "more knock-outs per round: 0.12 [+0.10, +0.14]" in found["rule_x"].text
     assert "longer rounds: 38 turns [+30, +46], raw 95%" in found["rule_y"].text
     assert "%" not in found["rule_y"].text.split(", raw 95%")[0]
@@ -142,7 +147,7 @@ def test_an_unbounded_relative_interval_is_never_printed_and_a_zero_baseline_is_
 def test_truncation_is_said_and_the_length_is_a_restricted_mean():
     rows = _rows(measure="length", mean_a=45.0, mean_b=3000.0, estimate=2955.0, ci_low=2900.0, ci_high=3010.0,
                  rel_change=65.7, rel_low=64.0, rel_high=67.0, truncated_a=0.0, truncated_b=0.3, cap=10_000)
-    (claim,) = claims(_tables(rows))
+    (claim,) = _sentences(_tables(rows))
     assert "restricted mean" in claim.text and "30% of rounds hit the 10,000-turn cap" in claim.text
 
 
@@ -170,7 +175,7 @@ def test_the_headline_agrees_in_number(quiet, expected):
 
 
 def test_identical_games_give_an_upper_bound_not_no_effect():
-    (claim,) = claims(_tables(_rows(identical=True, n=3000)))
+    (claim,) = _sentences(_tables(_rows(identical=True, n=3000)))
     assert "changed none of the 3,000 games" in claim.text and "at most 0.1% of games" in claim.text
     assert "no effect" not in claim.text
 
@@ -202,8 +207,8 @@ def test_analyze_writes_checked_findings_and_fails_loudly_on_a_contradiction(hou
     assert found and any(c.kind == "effect" for c in found) and any(c.kind == "identical" for c in found)
     honest = standard.claims
 
-    def lying(tables):  # every stated direction flipped
-        return [dataclasses.replace(c, direction=-c.direction) for c in honest(tables)]
+    def lying(tables, profile=None):  # every stated direction flipped
+        return [dataclasses.replace(c, direction=-c.direction) for c in honest(tables, profile)]
     monkeypatch.setattr(standard, "claims", lying)
     again = tmp_path / "again"
     assert main(["analyze", str(house_rule_dataset), "--out", str(again)]) == 2
@@ -235,7 +240,7 @@ def test_a_skill_change_is_stated_with_its_interval_and_the_checker_rejects_a_mu
     assert cut.subject == "stacking_any_draw (vs classic)" and cut.section == "skill" and cut.direction == -1
     assert "cuts that seat's edge over random by 4.1 points [−6.0, −2.2], raw 95%" in cut.text
     assert "more luck" in cut.text and cut.family.startswith("skill changes")
-    quiet = next(c for c in found if c.subject == "jump_in (vs classic)")
+    quiet = next(c for c in found if c.subject == "jump_in (vs classic)" and c.section != "verdict")
     assert quiet.kind == "no_effect" and "no detectable change in that seat's edge" in quiet.text
     flipped = dataclasses.replace(cut, direction=1)
     assert any("direction" in p for p in check_claims(tables, [flipped, quiet]))

@@ -9,7 +9,15 @@ checked is what a reader of the files sees) and the claims, and returns every vi
   sentence;
 * "supported" holds after the stated adjustment: each table's ``p_holm`` is Holm's adjustment of its
   p-values (recomputed), and a claim said supported has every row below 0.05, one said unsupported none;
-* "of practical size" / "negligible" hold against the measure's minimum effect;
+* "of practical size" / "negligible" / "inconclusive" hold on the rows' intervals against the measure's
+  minimum effect (:mod:`.practical`), and the effects table's ``class`` and ``games_to_decide`` columns
+  are those the rows give;
+* the sentence is what its rows say: the claim is re-rendered from the tables (and the profile, for a
+  verdict) and must equal, word for word and field for field, the claim the findings make of those rows;
+  independently of that, a direction word of the other sign, or a table size, lineup or variant that
+  none of its rows has, is an error;
+* the verdicts (:mod:`.verdicts`) are re-derived from the effects and the profile: the ``verdicts`` and
+  ``scorecard`` tables, when given, must equal them, and every rule's verdict is stated by a claim;
 * coverage: every Holm-supported row of a table that findings speak for (effects, skill, skill changes, fairness,
   card values, head-to-head — where the row (a, b) also covers its mirror (b, a)) is cited by some claim, so a sentence never says "no change" while a
   table holds a supported effect that no sentence states.
@@ -24,8 +32,11 @@ import math
 import numpy as np
 import polars as pl
 
-from .claims import ALPHA, CENTRE, FAMILIES, KEYS, Claim, effect_size, key_text, render_number
+from .claims import ALPHA, CENTRE, FAMILIES, KEYS, Claim, key_text, render_number
 from .inference import holm
+from .practical import IDENTICAL, INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify, games_to_decide
+from .profile import Profile
+from .sentence_check import check_words
 
 _HOLM_TOLERANCE = 1e-9
 
@@ -34,15 +45,30 @@ class ClaimError(ValueError):
     """A finding that its tables do not support (the message lists every violation)."""
 
 
-def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim]) -> list[str]:
-    """Every violation of ``claims`` against ``tables`` (empty when all hold)."""
+def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim], profile: Profile | None = None) -> list[str]:
+    """Every violation of ``claims`` against ``tables`` under ``profile`` (default: the default profile;
+    empty when all hold)."""
+    from .findings import claims as render   # the findings are the renderer the checker re-runs
+    profile = profile or Profile.default()
     problems = []
     indexed = {name: _index(name, tables[name]) for name in KEYS if name in tables and not tables[name].is_empty()}
     for name in indexed:
         problems += _check_family(name, tables[name])
+    if "effects" in indexed:
+        problems += _check_classes(tables["effects"])
+    rendered = {_identity(c): c for c in render(tables, profile)}
+    problems += _check_verdicts(tables, claims, rendered, profile)
     cited: dict[str, set] = {name: set() for name in indexed}
+    lineups = {name: {str(v) for c in ("lineup", "policy", "a", "b") if c in tables[name].columns
+                      for v in tables[name][c].drop_nulls().to_list()} for name in indexed}
     for claim in claims:
-        problems += [f"{claim.subject}: {p} — {claim.text!r}" for p in _check_claim(claim, indexed, cited)]
+        found = [] if claim.table == "verdicts" else _check_claim(claim, indexed, cited)
+        found += check_words(claim, [r for key in claim.rows for r in indexed.get(claim.table, {}).get(tuple(key), [])],
+                             lineups.get(claim.table, set()))
+        if rendered.get(_identity(claim)) != claim:
+            found.append("is not what its rows say: re-rendered from them it reads "
+                         f"{getattr(rendered.get(_identity(claim)), 'text', '(no such claim)')!r}")
+        problems += [f"{claim.subject}: {p} — {claim.text!r}" for p in found]
     for name, index in indexed.items():
         covered = {_pair(name, k) for k in cited[name]}
         for key, row in index.items():
@@ -51,8 +77,8 @@ def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim]) -> list[s
     return problems
 
 
-def assert_claims(tables: dict[str, pl.DataFrame], claims: list[Claim]) -> None:
-    problems = check_claims(tables, claims)
+def assert_claims(tables: dict[str, pl.DataFrame], claims: list[Claim], profile: Profile | None = None) -> None:
+    problems = check_claims(tables, claims, profile)
     if problems:
         raise ClaimError(f"{len(problems)} finding(s) contradict the analysis tables:\n" + "\n".join(problems))
 
@@ -112,13 +138,14 @@ def _check_claim(claim: Claim, indexed: dict, cited: dict) -> list[str]:
         problems.append("says supported after Holm's adjustment, but a row has p_holm ≥ 0.05")
     if claim.supported is False and any(_supported(r) for r in rows):
         problems.append("says no detectable change, but a row it covers is Holm-supported")
-    if claim.practical is not None:
-        measure = _measure(claim)
-        sizes = [effect_size(measure if measure else r["measure"], r) for r in rows]
-        if claim.practical and not all(s >= 1 for s in sizes):
-            problems.append("states an effect below its measure's minimum effect")
-        if not claim.practical and any(s >= 1 for s in sizes):
-            problems.append("calls an effect negligible that reaches the minimum effect")
+    measure = _measure(claim)
+    classes = [classify(measure if measure else r["measure"], r) for r in rows]
+    if claim.practical and not all(c == PRACTICAL for c in classes):
+        problems.append("states an effect of practical size whose interval reaches within the minimum effect")
+    if claim.practical is False and not all(c in (NEGLIGIBLE, IDENTICAL) for c in classes):
+        problems.append("calls an effect negligible whose interval reaches the minimum effect")
+    if claim.kind == "inconclusive" and not all(c == INCONCLUSIVE for c in classes):
+        problems.append("calls inconclusive an effect whose interval decides it")
     if claim.kind == "identical" and not all(bool(r.get("identical")) for r in rows):
         problems.append("says identical games, but a row's cells differ")
     for number in claim.numbers:
@@ -148,3 +175,41 @@ def _sign(value, centre: float) -> int:
         return 0
     diff = float(value) - centre
     return (diff > 0) - (diff < 0)
+
+
+def _identity(claim: Claim) -> tuple:
+    """What a claim is about, whatever it says: the rows it rests on, its table, kind and scope."""
+    return (claim.table, claim.section, claim.kind, claim.subject, claim.scope, claim.measure, claim.rows)
+
+
+def _check_classes(effects: pl.DataFrame) -> list[str]:
+    """The effects table's ``class`` and ``games_to_decide`` are those its rows give (:mod:`.practical`)."""
+    if "class" not in effects.columns:
+        return []
+    bad = 0
+    for row in effects.iter_rows(named=True):
+        games = row.get("games_to_decide")
+        games = None if games is None or (isinstance(games, float) and math.isnan(games)) else int(games)
+        if row["class"] != classify(row["measure"], row) or games != games_to_decide(row["measure"], row):
+            bad += 1
+    return [f"effects: the class or games_to_decide of {bad} row(s) is not what their intervals give"] if bad else []
+
+
+def _check_verdicts(tables: dict[str, pl.DataFrame], claims: list[Claim], rendered: dict, profile: Profile) -> list[str]:
+    """The verdicts and scorecard tables as the rows and the profile give them; every rule's verdict stated."""
+    from .verdicts import scorecard, verdicts
+    problems = []
+    for name, derive, columns in (("verdicts", verdicts, ("level", "a", "b", "verdict", "reason")),
+                                  ("scorecard", scorecard, ("a", "b", "measure", "class", "judgement"))):
+        given = tables.get(name)
+        if given is None:
+            continue
+        expected = derive(tables, profile)
+        if given.height != expected.height or any(
+                [str(v) for v in given[c].to_list()] != [str(v) for v in expected[c].to_list()] for c in columns):
+            problems.append(f"{name}: the table is not what the effects and the profile ({profile.describe()}) give")
+    stated = {_identity(c) for c in claims}
+    for identity, claim in rendered.items():
+        if claim.table == "verdicts" and not claim.scope and identity not in stated:
+            problems.append(f"verdicts: the verdict on {claim.subject} ({claim.verdict}) is stated by no finding")
+    return problems

@@ -18,6 +18,9 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from .measures import MEASURES
+from .practical import size
+
 ALPHA = 0.05
 
 #: the key columns that identify one row of each table a claim may rest on
@@ -41,48 +44,18 @@ FAMILIES = {
 #: the value a direction is measured from, per table (estimate − centre)
 CENTRE = {"head_to_head": 0.5}
 
-#: the minimum effect worth stating per measure: ("relative", x) compares |B/A − 1| with x; ("absolute",
-#: x) compares |B − A| with x (in the measure's unit: a share, a win probability). A relative measure
-#: whose baseline is 0 (no relative change) uses its ``ZERO_BASELINE`` absolute minimum instead.
-MIN_EFFECT = {
-    "length": ("relative", 0.02),
-    "lead_changes": ("relative", 0.02),
-    "max_hand": ("relative", 0.02),
-    "penalty": ("relative", 0.02),
-    "knockouts": ("relative", 0.02),
-    "comebacks": ("absolute", 0.01),
-    "no_winner": ("absolute", 0.01),
-    "fairness": ("absolute", 0.01),
-    "skill_edge": ("absolute", 0.01),
-    "skill": ("absolute", 0.01),
-    "spread": ("absolute", 0.01),
-    "card": ("absolute", 0.005),
-    "head_to_head": ("absolute", 0.01),
-}
-ZERO_BASELINE = {"length": 1.0, "lead_changes": 0.05, "max_hand": 0.1, "penalty": 0.1, "knockouts": 0.01}
+#: the minimum effect worth stating per measure (declared in :mod:`.measures`): ("relative", x) compares
+#: |B/A − 1| with x; ("absolute", x) compares |B − A| with x (in the measure's unit: a share, a win
+#: probability). A relative measure whose baseline is 0 (no relative change) uses its ``ZERO_BASELINE``
+#: absolute minimum instead.
+MIN_EFFECT = {m.name: ("relative" if m.relative else "absolute", m.minimum) for m in MEASURES.values()}
+ZERO_BASELINE = {m.name: m.zero_baseline for m in MEASURES.values() if m.zero_baseline is not None}
 
 
 def effect_size(measure: str, row: dict) -> float:
     """The row's effect in multiples of its measure's minimum effect (the one ranking scale of the
     findings: 1 = just worth stating). NaN when the row has no estimate."""
-    kind, minimum = MIN_EFFECT[measure]
-    centre = CENTRE.get(measure, 0.0)
-    estimate = _float(row.get("estimate"))
-    if estimate is None:
-        return math.nan
-    if kind == "relative":
-        rel = _float(row.get("rel_change"))
-        if rel is not None and _float(row.get("mean_a")) not in (None, 0.0):
-            return abs(rel) / minimum
-        return abs(estimate) / ZERO_BASELINE[measure]
-    return abs(estimate - centre) / minimum
-
-
-def _float(value) -> float | None:
-    if value is None:
-        return None
-    value = float(value)
-    return None if math.isnan(value) else value
+    return size(measure, row)
 
 
 @dataclass(frozen=True)
@@ -140,6 +113,7 @@ class Claim:
     numbers: tuple[Number, ...] = ()
     size: float = 0.0            # ranking: the largest effect in multiples of the minimum effect
     section: str = "effects"
+    verdict: str = ""            # a verdict claim's verdict (:mod:`.verdicts`)
 
     def as_dict(self) -> dict:
         out = asdict(self)

@@ -28,7 +28,9 @@ Measures (one value per round; docs/rules.md §1.13 for the columns):
   the two cells' winner positions (won rounds) for independent cells, and for paired cells the same
   statistic's exact permutation test (A and B swapped within each game, :data:`PERMUTATIONS` draws,
   p = (hits + 1)/(draws + 1), never 0). Its estimate is the change of the spread (max − min win rate
-  over positions), a description without an interval;
+  over positions), with a percentile bootstrap interval over games (the test and the interval are not
+  one inversion here: the class of practical size, docs/rules.md §8.2, is decided on the interval and
+  "supported" on the test);
 Every effect but ``fairness`` has an estimate (B − A), a raw 95% interval and a p-value that agree
 (:mod:`unosim.analysis.inference`), the relative change B/A − 1 with Fieller's interval (NaN bounds
 when the set is unbounded), and Holm's adjusted p-value over every effect of the study (one family,
@@ -51,22 +53,30 @@ import polars as pl
 
 from ..game.policies import make_lineup
 from .inference import holm, paired_difference, unpaired_difference
+from .measures import COMEBACK_DEFICIT, EFFECT_MEASURES
+from .measures import MEASURES as MEASURE_INFO
+from .practical import classify, games_to_decide
 from .win_rates import CELL
 from .distributions import chi2_sf
 
-COMEBACK_DEFICIT = 3
 PERMUTATIONS = 20_000
+BOOTSTRAP = 2_000
 _KEYS = ("game", "round", "variant", "players", "lineup")
 
 
 @dataclass(frozen=True)
 class Measure:
+    """How one measure of :mod:`.measures` is computed per round (its record there: name, unit, minimum)."""
+
     name: str
-    label: str          # what one unit of the measure is, for tables and sentences
     columns: tuple[str, ...]
     value: Callable[[], pl.Expr]
     only_when_nonzero: bool = False
     won_rounds_only: bool = False  # null for a round without a winner (left out of means and tests)
+
+    @property
+    def label(self) -> str:
+        return MEASURE_INFO[self.name].unit
 
     def expr(self) -> pl.Expr:
         """The per-round value as Float64, null where the measure does not apply."""
@@ -75,23 +85,16 @@ class Measure:
 
 
 MEASURES = (
-    Measure("length", "turns per round", ("n_turns",), lambda: pl.col("n_turns")),
-    Measure("lead_changes", "lead changes per round with a winner", ("lead_changes", "winner_seat"),
-            lambda: pl.col("lead_changes"), won_rounds_only=True),
-    Measure("comebacks", f"share of rounds with a winner won from ≥ {COMEBACK_DEFICIT} cards behind",
-            ("winner_max_deficit", "winner_seat"),
+    Measure("length", ("n_turns",), lambda: pl.col("n_turns")),
+    Measure("lead_changes", ("lead_changes", "winner_seat"), lambda: pl.col("lead_changes"), won_rounds_only=True),
+    Measure("comebacks", ("winner_max_deficit", "winner_seat"),
             lambda: (pl.col("winner_max_deficit") >= COMEBACK_DEFICIT).fill_null(False), won_rounds_only=True),
-    Measure("no_winner", "share of rounds that end with no winner (a stalemate or the turn cap)", ("winner_seat",),
-            lambda: pl.col("winner_seat") < 0, only_when_nonzero=True),
-    Measure("max_hand", "largest hand in a round", ("max_hand",), lambda: pl.col("max_hand")),
-    Measure("penalty", "largest draw penalty in a round", ("largest_stack",),
-            lambda: pl.col("largest_stack"), only_when_nonzero=True),
-    Measure("knockouts", "knock-outs per round", ("knockouts",), lambda: pl.col("knockouts"),
-            only_when_nonzero=True),
+    Measure("no_winner", ("winner_seat",), lambda: pl.col("winner_seat") < 0, only_when_nonzero=True),
+    Measure("max_hand", ("max_hand",), lambda: pl.col("max_hand")),
+    Measure("penalty", ("largest_stack",), lambda: pl.col("largest_stack"), only_when_nonzero=True),
+    Measure("knockouts", ("knockouts",), lambda: pl.col("knockouts"), only_when_nonzero=True),
 )
-MEASURE_LABELS = {m.name: m.label for m in MEASURES} | {
-    "fairness": "split of wins by position after the dealer (change of the spread)",
-}
+MEASURE_LABELS = {name: MEASURE_INFO[name].unit for name in EFFECT_MEASURES}
 
 
 def first_rounds(rounds: pl.LazyFrame | pl.DataFrame, cell: Mapping[str, object]) -> pl.DataFrame:
@@ -208,7 +211,8 @@ def fairness_change(pos_a: np.ndarray, pos_b: np.ndarray, players: int, *, paire
     decks): the rounds of one game are not independent, so the p-value is that of the exact
     permutation distribution under "A and B are exchangeable within a game" — each game's two winner
     positions swapped with probability ½, drawn as binomials per ordered pair of positions (fast at
-    any sample size). The estimate is spread(B) − spread(A), descriptive (no interval)."""
+    any sample size). The estimate is spread(B) − spread(A), with the bootstrap interval of
+    :func:`spread_change_interval`."""
     k = players + 1  # position −1 (no winner) is column 0
     count_a = np.bincount(pos_a + 1, minlength=k)[1:]
     count_b = np.bincount(pos_b + 1, minlength=k)[1:]
@@ -223,10 +227,31 @@ def fairness_change(pos_a: np.ndarray, pos_b: np.ndarray, players: int, *, paire
         dof = int(used.sum()) - 1
         p_value = float(chi2_sf(observed, dof)) if dof > 0 else 1.0
         test = "χ² homogeneity"
-    return {"mean_a": spread_a, "mean_b": spread_b, "estimate": spread_b - spread_a, "ci_low": None,
-            "ci_high": None, "p_value": p_value, "n": min(na, nb),
+    ci_low, ci_high = spread_change_interval(pos_a, pos_b, players, paired=paired, seed=seed)
+    return {"mean_a": spread_a, "mean_b": spread_b, "estimate": spread_b - spread_a, "ci_low": ci_low,
+            "ci_high": ci_high, "p_value": p_value, "n": min(na, nb),
             "rel_change": spread_b / spread_a - 1 if spread_a > 0 else math.nan,
             "rel_low": math.nan, "rel_high": math.nan, "test": test}
+
+
+def spread_change_interval(pos_a: np.ndarray, pos_b: np.ndarray, players: int, *, paired: bool, seed: int = 0,
+                           draws: int = BOOTSTRAP, confidence: float = 0.95) -> tuple[float, float]:
+    """The percentile bootstrap interval of spread(B) − spread(A) over games (a paired game's two rounds
+    resampled together): what the practical class of a fairness change is decided on (docs/rules.md
+    §8.2). The test stays the χ² / permutation test above; the interval is descriptive (the spread, a
+    max − min, is biased upward in small samples in both cells alike)."""
+    rng = np.random.default_rng([seed, 1])
+    k = players + 1
+    if paired:
+        joint = np.bincount((pos_a + 1) * k + (pos_b + 1), minlength=k * k)
+        counts = rng.multinomial(len(pos_a), joint / joint.sum(), size=draws).reshape(draws, k, k)
+        count_a, count_b = counts.sum(axis=2)[:, 1:], counts.sum(axis=1)[:, 1:]
+    else:
+        count_a = rng.multinomial(len(pos_a), np.bincount(pos_a + 1, minlength=k) / len(pos_a), size=draws)[:, 1:]
+        count_b = rng.multinomial(len(pos_b), np.bincount(pos_b + 1, minlength=k) / len(pos_b), size=draws)[:, 1:]
+    change = position_spread(count_b, len(pos_b)) - position_spread(count_a, len(pos_a))
+    tail = (1 - confidence) / 2 * 100
+    return float(np.percentile(change, tail)), float(np.percentile(change, 100 - tail))
 
 
 def homogeneity_statistic(count_a: np.ndarray, count_b: np.ndarray) -> np.ndarray:
@@ -347,8 +372,14 @@ _EFFECT_SCHEMA = {
 
 
 def finish_effects(rows: list[dict]) -> pl.DataFrame:
-    """The effect rows as a table with ``label``, Holm's ``p_holm`` and ``significant`` (p_holm < 0.05)."""
+    """The effect rows as a table with ``label``, Holm's ``p_holm``, ``significant`` (p_holm < 0.05), the
+    row's ``class`` on its interval and its ``games_to_decide`` (:mod:`.practical`)."""
     table = pl.DataFrame([{k: r.get(k) for k in _EFFECT_SCHEMA} for r in rows], schema=_EFFECT_SCHEMA)
     table = table.with_columns(pl.col("measure").replace_strict(MEASURE_LABELS, default=None).alias("label"),
                                pl.Series("p_holm", holm(table["p_value"].fill_null(np.nan).to_numpy())))
-    return table.with_columns(significant=(pl.col("p_holm") < 0.05).fill_null(False))
+    table = table.with_columns(significant=(pl.col("p_holm") < 0.05).fill_null(False))
+    rows = table.to_dicts()
+    return table.with_columns(pl.Series("class", [classify(r["measure"], r) for r in rows], pl.String),
+                              pl.Series("games_to_decide", [games_to_decide(r["measure"], r) for r in rows],
+                                        pl.Int64))
+

@@ -25,7 +25,15 @@ import polars as pl
 from ..store.atomic import remove, write_text_atomic
 from ..store.reader import Dataset
 from ..store.table_store import INDEX
-from .standard import FORMAT_FILE, TABLE_DIR, read_standard_tables, standard_tables, write_standard_tables
+from .profile import Profile
+from .standard import (
+    FORMAT_FILE,
+    TABLE_DIR,
+    read_standard_tables,
+    standard_tables,
+    study_profile,
+    write_standard_tables,
+)
 
 SOURCE = "source.json"
 #: the tables every standard analysis holds (and ``effects`` when the study has comparisons)
@@ -80,16 +88,18 @@ def current_tables(ds: Dataset, directory: str | Path | None = None) -> dict[str
 def write_analysis(ds: Dataset, directory: str | Path,
                    draw: Callable[[dict[str, pl.DataFrame]], Iterable[Path]] | None = None,
                    draw_early: Callable[[dict[str, pl.DataFrame]], None] | None = None,
-                   ) -> tuple[dict[str, pl.DataFrame], list[Path]]:
+                   profile: Profile | None = None) -> tuple[dict[str, pl.DataFrame], list[Path]]:
     """Compute the standard tables of ``ds``, write them to ``directory``, let ``draw`` write the files it
     makes from them (the charts; it returns their paths) and bind all of it to ``ds``; returns (tables,
     table paths). ``draw_early`` is given the tables known before the comparisons (``ready`` of
-    :func:`standard_tables`), to start drawing. The old binding goes first, so a run that stops half-way
-    leaves a folder bound to nothing."""
+    :func:`standard_tables`), to start drawing. ``profile``: the designer's profile the verdicts judge by
+    (default: the study's). The old binding goes first, so a run that stops half-way leaves a folder
+    bound to nothing."""
     directory = Path(directory)
     remove(directory / SOURCE)
-    tables = standard_tables(ds, ready=draw_early)
-    paths = write_standard_tables(tables, directory)
+    profile = profile or study_profile(ds)
+    tables = standard_tables(ds, ready=draw_early, profile=profile)
+    paths = write_standard_tables(tables, directory, profile)
     drawn = list(draw(tables)) if draw else []
     written = [*paths, directory / INDEX, directory / FORMAT_FILE, *drawn]
     bind(ds, directory, written)

@@ -1,7 +1,7 @@
 """Game-quality measures per cell: tension (lead changes), comebacks, the largest hand.
 
 Per round (docs/rules.md §1.13): ``lead_changes``; a comeback is a round won by a seat that had been
-at least :data:`~unosim.analysis.effects.COMEBACK_DEFICIT` cards behind the smallest active hand
+at least :data:`~unosim.analysis.measures.COMEBACK_DEFICIT` cards behind the smallest active hand
 (``winner_max_deficit``); ``max_hand``. Means with Student t intervals: lead changes and comebacks over
 the rounds with a winner (a truncated round's lead changes and its missing winner would say more about
 the turn cap than about the game), the largest hand over all rounds; ``n`` is the rounds counted.

@@ -14,7 +14,9 @@ import math
 
 import polars as pl
 
-from .claims import ALPHA, FAMILIES, MIN_EFFECT, Claim, Sentence, decimals_for, effect_size, row_key
+from .claims import ALPHA, FAMILIES, Claim, Sentence, decimals_for, effect_size, row_key
+from .measures import MEASURES
+from .practical import INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify
 
 TABLE = "skill_changes"
 MEASURE = "skill_edge"
@@ -27,13 +29,19 @@ def skill_change_claims(table: pl.DataFrame) -> list[Claim]:
         rows = group.sort("players").to_dicts()
         subject, scope = f"{b} (vs {a})", f"with {rows[0]['policy']} in one seat (lineup {lineup})"
         live = [r for r in rows if not r["identical"]]
-        supported = [r for r in live if _supported(r)]
-        out += [_change_claim(subject, scope, [r]) for r in supported if effect_size(MEASURE, r) >= 1]
-        small = [r for r in supported if not effect_size(MEASURE, r) >= 1]
+        out += [_change_claim(subject, scope, [r]) for r in live if classify(MEASURE, r) == PRACTICAL]
+        small = [r for r in live if _supported(r) and classify(MEASURE, r) == NEGLIGIBLE]
         if small:
-            s = Sentence().add(f"{scope} at {_players(small)}: that seat's edge over random changes detectably "
-                               f"but by less than {MIN_EFFECT[MEASURE][1] * 100:g} point: negligible.")
+            s = Sentence().add(f"{scope} at {_players(small)}: that seat's edge over random changes detectably, "
+                               f"but every raw 95% interval lies within ± {MEASURES[MEASURE].minimum_text}: "
+                               "negligible.")
             out.append(_claim("negligible", subject, small, s, scope=scope, supported=True, practical=False))
+        unclear = [r for r in live if _supported(r) and classify(MEASURE, r) == INCONCLUSIVE]
+        if unclear:
+            s = Sentence().add(f"{scope} at {_players(unclear)}: that seat's edge over random changes detectably, "
+                               f"but whether by {MEASURES[MEASURE].minimum_text} or more is inconclusive at this "
+                               "size (raw 95% intervals reach across it).")
+            out.append(_claim("inconclusive", subject, unclear, s, scope=scope, supported=True))
         quiet = [r for r in live if not _supported(r)]
         if quiet:
             s = Sentence().add(f"{scope} at {_players(quiet)}: no detectable change in that seat's edge over "

@@ -24,21 +24,24 @@ from .inference import holm
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
 from .paired import LENGTH_METRICS, compared_rows, length_difference, seat_wins
+from .profile import Profile
 from .quality import game_quality
 from .skill import skill_edges
 from .skill_rules import skill_changes
 from .survival import restricted_means, turn_survival
+from .verdicts import scorecard, verdicts
 from .win_rates import CELL, points_when_winning, win_rates, win_rates_by_dealer_position
 
 TABLE_DIR = "analysis"
 #: version of the set of standard tables and their columns; `unosim report` recomputes tables of another one
-ANALYSIS_FORMAT = 4
+ANALYSIS_FORMAT = 5
 FORMAT_FILE = "FORMAT"
 FINDINGS_FILE = "findings.json"
 
 
 def standard_tables(ds: Dataset, confidence: float = 0.95,
-                    ready: Callable[[dict[str, pl.DataFrame]], None] | None = None) -> dict[str, pl.DataFrame]:
+                    ready: Callable[[dict[str, pl.DataFrame]], None] | None = None,
+                    profile: Profile | None = None) -> dict[str, pl.DataFrame]:
     """Win rates, fairness, lengths (censoring-aware), game quality, skill, card values and balance,
     match statistics, and the effects of the spec's comparisons, as tidy tables.
 
@@ -46,7 +49,8 @@ def standard_tables(ds: Dataset, confidence: float = 0.95,
     cells (Holm's adjustments, card balance, skill, comparisons) is computed on the stacked tables.
     ``ready`` is given every table but those of the comparisons (final: nothing later changes them) before
     the comparisons are made, the longest part of a house-rule study's analysis: a caller draws their
-    charts meanwhile (:class:`unosim.reporting.charts.ChartDrawing`)."""
+    charts meanwhile (:class:`unosim.reporting.charts.ChartDrawing`). With comparisons, the ``verdicts``
+    and ``scorecard`` of ``profile`` (default: the study's ``[profile]``, :func:`study_profile`)."""
     tables = tables_by_cell(ds, lambda cell: cell_tables(cell, confidence))
     tables["fairness"] = with_fairness_holm(tables["fairness"])
     tables["card_balance"] = card_balance(tables["card_values"], confidence)
@@ -70,8 +74,21 @@ def standard_tables(ds: Dataset, confidence: float = 0.95,
             if not changes.is_empty():
                 tables["skill_changes"] = changes
             tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
+            tables.update(judged(tables, profile or study_profile(ds)))
     tables.update(tournament_tables(ds))
     return tables
+
+
+def study_profile(ds: Dataset) -> Profile:
+    """The designer's profile of the study's spec (``[profile]``), else the default."""
+    return Profile.from_mapping(ds.manifest["study"].get("profile"))
+
+
+def judged(tables: dict[str, pl.DataFrame], profile: Profile) -> dict[str, pl.DataFrame]:
+    """The ``verdicts`` and ``scorecard`` tables of ``profile`` (:mod:`.verdicts`), from the tables as
+    written (what the checker re-derives them from)."""
+    written = as_written({k: tables[k] for k in ("effects", "skill_changes") if k in tables})
+    return {"verdicts": verdicts(written, profile), "scorecard": scorecard(written, profile)}
 
 
 def tournament_tables(ds: Dataset) -> dict[str, pl.DataFrame]:
@@ -164,26 +181,29 @@ def as_written(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
             for name, t in tables.items()}
 
 
-def checked_claims(tables: dict[str, pl.DataFrame]) -> list[Claim]:
-    """The findings' claims of ``tables`` as written to CSV, verified by the checker (raises
-    :class:`~unosim.analysis.checker.ClaimError` on any violation)."""
+def checked_claims(tables: dict[str, pl.DataFrame], profile: Profile | None = None) -> list[Claim]:
+    """The findings' claims of ``tables`` as written to CSV under ``profile``, verified by the checker
+    (raises :class:`~unosim.analysis.checker.ClaimError` on any violation)."""
     written = as_written(tables)
-    found = claims(written)
-    assert_claims(written, found)
+    found = claims(written, profile)
+    assert_claims(written, found, profile)
     return found
 
 
-def findings_json(found: list[Claim]) -> str:
+def findings_json(found: list[Claim], profile: Profile | None = None) -> str:
     return json.dumps({"format": ANALYSIS_FORMAT, "families": {t: f for t, (_, f) in FAMILIES.items()},
+                       "profile": (profile or Profile.default()).as_mapping(),
                        "claims": [c.as_dict() for c in found]}, indent=1, ensure_ascii=False) + "\n"
 
 
-def write_standard_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list[Path]:
-    """:func:`write_tables` with ``findings.json`` (the checked claims, indexed like the tables) and a
-    ``FORMAT`` file naming :data:`ANALYSIS_FORMAT`. Raises ClaimError before writing anything when a
-    finding contradicts its tables."""
-    found = checked_claims(tables)
-    paths = table_store.write_tables(tables, directory, {FINDINGS_FILE: findings_json(found)})
+def write_standard_tables(tables: dict[str, pl.DataFrame], directory: str | Path,
+                          profile: Profile | None = None) -> list[Path]:
+    """:func:`write_tables` with ``findings.json`` (the checked claims under ``profile``, indexed like the
+    tables, and the profile itself) and a ``FORMAT`` file naming :data:`ANALYSIS_FORMAT`. Raises
+    ClaimError before writing anything when a finding contradicts its tables. ``profile`` must be the one
+    the ``verdicts`` table was judged with (default: the default profile)."""
+    found = checked_claims(tables, profile)
+    paths = table_store.write_tables(tables, directory, {FINDINGS_FILE: findings_json(found, profile)})
     write_text_atomic(Path(directory) / FORMAT_FILE, f"{ANALYSIS_FORMAT}\n")
     return paths
 
@@ -197,6 +217,15 @@ def read_findings(directory: str | Path) -> list[Claim] | None:
     if data.get("format") != ANALYSIS_FORMAT:
         return None
     return [Claim.from_dict(c) for c in data["claims"]]
+
+
+def read_profile(directory: str | Path) -> Profile | None:
+    """The profile ``findings.json`` was judged under (None when absent, stale or of another format)."""
+    text = table_store.read_document(directory, FINDINGS_FILE)
+    if text is None:
+        return None
+    data = json.loads(text)
+    return Profile.from_mapping(data.get("profile")) if data.get("format") == ANALYSIS_FORMAT else None
 
 
 def read_standard_tables(directory: str | Path) -> dict[str, pl.DataFrame] | None:

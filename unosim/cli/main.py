@@ -128,16 +128,35 @@ def cmd_analyze(args) -> None:
     from ..reporting.charts import CHART_DIR
     from ..store.reader import open_dataset
     ds = open_dataset(args.dataset)
+    profile = _profile(args.profile, ds) if args.profile else None
     start = time.perf_counter()
     out = Path(args.out or ds.path / TABLE_DIR)
-    paths, charts = _write_analysis(ds, out)   # checks every finding first: a contradiction raises
+    paths, charts = _write_analysis(ds, out, profile)   # checks every finding first: a contradiction raises
     csv = [p for p in paths if p.suffix == ".csv"]
     print(f"{len(csv)} tables in {out} and {len(charts)} charts (PNG, SVG) in {out / CHART_DIR} "
           f"({time.perf_counter() - start:.1f} s): {', '.join(p.stem for p in csv)}")
     print(f"{len(read_findings(out) or [])} findings, each checked against the tables: {out / FINDINGS_FILE}")
 
 
-def _write_analysis(ds, out: Path) -> tuple[list[Path], list[str]]:
+def _profile(text: str, ds):
+    """The designer's profile of ``--profile``: a TOML file (its ``[profile]`` table, or its top level),
+    or ``key=wish,…`` (keys left out keep the study's profile)."""
+    import tomllib
+    from ..analysis.profile import Profile, ProfileError
+    from ..analysis.standard import study_profile
+    path = Path(text)
+    try:
+        if path.suffix == ".toml" or path.is_file():
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            return Profile.from_mapping({**study_profile(ds).as_mapping(), **data.get("profile", data)})
+        return Profile.parse(text, base=study_profile(ds))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SystemExit(f"unosim analyze: --profile {text}: {exc}") from None
+    except ProfileError as exc:
+        raise SystemExit(f"unosim analyze: --profile: {exc}") from None
+
+
+def _write_analysis(ds, out: Path, profile=None) -> tuple[list[Path], list[str]]:
     """The standard tables of ``ds`` and their charts, written to ``out`` and bound to ``ds``; returns (the
     tables' paths, the charts' names)."""
     from ..analysis.provenance import write_analysis
@@ -149,7 +168,7 @@ def _write_analysis(ds, out: Path) -> tuple[list[Path], list[str]]:
         return [out / CHART_DIR / f"{name}.{kind}" for name in charts for kind in ("svg", "png")]
 
     with ChartDrawing(out / CHART_DIR) as drawing:   # the charts of the cells' tables start before the comparisons
-        return write_analysis(ds, out, draw, draw_early=drawing.start)[1], charts
+        return write_analysis(ds, out, draw, draw_early=drawing.start, profile=profile)[1], charts
 
 
 def cmd_report(args) -> None:
@@ -261,6 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
                                        "(findings.json), each finding checked against the tables")
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
     p.add_argument("--out", help="directory for the tables (default: DATASET/analysis)")
+    p.add_argument("--profile", metavar="WISHES", help="judge the verdicts by another designer's profile without "
+                   "re-running games: 'length=shorter,skill=more' (a band: length=20-30) or a TOML file with a "
+                   "[profile] table; keys left out keep the study's (docs/rules.md §8.7)")
     p.set_defaults(run=cmd_analyze)
 
     p = sub.add_parser("report", help="write the self-contained HTML report of a dataset")

@@ -7,9 +7,10 @@ from pathlib import Path
 
 
 def cmd_run(args) -> None:
+    from ..analysis.profile import Profile
     from ..pipeline.runner import RunStopped, run_study
     from ..pipeline.study import load_study
-    study = load_study(args.spec)
+    study = load_study(args.spec, profile_check=Profile.from_mapping)
     again = f"`unosim study run {args.spec} --out {args.out}`"
     try:
         summary = run_study(study, args.out, n_jobs=args.n_jobs, chunk_size=args.chunk_size,

@@ -383,6 +383,9 @@ def _prepare(root: Path, study: Study, chunk_size: int | None, force: bool, acce
         done = resume.recorded_jobs(root, manifest, ENGINE_VERSION)
         if grown:
             _grow(root, manifest, resolved, grown, done)
+        # the designer's profile judges the games, it changes none: a resume takes the spec's
+        manifest["study"].pop("profile", None)
+        manifest["study"].update({"profile": resolved["profile"]} if "profile" in resolved else {})
         if rechunk:
             _rechunk(manifest, chunk_size, done)
         manifest["status"] = "running"

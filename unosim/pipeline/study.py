@@ -28,6 +28,9 @@ a **job** is a contiguous range of one cell's game indices. The spec format::
     a = "classic"
     b = "no_blank"
 
+    [profile]                        # optional: what "better" means to the designer (docs/rules.md §8.7)
+    length = "shorter"               # the verdicts of `unosim analyze` judge by it; it changes no game
+
 A grid names variants from ``[variants]`` or the registry (``unosim variants``), and lineups from
 ``[lineups]`` or a policy name (``random`` = every seat ``random``). Every mistake raises
 :class:`SpecError` with one line naming the problem and the valid choices.
@@ -39,7 +42,7 @@ import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,7 +56,7 @@ COMPARISON_AXES = ("variant", "lineup")
 #: names become directory and file names: a lowercase identifier of at most 64 characters
 _NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _NAME_RULE = "a lowercase identifier (letters, digits, _; at most 64 characters)"
-_SPEC_KEYS = {"study", "variants", "lineups", "grid", "comparisons"}
+_SPEC_KEYS = {"study", "variants", "lineups", "grid", "comparisons", "profile"}
 _STUDY_KEYS = {"name", "seed", "games", "mode", "common_random_numbers", "description"}
 _VARIANT_KEYS = {"base", "rules", "deck"}
 _GRID_KEYS = {"variants", "players", "lineups", "games"}
@@ -128,6 +131,7 @@ class Study:
     lineups: dict[str, str]
     cells: tuple[Cell, ...]
     comparisons: tuple[Comparison, ...]
+    profile: dict[str, Any] | None = None   # the designer's profile, as given (checked by the analysis layer)
 
     @property
     def total_games(self) -> int:
@@ -151,6 +155,7 @@ class Study:
             "lineups": dict(self.lineups),
             "cells": [c.describe() for c in self.cells],
             "comparisons": [{"axis": c.axis, "a": c.a, "b": c.b} for c in self.comparisons],
+            **({"profile": self.profile} if self.profile else {}),
         }
 
 
@@ -223,8 +228,8 @@ def cell_seed(study_seed: int, ruleset: rules.RuleSet, players: int, cell_name: 
 
 
 # ---- parsing ----------------------------------------------------------------------------------------
-def load_study(path: str | Path) -> Study:
-    """Read and validate a spec file."""
+def load_study(path: str | Path, profile_check: Callable[[dict[str, Any]], object] | None = None) -> Study:
+    """Read and validate a spec file (``profile_check``: see :func:`parse_study`)."""
     path = Path(path)
     try:
         text = path.read_bytes().decode("utf-8")
@@ -240,11 +245,14 @@ def load_study(path: str | Path) -> Study:
         raise SpecError(f"{path}: not valid TOML: {exc}") from None
     except RecursionError:
         raise SpecError(f"{path}: arrays or tables nested too deeply to be a study spec") from None
-    return parse_study(data, source=str(path))
+    return parse_study(data, source=str(path), profile_check=profile_check)
 
 
-def parse_study(data: dict[str, Any], source: str = "spec") -> Study:
-    """Validate a parsed spec (a dict as read from TOML)."""
+def parse_study(data: dict[str, Any], source: str = "spec",
+                profile_check: Callable[[dict[str, Any]], object] | None = None) -> Study:
+    """Validate a parsed spec (a dict as read from TOML). ``profile_check`` validates the ``[profile]``
+    table (it raises ValueError naming the problem; :meth:`unosim.analysis.profile.Profile.from_mapping`,
+    which this layer cannot import, is what the command line passes)."""
     def fail(msg: str) -> SpecError:
         return SpecError(clip_message(f"{source}: {msg}"))
 
@@ -284,11 +292,19 @@ def parse_study(data: dict[str, Any], source: str = "spec") -> Study:
     used_variants = {c.variant for c in cells.values()}
     used_lineups = {c.lineup for c in cells.values()}
     comparisons = _parse_comparisons(data.get("comparisons", []), used_variants, used_lineups, fail)
+    profile = data.get("profile")
+    if profile is not None:
+        _check_table(profile, "[profile]", fail)
+        if profile_check is not None:
+            try:
+                profile_check(profile)
+            except ValueError as exc:
+                raise fail(f"[profile]: {exc}") from None
     return Study(name=name, seed=seed, mode=mode, common_random_numbers=crn, description=description,
                  variants={c.variant: c.ruleset for c in cells.values()},
                  variant_overrides={v: variants[v][1] for v in sorted(used_variants)},
                  lineups={lu: lineups[lu] for lu in sorted(used_lineups)},
-                 cells=tuple(cells.values()), comparisons=comparisons)
+                 cells=tuple(cells.values()), comparisons=comparisons, profile=profile or None)
 
 
 def _check_table(value: Any, where: str, fail) -> None:

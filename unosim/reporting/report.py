@@ -85,9 +85,10 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     study = ds.manifest["study"]
+    found = [c for c in found if c.section != "verdict"]   # the verdicts are verdicts.csv's (issue 44's first screen)
     html = env.get_template("report.html.j2").render(
         study=study, manifest=ds.manifest, findings=found, grouped=_by_subject(found),
-        quiet=("no_effect", "identical", "negligible", "note"), headline=headline(found),
+        quiet=("no_effect", "identical", "negligible", "note", "inconclusive"), headline=headline(found),
         families=_families(tables), minimums=_minimums(),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
         sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found), appendix=_appendix(ds, tables))

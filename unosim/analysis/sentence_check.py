@@ -1,0 +1,59 @@
+"""Reading a claim's sentence against its rows: the words a checker can verify without the renderer.
+
+:func:`check_words` is the checker's independent reading of a sentence (:mod:`.checker` also re-renders
+every claim and compares the text whole): the direction word agrees with the claim's direction (and the
+word of the other sign is absent), every table size it names ("4p", "at 3 players") is one of its rows',
+and every lineup it names is one of its rows'.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .claims import Claim
+from .measures import MEASURES
+
+_PLAYERS = re.compile(r"\b(\d+)p\b|\bat (\d+) players\b|\((\d+) players\b")
+_LINEUP = re.compile(r"\blineup ([A-Za-z0-9_]+)")
+#: table → (word of a positive direction, word of a negative one) when the measure does not say
+_DIRECTION_WORDS = {"skill": ("more", "less"), "skill_changes": ("raises", "cuts")}
+
+
+def check_words(claim: Claim, rows: list[dict], known_lineups: set[str] = frozenset()) -> list[str]:
+    """Every word of ``claim.text`` that contradicts ``rows`` (the rows it cites); ``known_lineups``: the
+    lineups and policies of the claim's whole table (a lineup the text names must be one of its rows')."""
+    if not rows:
+        return []
+    problems = []
+    text = claim.text
+    if claim.direction and claim.kind == "effect":
+        words = _direction_words(claim)
+        if words:
+            said, other = (words[0], words[1]) if claim.direction > 0 else (words[1], words[0])
+            if not _has(text, said) or _has(text, other):
+                problems.append(f"says {'+' if claim.direction > 0 else '−'} but its words are not "
+                                f"{said!r} (without {other!r})")
+    players = {str(r["players"]) for r in rows if r.get("players") is not None}
+    named = {next(g for g in m.groups() if g) for m in _PLAYERS.finditer(text)}
+    if players and named - players:
+        problems.append(f"names table sizes {sorted(named - players)} that none of its rows has")
+    lineups = {str(v) for r in rows for k, v in r.items() if k in ("lineup", "policy") and v is not None}
+    said_lineups = set(_LINEUP.findall(text)) & set(known_lineups)
+    if lineups and said_lineups - lineups:
+        problems.append(f"names lineups {sorted(said_lineups - lineups)} that none of its rows has")
+    if "all-random players" in text and "random" not in lineups:
+        problems.append("speaks of all-random players, but none of its rows has that lineup")
+    return problems
+
+
+def _direction_words(claim: Claim) -> tuple[str, str] | None:
+    if claim.table in _DIRECTION_WORDS:
+        return _DIRECTION_WORDS[claim.table]
+    info = MEASURES.get(claim.measure)
+    if claim.table == "effects" and info is not None and info.more != info.less:
+        return info.more, info.less
+    return None
+
+
+def _has(text: str, word: str) -> bool:
+    return re.search(rf"\b{re.escape(word)}\b", text) is not None
