@@ -128,6 +128,14 @@ def test_standard_tables_are_tidy(small_dataset):  # noqa: F811
         if name == "length_distributions":  # a distribution: counts and shares (its survival is Kaplan–Meier's)
             assert {"value", "count", "pmf", "n"} <= columns and not {"estimate", "ci_low"} & columns
             continue
+        if name == "verdicts":  # one verdict per comparison, its reason a sentence: no estimate of its own
+            assert {"verdict", "reason", "profile", "a", "b"} <= columns and "estimate" not in columns
+            assert set(table["verdict"]) <= {"better", "worse", "mixed", "same", "too close to call"}
+            continue
+        if name == "scorecard":  # effects on the measures' own scales, with their intervals
+            assert (table["effect_low"] <= table["effect"] + 1e-12).all() and \
+                   (table["effect"] <= table["effect_high"] + 1e-12).all()
+            continue
         assert TIDY <= columns, name
         assert (table["ci_low"] <= table["estimate"] + 1e-12).all() and \
                (table["estimate"] <= table["ci_high"] + 1e-12).all(), name

@@ -85,9 +85,10 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     study = ds.manifest["study"]
-    found = [c for c in found if c.section != "verdict"]   # the verdicts are verdicts.csv's (issue 44's first screen)
+    verdicts = [c for c in found if c.section == "verdict"]   # the answer, shown first
+    found = [c for c in found if c.section != "verdict"]
     html = env.get_template("report.html.j2").render(
-        study=study, manifest=ds.manifest, findings=found, grouped=_by_subject(found),
+        study=study, manifest=ds.manifest, verdicts=verdicts, findings=found, grouped=_by_subject(found),
         quiet=("no_effect", "identical", "negligible", "note", "inconclusive"), headline=headline(found),
         families=_families(tables), minimums=_minimums(),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
