@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from ..game import policies, rule_table, rules
-from ..pipeline.house_rules import lineup_name
 
 #: most games per cell one comparison may ask for; bigger questions are a study (save as study)
 MAX_GAMES = 200_000
@@ -87,7 +86,7 @@ class Comparison:
 
     def spec(self) -> str:
         """The TOML study spec of this comparison (what "save as study" writes)."""
-        lineup, lineup_spec = lineup_name(self.lineup)
+        lineup = policies.parse_lineup(self.lineup)
         changed = {k: v for k, v in self.what_if.items() if self.baseline.get(k) != v}
         lines = [
             "# A what-if comparison saved by `unosim explore`: run it with",
@@ -105,10 +104,10 @@ class Comparison:
             _variant_line(BASELINE, self.variant, self.baseline),
             _variant_line(WHAT_IF, self.variant, self.what_if),
         ]
-        if (lineup, lineup_spec) != ("random", "random"):
-            lines += ["", "[lineups]", f"{lineup} = {_toml(lineup_spec)}"]
+        if not lineup.builtin:
+            lines += ["", "[lineups]", f"{lineup.name} = {_toml(lineup.text)}"]
         lines += ["", "[[grid]]", f'variants = ["{BASELINE}", "{WHAT_IF}"]', f"players = [{self.players}]",
-                  f'lineups = ["{lineup}"]', "", "[[comparisons]]", 'axis = "variant"', f'a = "{BASELINE}"',
+                  f'lineups = ["{lineup.name}"]', "", "[[comparisons]]", 'axis = "variant"', f'a = "{BASELINE}"',
                   f'b = "{WHAT_IF}"']
         return "\n".join(lines) + "\n"
 
