@@ -174,7 +174,9 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
     """Play the study and write its analysis as ``unosim analyze`` does (the standard tables as CSV and
     ``findings.json``, every claim checked first); returns the page's result without charts, and the
     tables (for :func:`charts`)."""
+    from ..analysis.few_games import too_few_games
     from ..analysis.standard import read_findings, standard_tables, write_standard_tables
+    from ..reporting.charts import charts_left_out
     from ..store.reader import open_dataset
     from ..pipeline.runner import run_study
 
@@ -192,6 +194,7 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
         "paired": bool(tables["effects"]["paired"].all()) if "effects" in tables else None,
         "decks": {side: comparison.ruleset(side).deck_in_effect() for side in (BASELINE, WHAT_IF)},
         "spec": comparison.spec(),
+        "notes": too_few_games(tables) + charts_left_out(tables),   # what the games were too few for
     }
     return result, tables
 
