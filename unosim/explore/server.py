@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -184,9 +185,12 @@ def options() -> dict[str, Any]:
             "modes": list(rules.MATCH_MODES), "max_games": MAX_GAMES, "default_games": DEFAULT_GAMES}
 
 
-def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), port: int | None = None) -> Starlette:
+def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), port: int | None = None,
+               stopping: threading.Event | None = None) -> Starlette:
     """The app over ``runs`` (the caller owns and closes it), answering requests addressed to ``hosts``
-    (Host header names) and state-changing ones from the page at those hosts and ``port``."""
+    (Host header names) and state-changing ones from the page at those hosts and ``port``; once
+    ``stopping`` is set, a request waiting on a run (``?wait=1``) is answered at once (503)."""
+    stopping = stopping or threading.Event()
     cached_options = options()
     hosts = list(dict.fromkeys(hosts))
     origins = [f"http://{h}" + (f":{port}" if port else "") for h in hosts]
@@ -210,6 +214,8 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         if request.query_params.get("wait") not in ("1", "true"):
             return JSONResponse(run.state(), status_code=202)
         while not run.drawn.is_set():
+            if stopping.is_set():
+                return _error("the explorer is stopping: this run is cancelled", 503)
             await asyncio.sleep(0.05)
         return _run_response(run)
 
