@@ -172,8 +172,8 @@ def test_a_slow_body_times_out(explorer, monkeypatch):
 
     async def slow():
         reader, writer = await asyncio.open_connection("127.0.0.1", _port(explorer))
-        writer.write(f"POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     f"Content-Length: 100\r\nConnection: close\r\n\r\n{{".encode())
+        writer.write("POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     "Content-Length: 100\r\nConnection: close\r\n\r\n{".encode())
         await writer.drain()
         t = time.perf_counter()
         raw = await asyncio.wait_for(reader.read(), 10)
