@@ -231,17 +231,18 @@ def _skill_changes(estimate: float = -0.041, p_value: float = 1e-6) -> pl.DataFr
 
 
 def test_a_skill_change_is_stated_with_its_interval_and_the_checker_rejects_a_mutated_one():
-    """"stacking_any_draw cuts the expert's edge over random by 4.1 points [−6.0, −2.2] …: more luck"; a
-    flipped direction, a changed number or a verdict the p-values do not give is caught."""
+    """"stacking_any_draw cuts lookahead's edge over random players by 4.1 percentage points [−6.0, −2.2] …"
+    (the policies named, never "more luck"); a flipped direction, a changed number or a verdict the
+    p-values do not give is caught."""
     tables = as_csv({"skill_changes": _skill_changes()})
     found = claims(tables)
     assert check_claims(tables, found) == []
     cut = next(c for c in found if c.kind == "effect")
     assert cut.subject == "stacking_any_draw (vs classic)" and cut.section == "skill" and cut.direction == -1
-    assert "cuts that seat's edge over random by 4.1 points [−6.0, −2.2], raw 95%" in cut.text
-    assert "more luck" in cut.text and cut.family.startswith("skill changes")
+    assert "cuts lookahead's edge over random players by 4.1 percentage points [−6.0, −2.2], raw 95%" in cut.text
+    assert "luck" not in cut.text and "more skill" not in cut.text and cut.family.startswith("skill changes")
     quiet = next(c for c in found if c.subject == "jump_in (vs classic)" and c.section != "verdict")
-    assert quiet.kind == "no_effect" and "no detectable change in that seat's edge" in quiet.text
+    assert quiet.kind == "no_effect" and "no detectable change in lookahead's edge over random players" in quiet.text
     flipped = dataclasses.replace(cut, direction=1)
     assert any("direction" in p for p in check_claims(tables, [flipped, quiet]))
     number = next(n for n in cut.numbers if n.column == "estimate")
