@@ -88,11 +88,17 @@ def skill_lead_claims(skill: pl.DataFrame) -> list[Claim]:
 
 
 def _rounds_text(s: Sentence, rows: list[dict]) -> None:
-    """"it needs 19 rounds [15, 25] for a 95% chance …"; an unbounded end is said, never printed."""
+    """"it needs 19 rounds [15, 25] for a 95% chance …" (the count from which that chance stays, §8.6); an
+    unbounded end is said, never printed; no count when the edge's interval reaches no edge, only its low
+    end."""
     r = rows[0]
     goal = "for a 95% chance of having won more than its fair share of them"
-    if _empty(r["rounds_needed"]):
+    if _empty(r["rounds_needed"]) and _empty(r["rounds_needed_ci_low"]):
         s.add(f"no number of rounds (up to ten million) is enough {goal}.")
+        return
+    if _empty(r["rounds_needed"]):
+        s.add(f"the rounds it needs {goal} cannot be named, as the interval of its share reaches its fair "
+              "share: at least ").num(rows, 0, "rounds_needed_ci_low", ",.0f").add(" rounds, with no upper bound.")
         return
     s.add("it needs ").num(rows, 0, "rounds_needed", ",.0f").add(" rounds [")
     s.num(rows, 0, "rounds_needed_ci_low", ",.0f").add(", ")
@@ -100,7 +106,7 @@ def _rounds_text(s: Sentence, rows: list[dict]) -> None:
         s.add("no bound]")
     else:
         s.num(rows, 0, "rounds_needed_ci_high", ",.0f").add("]")
-    s.add(f" {goal}.")
+    s.add(f" {goal} (and keeps it with more rounds).")
 
 
 def _empty(value) -> bool:
