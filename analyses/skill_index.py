@@ -120,8 +120,8 @@ def measured(cells: list[dict]) -> dict:
 
 
 def results_file(cells: list[dict], deals: dict[int, int], population: list[str]) -> dict:
-    """The results file: the comparable-index table (a row per variant and table size), the published
-    values beside it, and every cell's figures for the per-variant pages."""
+    """The results file: the comparable-index table (a row per variant and table size), and for the
+    generated pages (docs/gen/skill_pages.py) the published values and every cell's figures."""
     cells = sorted(cells, key=lambda c: (VARIANTS.index(c["variant"]) if c["variant"] in VARIANTS else 99,
                                          c["variant"], c["players"]))
     rows = []
@@ -133,8 +133,6 @@ def results_file(cells: list[dict], deals: dict[int, int], population: list[str]
                      _interval(d, "rounds_to_half", 1), _interval(e, "s", 3),
                      _interval(everyone, "spread", 0), f"{everyone['floor']:.0f}",
                      _interval(everyone, "corrected", 0)])
-    published = [[p["name"], str(p["rounds_to_half"]), str(p["season"]),
-                  f"{100 * si.share_after(p['rounds_to_half'], p['season']):.0f}", p["source"]] for p in PUBLISHED]
     setting = (f"population {', '.join(population)}; duplicate tournaments (every deal under every rotation of "
                f"the seats), seed {SEED}; {deals[2]:,} deals at 2 players, {deals[4]:,} at 4; single rounds, "
                "rules as published; intervals 95 %, bootstrap over deals")
@@ -158,30 +156,20 @@ def results_file(cells: list[dict], deals: dict[int, int], population: list[str]
         "UNO variants with each other, not with the leagues. s has no published counterpart we could check. "
         "The rating spread's published values are spreads of human players on online platforms, which a spread "
         "of programs does not compare with; it compares variants rated with the same policy set, and moves "
-        "with that set (each variant's page). The chart places every variant among the leagues.\n\n"
-        "![Rounds until skill explains half](skill_index_chart.svg)\n\n"
-        "One page per variant: " + ", ".join(f"[{v}](skill/{v}.md)" for v in dict.fromkeys(c["variant"] for c in cells))
-        + ".")
+        "with that set (each variant's page).")
     stamp = measured(cells)
     return {
         "kind": "skill_index", "title": "How much is skill", "about": about,
         "command": f"nice -n 10 python analyses/skill_index.py --deals-2p {deals[2]} --deals-4p {deals[4]}",
         "measured": stamp, "season": SEASON, "population": population, "cells": cells,
-        "published": PUBLISHED, "spread_source": SPREAD_SOURCE,
+        "published": [{**p, "season_share": si.share_after(p["rounds_to_half"], p["season"])} for p in PUBLISHED],
+        "spread_source": SPREAD_SOURCE,
         "tables": [
             {"caption": "The comparable index, every variant at 2 and 4 players", "setting": setting,
              "columns": ["variant", "players", "deals", "skill share of one round (%)",
                          f"skill share after {SEASON} rounds (%)", "rounds to half", "s = 2q − 1 (expert vs random)",
                          "rating spread (Elo)", "noise floor", "spread above the floor"],
              "rows": rows},
-            {"caption": "Published values: games until skill explains half of a league's standings",
-             "setting": "professional leagues, a game is one round, ties as half (the same definition as above, "
-                        "over a population of teams)",
-             "measured": {"date": "as published", "commit": "not measured here", "machine": "not measured here"},
-             "columns": ["league", "games to half", "season (games)", "skill share of a season (%)", "source"],
-             "rows": published,
-             "note": "The season share is derived from the published games to half: n / (n + n½). "
-                     + SPREAD_SOURCE + "."},
         ]}
 
 

@@ -110,3 +110,44 @@ def test_s_is_2q_minus_1_on_a_biased_coin():
     assert fig["s"] == pytest.approx(2 * won.mean() - 1)
     assert fig["s"] == pytest.approx(2 * q - 1, abs=Z * _se(fig, "s"))
     assert fig["s_ci_low"] == pytest.approx(2 * fig["q_ci_low"] - 1)
+
+
+def _cell(variant: str, players: int, seed: int) -> dict:
+    """A results-file cell computed from synthetic games, as analyses/skill_index.py stores one."""
+    finish, pairs = _pairs_tournament(np.array([-100.0, 0.0, 30.0, 70.0]), 40, seed)
+    ahead = si.ahead_counts(finish, pairs)
+    return {"variant": variant, "players": players, "deals": 40, "seed": 1, "deck": 108, "no_winner_share": 0.01,
+            "games": int(finish.shape[0] * finish.shape[1]), "population": ["random", "a", "b", "lookahead"],
+            "decomposition": si.decompose(si.rounds_by_player(finish, pairs), seed=1, resamples=50, season=100),
+            "edge": si.edge(ahead, 3, 0, seed=1, resamples=50),
+            "spreads": si.spread_with_floor(finish, pairs, {"all": [0, 1, 2, 3], "expert and random": [3, 0]},
+                                            seed=1, resamples=20, replicates=20),
+            "date": "2026-12-07 12:00 UTC", "commit": "0123456789abcdef", "machine": "test machine"}
+
+
+def test_the_generator_makes_the_overview_the_chart_and_a_page_per_variant(tmp_path):
+    sys.path.insert(0, str(ROOT / "docs" / "gen"))
+    sys.path.insert(0, str(ROOT / "analyses"))
+    import results_pages
+    import skill_pages
+    import skill_index as script
+    cells = [_cell("classic", 2, 1), _cell("classic", 4, 2), _cell("flip", 2, 3)]
+    path = tmp_path / "skill_index.json"
+    path.write_text(json.dumps(script.results_file(cells, {2: 40, 4: 40}, ["random", "a", "b", "lookahead"])))
+    data = results_pages.load(path)              # stamped, every row as wide as its columns
+    pages = skill_pages.pages(data, path.stem)
+    assert set(pages) == {"results/skill_index.md", "results/skill_index_chart.svg",
+                          "results/skill/classic.md", "results/skill/flip.md"}
+    overview = pages["results/skill_index.md"]
+    assert overview.count("](skill/classic.md)") >= 2 and "skill_index_chart.svg" in overview
+    for league in script.PUBLISHED:
+        assert league["name"] in overview and league["source"] in overview
+    first = cells[0]["decomposition"]
+    assert f"{first['rounds_to_half']:,.1f} [" in overview
+    classic = pages["results/skill/classic.md"]
+    assert "## 2 players" in classic and "## 4 players" in classic and "Measured 2026-12-07 12:00 UTC" in classic
+    assert f"s = 2q − 1 = {cells[0]['edge']['s']:,.3f}" in classic
+    assert "expert and random" in classic
+    svg = pages["results/skill_index_chart.svg"]
+    assert svg.lstrip().startswith("<?xml") and "NHL hockey" in svg and "UNO flip, 2p" in svg
+    assert skill_pages.chart(data) == svg          # the same data, the same file
