@@ -83,7 +83,7 @@ def chart(data: dict) -> str:
                      d["rounds_to_half_ci_high"], f"{c['players']}p"))
     rows.sort(key=lambda r: math.inf if r[1] is None else r[1])
     colours = {"published": "0.35", "2p": "tab:blue", "4p": "tab:orange"}
-    fig = Figure(figsize=(7, 0.32 * len(rows) + 1.2))
+    fig = Figure(figsize=(7, 0.32 * len(rows) + 1.6))
     ax = fig.subplots()
     finite = [v for r in rows for v in r[1:4] if v is not None]
     right = max(finite) * 3 if finite else 100
@@ -103,8 +103,11 @@ def chart(data: dict) -> str:
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
     ax.legend(unique.values(), [{"published": "published league", "2p": "UNO, 2 players", "4p": "UNO, 4 players"}[k]
-                                for k in unique], fontsize="small", loc="lower right")
-    ax.set_title(f"Fewer rounds: more skill (UNO: population {', '.join(data['population'])})", fontsize="small")
+                                for k in unique], fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
+    ticks = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if ax.get_xlim()[0] <= t <= right]
+    ax.set_xticks(ticks, [f"{t:,}" for t in ticks])
+    ax.set_title(f"Fewer rounds: more skill. UNO: population {', '.join(data['population'])};\n"
+                 "its 4-player rounds compare with each other, not with the two-team leagues", fontsize="small")
     fig.tight_layout()
     import io
     out = io.StringIO()
