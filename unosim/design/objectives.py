@@ -291,7 +291,7 @@ def help_text() -> str:
     lines = ["objectives (a direction \"less\"/\"more\", a target number or a band [low, high]; constraints",
              "bound any of them, or deck_size, with {min = …, max = …}):"]
     for o in OBJECTIVES.values():
-        lines.append(f"  {o.name}: {o.doc} (docs/rules.md {o.section}; {o.shown_unit})")
+        lines.append(f"  {o.name}: {o.doc} (docs/rules.md {o.section})")
     lines.append("  deck_size (constraint only): cards in the deck")
     lines.append("selection and confirmation statistics: docs/rules.md §8.8")
     return "\n".join(lines)
