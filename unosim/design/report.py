@@ -64,7 +64,7 @@ def pareto_chart(trials: pl.DataFrame, spec: DesignSpec, confirmed: list[str]) -
 def _axis(name: str) -> str:
     if name == "trial":
         return "design (trial number)"
-    return f"{name}: {OBJECTIVES[name].shown_unit}"
+    return f"{name} ({OBJECTIVES[name].shown_unit})" if len(OBJECTIVES[name].shown_unit) < 40 else name
 
 
 def write(directory: Path, spec: DesignSpec, trials: pl.DataFrame, confirmed: list[str], *, feasible: bool,
@@ -95,7 +95,7 @@ def write(directory: Path, spec: DesignSpec, trials: pl.DataFrame, confirmed: li
         parts.append("<h2>What the fresh games confirm</h2><p>Each sentence is a checked claim of the "
                      "confirmation study (its findings.json; Holm's adjustment over the confirmed designs' "
                      "effects).</p><ul>")
-        parts += [f"<li>{html.escape(c.text)}</li>" for c in findings]
+        parts += [f"<li><strong>{html.escape(c.subject)}</strong> {html.escape(c.text)}</li>" for c in findings]
         parts.append("</ul>")
         if confirm_report is not None:
             parts.append(f'<p>The confirmation study\'s full report: <a href="{html.escape(str(confirm_report))}">'
@@ -105,7 +105,7 @@ def write(directory: Path, spec: DesignSpec, trials: pl.DataFrame, confirmed: li
         parts.append("<h2>The confirmed designs (search numbers)</h2>" + _table(_nonempty(shown)))
     page = ("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Design search "
             f"{html.escape(spec.name)}</title><style>body{{font-family:system-ui,sans-serif;max-width:60rem;"
-            "margin:2rem auto;padding:0 1rem;line-height:1.45}}img{{max-width:100%}}.scroll{{overflow-x:auto}}"
+            "margin:2rem auto;padding:0 1rem;line-height:1.45;overflow-wrap:anywhere}}img{{max-width:100%}}figure{{margin:0}}.scroll{{overflow-x:auto}}"
             "table{{border-collapse:collapse;font-size:.85rem}}td,th{{border:1px solid #ccc;padding:.2rem .4rem}}"
             "</style></head><body>" + "\n".join(parts) + "</body></html>\n")
     path = directory / REPORT
