@@ -7,7 +7,8 @@ Entry points: :func:`simulate` (one cell, in memory), :func:`replay` (one game a
 and deck for the game a designer wants).
 
 Everything else lives in subpackages, in layers (each imports only those below it):
-:mod:`unosim.cli` (the ``unosim`` command), :mod:`unosim.strategies` (tournaments, tuning),
+:mod:`unosim.cli` (the ``unosim`` command), :mod:`unosim.design` (design search),
+:mod:`unosim.strategies` (tournaments, tuning),
 :mod:`unosim.reporting`, :mod:`unosim.analysis`, :mod:`unosim.pipeline` (studies),
 :mod:`unosim.play` (simulate, replay), :mod:`unosim.engine` (compiled) and :mod:`unosim.reference`
 (pure Python), :mod:`unosim.store` (datasets) and :mod:`unosim.game` (cards, rules, policies).
