@@ -48,12 +48,12 @@ def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noq
 def test_report_of_identical_games_says_so(house_rule_dataset, tmp_path):  # noqa: F811
     html = write_report(analyzed(house_rule_dataset), tmp_path / "r.html").read_text()
     findings = html[html.index('<section id="findings">'):html.index("</section>")]
-    assert re.search(r"force_play_drawn \(vs classic\)</strong>( |<ul><li[^>]*>)with all-random players at 4p: "
-                     r"changed none of "
+    assert re.search(r"force_play_drawn \(vs classic\) <span class=\"count\">\(\d+\)</span></summary>\n<ul>.*?"
+                     r"with all-random players at 4p: changed none of "
                      r"the 1,500 games \(every round identical to the baseline\): if it acts at all under these "
-                     r"policies, it changes at most 0.2% of games", findings)
+                     r"policies, it changes at most 0.2% of games", findings, re.S)
     assert "no effect" not in findings
-    assert re.search(r"draw_until_playable \(vs classic\)</strong>( |<ul>).*?with all-random players at 4p: rounds "
+    assert re.search(r"draw_until_playable \(vs classic\) <span.*?with all-random players at 4p: rounds "
                      r"\d+% longer \[\+\d+%, \+\d+%\], raw 95%", findings, re.S)
     assert findings.index("draw_until_playable") < findings.index("force_play_drawn")
 
