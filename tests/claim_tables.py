@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from unosim.analysis.effects import finish_effects
 from unosim.analysis.inference import holm
+from unosim.analysis.practical import games_to_decide
 
 NAN = math.nan
 # values at the edges: the minimum effects (2 % relative, 1 and 0.5 points) and α, each side of them
@@ -156,7 +157,9 @@ def skill_changes_table(r: Rows) -> pl.DataFrame:
               "estimate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64,
               "n": pl.Int64, "no_winner_a": pl.Float64, "no_winner_b": pl.Float64}
     table = pl.DataFrame([{k: row.get(k) for k in schema} for row in rows], schema=schema)
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(NAN).to_numpy())))
+    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(NAN).to_numpy())))
+    return table.with_columns(games_to_decide=pl.Series([games_to_decide("skill_edge", row) for row in table.to_dicts()],
+                                                        dtype=pl.Int64))
 
 
 def fairness_table(r: Rows) -> pl.DataFrame:
