@@ -130,7 +130,8 @@ def skill_table(r: Rows) -> pl.DataFrame:
                              "n": r.pick([1, 50, 3000]), "rounds": 3000, "random_rate": None,
                              "baseline": variant == "classic", "rounds_needed": needed,
                              "rounds_needed_ci_low": needed and max(1, needed // 2),
-                             "rounds_needed_ci_high": needed and r.pick([None, needed * 3])})
+                             "rounds_needed_ci_high": needed and r.pick([None, needed * 3]),
+                             "same_games_as": r.pick([None, None, None, f"classic {players}p {lineup}"])})
     return _with_holm(rows)
 
 
@@ -172,7 +173,7 @@ def fairness_table(r: Rows) -> pl.DataFrame:
             rows.append({"variant": variant, "players": players, "lineup": lineup, "estimate": spread,
                          "ci_low": max(0.0, spread - half), "ci_high": spread + half, "range_p": r.p_value(),
                          "chi2": 1.0, "dof": players - 1, "chi2_p": 0.5, "best": 1, "worst": 0, "n": 1000,
-                         "won_rounds": 900})
+                         "won_rounds": 900, "same_games_as": r.pick([None, None, None, f"classic {players}p random"])})
     return _with_holm(rows, "range_p")
 
 
