@@ -387,7 +387,7 @@ def _lengths_view(lengths: pl.DataFrame) -> pl.DataFrame:
         return turns.select("variant", "players", "lineup", pl.col("estimate").alias("mean"), "ci_low", "ci_high",
                             "q50", "q90")
     capped = pl.col("truncated_share") > 0
-    quantiles = [pl.when(capped & (pl.col(q) >= pl.col("restricted_to")))
+    quantiles = [pl.when(capped & (pl.col(q).is_null() | (pl.col(q) >= pl.col("restricted_to"))))
                  .then(pl.format("> {}", pl.col("restricted_to"))).otherwise(pl.col(q).cast(pl.String)).alias(q)
                  for q in ("q50", "q90", "q99")]
     return turns.select(
