@@ -138,7 +138,7 @@ def results_file(cells: list[dict], deals: dict[int, int], population: list[str]
                "rules as published; intervals 95 %, bootstrap over deals")
     about = (
         "How much of each UNO variant is skill, on the scales published games and sports are measured on "
-        "(docs/rules.md §8.6). **Skill share** and **rounds to half** are the true-score decomposition sports "
+        "([the rules, §8.6](../rules.md)). **Skill share** and **rounds to half** are the true-score decomposition sports "
         "analysts use for leagues (var(observed) = var(true) + var(luck)): the share of the variance of the "
         "players' results that is skill after one round and after "
         f"{SEASON} rounds, and the rounds after which skill explains half of it. **s = 2q − 1** is the expert's "
