@@ -162,3 +162,17 @@ def test_the_decomposition_of_a_round_robin_recovers_its_true_scores():
     chance = 1 / (1 + 10 ** ((elo[None, :] - elo[:, None]) / 400))
     true_score = (chance.sum(axis=1) - 0.5) / (len(elo) - 1)
     assert fig["var_true"] == pytest.approx(true_score.var(ddof=1), abs=Z * _se(fig, "var_true"))
+
+
+def test_the_stored_finishing_order_gives_the_results_of_the_finishes():
+    """analyses/skill_index.py stores a seat's finish as the number of seats it beat (a byte): every
+    result the figures are computed from is the same as from the finishes themselves."""
+    sys.path.insert(0, str(ROOT / "analyses"))
+    import skill_index as script
+    rng = np.random.default_rng(3)
+    finish = rng.integers(0, 4, size=(8, 50, 4)) * 2**35 + 7    # ties, and values no byte holds
+    entrant_of = np.array([np.roll(np.arange(4), r) for r in range(4)] * 2)
+    stored = script.finishing_order(finish)
+    assert stored.dtype == np.int8
+    assert np.array_equal(si.seat_results(stored), si.seat_results(finish))
+    assert np.array_equal(si.ahead_counts(stored, entrant_of), si.ahead_counts(finish, entrant_of))
