@@ -63,7 +63,7 @@ PUBLISHED = [
                "2013-01-21 (seasons 2006-07 to 2011-12; Tango's older data: 36)"},
 ]
 SPREAD_SOURCE = ("P. Duersch, M. Lambrecht & J. Oechssler, \"Measuring skill and chance in games\", European "
-                 "Economic Review 127 (2020) 103472: the spread of best-fit Elo ratings of a game's (human, online) "
+                 "Economic Review, August 2020: the spread of best-fit Elo ratings of a game's (human, online) "
                  "players; poker has about as much skill as chess with 3 of 4 results replaced by a coin flip")
 
 

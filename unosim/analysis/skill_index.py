@@ -18,7 +18,7 @@ intervals over deals; nothing here plays or writes. Three indices, each from its
   ahead of ``random`` on the same deals; 0 in a game of pure chance, 1 when the expert always wins.
 * **Rating spread with its noise floor** (:func:`spread_with_floor`): the standard deviation of the
   players' best-fit Elo ratings, Duersch, Lambrecht & Oechssler, "Measuring skill and chance in games",
-  *European Economic Review* 127 (2020) 103472. Ratings fitted to finite games spread even among
+  *European Economic Review*, August 2020. Ratings fitted to finite games spread even among
   identical players; the **noise floor** is that spread, found by simulation on the same games with
   every game's finishing order handed to the seats at random (a population of identical players with
   exactly the same number of games, ties and table sizes). ``corrected`` = √(spread² − floor²).
