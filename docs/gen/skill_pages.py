@@ -45,7 +45,8 @@ def variant_page(data: dict, variant: str) -> str:
     lines = [f"# How much is skill: {variant}", "",
              f"From [the comparable index](../{KIND}.md): the population {', '.join(f'`{p}`' for p in data['population'])} "
              "in duplicate tournaments, every figure with its 95 % interval (bootstrap over deals). Which of these "
-             "compare with published games, and under what population, is said there and in docs/rules.md §8.6.", "",
+             "compare with published games, and under what population, is said there and in "
+             "[the rules, §8.6](../../rules.md).", "",
              f"Measure again: `{data['command']}`.", ""]
     for c in cells:
         d, e = c["decomposition"], c["edge"]

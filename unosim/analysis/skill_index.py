@@ -18,7 +18,7 @@ intervals over deals; nothing here plays or writes. Three indices, each from its
   ahead of ``random`` on the same deals; 0 in a game of pure chance, 1 when the expert always wins.
 * **Rating spread with its noise floor** (:func:`spread_with_floor`): the standard deviation of the
   players' best-fit Elo ratings, Duersch, Lambrecht & Oechssler, "Measuring skill and chance in games",
-  *European Economic Review* 127 (2020) 103472. Ratings fitted to finite games spread even among
+  *European Economic Review*, August 2020. Ratings fitted to finite games spread even among
   identical players; the **noise floor** is that spread, found by simulation on the same games with
   every game's finishing order handed to the seats at random (a population of identical players with
   exactly the same number of games, ties and table sizes). ``corrected`` = √(spread² − floor²).
@@ -63,9 +63,16 @@ def _moments(rounds: np.ndarray, weights: np.ndarray | None = None) -> tuple[flo
     per_deal_mean = rounds.mean(axis=2)                                  # (players, deals)
     score = per_deal_mean @ w / total                                    # each player's mean score
     observed = score.var(ddof=1)
-    # the sampling variance of each score: clustered by deal (the rounds of a deal share its cards)
-    spread_of_deals = ((per_deal_mean - score[:, None]) ** 2) @ w / (total - 1)
-    noise = float(np.mean(spread_of_deals / total))
+    # E[observed] = var(true) + (Σ var(e_i) − k·var(ē)) / (k − 1), e_i the sampling error of score i,
+    # each variance clustered by deal (the rounds of a deal share its cards). Independent errors give
+    # the mean var(e_i); in a tournament the scores sum to a constant (ē = 0) and the noise is k/(k − 1)
+    # times that, which matters with a handful of players.
+    def sampling_variance(per_deal: np.ndarray, mean: np.ndarray) -> np.ndarray:
+        return ((per_deal - mean[..., None]) ** 2) @ w / (total - 1) / total
+
+    of_each = sampling_variance(per_deal_mean, score)
+    of_mean = sampling_variance(per_deal_mean.mean(axis=0), score.mean())
+    noise = float((of_each.sum() - players * of_mean) / (players - 1))
     one_round = float(np.mean(((rounds - score[:, None, None]) ** 2).mean(axis=2) @ w / total))
     return observed - noise, one_round
 
@@ -91,8 +98,8 @@ def decompose(rounds: np.ndarray, *, seed: int, resamples: int = RESAMPLES,
     Returns
     -------
     dict
-        ``var_true`` (the variance of the players' true scores: observed variance minus the mean
-        sampling variance of a score, clustered by deal; its bootstrap replicates re-centred on it), ``round_var`` (σ², one round's variance),
+        ``var_true`` (the variance of the players' true scores: the observed variance minus what the
+        scores' sampling errors add to it, clustered by deal; its bootstrap replicates re-centred on it), ``round_var`` (σ², one round's variance),
         ``share_one`` (skill share of one round's result), ``share_season`` (after ``season``
         rounds), ``rounds_to_half`` (σ² / var(true); None when var(true) ≤ 0), each with
         ``_ci_low``/``_ci_high``. The interval of ``rounds_to_half`` is the inverted interval of
