@@ -69,7 +69,7 @@ def design(spec: str | Path | dict | None = None, *, out: str | Path = DEFAULT_O
     closest = None
     if not feasible:
         closest = trials.filter(pl.col("trial").is_in([d.trial for d in chosen])).sort("violation")
-        say(f"no design satisfies the constraints; the closest: "
+        say("no design satisfies the constraints; the closest: "
             + ", ".join(f"design_{d.trial} (violation {d.violation:.3g})" for d in chosen))
     findings = confirm_report = None
     if feasible and confirm and parsed.confirm_games:
