@@ -10,6 +10,7 @@ Statistics of selection and confirmation: docs/rules.md §8.8.
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from pathlib import Path
@@ -79,7 +80,7 @@ def design(spec: str | Path | dict | None = None, *, out: str | Path = DEFAULT_O
                                 progress=progress)
         from ..analysis.standard import TABLE_DIR, read_findings
         findings = [c for c in read_findings(ds.path / TABLE_DIR) or []]
-        confirm_report = (ds.path / "report.html").relative_to(directory)
+        confirm_report = Path(os.path.relpath(ds.path / "report.html", directory))
     path = report.write(directory, parsed, trials, names, feasible=feasible, games=games, findings=findings,
                         confirm_report=confirm_report, closest=closest)
     say(f"design report: {path}")
