@@ -84,7 +84,8 @@ def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> lis
     return [by_trial[k] for k in ranked[: top or spec.top]]
 
 
-def _toml(value: Any) -> str:
+def toml_value(value: Any) -> str:
+    """``value`` as TOML (a table inline)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -92,9 +93,9 @@ def _toml(value: Any) -> str:
     if isinstance(value, str):
         return json.dumps(value)
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     return str(value)
 
 
@@ -126,10 +127,10 @@ def study_spec(spec: DesignSpec, chosen: list[Design], *, games: int, seed: int,
              f'description = "{spec.variant} at {spec.players} players: the base game against '
              f'{len(chosen)} design(s) of the search {spec.name}."',
              f"seed = {seed}", f"games = {games}", 'mode = "single_round"', "common_random_numbers = true", "",
-             "[variants]", f'base = {{ base = "{spec.variant}", rules = {_toml(_rules(spec.space.fixed))}'
+             "[variants]", f'base = {{ base = "{spec.variant}", rules = {toml_value(_rules(spec.space.fixed))}'
              f'{_deck(spec.space.fixed)} }}']
     for d in chosen:
-        lines.append(f'{d.name} = {{ base = "{spec.variant}", rules = {_toml(_rules(d.overrides))}'
+        lines.append(f'{d.name} = {{ base = "{spec.variant}", rules = {toml_value(_rules(d.overrides))}'
                      f'{_deck(d.overrides)} }}')
     lines += ["", "[lineups]", *(f'{k} = "{v}"' for k, v in lineups.items())]
     if skill:
@@ -143,7 +144,7 @@ def study_spec(spec: DesignSpec, chosen: list[Design], *, games: int, seed: int,
                   f"games = {min(games, SKILL_GAMES)}"]
     for d in chosen:
         lines += ["", "[[comparisons]]", 'axis = "variant"', 'a = "base"', f'b = "{d.name}"']
-    lines += ["", "[profile]", *(f"{k} = {_toml(v)}" for k, v in profile_of(spec).items())]
+    lines += ["", "[profile]", *(f"{k} = {toml_value(v)}" for k, v in profile_of(spec).items())]
     return "\n".join(lines) + "\n"
 
 
@@ -153,7 +154,7 @@ def _rules(overrides: dict[str, Any]) -> dict[str, Any]:
 
 def _deck(overrides: dict[str, Any]) -> str:
     deck = overrides.get("deck")
-    return f", deck = {_toml(deck)}" if deck else ""
+    return f", deck = {toml_value(deck)}" if deck else ""
 
 
 def export(spec: DesignSpec, design: Design, path: Path, games: int) -> Path:

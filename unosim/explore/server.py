@@ -18,6 +18,10 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
     cancel (a run whose findings are in is done; its charts follow: ``charts_ready``).
 ``GET /api/runs/{id}/spec.toml``, ``GET /api/runs/{id}/tables/{name}.csv``
     "save as study" and the analysis tables as CSV.
+``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
+    Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
+    ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
+    and, when done, the URL of its design report, served with the files it links to.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..game import designer_deck, policies, rule_table, rules
 from .comparison import DEFAULT_GAMES, MAX_GAMES, Comparison
+from .design_runs import DesignRuns
 from .jobs import Runs
 
 STATIC = Path(__file__).with_name("static")
@@ -64,9 +69,11 @@ def options() -> dict[str, Any]:
             "modes": list(rules.MATCH_MODES), "max_games": MAX_GAMES, "default_games": DEFAULT_GAMES}
 
 
-def create_app(runs: Runs) -> Starlette:
-    """The app over ``runs`` (the caller owns and closes it)."""
+def create_app(runs: Runs, designs: DesignRuns | None = None) -> Starlette:
+    """The app over ``runs`` (the caller owns and closes it) and the design searches ``designs`` (default:
+    its own, closed at exit)."""
     cached_options = options()
+    designs = designs or DesignRuns()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -126,7 +133,29 @@ def create_app(runs: Runs) -> Starlette:
         return FileResponse(run.dataset / "analysis" / f"{name}.csv", media_type="text/csv",
                             filename=f"what_if_{name}.csv")
 
+    async def design(request: Request) -> Response:
+        try:
+            run = designs.submit(json.loads(await request.body() or b"null"))
+        except ValueError as exc:
+            return _error(str(exc))
+        return JSONResponse(run.state(), status_code=202)
+
+    async def design_state(request: Request) -> Response:
+        run = designs.get(request.path_params["run"])
+        if run is None:
+            return _error(f"unknown design search {request.path_params['run']!r}", 404)
+        if request.method == "DELETE":
+            designs.cancel(run.id)
+        return JSONResponse(run.state())
+
+    async def design_file(request: Request) -> Response:
+        path = designs.file(request.path_params["run"], request.path_params["path"])
+        return _error("no such file of a design search", 404) if path is None else FileResponse(path)
+
     return Starlette(routes=[
+        Route("/api/design", design, methods=["POST"]),
+        Route("/api/design/{run}", design_state, methods=["GET", "DELETE"]),
+        Route("/api/design/{run}/{path:path}", design_file),
         Route("/", index),
         Route("/api/options", get_options),
         Route("/api/compare", compare, methods=["POST"]),
