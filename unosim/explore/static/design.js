@@ -27,7 +27,10 @@
     const response = await fetch(`/api/design/${id}`);
     const state = await response.json();
     if (id !== watched) return;
-    const last = state.lines.length ? state.lines[state.lines.length - 1] : "searching …";
+    // the first line says how many designs were tried (after the design's directory, which the page omits)
+    const tried = state.lines.find((line) => line.includes("designs tried"));
+    const last = state.status === "done" && tried ? tried.slice(tried.indexOf(": ") + 2)
+      : state.lines.length ? state.lines[state.lines.length - 1] : "searching …";
     byId("design-status").textContent = state.status === "running"
       ? `${Math.round(state.seconds)} s of about ${Math.round(state.minutes * 60)} s of search (then confirmation): ${last}`
       : `${state.status}: ${last}`;
