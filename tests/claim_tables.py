@@ -149,11 +149,12 @@ def skill_changes_table(r: Rows) -> pl.DataFrame:
                 half = r.pick([0.0, 0.001, 0.02])
                 rows.append({**label, "identical": False, "edge_a": edge_a, "edge_b": edge_a + estimate,
                              "estimate": estimate, "ci_low": estimate - half, "ci_high": estimate + half,
-                             "p_value": r.p_value(), "n": r.pick([2, 100, 5000])})
+                             "p_value": r.p_value(), "n": r.pick([2, 100, 5000]),
+                             "no_winner_a": r.pick([0.0, 0.0, 1e-4, 0.81]), "no_winner_b": r.pick([0.0, 0.02, 0.5])})
     schema = {"a": pl.String, "b": pl.String, "players": pl.Int64, "lineup": pl.String, "policy": pl.String,
               "seat": pl.Int64, "identical": pl.Boolean, "edge_a": pl.Float64, "edge_b": pl.Float64,
               "estimate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64,
-              "n": pl.Int64}
+              "n": pl.Int64, "no_winner_a": pl.Float64, "no_winner_b": pl.Float64}
     table = pl.DataFrame([{k: row.get(k) for k in schema} for row in rows], schema=schema)
     return table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(NAN).to_numpy())))
 

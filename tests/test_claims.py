@@ -231,17 +231,18 @@ def _skill_changes(estimate: float = -0.041, p_value: float = 1e-6) -> pl.DataFr
 
 
 def test_a_skill_change_is_stated_with_its_interval_and_the_checker_rejects_a_mutated_one():
-    """"stacking_any_draw cuts the expert's edge over random by 4.1 points [−6.0, −2.2] …: more luck"; a
-    flipped direction, a changed number or a verdict the p-values do not give is caught."""
+    """"stacking_any_draw cuts lookahead's edge over random players by 4.1 percentage points [−6.0, −2.2] …"
+    (the policies named, never "more luck"); a flipped direction, a changed number or a verdict the
+    p-values do not give is caught."""
     tables = as_csv({"skill_changes": _skill_changes()})
     found = claims(tables)
     assert check_claims(tables, found) == []
     cut = next(c for c in found if c.kind == "effect")
     assert cut.subject == "stacking_any_draw (vs classic)" and cut.section == "skill" and cut.direction == -1
-    assert "cuts that seat's edge over random by 4.1 points [−6.0, −2.2], raw 95%" in cut.text
-    assert "more luck" in cut.text and cut.family.startswith("skill changes")
+    assert "cuts lookahead's edge over random players by 4.1 percentage points [−6.0, −2.2], raw 95%" in cut.text
+    assert "luck" not in cut.text and "more skill" not in cut.text and cut.family.startswith("skill changes")
     quiet = next(c for c in found if c.subject == "jump_in (vs classic)" and c.section != "verdict")
-    assert quiet.kind == "no_effect" and "no detectable change in that seat's edge" in quiet.text
+    assert quiet.kind == "no_effect" and "no detectable change in lookahead's edge over random players" in quiet.text
     flipped = dataclasses.replace(cut, direction=1)
     assert any("direction" in p for p in check_claims(tables, [flipped, quiet]))
     number = next(n for n in cut.numbers if n.column == "estimate")
@@ -274,3 +275,20 @@ def test_how_much_is_skill_states_the_edge_and_the_rounds_needed_and_is_checked(
                                   numbers=tuple(dataclasses.replace(n, text=str(needed - 2))
                                                 if n.column == "rounds_needed" else n for n in note.numbers))
     assert any("rounds_needed" in p for p in check_claims(tables, [c if c is not note else mutated for c in found]))
+
+
+def test_no_rounds_needed_is_printed_when_the_edge_interval_reaches_no_edge():
+    """216,671 rounds printed for a share whose interval included the fair share: only the low end now."""
+    from unosim.analysis.inference import holm
+    from unosim.analysis.luck import rounds_needed, rounds_needed_row
+    rate, low, high = 0.5016, 0.49, 0.513
+    row = {"variant": "classic", "players": 2, "lineup": "expert", "seat": 0, "policy": "lookahead",
+           "win_rate": rate, "fair_share": 0.5, "estimate": rate - 0.5, "ci_low": low - 0.5,
+           "ci_high": high - 0.5, "p_value": 0.6, "n": 4000, "rounds": 4000, "random_rate": 0.5,
+           "baseline": True, **rounds_needed_row(rate, low, high)}
+    tables = as_csv({"skill": pl.DataFrame([row]).with_columns(p_holm=pl.Series(holm([0.6])))})
+    found = claims(tables)
+    (note,) = [c for c in found if c.subject == "how much is skill"]
+    low_end = f"{rounds_needed(high):,}"
+    assert f"at least {low_end} rounds, with no upper bound" in note.text and "it needs " + low_end not in note.text
+    assert f"{rounds_needed(rate):,}" not in note.text and check_claims(tables, found) == []

@@ -41,13 +41,21 @@ window.addEventListener("load", () => {
     return {left: r.left, right: r.right, scrollWidth: c.scrollWidth, clientWidth: c.clientWidth,
             text: c.textContent.slice(0, 40)};
   });
+  const box = sel => { const e = document.querySelector(sel); if (!e) return null;
+                       const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, height: r.height}; };
+  const answer = {verdicts: box("ul.verdicts"), scorecard: box("table.scorecard"), folded: box("details.all-findings"),
+                  verdictItems: document.querySelectorAll("ul.verdicts li").length,
+                  scorecardRows: document.querySelectorAll("table.scorecard tbody tr").length,
+                  smallestText: Math.min(...[...document.querySelectorAll("#findings *")]
+                    .filter(e => e.childNodes.length && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+                    .map(e => parseFloat(getComputedStyle(e).fontSize)))};
   const out = document.createElement("pre");
   out.id = "probe";
   out.textContent = JSON.stringify({
     sections, navLinks, unresolved: links.filter(id => !document.getElementById(id)),
     images, scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, innerWidth: window.innerWidth,
     findingsTop: findings ? findings.getBoundingClientRect().top : null,
-    findingsItems: findings ? findings.querySelectorAll("li").length : 0, figures, captions});
+    findingsItems: findings ? findings.querySelectorAll("li").length : 0, figures, captions, answer});
   // inside the phone-sized frame of a wrapper page (Chromium's window is at least 500 px wide), the
   // measurements go to the wrapper, which is the document --dump-dom returns
   (window.parent !== window ? window.parent.document : document).body.appendChild(out);
@@ -86,6 +94,11 @@ def test_demo_report_in_a_real_browser(demo_dataset, tmp_path, chromium):  # noq
     assert dom["sections"][0] == "findings"
     assert dom["findingsTop"] < 900, "the findings start on the first screen"
     assert dom["findingsItems"] >= 3
+    answer = dom["answer"]   # the first screen (1280 × 800) holds the verdicts and the whole scorecard
+    assert answer["verdictItems"] == answer["scorecardRows"] == 6, answer
+    assert answer["verdicts"]["top"] < answer["scorecard"]["top"] and answer["scorecard"]["bottom"] <= 800, answer
+    assert answer["folded"]["height"] <= 800, "the folded list of findings is at most one screen"
+    assert answer["smallestText"] >= 10, answer
     assert len(dom["navLinks"]) >= 8 and not dom["unresolved"], dom["unresolved"]
     assert {link[1:] for link in dom["navLinks"]} == set(dom["sections"])
     assert dom["images"] and all(i["complete"] and i["width"] > 0 and i["alt"] for i in dom["images"]), dom["images"]
@@ -99,6 +112,7 @@ def test_on_a_phone_every_chart_opens_full_size_and_no_caption_is_clipped(demo_d
     probe.write_text(report.read_text().replace("</body>", PROBE + "</body>"))
     dom = chromium_dom(chromium, probe, tmp_path / "profile", width=390)
     assert dom["innerWidth"] == 390
+    assert dom["answer"]["smallestText"] >= 10, dom["answer"]
     assert dom["figures"] and all(f["href"] and f["height"] > 0 for f in dom["figures"]), dom["figures"]
     for figure in dom["figures"]:  # the link is on screen and its SVG is there
         assert 0 <= figure["left"] and figure["right"] <= 390, figure

@@ -36,7 +36,7 @@ from .claims import ALPHA, CENTRE, FAMILIES, KEYS, Claim, key_text, render_numbe
 from .inference import holm
 from .practical import IDENTICAL, INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify, games_to_decide
 from .profile import Profile
-from .sentence_check import check_words
+from .sentence_check import check_words, variants_of
 
 _HOLM_TOLERANCE = 1e-9
 
@@ -61,10 +61,12 @@ def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim], profile: 
     cited: dict[str, set] = {name: set() for name in indexed}
     lineups = {name: {str(v) for c in ("lineup", "policy", "a", "b") if c in tables[name].columns
                       for v in tables[name][c].drop_nulls().to_list()} for name in indexed}
+    variants = {name: {v for r in tables[name].iter_rows(named=True) for v in variants_of(r)}
+                for name in indexed if name != "head_to_head"}
     for claim in claims:
         found = [] if claim.table == "verdicts" else _check_claim(claim, indexed, cited)
         found += check_words(claim, [r for key in claim.rows for r in indexed.get(claim.table, {}).get(tuple(key), [])],
-                             lineups.get(claim.table, set()))
+                             lineups.get(claim.table, set()), variants.get(claim.table, set()))
         if rendered.get(_identity(claim)) != claim:
             found.append("is not what its rows say: re-rendered from them it reads "
                          f"{getattr(rendered.get(_identity(claim)), 'text', '(no such claim)')!r}")
