@@ -198,3 +198,19 @@ def test_explorer_design_mode_runs_a_search_and_serves_its_report(explorer):
     status, page = _call(explorer.url.rstrip("/") + state["report"])
     assert status == 200 and "These designs were selected by a search" in page
     assert _call(f"{explorer.url}api/design/{run}/../../etc/passwd")[0] == 404
+
+
+def test_command_line_space_and_bad_spec(tmp_path, capsys):
+    from unosim.cli import main
+    spec = tmp_path / "d.toml"
+    spec.write_text('[design]\nvariant = "no_mercy"\nplayers = 4\nobjectives = { length = [25, 40] }\n'
+                    '[design.space]\nranges = { hand_size = [5, 9] }\ndeck = { draw_two = [0, 16] }\n')
+    assert main(["design", str(spec), "--space"]) == 0
+    out = capsys.readouterr().out
+    assert "hand_size" in out and "5..9" in out and "deck.draw_two" in out and "stacking" not in out
+    spec.write_text('[design]\nvariant = "classic"\nplayers = 4\nobjectives = { fun = "more" }\n')
+    assert main(["design", str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown objective 'fun'" in err
+    assert main(["design", str(tmp_path / "missing.toml")]) == 2
+    assert "cannot read design spec" in capsys.readouterr().err
