@@ -28,7 +28,7 @@ import numpy as np
 from ..pipeline.house_rules import EXPERT_LINEUP, SKILL_GAMES
 from ..store.atomic import write_text_atomic
 from .objectives import OBJECTIVES
-from .search import order, seeds
+from .search import seeds
 from .spec import DesignSpec
 
 CONFIRM_DIR = "confirm"
@@ -72,13 +72,14 @@ def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> lis
     directions = [g.direction for g in spec.goals]
     feasible = [k for k in scored if scored[k].feasible]
     if feasible:
-        ranked = order({k: scored[k] for k in feasible}, directions)
-        # within the order, designs measured on more games first among equals of Pareto rank
+        # by Pareto rank (sorted only as deep as the top needs), then the most games, then summed rank
         from .search import pareto_ranks
         ranks = dict(zip(feasible, pareto_ranks(np.array([scored[k].scores for k in feasible], float),
-                                                directions), strict=True))
-        position = {k: i for i, k in enumerate(ranked)}
-        ranked.sort(key=lambda k: (ranks[k], -by_trial[k].games, position[k]))
+                                                directions, enough=top or spec.top), strict=True))
+        signed = np.array([scored[k].scores for k in feasible], float) * \
+            np.array([1.0 if d == "minimize" else -1.0 for d in directions])
+        summed = dict(zip(feasible, np.argsort(np.argsort(signed, axis=0), axis=0).sum(axis=1), strict=True))
+        ranked = sorted(feasible, key=lambda k: (ranks[k], -by_trial[k].games, summed[k]))
     else:
         ranked = sorted(scored, key=lambda k: (by_trial[k].violation, -by_trial[k].games))
     return [by_trial[k] for k in ranked[: top or spec.top]]
