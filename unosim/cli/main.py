@@ -308,10 +308,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
     p.set_defaults(run=cmd_explore)
 
-    from . import ladder as cli_ladder, tournament as cli_tournament, tune as cli_tune
+    from . import design as cli_design, ladder as cli_ladder, tournament as cli_tournament, tune as cli_tune
     cli_tournament.add_parser(sub)
     cli_ladder.add_parser(sub)
     cli_tune.add_parser(sub)
+    cli_design.add_parser(sub)
     return parser
 
 

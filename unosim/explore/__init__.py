@@ -88,7 +88,7 @@ def _server(host: str, port: int, workdir=None):
     stopping = threading.Event()
     sock = _bind(host, port)
     runs = Runs(workdir)
-    app = create_app(runs, _hosts(host), sock.getsockname()[1], stopping)
+    app = create_app(runs, _hosts(host), sock.getsockname()[1], stopping=stopping)
     # a client slower than the keep-alive timeout is dropped; on Ctrl-C, open requests get a second
     config = uvicorn.Config(app, log_level="error", lifespan="off", timeout_keep_alive=5,
                             timeout_graceful_shutdown=1)

@@ -18,6 +18,10 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
     cancel (a run whose findings are in is done; its charts follow: ``charts_ready``).
 ``GET /api/runs/{id}/spec.toml``, ``GET /api/runs/{id}/tables/{name}.csv``
     "save as study" and the analysis tables as CSV.
+``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
+    Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
+    ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
+    and, when done, the URL of its design report, served with the files it links to.
 
 It answers only its own page (:func:`create_app`'s ``hosts``): a request naming another Host (DNS
 rebinding) is refused by Starlette's ``TrustedHostMiddleware``; a state-changing request (POST, DELETE)
@@ -50,6 +54,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..game import designer_deck, policies, rule_table, rules
 from .comparison import DEFAULT_GAMES, MAX_GAMES, Comparison
+from .design_runs import Busy, DesignRuns
 from .jobs import QueueFull, Runs
 
 STATIC = Path(__file__).with_name("static")
@@ -149,14 +154,19 @@ async def _read_body(request: Request) -> bytes:
     return bytes(body)
 
 
-def _comparison(body: bytes) -> Comparison:
-    """Parse and validate a request body (in a worker thread: the event loop keeps serving)."""
+def _json(body: bytes) -> Any:
+    """A request body's JSON value, or a refusal saying why it is none."""
     try:
-        data = json.loads(body or b"null")
+        return json.loads(body or b"null")
     except RecursionError:
         raise _Refused("the request body is JSON nested too deeply", 400) from None
     except ValueError as exc:
         raise _Refused(f"the request body is not JSON: {exc}", 400) from None
+
+
+def _comparison(body: bytes) -> Comparison:
+    """Parse and validate a request body (in a worker thread: the event loop keeps serving)."""
+    data = _json(body)
     try:
         return Comparison.from_json(data)
     except RecursionError:
@@ -186,12 +196,14 @@ def options() -> dict[str, Any]:
 
 
 def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), port: int | None = None,
-               stopping: threading.Event | None = None) -> Starlette:
-    """The app over ``runs`` (the caller owns and closes it), answering requests addressed to ``hosts``
-    (Host header names) and state-changing ones from the page at those hosts and ``port``; once
-    ``stopping`` is set, a request waiting on a run (``?wait=1``) is answered at once (503)."""
+               designs: DesignRuns | None = None, stopping: threading.Event | None = None) -> Starlette:
+    """The app over ``runs`` (the caller owns and closes it) and the design searches ``designs`` (default:
+    its own, closed at exit), answering requests addressed to ``hosts`` (Host header names) and
+    state-changing ones from the page at those hosts and ``port``; once ``stopping`` is set, a request
+    waiting on a run (``?wait=1``) is answered at once (503)."""
     stopping = stopping or threading.Event()
     cached_options = options()
+    designs = designs or DesignRuns()
     hosts = list(dict.fromkeys(hosts))
     origins = [f"http://{h}" + (f":{port}" if port else "") for h in hosts]
 
@@ -255,12 +267,39 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         return FileResponse(run.dataset / "analysis" / f"{name}.csv", media_type="text/csv",
                             filename=f"what_if_{name}.csv")
 
+    async def design(request: Request) -> Response:
+        try:
+            body = await _read_body(request)
+            run = await asyncio.to_thread(designs.submit, _json(body))
+        except _Refused as exc:
+            return _error(str(exc), exc.status)
+        except Busy as exc:
+            return _error(str(exc), 429)
+        except ValueError as exc:
+            return _error(str(exc))
+        return JSONResponse(run.state(), status_code=202)
+
+    async def design_state(request: Request) -> Response:
+        run = designs.get(request.path_params["run"])
+        if run is None:
+            return _error(f"unknown design search {request.path_params['run']!r}", 404)
+        if request.method == "DELETE":
+            designs.cancel(run.id)
+        return JSONResponse(run.state())
+
+    async def design_file(request: Request) -> Response:
+        path = designs.file(request.path_params["run"], request.path_params["path"])
+        return _error("no such file of a design search", 404) if path is None else FileResponse(path)
+
     async def failure(request: Request, exc: Exception) -> Response:   # a bug: the terminal gets its traceback
         return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
     return Starlette(exception_handlers={Exception: failure}, middleware=[Middleware(JSONErrors), Middleware(TrustedHostMiddleware, allowed_hosts=hosts,
                                                                     www_redirect=False),
                                  Middleware(SameOriginJSON, origins=origins)], routes=[
+        Route("/api/design", design, methods=["POST"]),
+        Route("/api/design/{run}", design_state, methods=["GET", "DELETE"]),
+        Route("/api/design/{run}/{path:path}", design_file),
         Route("/", index),
         Route("/api/options", get_options),
         Route("/api/compare", compare, methods=["POST"]),
