@@ -105,6 +105,10 @@ def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool 
     not to), and one line as it stops: the runs it cancels end with their worker."""
     beyond = check_address(host, port)
     server, sock, runs = _server(host, port, workdir)
+    # Ctrl-C and SIGTERM ask the server to stop, whenever they come: uvicorn handles them while it runs and
+    # re-raises them once it has stopped (then they land here), and one before it starts stops it at once
+    signals = (signal.SIGINT, signal.SIGTERM) if threading.current_thread() is threading.main_thread() else ()
+    previous = {sig: signal.signal(sig, server.handle_exit) for sig in signals}
     url = _url(sock)
     if beyond:
         print(f"unosim explore: warning: listening on {host}, beyond this machine: anyone who can reach it "
@@ -113,16 +117,11 @@ def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool 
     print(f"unosim explore: {url}  (Ctrl-C stops it)", flush=True)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-    previous = signal.signal(signal.SIGTERM, stop) if threading.current_thread() is threading.main_thread() else None
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:   # uvicorn re-raises the Ctrl-C (or SIGTERM) it handled, once it has stopped
-        pass
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         unfinished = runs.unfinished()
         runs.close()
         print("unosim explore: stopped" + (f"; {unfinished} unfinished run(s) cancelled" if unfinished else ""),
