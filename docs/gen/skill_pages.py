@@ -104,7 +104,7 @@ def chart(data: dict) -> str:
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
     ax.legend(unique.values(), [{"published": "published league", "2p": "UNO, 2 players", "4p": "UNO, 4 players"}[k]
-                                for k in unique], fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
+                                for k in unique], fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=3)
     ticks = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if ax.get_xlim()[0] <= t <= right]
     ax.set_xticks(ticks, [f"{t:,}" for t in ticks])
     ax.set_title(f"Fewer rounds: more skill. UNO: population {', '.join(data['population'])};\n"
@@ -113,7 +113,7 @@ def chart(data: dict) -> str:
     import io
     out = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": KIND}):   # the same data, the same file
-        fig.savefig(out, format="svg", metadata={"Date": None})
+        fig.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
     return out.getvalue()
 
 
