@@ -146,3 +146,73 @@ def test_export_is_a_runnable_study_spec(tmp_path):
     study = load_study(path)
     assert {c.variant for c in study.cells} == {"base", "design_4"}
     assert study.variants["design_4"].deck_in_effect()["wild"] == 6
+
+
+def _call(url: str, body=None, method: str | None = None):
+    import json
+    import urllib.error
+    import urllib.request
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+@pytest.fixture(scope="module")
+def explorer(tmp_path_factory):
+    from unosim.explore import start
+    app = start(workdir=tmp_path_factory.mktemp("explore"))
+    yield app
+    app.stop()
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"variant": "classic", "players": 4, "objectives": {"fun": "more"}}, "unknown objective 'fun'"),
+    ({"variant": "classic", "players": 4, "objectives": {"length": "less"}, "minutes": 30}, "minutes = 30"),
+])
+def test_explorer_design_mode_refuses_a_bad_search_in_one_line(explorer, body, words):
+    import json
+    status, text = _call(explorer.url + "api/design", body)
+    assert status == 400
+    message = json.loads(text)["error"]
+    assert words in message and "\n" not in message
+
+
+@pytest.mark.slow
+def test_explorer_design_mode_runs_a_search_and_serves_its_report(explorer):
+    import json
+    import time
+    body = {"variant": "classic", "players": 4, "objectives": {"length": "less"}, "minutes": 0.05,
+            "space": {"rules": ["hand_size"], "ranges": {"hand_size": [5, 7]}, "deck": False}}
+    status, text = _call(explorer.url + "api/design", body)
+    assert status == 202
+    run = json.loads(text)["id"]
+    status, text = _call(explorer.url + "api/design", body)   # one search at a time: each is minutes of CPU
+    assert status == 429 and "already running" in json.loads(text)["error"]
+    deadline = time.monotonic() + 300
+    while (state := json.loads(_call(f"{explorer.url}api/design/{run}")[1]))["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.5)
+    assert state["status"] == "done", state
+    status, page = _call(explorer.url.rstrip("/") + state["report"])
+    assert status == 200 and "These designs were selected by a search" in page
+    assert _call(f"{explorer.url}api/design/{run}/../../etc/passwd")[0] == 404
+
+
+def test_command_line_space_and_bad_spec(tmp_path, capsys):
+    from unosim.cli import main
+    spec = tmp_path / "d.toml"
+    spec.write_text('[design]\nvariant = "no_mercy"\nplayers = 4\nobjectives = { length = [25, 40] }\n'
+                    '[design.space]\nranges = { hand_size = [5, 9] }\ndeck = { draw_two = [0, 16] }\n')
+    assert main(["design", str(spec), "--space"]) == 0
+    out = capsys.readouterr().out
+    assert "hand_size" in out and "5..9" in out and "deck.draw_two" in out and "stacking" not in out
+    spec.write_text('[design]\nvariant = "classic"\nplayers = 4\nobjectives = { fun = "more" }\n')
+    assert main(["design", str(spec)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown objective 'fun'" in err
+    assert main(["design", str(tmp_path / "missing.toml")]) == 2
+    assert "cannot read design spec" in capsys.readouterr().err

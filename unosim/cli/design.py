@@ -53,10 +53,11 @@ def cmd_design(args) -> None:
 def _export(spec, directory: Path, trial: int, to: str | None) -> None:
     from ..design import DesignSpecError
     from ..design.confirm import designs, export, study_spec
-    from ..design.search import JOURNAL, open_study, seeds
+    from ..design.search import JOURNAL, seeds, storage
+    import optuna
     if not (directory / JOURNAL).exists():
         raise DesignSpecError(f"{directory} holds no search: run `unosim design` first")
-    found = {d.trial: d for d in designs(open_study(spec, directory, seeds(spec.seed)["sampler"]))}
+    found = {d.trial: d for d in designs(optuna.load_study(study_name=spec.name, storage=storage(directory)))}
     if trial not in found:
         raise DesignSpecError(f"trial {trial} is not a completed design of {directory}: valid are "
                               f"{min(found, default=0)}..{max(found, default=0)} (completed ones)")

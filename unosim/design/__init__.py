@@ -10,6 +10,7 @@ Statistics of selection and confirmation: docs/rules.md §8.8.
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from pathlib import Path
@@ -69,7 +70,7 @@ def design(spec: str | Path | dict | None = None, *, out: str | Path = DEFAULT_O
     closest = None
     if not feasible:
         closest = trials.filter(pl.col("trial").is_in([d.trial for d in chosen])).sort("violation")
-        say(f"no design satisfies the constraints; the closest: "
+        say("no design satisfies the constraints; the closest: "
             + ", ".join(f"design_{d.trial} (violation {d.violation:.3g})" for d in chosen))
     findings = confirm_report = None
     if feasible and confirm and parsed.confirm_games:
@@ -79,7 +80,7 @@ def design(spec: str | Path | dict | None = None, *, out: str | Path = DEFAULT_O
                                 progress=progress)
         from ..analysis.standard import TABLE_DIR, read_findings
         findings = [c for c in read_findings(ds.path / TABLE_DIR) or []]
-        confirm_report = (ds.path / "report.html").relative_to(directory)
+        confirm_report = Path(os.path.relpath(ds.path / "report.html", directory))
     path = report.write(directory, parsed, trials, names, feasible=feasible, games=games, findings=findings,
                         confirm_report=confirm_report, closest=closest)
     say(f"design report: {path}")

@@ -28,7 +28,7 @@ import numpy as np
 from ..pipeline.house_rules import EXPERT_LINEUP, SKILL_GAMES
 from ..store.atomic import write_text_atomic
 from .objectives import OBJECTIVES
-from .search import order, seeds
+from .search import seeds
 from .spec import DesignSpec
 
 CONFIRM_DIR = "confirm"
@@ -72,19 +72,21 @@ def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> lis
     directions = [g.direction for g in spec.goals]
     feasible = [k for k in scored if scored[k].feasible]
     if feasible:
-        ranked = order({k: scored[k] for k in feasible}, directions)
-        # within the order, designs measured on more games first among equals of Pareto rank
+        # by Pareto rank (sorted only as deep as the top needs), then the most games, then summed rank
         from .search import pareto_ranks
         ranks = dict(zip(feasible, pareto_ranks(np.array([scored[k].scores for k in feasible], float),
-                                                directions), strict=True))
-        position = {k: i for i, k in enumerate(ranked)}
-        ranked.sort(key=lambda k: (ranks[k], -by_trial[k].games, position[k]))
+                                                directions, enough=top or spec.top), strict=True))
+        signed = np.array([scored[k].scores for k in feasible], float) * \
+            np.array([1.0 if d == "minimize" else -1.0 for d in directions])
+        summed = dict(zip(feasible, np.argsort(np.argsort(signed, axis=0), axis=0).sum(axis=1), strict=True))
+        ranked = sorted(feasible, key=lambda k: (ranks[k], -by_trial[k].games, summed[k]))
     else:
         ranked = sorted(scored, key=lambda k: (by_trial[k].violation, -by_trial[k].games))
     return [by_trial[k] for k in ranked[: top or spec.top]]
 
 
-def _toml(value: Any) -> str:
+def toml_value(value: Any) -> str:
+    """``value`` as TOML (a table inline)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -92,9 +94,9 @@ def _toml(value: Any) -> str:
     if isinstance(value, str):
         return json.dumps(value)
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     return str(value)
 
 
@@ -126,10 +128,10 @@ def study_spec(spec: DesignSpec, chosen: list[Design], *, games: int, seed: int,
              f'description = "{spec.variant} at {spec.players} players: the base game against '
              f'{len(chosen)} design(s) of the search {spec.name}."',
              f"seed = {seed}", f"games = {games}", 'mode = "single_round"', "common_random_numbers = true", "",
-             "[variants]", f'base = {{ base = "{spec.variant}", rules = {_toml(_rules(spec.space.fixed))}'
+             "[variants]", f'base = {{ base = "{spec.variant}", rules = {toml_value(_rules(spec.space.fixed))}'
              f'{_deck(spec.space.fixed)} }}']
     for d in chosen:
-        lines.append(f'{d.name} = {{ base = "{spec.variant}", rules = {_toml(_rules(d.overrides))}'
+        lines.append(f'{d.name} = {{ base = "{spec.variant}", rules = {toml_value(_rules(d.overrides))}'
                      f'{_deck(d.overrides)} }}')
     lines += ["", "[lineups]", *(f'{k} = "{v}"' for k, v in lineups.items())]
     if skill:
@@ -143,7 +145,7 @@ def study_spec(spec: DesignSpec, chosen: list[Design], *, games: int, seed: int,
                   f"games = {min(games, SKILL_GAMES)}"]
     for d in chosen:
         lines += ["", "[[comparisons]]", 'axis = "variant"', 'a = "base"', f'b = "{d.name}"']
-    lines += ["", "[profile]", *(f"{k} = {_toml(v)}" for k, v in profile_of(spec).items())]
+    lines += ["", "[profile]", *(f"{k} = {toml_value(v)}" for k, v in profile_of(spec).items())]
     return "\n".join(lines) + "\n"
 
 
@@ -153,7 +155,7 @@ def _rules(overrides: dict[str, Any]) -> dict[str, Any]:
 
 def _deck(overrides: dict[str, Any]) -> str:
     deck = overrides.get("deck")
-    return f", deck = {_toml(deck)}" if deck else ""
+    return f", deck = {toml_value(deck)}" if deck else ""
 
 
 def export(spec: DesignSpec, design: Design, path: Path, games: int) -> Path:

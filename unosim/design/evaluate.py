@@ -58,7 +58,7 @@ def play(job: Job) -> tuple[Any, Played | str]:
     skilled = seats = None
     if "skilled" in job.needs:
         skilled = simulate(rs, players=job.players, games=job.games, seed=job.seed,
-                           lineup=f"{job.skill_policy},{job.lineup}*" if "," not in job.lineup else job.lineup,
+                           lineup=f"{job.skill_policy},{job.lineup}*",
                            first_game=job.first_game).rounds.select(ROUND_COLUMNS)
     if "seats" in job.needs:
         seats = result.seats

@@ -147,14 +147,17 @@ def _score(spec: DesignSpec, played, base_played, deck_size: int, base_deck: int
     return Scored(values, base, scores, violations, games, rung)
 
 
-def pareto_ranks(scores: np.ndarray, directions: list[str]) -> np.ndarray:
-    """Non-dominated sorting: rank 0 for the Pareto front, 1 for the front without it, …"""
+def pareto_ranks(scores: np.ndarray, directions: list[str], enough: int | None = None) -> np.ndarray:
+    """Non-dominated sorting: rank 0 for the Pareto front, 1 for the front without it, …; with ``enough``,
+    the sorting stops once that many designs are ranked (the rest share the next rank)."""
     signed = scores * np.array([1.0 if d == "minimize" else -1.0 for d in directions])
-    n = len(signed)
-    ranks = np.full(n, -1)
-    remaining = np.arange(n)
+    ranks = np.full(len(signed), -1)
+    remaining = np.arange(len(signed))
     level = 0
     while remaining.size:
+        if enough is not None and np.sum(ranks >= 0) >= enough:
+            ranks[remaining] = level
+            break
         sub = signed[remaining]
         dominated = np.array([np.any(np.all(sub <= s, axis=1) & np.any(sub < s, axis=1)) for s in sub])
         ranks[remaining[~dominated]] = level
@@ -263,7 +266,8 @@ def _batch(spec, study, plan: Plan, batch_index: int, search_seed: int, base_rul
         for k in alive:
             if k in refused:
                 continue
-            deck_sizes.setdefault(k, ruleset(spec.variant, overrides[k]).deck_size)
+            if k not in deck_sizes:
+                deck_sizes[k] = ruleset(spec.variant, overrides[k]).deck_size
             scored[k] = _score(spec, combine(parts[k]), base_played, deck_sizes[k], base_rules.deck_size, rung, n)
             if any(not math.isfinite(v) for v in scored[k].scores):
                 refused[k] = "no round with a winner to measure"
@@ -322,7 +326,7 @@ def tidy_trials(study, spec: DesignSpec):
             complete.append((t.number, t.values))
     front = set()
     if complete:
-        ranks = pareto_ranks(np.array([v for _, v in complete], float), [g.direction for g in spec.goals])
+        ranks = pareto_ranks(np.array([v for _, v in complete], float), [g.direction for g in spec.goals], enough=1)
         front = {n for (n, _), r in zip(complete, ranks, strict=True) if r == 0}
     frame = pl.DataFrame(rows, infer_schema_length=None)
     if frame.is_empty():

@@ -2,7 +2,7 @@
 
 **Rules**: every rule of :data:`unosim.game.rule_table.PARAMETERS` in the groups ``house`` and ``deck``
 (the house rules of docs/rules.md §4, the hand size and the blank cards) that the variant's family has
-— not fixed by it, not marked n/a, and of its mechanism when the rule belongs to some — with its
+(:func:`unosim.game.rules.applies`) and does not fix, with its
 domain from the table: a toggle's two values, a choice's choices, an integer rule's range, and for
 ``blank_effects`` one effect for every blank card. ``mercy_limit`` (none or ``hand_size + 1``..200) is
 searched over none and :data:`MERCY_LIMITS`, the limits a table plays (a limit of 200 never bites).
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game import designer_deck, families, rule_table
-from ..game.rules import get_variant, variant_names
+from ..game.rules import applies, get_variant, variant_names
 from .objectives import DesignSpecError
 
 SEARCHED_GROUPS = ("house", "deck")
@@ -113,13 +113,6 @@ class Space:
                  "§": d.section} for d in self.dimensions]
 
 
-def applies(rule: rule_table.Rule, spec: families.FamilySpec) -> bool:
-    """Whether the family has the rule: not fixed, not n/a, and of its mechanism when it belongs to some."""
-    if rule.name in spec.fixed or rule.name in spec.not_applicable:
-        return False
-    return not rule.mechanisms or spec.mechanics in rule.mechanisms or rule.name in spec.own_rules
-
-
 def rule_dimension(rule: rule_table.Rule, published: Any) -> Dimension | None:
     doc, section = rule.doc, f"§{rule.section}"
     if rule.name == "mercy_limit":
@@ -153,7 +146,8 @@ def derive(variant: str, *, rules: list[str] | None = None, fixed: Mapping[str, 
         raise DesignSpecError(f"[design.space] fixed: {exc}") from None
     spec = families.get(base.family)
     table = {r.name: r for r in rule_table.PARAMETERS
-             if r.group in SEARCHED_GROUPS and r.name != "deck" and applies(r, spec)}
+             if r.group in SEARCHED_GROUPS and r.name != "deck" and r.name not in spec.fixed
+             and applies(r.name, base.family)}
     if rules is not None:
         if not isinstance(rules, list):
             raise DesignSpecError(f"[design.space] rules = {rules!r} is invalid: valid is a list of rules from "

@@ -154,6 +154,9 @@ def parse(table: Mapping[str, Any]) -> DesignSpec:
                       skill_policy=skill_policy, first_games=_int(table.get("first_games", 0), "first_games", 0,
                                                                   10**7),
                       batch=_int(table.get("batch", 0), "batch", 0, 1000), raw=dict(table))
+    if "skilled" in spec.needs and "," in lineup:
+        raise DesignSpecError(f"[design] lineup = {lineup!r} with the skill objective: valid is one policy for "
+                              f"every seat (the skilled seat, {skill_policy}, takes seat 0)")
     if 0 < spec.confirm_games < MIN_CONFIRM_GAMES:
         raise DesignSpecError(f"[design] confirm_games = {spec.confirm_games:,} is too small to confirm: valid is 0 "
                               f"(no confirmation) or at least {MIN_CONFIRM_GAMES:,}")
