@@ -11,7 +11,7 @@ intervals over deals; nothing here plays or writes. Three indices, each from its
   round's result. The **skill share** after ``n`` rounds is ``var(true) / (var(true) + σ²/n)``, and
   the **rounds to half** ``n½ = σ² / var(true)`` is the number of rounds after which skill explains
   half of the variance of the standings (Tango's "number of games where luck and talent are equally
-  important": 69 games in MLB, 12 in the NFL, 14 in the NBA, 73 in the NHL of 2006-2012).
+  important"; the leagues' published values are on the results page, analyses/skill_index.py).
   A round's result is the share of the other seats the player finished ahead of (ties ½), as the
   ladder ranks (:mod:`.standings`): at two seats a win, a loss or a tie, as in a league's standings.
 * **The expert's edge** ``s = 2q − 1`` (:func:`edge`): ``q`` the share of rounds the expert finishes
