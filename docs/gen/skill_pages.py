@@ -88,7 +88,7 @@ def chart(data: dict) -> str:
     ax = fig.subplots()
     finite = [v for r in rows for v in r[1:4] if v is not None]
     right = max(finite) * 3 if finite else 100
-    for y, (label, value, low, high, kind) in enumerate(rows):
+    for y, (_, value, low, high, kind) in enumerate(rows):
         if value is None:
             ax.annotate("skill not shown (var(true) ≤ 0)", (1, y), va="center", fontsize="small")
             continue
@@ -102,7 +102,7 @@ def chart(data: dict) -> str:
     ax.invert_yaxis()
     ax.set_xlabel("rounds (games) until skill explains half the variance (log scale)")
     handles, labels = ax.get_legend_handles_labels()
-    unique = dict(zip(labels, handles))
+    unique = dict(zip(labels, handles, strict=True))
     ax.legend(unique.values(), [{"published": "published league", "2p": "UNO, 2 players", "4p": "UNO, 4 players"}[k]
                                 for k in unique], fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=3)
     ticks = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if ax.get_xlim()[0] <= t <= right]

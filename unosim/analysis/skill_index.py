@@ -239,7 +239,7 @@ def spread_with_floor(finish: np.ndarray, entrant_of: np.ndarray, policy_sets: d
         floors = np.array([_spread(n[sub]) for n in null])
         floor = float(np.sqrt(np.mean(floors ** 2)))
 
-        def corrected(x):
+        def corrected(x, floor=floor):
             return np.sqrt(np.maximum(np.asarray(x) ** 2 - floor ** 2, 0.0))
 
         rows.append({"policy_set": name, "entrants": len(members), "spread": spread,
