@@ -58,7 +58,7 @@ def variant_page(data: dict, variant: str) -> str:
                   "seats the player finished ahead of, ties ½)", ""]
         lines += _table(["figure", "value [95 % interval]"], [
             ["variance of true scores", _interval(d, "var_true", 5)],
-            ["variance of one round's result (σ²)", f"{d['round_var']:.4f}"],
+            ["variance of one round's result (σ²)", _interval(d, "round_var", 4)],
             ["skill share of one round (%)", _interval(d, "share_one", 1, 100)],
             [f"skill share after {d['season']} rounds (%)", _interval(d, "share_season", 0, 100)],
             ["rounds until skill explains half", _interval(d, "rounds_to_half", 1)]])
@@ -67,7 +67,7 @@ def variant_page(data: dict, variant: str) -> str:
                   "**Rating spread by policy set** (Elo; the noise floor is the spread of identical players over the "
                   "same games, \"95 %\" its 95th percentile: a spread below it is not told apart from no skill)", ""]
         lines += _table(["policy set", "entrants", "spread", "noise floor", "floor 95 %", "spread above the floor"],
-                        [[s["policy_set"], s["entrants"], _interval(s, "spread", 0), f"{s['floor']:.0f}",
+                        [[s["policy_set"], s["entrants"], _interval(s, "spread", 0), _interval(s, "floor", 1),
                           f"{s['floor_high']:.0f}", _interval(s, "corrected", 0)] for s in c["spreads"]])
     return "\n".join(lines)
 
