@@ -214,3 +214,19 @@ def test_command_line_space_and_bad_spec(tmp_path, capsys):
     assert err.count("\n") == 1 and "unknown objective 'fun'" in err
     assert main(["design", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read design spec" in capsys.readouterr().err
+
+
+def test_objectives_on_rounds_made_by_hand():
+    import polars as pl
+
+    from unosim.design.objectives import OBJECTIVES, Played
+    rounds = pl.DataFrame({"winner_seat": [0, 1, 1, -1], "dealer_seat": [3, 3, 0, 0], "n_turns": [10, 20, 30, 40],
+                           "lead_changes": [1, 2, 3, 100], "winner_max_deficit": [0, 3, 5, 0]})
+    played = Played(rounds, players=4)
+    value = {name: OBJECTIVES[name].compute(played) for name in ("length", "fairness", "comebacks",
+                                                                  "lead_changes", "deficit", "no_winner")}
+    # positions after the dealer: 1, 2, 1 (and a round with no winner); rates over 4 rounds 0, 2/4, 1/4, 0
+    assert value == {"length": 25.0, "fairness": 0.5, "comebacks": 2 / 3, "lead_changes": 2.0,
+                     "deficit": 8 / 3, "no_winner": 0.25}
+    skilled = Played(rounds, 4, skilled=rounds)
+    assert OBJECTIVES["skill"].compute(skilled) == pytest.approx(1 / 3 - 1 / 4)
