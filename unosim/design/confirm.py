@@ -77,11 +77,13 @@ def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> lis
         # by Pareto rank (sorted only as deep as the top needs), then the target bands it misses, then the worst
         # of its objectives' percentile ranks among the feasible designs (the front's balanced designs before
         # its extremes), then their sum
+        from scipy.stats import rankdata
+
         from .search import pareto_ranks
         scores = np.array([scored[k].scores for k in feasible], float)
         ranks = dict(zip(feasible, pareto_ranks(scores, directions, enough=top or spec.top), strict=True))
         signed = scores * np.array([1.0 if d == "minimize" else -1.0 for d in directions])
-        percentile = np.argsort(np.argsort(signed, axis=0), axis=0) / max(len(feasible) - 1, 1)
+        percentile = (rankdata(signed, axis=0) - 1) / max(len(feasible) - 1, 1)   # ties share their rank
         worst = dict(zip(feasible, percentile.max(axis=1), strict=True))
         total = dict(zip(feasible, percentile.sum(axis=1), strict=True))
         bands = [i for i, g in enumerate(spec.goals) if g.target is not None]
