@@ -230,3 +230,11 @@ def test_objectives_on_rounds_made_by_hand():
                      "deficit": 8 / 3, "no_winner": 0.25}
     skilled = Played(rounds, 4, skilled=rounds)
     assert OBJECTIVES["skill"].compute(skilled) == pytest.approx(1 / 3 - 1 / 4)
+
+
+def test_a_journal_of_another_spec_is_refused_in_one_line(tmp_path):
+    search.open_study(_spec(), tmp_path, 0)
+    with pytest.raises(DesignSpecError) as caught:
+        search.open_study(_spec(objectives={"length": "more"}), tmp_path, 0)
+    assert "holds the trials of another design spec" in str(caught.value) and "\n" not in str(caught.value)
+    search.open_study(_spec(budget={"games": 10**6}), tmp_path, 0)   # a larger budget resumes the same search

@@ -44,10 +44,11 @@ def pareto_chart(trials: pl.DataFrame, spec: DesignSpec, confirmed: list[str]) -
                    c="black", label=f"base game ({spec.variant})", zorder=5)
     else:
         ax.axhline(done[f"base_{y_name}"].mean(), color="black", linestyle="--", label=f"base game ({spec.variant})")
-    for name in confirmed:
+    for i, name in enumerate(confirmed):
         row = done.filter(pl.col("trial") == int(name.removeprefix("design_")))
-        if not row.is_empty():
-            ax.annotate(name, (row[x_name][0], row[y_name][0]), xytext=(6, 6), textcoords="offset points",
+        if not row.is_empty():   # labels alternate above and below their point: neighbours on the front overlap less
+            ax.annotate(name, (row[x_name][0], row[y_name][0]), xytext=(6, 6 if i % 2 == 0 else -14),
+                        textcoords="offset points",
                         fontsize=9, color="#b4461f")
             ax.scatter(row[x_name], row[y_name], s=60, facecolors="none", edgecolors="#b4461f")
     ax.set_xlabel(_axis(x_name))
