@@ -150,7 +150,7 @@ def results_file(cells: list[dict], deals: dict[int, int], population: list[str]
         rows.append([f"[{c['variant']}](skill/{c['variant']}.md)", str(c["players"]), f"{c['deals']:,}",
                      _interval(d, "share_one", 1, 100), _interval(d, "share_season", 0, 100),
                      _interval(d, "rounds_to_half", 1), _interval(e, "s", 3),
-                     _interval(everyone, "spread", 0), f"{everyone['floor']:.0f}",
+                     _interval(everyone, "spread", 0), _interval(everyone, "floor", 1),
                      _interval(everyone, "corrected", 0)])
     setting = (f"population {', '.join(population)}; duplicate tournaments (every deal under every rotation of "
                f"the seats), seed {SEED}; {deals[2]:,} deals at 2 players, {deals[4]:,} at 4; single rounds, "

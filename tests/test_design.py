@@ -216,3 +216,27 @@ def test_command_line_space_and_bad_spec(tmp_path, capsys):
     assert err.count("\n") == 1 and "unknown objective 'fun'" in err
     assert main(["design", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read design spec" in capsys.readouterr().err
+
+
+def test_objectives_on_rounds_made_by_hand():
+    import polars as pl
+
+    from unosim.design.objectives import OBJECTIVES, Played
+    rounds = pl.DataFrame({"winner_seat": [0, 1, 1, -1], "dealer_seat": [3, 3, 0, 0], "n_turns": [10, 20, 30, 40],
+                           "lead_changes": [1, 2, 3, 100], "winner_max_deficit": [0, 3, 5, 0]})
+    played = Played(rounds, players=4)
+    value = {name: OBJECTIVES[name].compute(played) for name in ("length", "fairness", "comebacks",
+                                                                  "lead_changes", "deficit", "no_winner")}
+    # positions after the dealer: 1, 2, 1 (and a round with no winner); rates over 4 rounds 0, 2/4, 1/4, 0
+    assert value == {"length": 25.0, "fairness": 0.5, "comebacks": 2 / 3, "lead_changes": 2.0,
+                     "deficit": 8 / 3, "no_winner": 0.25}
+    skilled = Played(rounds, 4, skilled=rounds)
+    assert OBJECTIVES["skill"].compute(skilled) == pytest.approx(1 / 3 - 1 / 4)
+
+
+def test_a_journal_of_another_spec_is_refused_in_one_line(tmp_path):
+    search.open_study(_spec(), tmp_path, 0)
+    with pytest.raises(DesignSpecError) as caught:
+        search.open_study(_spec(objectives={"length": "more"}), tmp_path, 0)
+    assert "holds the trials of another design spec" in str(caught.value) and "\n" not in str(caught.value)
+    search.open_study(_spec(budget={"games": 10**6}), tmp_path, 0)   # a larger budget resumes the same search

@@ -176,3 +176,22 @@ def test_the_stored_finishing_order_gives_the_results_of_the_finishes():
     assert stored.dtype == np.int8
     assert np.array_equal(si.seat_results(stored), si.seat_results(finish))
     assert np.array_equal(si.ahead_counts(stored, entrant_of), si.ahead_counts(finish, entrant_of))
+
+
+def test_identical_programs_in_the_duplicate_format_show_no_skill_and_a_positive_floor(tmp_path):
+    """Four copies of ``random`` replay the same games under every rotation: each copy holds every seat of
+    every deal once, so the scores tie exactly (no true variance, no spread), while the noise floor, of
+    independent games, is above 0."""
+    import unosim
+    from unosim.analysis import standings as st
+    from unosim.store.reader import open_dataset
+    result = unosim.tournament("classic", players=4, policies=["random"] * 4, games=60, seed=2, out=tmp_path,
+                               seating="rotations")
+    ds = open_dataset(result.path)
+    games = st.games_from_tables(ds.seats, ds.rounds, result.arrangements, result.played_by)
+    fig = si.decompose(si.rounds_by_player(games.finish, games.entrant_of), seed=1, resamples=50)
+    assert fig["var_true"] == pytest.approx(0, abs=1e-12) and fig["rounds_to_half"] is None
+    [row] = si.spread_with_floor(games.finish, games.entrant_of, {"all": [0, 1, 2, 3]}, seed=1, resamples=20,
+                                 replicates=20)
+    assert row["spread"] == pytest.approx(0, abs=1e-6) and row["corrected"] == 0
+    assert row["floor"] > 3      # about 7.5 Elo here; 20 relabellings put their mean within ±10 %

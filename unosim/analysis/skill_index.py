@@ -11,7 +11,7 @@ intervals over deals; nothing here plays or writes. Three indices, each from its
   round's result. The **skill share** after ``n`` rounds is ``var(true) / (var(true) + σ²/n)``, and
   the **rounds to half** ``n½ = σ² / var(true)`` is the number of rounds after which skill explains
   half of the variance of the standings (Tango's "number of games where luck and talent are equally
-  important": 69 games in MLB, 12 in the NFL, 14 in the NBA, 73 in the NHL of 2006-2012).
+  important"; the leagues' published values are on the results page, analyses/skill_index.py).
   A round's result is the share of the other seats the player finished ahead of (ties ½), as the
   ladder ranks (:mod:`.standings`): at two seats a win, a loss or a tie, as in a league's standings.
 * **The expert's edge** ``s = 2q − 1`` (:func:`edge`): ``q`` the share of rounds the expert finishes
@@ -125,6 +125,7 @@ def decompose(rounds: np.ndarray, *, seed: int, resamples: int = RESAMPLES,
 
     out: dict[str, float | None] = {"var_true": float(var_true), "round_var": round_var}
     out["var_true_ci_low"], out["var_true_ci_high"] = (float(v) for v in np.percentile(boot[:, 0], [low, high]))
+    out["round_var_ci_low"], out["round_var_ci_high"] = (float(v) for v in np.percentile(boot[:, 1], [low, high]))
     for name, n in (("share_one", 1), ("share_season", season)):
         out[name] = float(share(ratio, n))
         out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(share(r_low, n)), float(share(r_high, n))
@@ -215,8 +216,9 @@ def spread_with_floor(finish: np.ndarray, entrant_of: np.ndarray, policy_sets: d
     list of dict
         Per set: ``spread`` (Elo, the standard deviation of the ratings) with its bootstrap interval
         (the squared replicates re-centred on the squared estimate),
-        ``floor`` (the mean spread of identical players: every game's finishing order dealt to its
-        seats at random, ``replicates`` times) with ``floor_high`` (its ``confidence`` quantile: a
+        ``floor`` (the root-mean-square spread of identical players: every game's finishing order dealt to its
+        seats at random, ``replicates`` times; its interval a bootstrap over the relabellings) with
+        ``floor_high`` (the ``confidence`` quantile of one relabelling's spread: a
         spread below it is not told apart from no skill), and ``corrected`` = √(max(spread² −
         floor², 0)) with the interval of the bootstrap spreads corrected likewise.
     """
@@ -238,13 +240,17 @@ def spread_with_floor(finish: np.ndarray, entrant_of: np.ndarray, policy_sets: d
         boot = np.sqrt(np.maximum(boot - (boot.mean() - spread ** 2), 0.0))
         floors = np.array([_spread(n[sub]) for n in null])
         floor = float(np.sqrt(np.mean(floors ** 2)))
+        # the floor's own uncertainty (finitely many relabellings): a bootstrap over them
+        floor_boot = np.sqrt((floors[rng.integers(0, replicates, size=(resamples, replicates))] ** 2).mean(axis=1))
 
-        def corrected(x):
+        def corrected(x, floor=floor):
             return np.sqrt(np.maximum(np.asarray(x) ** 2 - floor ** 2, 0.0))
 
         rows.append({"policy_set": name, "entrants": len(members), "spread": spread,
                      "spread_ci_low": float(np.percentile(boot, low)), "spread_ci_high": float(np.percentile(boot, high)),
-                     "floor": floor, "floor_high": float(np.percentile(floors, confidence * 100)),
+                     "floor": floor, "floor_ci_low": float(np.percentile(floor_boot, low)),
+                     "floor_ci_high": float(np.percentile(floor_boot, high)),
+                     "floor_high": float(np.percentile(floors, confidence * 100)),
                      "corrected": float(corrected(spread)),
                      "corrected_ci_low": float(np.percentile(corrected(boot), low)),
                      "corrected_ci_high": float(np.percentile(corrected(boot), high))})

@@ -1,8 +1,10 @@
 """After the search: pick the top designs, export them as study specs, confirm them on fresh games.
 
 **Selection**: among the designs the search completed, feasible ones first (then the least violation),
-by Pareto rank, then by the most games played (the numbers measured on most games are the least lucky),
-then by summed rank of their scores: the first ``top``. A design picked as the best of hundreds looks
+by Pareto rank, then by the target bands they miss (a band is what the designer asked for), then by the
+worst of their percentile ranks over the objectives (the front's balanced designs before its extremes: a
+design best on one objective and worst on another is on the front too), then by the sum of those
+percentiles: the first ``top``. A design picked as the best of hundreds looks
 better than it is (the winner's curse, docs/rules.md §8.8): its search numbers are not reported as
 findings.
 
@@ -72,14 +74,21 @@ def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> lis
     directions = [g.direction for g in spec.goals]
     feasible = [k for k in scored if scored[k].feasible]
     if feasible:
-        # by Pareto rank (sorted only as deep as the top needs), then the most games, then summed rank
+        # by Pareto rank (sorted only as deep as the top needs), then the target bands it misses, then the worst
+        # of its objectives' percentile ranks among the feasible designs (the front's balanced designs before
+        # its extremes), then their sum
+        from scipy.stats import rankdata
+
         from .search import pareto_ranks
-        ranks = dict(zip(feasible, pareto_ranks(np.array([scored[k].scores for k in feasible], float),
-                                                directions, enough=top or spec.top), strict=True))
-        signed = np.array([scored[k].scores for k in feasible], float) * \
-            np.array([1.0 if d == "minimize" else -1.0 for d in directions])
-        summed = dict(zip(feasible, np.argsort(np.argsort(signed, axis=0), axis=0).sum(axis=1), strict=True))
-        ranked = sorted(feasible, key=lambda k: (ranks[k], -by_trial[k].games, summed[k]))
+        scores = np.array([scored[k].scores for k in feasible], float)
+        ranks = dict(zip(feasible, pareto_ranks(scores, directions, enough=top or spec.top), strict=True))
+        signed = scores * np.array([1.0 if d == "minimize" else -1.0 for d in directions])
+        percentile = (rankdata(signed, axis=0) - 1) / max(len(feasible) - 1, 1)   # ties share their rank
+        worst = dict(zip(feasible, percentile.max(axis=1), strict=True))
+        total = dict(zip(feasible, percentile.sum(axis=1), strict=True))
+        bands = [i for i, g in enumerate(spec.goals) if g.target is not None]
+        missed = {k: sum(scored[k].scores[i] > 0 for i in bands) for k in feasible}
+        ranked = sorted(feasible, key=lambda k: (ranks[k], missed[k], worst[k], total[k], -by_trial[k].games))
     else:
         ranked = sorted(scored, key=lambda k: (by_trial[k].violation, -by_trial[k].games))
     return [by_trial[k] for k in ranked[: top or spec.top]]

@@ -81,17 +81,24 @@ def skill_edge(p: Played) -> float:
 def card_imbalance(p: Played) -> float:
     """Root mean square over cards of the distance between a card's fitted value (change of win
     probability, :mod:`unosim.analysis.card_values`) and the line of its printed points
-    (:mod:`unosim.analysis.card_balance`), weighted by how often the card is held."""
+    (:mod:`unosim.analysis.card_balance`), weighted by how often the card is held. Each card's squared
+    standard error is taken off its squared mismatch: noise alone would otherwise make a design measured
+    on fewer games look less balanced (the estimate of the mean square is then unbiased; its root is
+    floored at 0)."""
     from ..analysis.card_balance import card_balance
     from ..analysis.card_values import card_values
+    from ..analysis.intervals import z_value
     values = card_values(p.seats.with_columns(variant=pl.lit("design"), lineup=pl.lit("design")))
     balance = card_balance(values)
     if balance.is_empty():
         return math.nan
     mismatch = balance["estimate"].to_numpy()
+    se = (balance["ci_high"].to_numpy() - balance["ci_low"].to_numpy()) / (2 * z_value(0.95))
     weight = balance["n"].to_numpy().astype(np.float64)
-    ok = np.isfinite(mismatch)
-    return float(np.sqrt(np.average(mismatch[ok] ** 2, weights=weight[ok]))) if ok.any() else math.nan
+    ok = np.isfinite(mismatch) & np.isfinite(se)
+    if not ok.any():
+        return math.nan
+    return float(np.sqrt(max(np.average(mismatch[ok] ** 2 - se[ok] ** 2, weights=weight[ok]), 0.0)))
 
 
 @dataclass(frozen=True)

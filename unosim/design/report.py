@@ -44,10 +44,11 @@ def pareto_chart(trials: pl.DataFrame, spec: DesignSpec, confirmed: list[str]) -
                    c="black", label=f"base game ({spec.variant})", zorder=5)
     else:
         ax.axhline(done[f"base_{y_name}"].mean(), color="black", linestyle="--", label=f"base game ({spec.variant})")
-    for name in confirmed:
+    for i, name in enumerate(confirmed):
         row = done.filter(pl.col("trial") == int(name.removeprefix("design_")))
-        if not row.is_empty():
-            ax.annotate(name, (row[x_name][0], row[y_name][0]), xytext=(6, 6), textcoords="offset points",
+        if not row.is_empty():   # labels alternate above and below their point: neighbours on the front overlap less
+            ax.annotate(name, (row[x_name][0], row[y_name][0]), xytext=(6, 6 if i % 2 == 0 else -14),
+                        textcoords="offset points",
                         fontsize=9, color="#b4461f")
             ax.scatter(row[x_name], row[y_name], s=60, facecolors="none", edgecolors="#b4461f")
     ax.set_xlabel(_axis(x_name))
@@ -73,13 +74,16 @@ def write(directory: Path, spec: DesignSpec, trials: pl.DataFrame, confirmed: li
     svg = pareto_chart(trials, spec, confirmed)
     write_text_atomic(directory / CHART, svg.decode("utf-8"))
     tried = int((trials["state"] == "complete").sum()) if not trials.is_empty() else 0
+    confirmed_text = (f"the top {len(confirmed)} design(s) were re-played on fresh games from a seed the search "
+                      f"never used, independent of the search." if findings is not None else
+                      "these designs were <strong>not</strong> re-played on fresh games (no confirmation was run), "
+                      "so this report states no finding about them.")
     parts = [f"<h1>Design search: {html.escape(spec.name)}</h1>",
              f"<p><strong>These designs were selected by a search.</strong> The search tried {tried:,} designs "
              f"of {html.escape(spec.variant)} at {spec.players} players ({games:,} games), each against the "
              f"base game on the same game numbers. A design chosen as the best of many looks better on the "
              f"search's games than it is (the winner's curse, docs/rules.md §8.8), so nothing below rests on "
-             f"those games: the top {len(confirmed)} design(s) were re-played on fresh games from a seed the "
-             f"search never used, independent of the search.</p>",
+             f"those games: {confirmed_text}</p>",
              "<p>Objectives: " + html.escape("; ".join(g.describe() for g in spec.goals)) + ". Constraints: "
              + html.escape("; ".join(b.describe() for b in spec.bounds) or "none") + ".</p>"]
     if not feasible:
