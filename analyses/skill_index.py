@@ -5,8 +5,10 @@ population of programs (default ``random``, ``greedy_points``, ``colour_counter`
 ``lookahead``), from whose raw games :mod:`unosim.analysis.skill_index` computes the true-score
 decomposition (skill share, rounds until skill explains half), the expert's edge ``s = 2q − 1`` over
 ``random`` and the rating spread of several policy sets with its noise floor. Each finished cell is
-stored (``--cells``), so an interrupted run resumes; ``docs/results/skill_index.json`` is rebuilt from
-every stored cell of the current deal counts, with the published reference values beside them.
+stored with its raw games (``--cells``: each seat's finishing order, a few kB), so an interrupted run
+resumes and the figures are computed again from the games on every run; ``docs/results/skill_index.json``
+is rebuilt from every stored cell of the current deal counts, with the published reference values beside
+them.
 
     nice -n 10 python analyses/skill_index.py --deals-2p 400 --deals-4p 150
 
@@ -23,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from unosim.analysis import skill_index as si
@@ -60,7 +63,7 @@ PUBLISHED = [
                "2013-01-21 (seasons 2006-07 to 2011-12; Tango's older data: 36)"},
 ]
 SPREAD_SOURCE = ("P. Duersch, M. Lambrecht & J. Oechssler, \"Measuring skill and chance in games\", European "
-                 "Economic Review 127 (2020) 103472: the spread of best-fit Elo ratings of a game's (human, online) "
+                 "Economic Review, August 2020: the spread of best-fit Elo ratings of a game's (human, online) "
                  "players; poker has about as much skill as chess with 3 of 4 results replaced by a coin flip")
 
 
@@ -75,8 +78,11 @@ def policy_sets(population: list[str]) -> dict[str, list[int]]:
     return {name: members for name, members in sets.items() if len(members) >= 2}
 
 
-def play_cell(variant: str, players: int, deals: int, population: list[str], n_jobs: int) -> dict:
-    """One tournament of ``population`` and its skill figures (a dict, stored as the cell's file)."""
+def play_cell(variant: str, players: int, deals: int, population: list[str], n_jobs: int) -> tuple[dict, dict]:
+    """One tournament of ``population``: (what it was played under, its raw games). The games are every
+    seat's finish as the number of seats of its game it finished ahead of (``beaten``: arrangements ×
+    deals × seats, int8; the order is all the indices read) and the entrant of each seat
+    (``entrant_of``)."""
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="unosim-skill-index-") as tmp:
         result = tournament(variant, players=players, policies=population, games=deals, seed=SEED,
@@ -84,22 +90,35 @@ def play_cell(variant: str, players: int, deals: int, population: list[str], n_j
         ds = open_dataset(result.path)
         games = st.games_from_tables(ds.seats, ds.rounds, result.arrangements, result.played_by)
         no_winner = float(ds.rounds.select((pl.col("winner_seat") < 0).mean()).collect().item())
-    names = [e.name for e in result.entrants]
-    ahead = si.ahead_counts(games.finish, games.entrant_of)
-    expert, baseline = names.index(EXPERT), names.index(BASELINE)
-    return {"variant": variant, "players": players, "deals": deals, "seed": SEED, "population": names,
-            "deck": int(get_variant(variant).deck_counts().sum()), "no_winner_share": no_winner,
-            "games": int(games.finish.shape[0] * games.finish.shape[1]),
-            "decomposition": si.decompose(si.rounds_by_player(games.finish, games.entrant_of), seed=SEED,
-                                          season=SEASON),
-            "edge": si.edge(ahead, expert, baseline, seed=SEED),
-            "spreads": si.spread_with_floor(games.finish, games.entrant_of, policy_sets(names), seed=SEED),
+    beaten = finishing_order(games.finish)
+    meta = {"variant": variant, "players": players, "deals": deals, "seed": SEED,
+            "population": [e.name for e in result.entrants], "deck": int(get_variant(variant).deck_counts().sum()),
+            "no_winner_share": no_winner, "games": int(beaten.shape[0] * beaten.shape[1]),
             "seconds": round(time.perf_counter() - start, 1),
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit() or "unknown",
             "machine": machine()}
+    return meta, {"beaten": beaten, "entrant_of": games.entrant_of}
+
+
+def finishing_order(finish: np.ndarray) -> np.ndarray:
+    """Each seat's finish as the number of seats of its game it finished ahead of (int8): the same order,
+    ties kept, in a byte."""
+    return (finish[..., :, None] > finish[..., None, :]).sum(axis=-1).astype(np.int8)
+
+
+def cell_figures(meta: dict, games: dict) -> dict:
+    """The cell's skill figures from its stored games (:mod:`unosim.analysis.skill_index`)."""
+    finish, entrant_of = games["beaten"].astype(np.int64), games["entrant_of"]
+    names = meta["population"]
+    ahead = si.ahead_counts(finish, entrant_of)
+    return {**meta,
+            "decomposition": si.decompose(si.rounds_by_player(finish, entrant_of), seed=SEED, season=SEASON),
+            "edge": si.edge(ahead, names.index(EXPERT), names.index(BASELINE), seed=SEED),
+            "spreads": si.spread_with_floor(finish, entrant_of, policy_sets(names), seed=SEED)}
 
 
 def cell_path(folder: Path, variant: str, players: int, deals: int, population: list[str]) -> Path:
+    """Where the cell's description is stored (``.json``); its games beside it (``.npz``)."""
     return folder / f"{variant}__p{players}__{deals}__{'+'.join(population)}.json"
 
 
@@ -131,14 +150,15 @@ def results_file(cells: list[dict], deals: dict[int, int], population: list[str]
         rows.append([f"[{c['variant']}](skill/{c['variant']}.md)", str(c["players"]), f"{c['deals']:,}",
                      _interval(d, "share_one", 1, 100), _interval(d, "share_season", 0, 100),
                      _interval(d, "rounds_to_half", 1), _interval(e, "s", 3),
-                     _interval(everyone, "spread", 0), f"{everyone['floor']:.0f}",
+                     _interval(everyone, "spread", 0), _interval(everyone, "floor", 1),
                      _interval(everyone, "corrected", 0)])
     setting = (f"population {', '.join(population)}; duplicate tournaments (every deal under every rotation of "
                f"the seats), seed {SEED}; {deals[2]:,} deals at 2 players, {deals[4]:,} at 4; single rounds, "
-               "rules as published; intervals 95 %, bootstrap over deals")
+               "rules as published; intervals 95 %, bootstrap over deals; figures computed from the stored games "
+               f"(data/results/skill_index) at commit {(commit() or 'unknown')[:10]}")
     about = (
         "How much of each UNO variant is skill, on the scales published games and sports are measured on "
-        "(docs/rules.md §8.6). **Skill share** and **rounds to half** are the true-score decomposition sports "
+        "([the rules, §8.6](../rules.md)). **Skill share** and **rounds to half** are the true-score decomposition sports "
         "analysts use for leagues (var(observed) = var(true) + var(luck)): the share of the variance of the "
         "players' results that is skill after one round and after "
         f"{SEASON} rounds, and the rounds after which skill explains half of it. **s = 2q − 1** is the expert's "
@@ -200,13 +220,19 @@ def main(argv: list[str] | None = None) -> int:
         for players in PLAYERS:
             path = cell_path(args.cells, variant, players, deals[players], population)
             if not path.exists():
-                cell = play_cell(variant, players, deals[players], population, args.n_jobs)
-                write_text_atomic(path, json.dumps(cell, indent=1) + "\n")
-                d = cell["decomposition"]
-                print(f"{variant}, {players} players: rounds to half {_interval(d, 'rounds_to_half', 1)}, "
-                      f"s {_interval(cell['edge'], 's', 3)} ({cell['seconds']:.0f} s)", flush=True)
-            cells.append(json.loads(path.read_text()))
-            write_text_atomic(args.out, json.dumps(results_file(cells, deals, population), indent=1) + "\n")
+                meta, games = play_cell(variant, players, deals[players], population, args.n_jobs)
+                with tempfile.NamedTemporaryFile(dir=args.cells, suffix=".npz", delete=False) as tmp:
+                    np.savez_compressed(tmp, **games)
+                Path(tmp.name).replace(path.with_suffix(".npz"))       # the games first: a cell is its .json
+                write_text_atomic(path, json.dumps(meta, indent=1) + "\n")
+                print(f"{variant}, {players} players: {meta['games']:,} games ({meta['seconds']:.0f} s)", flush=True)
+            with np.load(path.with_suffix(".npz")) as games:
+                cell = cell_figures(json.loads(path.read_text()), dict(games))
+            d = cell["decomposition"]
+            print(f"{variant}, {players} players: rounds to half {_interval(d, 'rounds_to_half', 1)}, "
+                  f"s {_interval(cell['edge'], 's', 3)}", flush=True)
+            cells.append(cell)
+    write_text_atomic(args.out, json.dumps(results_file(cells, deals, population), indent=1) + "\n")
     print(f"results: {args.out}")
     return 0
 

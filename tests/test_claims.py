@@ -220,14 +220,26 @@ def test_analyze_writes_checked_findings_and_fails_loudly_on_a_contradiction(hou
 # ---- skill: how much, and how each house rule changes it -------------------------------------------
 def _skill_changes(estimate: float = -0.041, p_value: float = 1e-6) -> pl.DataFrame:
     from unosim.analysis.inference import holm
+    from unosim.analysis.practical import games_to_decide
     rows = [{"a": "classic", "b": "stacking_any_draw", "players": 4, "lineup": "expert", "policy": "lookahead",
              "seat": 0, "identical": False, "edge_a": 0.183, "edge_b": 0.183 + estimate, "estimate": estimate,
              "ci_low": estimate - 0.019, "ci_high": estimate + 0.019, "p_value": p_value, "n": 5000},
             {"a": "classic", "b": "jump_in", "players": 4, "lineup": "expert", "policy": "lookahead", "seat": 0,
              "identical": False, "edge_a": 0.183, "edge_b": 0.19, "estimate": 0.007, "ci_low": -0.01,
              "ci_high": 0.024, "p_value": 0.4, "n": 5000}]
-    table = pl.DataFrame(rows)
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+    table = pl.DataFrame(rows).with_columns(p_holm=pl.Series(holm([r["p_value"] for r in rows])))
+    return table.with_columns(games_to_decide=pl.Series([games_to_decide("skill_edge", r) for r in table.to_dicts()],
+                                                        dtype=pl.Int64))
+
+
+def test_an_inconclusive_skill_change_says_the_games_that_would_decide_and_they_are_checked():
+    from unosim.analysis.practical import games_to_decide
+    tables = as_csv({"skill_changes": _skill_changes()})
+    quiet = next(c for c in claims(tables) if c.subject == "jump_in (vs classic)" and c.section == "skill")
+    expected = games_to_decide("skill_edge", tables["skill_changes"].row(1, named=True))
+    assert expected and f"about {expected:,} paired games would decide" in quiet.text
+    tampered = {"skill_changes": tables["skill_changes"].with_columns(games_to_decide=pl.lit(7, pl.Int64))}
+    assert any("games_to_decide" in p for p in check_claims(tampered, claims(tables)))
 
 
 def test_a_skill_change_is_stated_with_its_interval_and_the_checker_rejects_a_mutated_one():
@@ -292,3 +304,24 @@ def test_no_rounds_needed_is_printed_when_the_edge_interval_reaches_no_edge():
     low_end = f"{rounds_needed(high):,}"
     assert f"at least {low_end} rounds, with no upper bound" in note.text and "it needs " + low_end not in note.text
     assert f"{rounds_needed(rate):,}" not in note.text and check_claims(tables, found) == []
+
+
+def test_a_cell_that_played_another_cells_games_counts_once():
+    """A rule that never acted under these policies played the baseline's games: "in 2 of 2 cells" was one
+    result told twice."""
+    from unosim.analysis.effects import same_games, with_same_games
+    from unosim.analysis.inference import holm
+    rows = [{"variant": v, "players": 2, "lineup": "greedy_first", "seat": 0, "policy": "greedy_points",
+             "win_rate": 0.56, "fair_share": 0.5, "estimate": 0.06, "ci_low": 0.04, "ci_high": 0.08, "p_value": 1e-9,
+             "n": 3000, "rounds": 3000, "random_rate": 0.5, "baseline": v == "classic"} for v in ("classic", "idle")]
+    effects = finish_effects([{"axis": "variant", "a": "classic", "b": "idle", "variant": None, "players": 2,
+                               "lineup": "greedy_first", "paired": True, "identical": True, "measure": "length",
+                               "mean_a": 40.0, "mean_b": 40.0, "n": 3000, "test": "identical games"}])
+    same = same_games(effects)
+    assert same == {("idle", 2, "greedy_first"): "classic 2p greedy_first"}
+    skill = pl.DataFrame(rows).with_columns(p_holm=pl.Series(holm([1e-9, 1e-9])))
+    tables = as_csv({"skill": with_same_games(skill, same)})
+    found = claims(tables)
+    (effect,) = [c for c in found if c.kind == "effect" and c.table == "skill"]
+    assert "in 1 of 1 cells (and 1 that played another cell's very games, counted with it)" in effect.text
+    assert check_claims(tables, found) == []

@@ -190,6 +190,8 @@ def test_explorer_design_mode_runs_a_search_and_serves_its_report(explorer):
     status, text = _call(explorer.url + "api/design", body)
     assert status == 202
     run = json.loads(text)["id"]
+    status, text = _call(explorer.url + "api/design", body)   # one search at a time: each is minutes of CPU
+    assert status == 429 and "already running" in json.loads(text)["error"]
     deadline = time.monotonic() + 300
     while (state := json.loads(_call(f"{explorer.url}api/design/{run}")[1]))["status"] == "running":
         assert time.monotonic() < deadline

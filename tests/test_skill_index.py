@@ -151,3 +151,47 @@ def test_the_generator_makes_the_overview_the_chart_and_a_page_per_variant(tmp_p
     svg = pages["results/skill_index_chart.svg"]
     assert svg.lstrip().startswith("<?xml") and "NHL hockey" in svg and "UNO flip, 2p" in svg
     assert skill_pages.chart(data) == svg          # the same data, the same file
+
+
+def test_the_decomposition_of_a_round_robin_recovers_its_true_scores():
+    """Players of known Elo ratings meeting in every pair: their scores sum to a constant, and var(true)
+    is still recovered (the sampling noise of scores that sum to a constant is k/(k − 1) times larger)."""
+    elo = np.array([-120.0, -40.0, 0.0, 160.0])
+    finish, pairs = _pairs_tournament(elo, 1500, 11)
+    fig = si.decompose(si.rounds_by_player(finish, pairs), seed=1, resamples=300)
+    chance = 1 / (1 + 10 ** ((elo[None, :] - elo[:, None]) / 400))
+    true_score = (chance.sum(axis=1) - 0.5) / (len(elo) - 1)
+    assert fig["var_true"] == pytest.approx(true_score.var(ddof=1), abs=Z * _se(fig, "var_true"))
+
+
+def test_the_stored_finishing_order_gives_the_results_of_the_finishes():
+    """analyses/skill_index.py stores a seat's finish as the number of seats it beat (a byte): every
+    result the figures are computed from is the same as from the finishes themselves."""
+    sys.path.insert(0, str(ROOT / "analyses"))
+    import skill_index as script
+    rng = np.random.default_rng(3)
+    finish = rng.integers(0, 4, size=(8, 50, 4)) * 2**35 + 7    # ties, and values no byte holds
+    entrant_of = np.array([np.roll(np.arange(4), r) for r in range(4)] * 2)
+    stored = script.finishing_order(finish)
+    assert stored.dtype == np.int8
+    assert np.array_equal(si.seat_results(stored), si.seat_results(finish))
+    assert np.array_equal(si.ahead_counts(stored, entrant_of), si.ahead_counts(finish, entrant_of))
+
+
+def test_identical_programs_in_the_duplicate_format_show_no_skill_and_a_positive_floor(tmp_path):
+    """Four copies of ``random`` replay the same games under every rotation: each copy holds every seat of
+    every deal once, so the scores tie exactly (no true variance, no spread), while the noise floor, of
+    independent games, is above 0."""
+    import unosim
+    from unosim.analysis import standings as st
+    from unosim.store.reader import open_dataset
+    result = unosim.tournament("classic", players=4, policies=["random"] * 4, games=60, seed=2, out=tmp_path,
+                               seating="rotations")
+    ds = open_dataset(result.path)
+    games = st.games_from_tables(ds.seats, ds.rounds, result.arrangements, result.played_by)
+    fig = si.decompose(si.rounds_by_player(games.finish, games.entrant_of), seed=1, resamples=50)
+    assert fig["var_true"] == pytest.approx(0, abs=1e-12) and fig["rounds_to_half"] is None
+    [row] = si.spread_with_floor(games.finish, games.entrant_of, {"all": [0, 1, 2, 3]}, seed=1, resamples=20,
+                                 replicates=20)
+    assert row["spread"] == pytest.approx(0, abs=1e-6) and row["corrected"] == 0
+    assert row["floor"] > 3      # about 7.5 Elo here; 20 relabellings put their mean within ±10 %

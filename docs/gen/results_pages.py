@@ -57,7 +57,8 @@ def pages() -> dict[str, str]:
              "measured on; these pages are generated from them. A table measured over several commits names "
              "the first and the last. `make bench` writes its figures to `data/bench-results.json`; "
              "`analyses/strength.py` writes its tables into `docs/results/strength.json` (this site's strength "
-             "page); `unosim tournament` prints its standings.", "",
+             "page); `analyses/skill_index.py` writes `docs/results/skill_index.json` (How much is skill, a page per "
+             "variant); `unosim tournament` prints its standings.", "",
              "| page | measured |", "|---|---|"]
     for path in sorted(RESULTS.glob("*.json")):
         data = load(path)

@@ -45,7 +45,8 @@ def variant_page(data: dict, variant: str) -> str:
     lines = [f"# How much is skill: {variant}", "",
              f"From [the comparable index](../{KIND}.md): the population {', '.join(f'`{p}`' for p in data['population'])} "
              "in duplicate tournaments, every figure with its 95 % interval (bootstrap over deals). Which of these "
-             "compare with published games, and under what population, is said there and in docs/rules.md §8.6.", "",
+             "compare with published games, and under what population, is said there and in "
+             "[the rules, §8.6](../../rules.md).", "",
              f"Measure again: `{data['command']}`.", ""]
     for c in cells:
         d, e = c["decomposition"], c["edge"]
@@ -57,7 +58,7 @@ def variant_page(data: dict, variant: str) -> str:
                   "seats the player finished ahead of, ties ½)", ""]
         lines += _table(["figure", "value [95 % interval]"], [
             ["variance of true scores", _interval(d, "var_true", 5)],
-            ["variance of one round's result (σ²)", f"{d['round_var']:.4f}"],
+            ["variance of one round's result (σ²)", _interval(d, "round_var", 4)],
             ["skill share of one round (%)", _interval(d, "share_one", 1, 100)],
             [f"skill share after {d['season']} rounds (%)", _interval(d, "share_season", 0, 100)],
             ["rounds until skill explains half", _interval(d, "rounds_to_half", 1)]])
@@ -66,7 +67,7 @@ def variant_page(data: dict, variant: str) -> str:
                   "**Rating spread by policy set** (Elo; the noise floor is the spread of identical players over the "
                   "same games, \"95 %\" its 95th percentile: a spread below it is not told apart from no skill)", ""]
         lines += _table(["policy set", "entrants", "spread", "noise floor", "floor 95 %", "spread above the floor"],
-                        [[s["policy_set"], s["entrants"], _interval(s, "spread", 0), f"{s['floor']:.0f}",
+                        [[s["policy_set"], s["entrants"], _interval(s, "spread", 0), _interval(s, "floor", 1),
                           f"{s['floor_high']:.0f}", _interval(s, "corrected", 0)] for s in c["spreads"]])
     return "\n".join(lines)
 
@@ -87,7 +88,7 @@ def chart(data: dict) -> str:
     ax = fig.subplots()
     finite = [v for r in rows for v in r[1:4] if v is not None]
     right = max(finite) * 3 if finite else 100
-    for y, (label, value, low, high, kind) in enumerate(rows):
+    for y, (_, value, low, high, kind) in enumerate(rows):
         if value is None:
             ax.annotate("skill not shown (var(true) ≤ 0)", (1, y), va="center", fontsize="small")
             continue
@@ -101,9 +102,9 @@ def chart(data: dict) -> str:
     ax.invert_yaxis()
     ax.set_xlabel("rounds (games) until skill explains half the variance (log scale)")
     handles, labels = ax.get_legend_handles_labels()
-    unique = dict(zip(labels, handles))
+    unique = dict(zip(labels, handles, strict=True))
     ax.legend(unique.values(), [{"published": "published league", "2p": "UNO, 2 players", "4p": "UNO, 4 players"}[k]
-                                for k in unique], fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
+                                for k in unique], fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=3)
     ticks = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if ax.get_xlim()[0] <= t <= right]
     ax.set_xticks(ticks, [f"{t:,}" for t in ticks])
     ax.set_title(f"Fewer rounds: more skill. UNO: population {', '.join(data['population'])};\n"
@@ -112,7 +113,7 @@ def chart(data: dict) -> str:
     import io
     out = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": KIND}):   # the same data, the same file
-        fig.savefig(out, format="svg", metadata={"Date": None})
+        fig.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
     return out.getvalue()
 
 

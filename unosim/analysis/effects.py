@@ -310,6 +310,29 @@ def permutation_p_value(joint: np.ndarray, observed: float, seed: int, draws: in
     return (hits + 1) / (draws + 1)
 
 
+def same_games(effects_table: pl.DataFrame) -> dict[tuple[str, int, str], str]:
+    """Each cell (variant, players, lineup) that played the very games of another, by the ``identical``
+    rows of the effects table, with that other cell as text ("classic 4p random"): a per-cell finding
+    counts such a pair once (a rule that never acted is not a second result)."""
+    out: dict[tuple[str, int, str], str] = {}
+    if effects_table.is_empty():
+        return out
+    for row in effects_table.filter(pl.col("identical").fill_null(False)).iter_rows(named=True):
+        if row["axis"] == "variant":
+            same, other = (row["b"], row["players"], row["lineup"]), (row["a"], row["players"], row["lineup"])
+        else:
+            same, other = (row["variant"], row["players"], row["b"]), (row["variant"], row["players"], row["a"])
+        out.setdefault((str(same[0]), int(same[1]), str(same[2])), f"{other[0]} {other[1]}p {other[2]}")
+    return out
+
+
+def with_same_games(table: pl.DataFrame, same: dict[tuple[str, int, str], str]) -> pl.DataFrame:
+    """``table`` (one row or more per cell) with ``same_games_as``: the cell whose games this cell played
+    (:func:`same_games`), empty for a cell of its own."""
+    keys = zip(table["variant"].cast(pl.String), table["players"], table["lineup"].cast(pl.String), strict=True)
+    return table.with_columns(same_games_as=pl.Series([same.get((v, int(p), l)) for v, p, l in keys], dtype=pl.String))
+
+
 def skilled_seat(lineup_spec: str, players: int) -> int | None:
     """The one seat whose policy is not ``random`` (None unless exactly one)."""
     seats = [i for i, p in enumerate(make_lineup(lineup_spec, players)) if p.name != "random"]

@@ -44,14 +44,18 @@ def skill_change_claims(table: pl.DataFrame) -> list[Claim]:
         if unclear:
             s = Sentence().add(f"{scope} at {_players(unclear)}: {edge_name(rows[0]['policy'])} changes detectably, "
                                f"but whether by {MEASURES[MEASURE].minimum_text} or more is inconclusive at this "
-                               "size (raw 95% intervals reach across it).")
+                               "size (raw 95% intervals reach across it)")
+            _games_to_decide(s, unclear)
+            s.add(".")
             out.append(_claim("inconclusive", subject, unclear, s, scope=scope, supported=True))
         quiet = [r for r in live if not _supported(r)]
         if quiet:
             s = Sentence().add(f"{scope} at {_players(quiet)}: no detectable change in {edge_name(rows[0]['policy'])} "
                                "(Holm-adjusted within the skill changes; ")
             count_span(s, quiet, "n", " paired games")
-            s.add(").")
+            s.add(")")
+            _games_to_decide(s, quiet)
+            s.add(".")
             out.append(_claim("no_effect", subject, quiet, s, scope=scope, supported=False))
         same = [r for r in rows if r["identical"]]
         if same:
@@ -144,6 +148,14 @@ def _change_claim(subject: str, scope: str, rows: list[dict]) -> Claim:
     return _claim("effect", subject, rows, s, scope=scope, direction=direction, estimate=r["estimate"],
                   ci_low=r["ci_low"], ci_high=r["ci_high"], interval="raw 95%", p=r["p_value"], p_holm=r["p_holm"],
                   supported=True, practical=True, size=effect_size(MEASURE, r))
+
+
+def _games_to_decide(s: Sentence, rows: list[dict]) -> None:
+    """": about 12,000 paired games would decide" (the most of the rows), when every row can say."""
+    games = [number(r.get("games_to_decide")) for r in rows]
+    if rows and all(g is not None for g in games):
+        most = max(range(len(rows)), key=lambda i: games[i])
+        s.add(": about ").num(rows, most, "games_to_decide", ",.0f").add(" paired games would decide")
 
 
 def _no_winner_text(s: Sentence, rows: list[dict]) -> None:

@@ -11,14 +11,14 @@ intervals over deals; nothing here plays or writes. Three indices, each from its
   round's result. The **skill share** after ``n`` rounds is ``var(true) / (var(true) + σ²/n)``, and
   the **rounds to half** ``n½ = σ² / var(true)`` is the number of rounds after which skill explains
   half of the variance of the standings (Tango's "number of games where luck and talent are equally
-  important": 69 games in MLB, 12 in the NFL, 14 in the NBA, 73 in the NHL of 2006-2012).
+  important"; the leagues' published values are on the results page, analyses/skill_index.py).
   A round's result is the share of the other seats the player finished ahead of (ties ½), as the
   ladder ranks (:mod:`.standings`): at two seats a win, a loss or a tie, as in a league's standings.
 * **The expert's edge** ``s = 2q − 1`` (:func:`edge`): ``q`` the share of rounds the expert finishes
   ahead of ``random`` on the same deals; 0 in a game of pure chance, 1 when the expert always wins.
 * **Rating spread with its noise floor** (:func:`spread_with_floor`): the standard deviation of the
   players' best-fit Elo ratings, Duersch, Lambrecht & Oechssler, "Measuring skill and chance in games",
-  *European Economic Review* 127 (2020) 103472. Ratings fitted to finite games spread even among
+  *European Economic Review*, August 2020. Ratings fitted to finite games spread even among
   identical players; the **noise floor** is that spread, found by simulation on the same games with
   every game's finishing order handed to the seats at random (a population of identical players with
   exactly the same number of games, ties and table sizes). ``corrected`` = √(spread² − floor²).
@@ -63,9 +63,16 @@ def _moments(rounds: np.ndarray, weights: np.ndarray | None = None) -> tuple[flo
     per_deal_mean = rounds.mean(axis=2)                                  # (players, deals)
     score = per_deal_mean @ w / total                                    # each player's mean score
     observed = score.var(ddof=1)
-    # the sampling variance of each score: clustered by deal (the rounds of a deal share its cards)
-    spread_of_deals = ((per_deal_mean - score[:, None]) ** 2) @ w / (total - 1)
-    noise = float(np.mean(spread_of_deals / total))
+    # E[observed] = var(true) + (Σ var(e_i) − k·var(ē)) / (k − 1), e_i the sampling error of score i,
+    # each variance clustered by deal (the rounds of a deal share its cards). Independent errors give
+    # the mean var(e_i); in a tournament the scores sum to a constant (ē = 0) and the noise is k/(k − 1)
+    # times that, which matters with a handful of players.
+    def sampling_variance(per_deal: np.ndarray, mean: np.ndarray) -> np.ndarray:
+        return ((per_deal - mean[..., None]) ** 2) @ w / (total - 1) / total
+
+    of_each = sampling_variance(per_deal_mean, score)
+    of_mean = sampling_variance(per_deal_mean.mean(axis=0), score.mean())
+    noise = float((of_each.sum() - players * of_mean) / (players - 1))
     one_round = float(np.mean(((rounds - score[:, None, None]) ** 2).mean(axis=2) @ w / total))
     return observed - noise, one_round
 
@@ -91,8 +98,8 @@ def decompose(rounds: np.ndarray, *, seed: int, resamples: int = RESAMPLES,
     Returns
     -------
     dict
-        ``var_true`` (the variance of the players' true scores: observed variance minus the mean
-        sampling variance of a score, clustered by deal; its bootstrap replicates re-centred on it), ``round_var`` (σ², one round's variance),
+        ``var_true`` (the variance of the players' true scores: the observed variance minus what the
+        scores' sampling errors add to it, clustered by deal; its bootstrap replicates re-centred on it), ``round_var`` (σ², one round's variance),
         ``share_one`` (skill share of one round's result), ``share_season`` (after ``season``
         rounds), ``rounds_to_half`` (σ² / var(true); None when var(true) ≤ 0), each with
         ``_ci_low``/``_ci_high``. The interval of ``rounds_to_half`` is the inverted interval of
@@ -118,6 +125,7 @@ def decompose(rounds: np.ndarray, *, seed: int, resamples: int = RESAMPLES,
 
     out: dict[str, float | None] = {"var_true": float(var_true), "round_var": round_var}
     out["var_true_ci_low"], out["var_true_ci_high"] = (float(v) for v in np.percentile(boot[:, 0], [low, high]))
+    out["round_var_ci_low"], out["round_var_ci_high"] = (float(v) for v in np.percentile(boot[:, 1], [low, high]))
     for name, n in (("share_one", 1), ("share_season", season)):
         out[name] = float(share(ratio, n))
         out[f"{name}_ci_low"], out[f"{name}_ci_high"] = float(share(r_low, n)), float(share(r_high, n))
@@ -208,8 +216,9 @@ def spread_with_floor(finish: np.ndarray, entrant_of: np.ndarray, policy_sets: d
     list of dict
         Per set: ``spread`` (Elo, the standard deviation of the ratings) with its bootstrap interval
         (the squared replicates re-centred on the squared estimate),
-        ``floor`` (the mean spread of identical players: every game's finishing order dealt to its
-        seats at random, ``replicates`` times) with ``floor_high`` (its ``confidence`` quantile: a
+        ``floor`` (the root-mean-square spread of identical players: every game's finishing order dealt to its
+        seats at random, ``replicates`` times; its interval a bootstrap over the relabellings) with
+        ``floor_high`` (the ``confidence`` quantile of one relabelling's spread: a
         spread below it is not told apart from no skill), and ``corrected`` = √(max(spread² −
         floor², 0)) with the interval of the bootstrap spreads corrected likewise.
     """
@@ -231,13 +240,17 @@ def spread_with_floor(finish: np.ndarray, entrant_of: np.ndarray, policy_sets: d
         boot = np.sqrt(np.maximum(boot - (boot.mean() - spread ** 2), 0.0))
         floors = np.array([_spread(n[sub]) for n in null])
         floor = float(np.sqrt(np.mean(floors ** 2)))
+        # the floor's own uncertainty (finitely many relabellings): a bootstrap over them
+        floor_boot = np.sqrt((floors[rng.integers(0, replicates, size=(resamples, replicates))] ** 2).mean(axis=1))
 
-        def corrected(x):
+        def corrected(x, floor=floor):
             return np.sqrt(np.maximum(np.asarray(x) ** 2 - floor ** 2, 0.0))
 
         rows.append({"policy_set": name, "entrants": len(members), "spread": spread,
                      "spread_ci_low": float(np.percentile(boot, low)), "spread_ci_high": float(np.percentile(boot, high)),
-                     "floor": floor, "floor_high": float(np.percentile(floors, confidence * 100)),
+                     "floor": floor, "floor_ci_low": float(np.percentile(floor_boot, low)),
+                     "floor_ci_high": float(np.percentile(floor_boot, high)),
+                     "floor_high": float(np.percentile(floors, confidence * 100)),
                      "corrected": float(corrected(spread)),
                      "corrected_ci_low": float(np.percentile(corrected(boot), low)),
                      "corrected_ci_high": float(np.percentile(corrected(boot), high))})

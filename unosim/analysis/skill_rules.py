@@ -17,7 +17,8 @@ that change is an effect of its own (the ``no_winner`` rows of the effects table
 Holm's ``p_holm`` adjusts over this table only — one family, "skill changes: every house rule × skilled
 lineup of the study" (:data:`unosim.analysis.claims.FAMILIES`), so a study's many other effects do not
 dilute the question a designer asks of it: does this rule reward good play, or make the game more luck?
-When the four cells played identical games the row says ``identical`` and has no test.
+When the four cells played identical games the row says ``identical`` and has no test. An inconclusive
+row (:mod:`.practical`) has the paired games that would decide it, ``games_to_decide``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import polars as pl
 
 from .effects import all_random, first_rounds, identical_games, skilled_seat
 from .inference import holm, ratio_contrast
+from .practical import games_to_decide
 from .win_rates import CELL
 
 _SCHEMA = {"a": pl.String, "b": pl.String, "players": pl.Int64, "lineup": pl.String, "policy": pl.String,
@@ -97,9 +99,11 @@ def skill_changes(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comp
                     rows.append({**label, **edge_change(frames, seat, confidence)})
     table = pl.DataFrame([{k: r.get(k) for k in _SCHEMA} for r in rows], schema=_SCHEMA)
     if table.is_empty():
-        return table.with_columns(p_holm=pl.lit(None, pl.Float64))
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy()),
-                                               dtype=pl.Float64))
+        return table.with_columns(p_holm=pl.lit(None, pl.Float64), games_to_decide=pl.lit(None, pl.Int64))
+    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy()),
+                                                dtype=pl.Float64))
+    return table.with_columns(games_to_decide=pl.Series([games_to_decide("skill_edge", r) for r in table.to_dicts()],
+                                                        dtype=pl.Int64))
 
 
 def on_common_games(frames: Mapping[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:

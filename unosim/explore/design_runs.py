@@ -23,10 +23,16 @@ from pathlib import Path
 from typing import Any
 
 MAX_MINUTES = 2.0
+#: design searches running at once (each is a process playing for minutes); a new one past that is a 429
+MAX_RUNNING = 1
 CONFIRM_GAMES = 5_000
 NAME = "explorer_design"
 _LAUNCH = ("import sys; from unosim.pipeline.worker import exit_with_parent; exit_with_parent(int(sys.argv[1])); "
            "from unosim.cli.main import main; sys.exit(main(sys.argv[2:]))")
+
+
+class Busy(Exception):
+    """As many searches as :data:`MAX_RUNNING` already run."""
 
 
 @dataclass
@@ -84,6 +90,9 @@ class DesignRuns:
                     if k in data}}
         parse(table)   # every mistake in one line, before a process starts
         with self._lock:
+            if sum(r.status == "running" for r in self.runs.values()) >= MAX_RUNNING:
+                raise Busy(f"{MAX_RUNNING} design search is already running: try again when it is done "
+                           f"(or cancel it)")
             run = DesignRun(str(next(self._ids)), self.root / str(len(self.runs) + 1), float(minutes))
             run.directory.mkdir(parents=True)
             spec = run.directory / "design.toml"

@@ -31,7 +31,7 @@ from ..analysis.standard import TABLE_DIR, read_findings
 from ..store.atomic import write_text_atomic
 from ..store.layout import DatasetError
 from . import scorecard
-from .charts import CHART_DIR, study_charts, write_charts
+from .charts import CHART_DIR, phone_svgs, study_charts, write_charts
 from .charts import read_charts as read_chart_files
 from ..store.reader import Dataset
 
@@ -52,6 +52,7 @@ class FigureImage:
     alt: str
     svg: str  # base64
     href: str = ""  # the chart's SVG file, relative to the report, for the link that opens it full size
+    phone: str = ""  # base64 of its phone layout (panels in one column), shown on narrow screens
 
 
 @dataclass
@@ -78,9 +79,11 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     charts = study_charts(tables)
     chart_dir = ds.path / TABLE_DIR / CHART_DIR
     svgs = read_chart_files(charts, chart_dir) or write_charts(charts, chart_dir)
+    phones = phone_svgs(charts, chart_dir)
     out = Path(out) if out else ds.path / REPORT_NAME
     figures = {c.name: (c, FigureImage(c.caption, c.alt, base64.b64encode(svgs[c.name]).decode("ascii"),
-                                       _relative(chart_dir / f"{c.name}.svg", out)))
+                                       _relative(chart_dir / f"{c.name}.svg", out),
+                                       base64.b64encode(phones[c.name]).decode("ascii")))
                for c in charts}
     env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
@@ -387,7 +390,7 @@ def _lengths_view(lengths: pl.DataFrame) -> pl.DataFrame:
         return turns.select("variant", "players", "lineup", pl.col("estimate").alias("mean"), "ci_low", "ci_high",
                             "q50", "q90")
     capped = pl.col("truncated_share") > 0
-    quantiles = [pl.when(capped & (pl.col(q) >= pl.col("restricted_to")))
+    quantiles = [pl.when(capped & (pl.col(q).is_null() | (pl.col(q) >= pl.col("restricted_to"))))
                  .then(pl.format("> {}", pl.col("restricted_to"))).otherwise(pl.col(q).cast(pl.String)).alias(q)
                  for q in ("q50", "q90", "q99")]
     return turns.select(
