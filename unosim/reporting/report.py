@@ -316,8 +316,11 @@ def _luck_skill_view(skill: pl.DataFrame) -> pl.DataFrame:
         (pl.col("win_rate") * 100).round(1).alias("wins %"), (pl.col("fair_share") * 100).round(1).alias("fair %"),
         (pl.col("random_rate") * 100).round(1).alias("random twin %"),
         pl.format("{} [{}, {}]", points("estimate"), points("ci_low"), points("ci_high")).alias("above fair share, points"),
-        pl.format("{} [{}, {}]", rounds("rounds_needed"), rounds("rounds_needed_ci_low"),
-                  rounds("rounds_needed_ci_high")).alias("rounds needed"))
+        # no point value when the share's interval reaches the fair share: only the interval's low end
+        pl.when(pl.col("rounds_needed").is_null() & pl.col("rounds_needed_ci_low").is_not_null())
+        .then(pl.format("≥ {} (no edge ruled out)", rounds("rounds_needed_ci_low")))
+        .otherwise(pl.format("{} [{}, {}]", rounds("rounds_needed"), rounds("rounds_needed_ci_low"),
+                             rounds("rounds_needed_ci_high"))).alias("rounds needed"))
 
 
 def _skill_changes_view(changes: pl.DataFrame) -> pl.DataFrame:
