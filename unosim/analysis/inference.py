@@ -37,8 +37,10 @@ def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) ->
     Fieller's ``rel_low``/``rel_high`` (NaN when mean A is not clearly away from 0)."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     n = len(a)
+    if n < 1:
+        raise ValueError("a paired difference needs at least 1 pair, got 0")
     if n < 2:
-        raise ValueError(f"a paired difference needs at least 2 pairs, got {n}")
+        return _without_interval(a, b, n)
     d = b - a
     mean = float(d.mean())
     cov = np.cov(np.vstack([a, b]), ddof=1) / n  # covariance of the two means
@@ -141,8 +143,10 @@ def _wilson(k: int, n: int, confidence: float) -> tuple[float, float]:
 def unpaired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) -> dict[str, float]:
     """mean(B) − mean(A) of independent samples: Welch's interval and test, Fieller's relative change."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    if len(a) < 1 or len(b) < 1:
+        raise ValueError(f"an unpaired difference needs at least 1 value per side, got {len(a)} and {len(b)}")
     if len(a) < 2 or len(b) < 2:
-        raise ValueError(f"an unpaired difference needs at least 2 values per side, got {len(a)} and {len(b)}")
+        return _without_interval(a, b, min(len(a), len(b)))
     va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
     mean = float(b.mean() - a.mean())
     var_d = va + vb
@@ -152,6 +156,15 @@ def unpaired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) 
     rel = _fieller(float(a.mean()), float(b.mean()), va, vb, 0.0, t)
     return {"mean_a": float(a.mean()), "mean_b": float(b.mean()), "estimate": mean, "ci_low": mean - half,
             "ci_high": mean + half, "p_value": _t_p_value(mean, var_d, dof), "n": min(len(a), len(b)), **rel}
+
+
+def _without_interval(a: np.ndarray, b: np.ndarray, n: int) -> dict[str, float]:
+    """The difference of one game: an estimate, but too few games for an interval or a test (NaN, which
+    tables write empty and Holm's adjustment leaves out)."""
+    ma, mb = float(a.mean()), float(b.mean())
+    return {"mean_a": ma, "mean_b": mb, "estimate": mb - ma, "ci_low": math.nan, "ci_high": math.nan,
+            "p_value": math.nan, "n": n, "rel_change": mb / ma - 1 if ma != 0 else math.nan,
+            "rel_low": math.nan, "rel_high": math.nan}
 
 
 def _t_p_value(mean: float, var: float, dof: float) -> float:
