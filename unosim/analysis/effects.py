@@ -332,7 +332,7 @@ def with_same_games(table: pl.DataFrame, same: dict[tuple[str, int, str], str]) 
     """``table`` (one row or more per cell) with ``same_games_as``: the cell whose games this cell played
     (:func:`same_games`), empty for a cell of its own."""
     keys = zip(table["variant"].cast(pl.String), table["players"], table["lineup"].cast(pl.String), strict=True)
-    return table.with_columns(same_games_as=pl.Series([same.get((v, int(p), l)) for v, p, l in keys], dtype=pl.String))
+    return table.with_columns(same_games_as=pl.Series([same.get((v, int(p), lineup)) for v, p, lineup in keys], dtype=pl.String))
 
 
 def skilled_seat(lineup_spec: str, players: int) -> int | None:
