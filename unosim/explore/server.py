@@ -18,6 +18,10 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
     cancel (a run whose findings are in is done; its charts follow: ``charts_ready``).
 ``GET /api/runs/{id}/spec.toml``, ``GET /api/runs/{id}/tables/{name}.csv``
     "save as study" and the analysis tables as CSV.
+``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
+    Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
+    ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
+    and, when done, the URL of its design report, served with the files it links to.
 
 It answers only its own page (:func:`create_app`'s ``hosts``): a request naming another Host (DNS
 rebinding) is refused by Starlette's ``TrustedHostMiddleware``; a state-changing request (POST, DELETE)
@@ -27,16 +31,13 @@ from a page of another origin, or a POST that is not ``application/json`` (a cro
 request can stall it: a body over :data:`MAX_BODY` bytes is refused while it is read (413), a body not
 sent within :data:`BODY_TIMEOUT_S` seconds too (408), JSON is parsed and validated in a thread, off the
 event loop, and every error is JSON ``{"error": ...}`` of at most :data:`MAX_ERROR` characters.
-``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
-    Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
-    ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
-    and, when done, the URL of its design report, served with the files it links to.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -195,10 +196,12 @@ def options() -> dict[str, Any]:
 
 
 def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), port: int | None = None,
-               designs: DesignRuns | None = None) -> Starlette:
+               designs: DesignRuns | None = None, stopping: threading.Event | None = None) -> Starlette:
     """The app over ``runs`` (the caller owns and closes it) and the design searches ``designs`` (default:
     its own, closed at exit), answering requests addressed to ``hosts`` (Host header names) and
-    state-changing ones from the page at those hosts and ``port``."""
+    state-changing ones from the page at those hosts and ``port``; once ``stopping`` is set, a request
+    waiting on a run (``?wait=1``) is answered at once (503)."""
+    stopping = stopping or threading.Event()
     cached_options = options()
     designs = designs or DesignRuns()
     hosts = list(dict.fromkeys(hosts))
@@ -223,6 +226,8 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         if request.query_params.get("wait") not in ("1", "true"):
             return JSONResponse(run.state(), status_code=202)
         while not run.drawn.is_set():
+            if stopping.is_set():
+                return _error("the explorer is stopping: this run is cancelled", 503)
             await asyncio.sleep(0.05)
         return _run_response(run)
 
