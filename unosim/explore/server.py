@@ -38,6 +38,7 @@ from .comparison import DEFAULT_GAMES, MAX_GAMES, Comparison
 from .jobs import Runs
 
 STATIC = Path(__file__).with_name("static")
+RULES_DOC = Path(__file__).parents[2] / "docs" / "rules.md"
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -70,6 +71,14 @@ def create_app(runs: Runs) -> Starlette:
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
+
+    async def rules_doc(request: Request) -> Response:
+        """docs/rules.md, which the page's house rules link to (in a source checkout)."""
+        path = RULES_DOC
+        if not path.is_file():
+            return _error(f"{path} is not here (an installed package has no docs): read docs/rules.md of the "
+                          "source", 404)
+        return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
 
     async def get_options(request: Request) -> Response:
         return JSONResponse(cached_options)
@@ -129,6 +138,7 @@ def create_app(runs: Runs) -> Starlette:
     return Starlette(routes=[
         Route("/", index),
         Route("/api/options", get_options),
+        Route("/docs/rules.md", rules_doc),
         Route("/api/compare", compare, methods=["POST"]),
         Route("/api/runs/{run}", get_run),
         Route("/api/runs/{run}", cancel_run, methods=["DELETE"]),
