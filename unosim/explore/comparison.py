@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from ..game import policies, rule_table, rules
-from ..pipeline.house_rules import lineup_name
 
 #: most games per cell one comparison may ask for; bigger questions are a study (save as study)
 MAX_GAMES = 200_000
@@ -130,7 +129,7 @@ class Comparison:
 
     def spec(self) -> str:
         """The TOML study spec of this comparison (what "save as study" writes)."""
-        lineup, lineup_spec = lineup_name(self.lineup)
+        lineup = policies.parse_lineup(self.lineup)
         base, names = self.names()
         changes = [_describe({k: v for k, v in w.items() if self.baseline.get(k) != v}) for w in self.what_ifs]
         lines = [
@@ -149,10 +148,10 @@ class Comparison:
             *([_variant_line(base, self.variant, self.baseline)] if base != self.variant else []),   # else built in
             *(_variant_line(name, self.variant, w) for name, w in zip(names, self.what_ifs, strict=True)),
         ]
-        if (lineup, lineup_spec) != ("random", "random"):
-            lines += ["", "[lineups]", f"{lineup} = {_toml(lineup_spec)}"]
+        if not lineup.builtin:
+            lines += ["", "[lineups]", f"{lineup.name} = {_toml(lineup.text)}"]
         lines += ["", "[[grid]]", f"variants = {_toml([base, *names])}", f"players = [{self.players}]",
-                  f'lineups = ["{lineup}"]']
+                  f'lineups = ["{lineup.name}"]']
         for name in names:
             lines += ["", "[[comparisons]]", 'axis = "variant"', f'a = "{base}"', f'b = "{name}"']
         return "\n".join(lines) + "\n"
@@ -238,8 +237,10 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
     """Play the study and write its analysis as ``unosim analyze`` does (the standard tables as CSV and
     ``findings.json``, every claim checked first); returns the page's result without charts, and the
     tables (for :func:`charts`)."""
+    from ..analysis.few_games import too_few_games
     from ..analysis.standard import read_findings, standard_tables, write_standard_tables
     from ..analysis.verdicts import ranked
+    from ..reporting.charts import charts_left_out
     from ..store.reader import open_dataset
     from ..pipeline.runner import run_study
 
@@ -261,6 +262,7 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
         "paired": bool(tables["effects"]["paired"].all()) if "effects" in tables else None,
         "decks": {side: comparison.ruleset(side).deck_in_effect() for side in (BASELINE, WHAT_IF)},
         "spec": comparison.spec(),
+        "notes": too_few_games(tables) + charts_left_out(tables),   # what the games were too few for
     }
     return result, tables
 

@@ -81,7 +81,8 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
                 lambda: plots.effect_forest(lineup_effects)))
     survival = tables.get("survival", pl.DataFrame({"lineup": []}))
     survival = survival.filter(pl.col("lineup").is_in(list(_symmetric_lineups(tables))))
-    if not survival.is_empty():  # a tournament has no lineup with one policy in every seat
+    # a tournament has no lineup with one policy in every seat; a small study no turn with enough rounds
+    if not survival.is_empty() and survival["at_risk"].max() >= plots.MIN_AT_RISK:
         charts.append(Chart(
             "turn_survival", "length",
             "Share of rounds lasting more than x turns (Kaplan-Meier; rounds stopped by the turn cap are "
@@ -132,6 +133,15 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
             "Scatter of match against round win rate per seat.",
             lambda: plots.match_vs_round(tables["match_wins"])))
     return charts
+
+
+def charts_left_out(tables: dict[str, pl.DataFrame]) -> list[str]:
+    """One sentence per chart the tables would have if the study had more games."""
+    survival = tables.get("survival")
+    if survival is not None and not survival.is_empty() and survival["at_risk"].max() < plots.MIN_AT_RISK:
+        return [f"turn_survival: too few games for the chart (it draws a curve while at least "
+                f"{plots.MIN_AT_RISK} rounds are still running; at most {int(survival['at_risk'].max())} are)"]
+    return []
 
 
 #: from this many charts on, they are drawn in worker processes (matplotlib draws on one core; a

@@ -313,9 +313,12 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
                     "it then moves to the points the line gives the edge of its interval nearest to the line "
                     "(the smallest change the evidence demands); every other card keeps its printed points.",
                     _figures(figures, "cards"))
-    cards.tables.append(_table(tables["card_balance"].select(
-        "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",
-        "ci_low", "ci_high", "p_holm"), "Cards ranked by mismatch, with the suggested point table"))
+    if not tables["card_balance"].is_empty():
+        cards.tables.append(_table(tables["card_balance"].select(
+            "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",
+            "ci_low", "ci_high", "p_holm"), "Cards ranked by mismatch, with the suggested point table"))
+    else:
+        cards.empty = "Too few games to tell the cards' values apart: no card values are estimated."
     sections.append(cards)
 
     if "match_wins" in tables:
@@ -387,7 +390,7 @@ def _lengths_view(lengths: pl.DataFrame) -> pl.DataFrame:
         return turns.select("variant", "players", "lineup", pl.col("estimate").alias("mean"), "ci_low", "ci_high",
                             "q50", "q90")
     capped = pl.col("truncated_share") > 0
-    quantiles = [pl.when(capped & (pl.col(q) >= pl.col("restricted_to")))
+    quantiles = [pl.when(capped & (pl.col(q).is_null() | (pl.col(q) >= pl.col("restricted_to"))))
                  .then(pl.format("> {}", pl.col("restricted_to"))).otherwise(pl.col(q).cast(pl.String)).alias(q)
                  for q in ("q50", "q90", "q99")]
     return turns.select(
