@@ -92,9 +92,9 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     html = env.get_template("report.html.j2").render(
         study=study, manifest=ds.manifest, answer=answer, findings=found, grouped=_by_rule(found, answer),
         quiet=("no_effect", "identical", "negligible", "note", "inconclusive"),
-        families=_families(tables), minimums=_minimums(),
+        families=_families(tables), minimums=_minimums(), glossary=_glossary_link(out),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
-        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found), appendix=_appendix(ds, tables))
+        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found, out), appendix=_appendix(ds, tables))
     write_text_atomic(out, html)
     return out
 
@@ -217,7 +217,30 @@ def _figures(figures: dict, section: str) -> list[FigureImage]:
     return [image for chart, image in figures.values() if chart.section == section]
 
 
-def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found: list) -> list[Section]:
+#: what "skill" means, in the report and in the README alike
+SKILL_MEANING = ("Skill is how much more often a better strategy wins than its fair share 1/N against players who "
+                 "choose at random. A study measures it with one skilled seat among random ones (below); the "
+                 "skill ladder (<code>unosim ladder</code>) measures it head to head, the expert "
+                 "<code>lookahead</code> and every preset rated on one scale per variant.")
+#: the ladder's figure, in a source checkout
+LADDER_FIGURE = Path(__file__).parents[2] / "data" / "results" / "skill_ladder_p2.png"
+
+
+GLOSSARY = Path(__file__).parents[2] / "docs" / "glossary.md"
+
+
+def _glossary_link(report: Path) -> str:
+    """A link to docs/glossary.md (the short words of the findings), in a source checkout."""
+    return _relative(GLOSSARY, report) if GLOSSARY.is_file() else ""
+
+
+def _ladder_link(report: Path) -> str:
+    if not LADDER_FIGURE.is_file():
+        return ""
+    return f' <a class="ladder" href="{_relative(LADDER_FIGURE, report)}">The ladder at 2 players (figure)</a>.'
+
+
+def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found: list, out: Path) -> list[Section]:
     sections = []
     effects = tables.get("effects")
     house = Section("effects", "House-rule effects",
@@ -274,7 +297,7 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
     sections.append(fairness)
 
     skill = Section("skill", "Skill",
-                    "How much a better strategy wins: the one skilled seat's share of the rounds that have a "
+                    SKILL_MEANING + _ladder_link(out) + " Here: the one skilled seat's share of the rounds that have a "
                     "winner minus its fair share 1/N (Wilson interval, score test, Holm over the table; rounds "
                     "without a winner are left out, <em>n</em> counts the won rounds). How a rule changes the "
                     "edge: per game, the skilled seat's win minus that seat's win in the all-random twin on the "
