@@ -88,7 +88,7 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     study = ds.manifest["study"]
-    answer = _answer(tables, found)
+    answer = _answer(tables, found, ds.manifest["study"]["variants"])
     html = env.get_template("report.html.j2").render(
         study=study, manifest=ds.manifest, answer=answer, findings=found, grouped=_by_rule(found, answer),
         quiet=("no_effect", "identical", "negligible", "note", "inconclusive"),
@@ -157,6 +157,7 @@ class Answer:
     scorecard: str = ""
     legend: str = ""
     profile: str = ""
+    unexercised: list = field(default_factory=list)   # a rule no lineup met, and the players who would
 
     @property
     def subjects(self) -> list[str]:
@@ -167,7 +168,7 @@ def _subject(b: str, a: str) -> str:
     return f"{b} (vs {a})"   # a comparison's subject in its claims (unosim.analysis.verdicts)
 
 
-def _answer(tables: dict[str, pl.DataFrame], found: list) -> Answer:
+def _answer(tables: dict[str, pl.DataFrame], found: list, variants: dict) -> Answer:
     card, verdict_table = tables.get("scorecard"), tables.get("verdicts")
     if card is None or card.is_empty():
         return Answer()
@@ -178,7 +179,34 @@ def _answer(tables: dict[str, pl.DataFrame], found: list) -> Answer:
                 if _subject(comp.b, comp.a) in rule_claims]
     described = verdict_table["profile"][0] if not verdict_table.is_empty() else ""
     return Answer(verdicts, scorecard.scorecard_html(card, verdict_table), scorecard.legend(scorecard.scale_end(card)),
-                  described)
+                  described, unexercised(card, variants))
+
+
+#: a player's choice a behaviour rule acts on (pipeline.house_rules.BEHAVIOURS), in plain words
+CHOICE_WORDS = {"p_keep_drawn": "keep a playable card they drew", "p_challenge": "challenge a Wild Draw Four",
+                "p_bluff": "bluff a Wild Draw Four", "p_draw": "draw although they could play"}
+
+
+def unexercised(card: pl.DataFrame, variants: dict) -> list[str]:
+    """For each rule whose every game was identical to its baseline's: that no lineup of the study met it,
+    and, for a rule that acts on a player's choice, the players who would (a lineup that makes it)."""
+    from ..pipeline.house_rules import BEHAVIOURS
+    notes = []
+    for (axis, a, b), rows in card.group_by(["axis", "a", "b"], maintain_order=True):
+        if axis != "variant" or not (rows["class"] == "identical").all() or a not in variants or b not in variants:
+            continue
+        ruled_a, ruled_b = (rules.from_key(variants[v]["key"]).as_dict() for v in (a, b))
+        changed = [k for k in ruled_b if ruled_b[k] != ruled_a.get(k)]
+        choices = [BEHAVIOURS[k] for k in changed if k in BEHAVIOURS]
+        lineups = ", ".join(sorted(set(rows["lineup"].drop_nulls().to_list())))
+        text = f"{b}: no lineup of this study ({lineups}) met the rule: every game was identical to {a}'s."
+        if choices:
+            words = " or ".join(CHOICE_WORDS[c] for c in choices)
+            example = ",".join(f"{c}=0.3" for c in choices)
+            text += (f" Players who sometimes {words} would: a lineup such as random({example}) (the demo's "
+                     "casual players; docs/rules.md §5.1).")
+        notes.append(text)
+    return notes
 
 
 def _by_rule(found: list, answer: Answer) -> list[tuple[str, list]]:
