@@ -91,3 +91,12 @@ def test_code_cites_the_rules_doc_not_an_outside_file():
                  if path.is_file() and path.parts[len(ROOT.parts)] in ("unosim", "analyses")
                  for n, line in enumerate(path.read_text().splitlines(), 1) if outside.search(line)]
     assert not offenders, f"cite docs/rules.md instead: {offenders[:10]} ({len(offenders)} lines)"
+
+
+def test_the_glossary_names_every_card_key():
+    """Every card class a deck, a card-value table or a report names has a line in docs/glossary.md."""
+    from unosim.game.cards import HAND_CLASSES
+    glossary = (Path(__file__).parents[1] / "docs" / "glossary.md").read_text(encoding="utf-8")
+    numbers = {f"n{i}" for i in range(10)}
+    missing = [key for key in HAND_CLASSES if key not in numbers and f"| `{key}` |" not in glossary]
+    assert not missing, missing

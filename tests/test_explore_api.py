@@ -122,7 +122,7 @@ def test_more_draw_twos_make_draw_penalties_larger(explorer):
 
 
 def test_a_run_shows_progress_and_can_be_cancelled_while_the_server_answers(explorer):
-    status, run = call(explorer, "/api/compare", {"games": MAX_GAMES, "mode": "points"})
+    status, run = call(explorer, "/api/compare", {"games": MAX_GAMES, "mode": "points", "what_if": {"seven_o": True}})
     assert status == 202 and run["status"] in ("queued", "running")
     deadline = time.monotonic() + 300
     state = run
@@ -138,7 +138,7 @@ def test_a_run_shows_progress_and_can_be_cancelled_while_the_server_answers(expl
         state = call(explorer, f"/api/runs/{run['id']}")[1]
     assert state["status"] == "cancelled"
     # the fresh worker plays the next run
-    status, after = call(explorer, "/api/compare?wait=1", {"games": 200})
+    status, after = call(explorer, "/api/compare?wait=1", {"games": 200, "what_if": {"seven_o": True}})
     assert status == 200 and after["status"] == "done"
 
 
@@ -161,7 +161,8 @@ def test_findings_equal_those_of_the_saved_study_run_through_the_cli(explorer, t
                          capture_output=True, text=True)   # and `unosim report` as a real process
     assert out.returncode == 0, out.stderr
     from unosim.analysis.standard import read_findings
-    assert [c.text for c in read_findings(tmp_path / "what_if" / "analysis")] == shown
+    from unosim.analysis.verdicts import ranked   # the page lists them in the profile's order
+    assert [c.text for c in ranked(read_findings(tmp_path / "what_if" / "analysis"))] == shown
     report = (tmp_path / "what_if" / "report.html").read_text()
     assert all(html.escape(text, quote=False) in report for text in shown)
     status, csv = call(explorer, f"/api/runs/{run['id']}/tables/effects.csv")
@@ -173,8 +174,37 @@ def test_the_spec_is_a_valid_study(explorer):
     from unosim.explore.comparison import Comparison
     comparison = Comparison(what_if={"deck": {"draw_two": 12}, "stacking": "any_draw"}, lineup="greedy_points,random*")
     study = comparison.study()
-    assert [c.variant for c in study.cells] == ["baseline", "what_if"]
-    assert study.variants["what_if"].deck == (("draw_two", 12),)
+    assert [c.variant for c in study.cells] == ["classic", "designer_deck_and_stacking_any_draw"]
+    assert study.variants["designer_deck_and_stacking_any_draw"].deck == (("draw_two", 12),)
+
+
+@pytest.mark.parametrize("body,message", [
+    ({}, "the what-if changes nothing: it plays the baseline's rules and deck (the published classic)"),
+    ({"baseline": {"seven_o": True}, "what_if": {"seven_o": True}},
+     "the what-if changes nothing: it plays the baseline's rules and deck (seven_o = true)"),
+    ({"what_if": [{"seven_o": True}, {}]}, "what-if 2 changes nothing"),
+    ({"what_if": [{"seven_o": True}] * 5}, "what_if has 5 what-ifs: valid is 1..4 against one baseline"),
+])
+def test_a_comparison_that_changes_nothing_is_refused(explorer, body, message):
+    status, answer = call(explorer, "/api/compare", {"games": 100, **body})
+    assert status == 400 and message in answer["error"], answer
+
+
+@pytest.mark.slow
+def test_up_to_four_what_ifs_side_by_side_against_one_baseline_each_named_by_its_rule(explorer):
+    body = {"games": 2000, "seed": 5, "what_if": [{"seven_o": True}, {"stacking": "any_draw"}, {"hand_size": 5}]}
+    status, run = call(explorer, "/api/compare?wait=1", body)
+    assert status == 200 and run["status"] == "done", run
+    result = run["result"]
+    assert result["names"] == {"baseline": "classic", "what_ifs": ["seven_o", "stacking_any_draw", "hand_size_5"]}
+    assert run["games_total"] == 4 * 2000
+    assert {v["b"] for v in result["verdicts"]} == {"seven_o", "stacking_any_draw", "hand_size_5"}
+    assert all(v["a"] == "classic" for v in result["verdicts"])
+    # one scorecard: a row per what-if; findings name the rule, never "what_if (vs baseline)"
+    assert result["scorecard_html"].count('<tr><th scope="row">') == 3
+    subjects = {f["subject"] for f in result["findings"]}
+    assert "seven_o (vs classic)" in subjects and not any("what_if" in s for s in subjects)
+    assert {r["b"] for r in result["tables"]["scorecard"]} == {"seven_o", "stacking_any_draw", "hand_size_5"}
 
 
 def test_unosim_explore_prints_its_url_and_serves_the_page():

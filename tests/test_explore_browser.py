@@ -32,16 +32,24 @@ def test_toggle_a_rule_run_and_see_findings_charts_and_exports(page):
     assert "changed" in page.locator("#rules tr[data-rule='stacking']").get_attribute("class")
     page.fill("#games", "4000")
     page.click("#run")
-    page.wait_for_selector("#findings li", timeout=300_000)
+    page.wait_for_selector("#verdicts li", timeout=300_000)
     assert page.eval_on_selector("#progress", "p => p.value === p.max && p.max === 8000")
-    findings = page.locator("#findings li").all_inner_texts()
+    # the answer first: the verdict naming the rule, the scorecard; every finding folded below, by rule
+    assert page.locator("#verdicts li").all_inner_texts()[0].startswith("stacking_any_draw vs classic — ")
+    assert page.locator("#scorecard table.scorecard tbody tr").count() == 1
+    assert not page.is_visible("#findings li")
+    page.click("#all-findings > summary")
+    findings = page.locator("#findings li").all_text_contents()
     assert any("largest hand" in f and "larger" in f for f in findings), findings
+    assert page.locator("#findings summary").all_inner_texts()[0].startswith("stacking_any_draw (vs classic)")
+    assert page.locator("#history li").count() == 1
     assert "Paired" in page.inner_text("#pairing")
     page.wait_for_selector("#charts figure[data-chart='house_rule_effects'] svg", timeout=300_000)
     charts = page.eval_on_selector_all("#charts figure", "fs => fs.map(f => f.dataset.chart)")
     assert {"house_rule_effects", "win_rate_by_seat", "turn_survival"} <= set(charts)
     assert page.eval_on_selector("#charts figure svg", "s => s.getBoundingClientRect().height") > 100
-    assert "stacking" in page.inner_text("#effects-table") or page.locator("#effects-table tr").count() > 3
+    effects = page.inner_text("#effects-table")
+    assert "stacking_any_draw vs classic" in effects and "%" in effects and "p_holm" not in effects
     spec = page.get_attribute("#save-spec", "href")
     assert spec.endswith("/spec.toml")
     text = page.evaluate(f"fetch('{spec}').then(r => r.text())")
@@ -64,3 +72,39 @@ def test_the_deck_editor_sends_only_the_changed_counts(page):
     assert sent["what_if"]["deck"] == {"draw_two": 12} and "deck" not in sent["baseline"]
     page.fill("#deck input[name='deck:draw_two']", "8")
     assert "deck" not in page.evaluate("request()")["what_if"]
+
+
+def test_the_page_separates_house_rules_from_settings_and_adds_what_ifs(page):
+    page.evaluate("fillVariant()")   # every rule back at the variant's value
+    assert page.locator("#rules tr[data-rule='seven_o']").count() == 1
+    assert page.locator("#settings tr[data-rule='max_turns_per_round']").count() == 1
+    assert page.locator("#rules tr[data-rule='max_turns_per_round']").count() == 0
+    link = page.get_attribute("#rules tr[data-rule='seven_o'] a.section", "href")
+    assert page.evaluate(f"fetch('{link}').then(r => r.status)") == 200
+    page.check("input[name='what_if:seven_o']")
+    page.click("#add-what-if")
+    assert page.is_checked("input[name='what_if:seven_o']"), "adding a column keeps what was set"
+    page.select_option("select[name='what_if2:stacking']", "any_draw")
+    sent = page.evaluate("request()")
+    assert sent["what_if"] == [{"seven_o": True}, {"stacking": "any_draw"}]
+    page.click("#remove-what-if")
+    assert page.evaluate("request()")["what_if"] == {"seven_o": True}
+    page.uncheck("input[name='what_if:seven_o']")
+
+
+def test_a_no_op_comparison_is_refused_on_the_page(page):
+    page.evaluate("fillVariant()")
+    page.click("#run")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "changes nothing" in page.inner_text("#error")
+
+
+def test_on_a_phone_the_page_never_scrolls_sideways(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.click("#add-what-if")
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1] == 390, widths
+        page.click("#remove-what-if")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})

@@ -37,14 +37,24 @@ def test_the_readme_python_example_runs(tmp_path):
     assert "won" in out.stdout and "n_turns" in out.stdout
 
 
+def _demo_commands() -> list[str]:
+    """The `unosim` commands of the Makefile's demo recipe that write under data/ (continuation lines joined)."""
+    recipe = re.search(r"^demo:.*?\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M).group(1)
+    lines = recipe.replace("\\\n", " ").splitlines()
+    return [re.sub(r"^\s*\$\(BIN\)/python -m unosim ", "unosim ", line) for line in lines if "unosim tournament" in line]
+
+
 @pytest.mark.slow
-def test_the_readme_command_line_example_runs(tmp_path):
-    """Each line of the shell example, run as printed in a scratch directory."""
+def test_the_readme_command_line_example_runs_after_make_demo(tmp_path):
+    """Each line of the shell example, run as printed in a scratch directory where `make demo`'s tournament
+    already wrote its dataset (the README's order: `make demo`, then these)."""
     shell = _blocks("sh")[1]
     lines = [line.split("  #")[0].strip() for line in shell.strip().splitlines()]
     assert len(lines) <= 5
     unosim = str(Path(sys.executable).with_name("unosim"))
-    for line in lines:
+    before = _demo_commands()
+    assert len(before) == 1 and "--out data" in before[0]
+    for line in before + lines:
         out = subprocess.run(line.replace("unosim ", unosim + " "), shell=True, capture_output=True, text=True,
                              cwd=tmp_path, timeout=900)
         assert out.returncode == 0, f"{line}: {out.stderr}"

@@ -34,8 +34,10 @@ def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noq
     assert all(alt and base64.b64decode(svg).lstrip().startswith((b"<?xml", b"<svg")) for alt, svg in images)
     assert html.count("<figcaption>") == len(images)
     assert not re.search(r'src="(https?:|/|\.\.?/)', html), "the report must not load anything"
-    links = re.findall(r'href="([^"#][^"]*)"', html)  # the only links out: each chart's SVG file, beside it
+    links = re.findall(r'<a class="full" href="([^"#][^"]*)"', html)  # each chart's SVG file, beside it
     assert len(links) == len(images) and all(h.endswith(".svg") and (path.parent / h).is_file() for h in links)
+    others = set(re.findall(r'href="([^"#][^"]*)"', html)) - set(links)   # the ladder's figure, the glossary
+    assert all(h.endswith(("skill_ladder_p2.png", "glossary.md")) and (path.parent / h).is_file() for h in others), others
     ids = re.findall(r'<section id="([a-z]+)"', html)
     assert ids[0] == "findings" and set(SECTIONS) <= set(ids)
     nav = re.search(r"<nav.*?</nav>", html, re.S).group(0)
@@ -48,12 +50,12 @@ def test_report_is_one_self_contained_html_file(small_dataset, tmp_path):  # noq
 def test_report_of_identical_games_says_so(house_rule_dataset, tmp_path):  # noqa: F811
     html = write_report(analyzed(house_rule_dataset), tmp_path / "r.html").read_text()
     findings = html[html.index('<section id="findings">'):html.index("</section>")]
-    assert re.search(r"force_play_drawn \(vs classic\)</strong>( |<ul><li[^>]*>)with all-random players at 4p: "
-                     r"changed none of "
+    assert re.search(r"force_play_drawn \(vs classic\) <span class=\"count\">\(\d+\)</span></summary>\n<ul>.*?"
+                     r"with all-random players at 4p: changed none of "
                      r"the 1,500 games \(every round identical to the baseline\): if it acts at all under these "
-                     r"policies, it changes at most 0.2% of games", findings)
+                     r"policies, it changes at most 0.2% of games", findings, re.S)
     assert "no effect" not in findings
-    assert re.search(r"draw_until_playable \(vs classic\)</strong>( |<ul>).*?with all-random players at 4p: rounds "
+    assert re.search(r"draw_until_playable \(vs classic\) <span.*?with all-random players at 4p: rounds "
                      r"\d+% longer \[\+\d+%, \+\d+%\], raw 95%", findings, re.S)
     assert findings.index("draw_until_playable") < findings.index("force_play_drawn")
 
@@ -326,7 +328,7 @@ def test_the_skill_section_leads_with_how_much_is_skill_and_ranks_the_rules(tmp_
     changes = pl.read_csv(path / "analysis" / "skill_changes.csv")
     assert changes.height == 2 and set(changes["b"]) == {"stacking_any_draw", "draw_until_playable"}
     assert changes["n"].to_list() == [200, 200]   # paired on the games all four cells played
-    lead = text[text.index("How the house rules change it"):text.index("How much a better strategy wins")]
+    lead = text[text.index("How the house rules change it"):text.index("Skill is how much more often")]
     for b in changes["b"]:
         assert lead.count(f"{b} (vs classic): with lookahead(rollouts=4) in one seat (lineup expert) at 2p") == 1
     ranked_table = re.search(r"The house rules ranked by how they change.*?</table>", section, re.S).group(0)

@@ -75,3 +75,13 @@ def test_the_report_opens_with_one_checked_verdict_per_rule_then_the_scorecard(h
     folded = html[html.index('<details class="all-findings">'):]
     groups = re.findall(r'<details class="group"><summary>([^<]+) <span', folded)
     assert groups[:len(items)] == [f"{b} (vs {a})" for b, a, _ in items]
+
+
+def test_a_rule_no_lineup_met_says_which_players_would(house_rule_dataset, tmp_path):  # noqa: F811
+    """force_play_drawn changes no game of players who always play a playable drawn card: the report says so,
+    and names the players who would meet it (those who sometimes keep one)."""
+    html = html_text.unescape(write_report(analyzed(house_rule_dataset), tmp_path / "r.html").read_text())
+    notes = re.findall(r'<p class="note unexercised">(.*?)</p>', html)
+    assert len(notes) == 1, notes
+    assert notes[0].startswith("force_play_drawn: no lineup of this study (random) met the rule")
+    assert "keep a playable card they drew would: a lineup such as random(p_keep_drawn=0.3)" in notes[0]

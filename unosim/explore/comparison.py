@@ -18,6 +18,7 @@ the two cells deal the same decks game by game (paired) unless the what-if chang
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,8 @@ MAX_GAMES = 200_000
 DEFAULT_GAMES = 20_000
 STUDY_NAME = "what_if"
 BASELINE, WHAT_IF = "baseline", "what_if"
+#: most what-ifs compared side by side with one baseline
+MAX_WHAT_IFS = 4
 _KEYS = {"variant", "players", "lineup", "games", "seed", "mode", "baseline", "what_if"}
 
 
@@ -44,7 +47,7 @@ class Comparison:
     seed: int = 1
     mode: str = "single_round"
     baseline: dict[str, Any] = field(default_factory=dict)
-    what_if: dict[str, Any] = field(default_factory=dict)
+    what_if: dict[str, Any] | list[dict[str, Any]] = field(default_factory=dict)   # up to MAX_WHAT_IFS
 
     def __post_init__(self):
         if not isinstance(self.variant, str) or self.variant not in rules.variant_names():
@@ -56,16 +59,25 @@ class Comparison:
             raise ValueError(f"seed={self.seed!r} is invalid: valid is an integer ≥ 0")
         if self.mode not in rules.MATCH_MODES:
             raise ValueError(f"mode={self.mode!r} is invalid: valid is one of {list(rules.MATCH_MODES)}")
-        for side in (BASELINE, WHAT_IF):
-            overrides = getattr(self, side)
+        what_ifs = self.what_if if isinstance(self.what_if, list) else [self.what_if]
+        if not 1 <= len(what_ifs) <= MAX_WHAT_IFS:
+            raise ValueError(f"what_if has {len(what_ifs)} what-ifs: valid is 1..{MAX_WHAT_IFS} against one baseline")
+        for side, overrides in ((BASELINE, self.baseline), *((WHAT_IF, w) for w in what_ifs)):
             if not isinstance(overrides, dict):
                 raise ValueError(f"{side}={overrides!r} is invalid: valid is a table of rule name → value")
             if "match_mode" in overrides:
                 raise ValueError(f"{side}: match_mode is set once for the comparison, by mode")
-            self.ruleset(side).check_players(self.players)
+            self._ruleset(overrides).check_players(self.players)
         if not isinstance(self.lineup, str):
             raise ValueError(f"lineup={self.lineup!r} is invalid: valid is a lineup such as 'greedy_points,random*'")
         policies.make_lineup(self.lineup, self.players)
+        base = self._ruleset(self.baseline)
+        for i, overrides in enumerate(what_ifs):
+            if self._ruleset(overrides) == base:
+                which = "the what-if" if len(what_ifs) == 1 else f"what-if {i + 1}"
+                raise ValueError(f"{which} changes nothing: it plays the baseline's rules and deck "
+                                 f"({_describe(self.baseline) if self.baseline else 'the published ' + self.variant}); "
+                                 "change a rule or the deck of the what-if")
         self.study()   # the spec parser's own checks (names, grid)
 
     @classmethod
@@ -77,8 +89,39 @@ class Comparison:
             raise ValueError(f"unknown key {unknown[0]!r} in the request: valid keys are {sorted(_KEYS)}")
         return cls(**data)
 
+    @property
+    def what_ifs(self) -> list[dict[str, Any]]:
+        """The what-ifs, each compared with the baseline (one, or up to :data:`MAX_WHAT_IFS` side by side)."""
+        return self.what_if if isinstance(self.what_if, list) else [self.what_if]
+
+    @property
+    def cells(self) -> int:
+        return 1 + len(self.what_ifs)
+
     def ruleset(self, side: str) -> rules.RuleSet:
-        return rules.get_variant(self.variant, {**getattr(self, side), "match_mode": self.mode})
+        """The rules of ``baseline``, ``what_if`` (the first what-if) or ``what_if_<i>`` (what-if i, from 1)."""
+        if side == BASELINE:
+            return self._ruleset(self.baseline)
+        index = int(side.removeprefix(WHAT_IF).lstrip("_") or 1) - 1
+        return self._ruleset(self.what_ifs[index])
+
+    def _ruleset(self, overrides: dict[str, Any]) -> rules.RuleSet:
+        return rules.get_variant(self.variant, {**overrides, "match_mode": self.mode})
+
+    def names(self) -> tuple[str, list[str]]:
+        """The variant names of the spec, so findings name the rule ("seven_o (vs classic)"): the baseline
+        is the variant's own name (``baseline`` when it changes rules of its own), each what-if is named by
+        what it changes against the baseline (:func:`rule_name`), made unique."""
+        base = self.variant if not self.baseline else BASELINE
+        names: list[str] = []
+        for overrides in self.what_ifs:
+            changed = {k: v for k, v in overrides.items() if self.baseline.get(k) != v}
+            changed.update({k: self._ruleset({}).as_dict().get(k) for k in self.baseline if k not in overrides})
+            name = rule_name(changed) or WHAT_IF
+            while name in names or name == base:
+                name += "_b"
+            names.append(name)
+        return base, names
 
     def as_json(self) -> dict[str, Any]:
         return {"variant": self.variant, "players": self.players, "lineup": self.lineup, "games": self.games,
@@ -87,33 +130,52 @@ class Comparison:
     def spec(self) -> str:
         """The TOML study spec of this comparison (what "save as study" writes)."""
         lineup = policies.parse_lineup(self.lineup)
-        changed = {k: v for k, v in self.what_if.items() if self.baseline.get(k) != v}
+        base, names = self.names()
+        changes = [_describe({k: v for k, v in w.items() if self.baseline.get(k) != v}) for w in self.what_ifs]
         lines = [
             "# A what-if comparison saved by `unosim explore`: run it with",
             "#   unosim study run what_if.toml && unosim analyze data/what_if && unosim report data/what_if",
             "[study]",
             f'name = "{STUDY_NAME}"',
             "description = " + _toml(f"{self.variant}, {self.players} players, lineup {self.lineup}: what if "
-                                     f"{_describe(changed)}?"),
+                                     f"{' / '.join(changes)}?"),
             f"seed = {self.seed}",
             f"games = {self.games}",
             f'mode = "{self.mode}"',
             "common_random_numbers = true",
             "",
             "[variants]",
-            _variant_line(BASELINE, self.variant, self.baseline),
-            _variant_line(WHAT_IF, self.variant, self.what_if),
+            *([_variant_line(base, self.variant, self.baseline)] if base != self.variant else []),   # else built in
+            *(_variant_line(name, self.variant, w) for name, w in zip(names, self.what_ifs, strict=True)),
         ]
         if not lineup.builtin:
             lines += ["", "[lineups]", f"{lineup.name} = {_toml(lineup.text)}"]
-        lines += ["", "[[grid]]", f'variants = ["{BASELINE}", "{WHAT_IF}"]', f"players = [{self.players}]",
-                  f'lineups = ["{lineup.name}"]', "", "[[comparisons]]", 'axis = "variant"', f'a = "{BASELINE}"',
-                  f'b = "{WHAT_IF}"']
+        lines += ["", "[[grid]]", f"variants = {_toml([base, *names])}", f"players = [{self.players}]",
+                  f'lineups = ["{lineup.name}"]']
+        for name in names:
+            lines += ["", "[[comparisons]]", 'axis = "variant"', f'a = "{base}"', f'b = "{name}"']
         return "\n".join(lines) + "\n"
 
     def study(self):
         from ..pipeline.study import parse_study
         return parse_study(tomllib.loads(self.spec()), source="the comparison")
+
+
+def rule_name(changed: dict[str, Any]) -> str:
+    """A what-if's name from what it changes: ``seven_o`` (a rule switched on), ``no_jump_in`` (off),
+    ``stacking_any_draw``, ``hand_size_5``, ``designer_deck``; several joined by ``_and_``; at most 60
+    characters."""
+    parts = []
+    for key, value in changed.items():
+        if key == "deck":
+            parts.append("designer_deck")
+        elif value is True:
+            parts.append(key)
+        elif value is False:
+            parts.append(f"no_{key}")
+        else:
+            parts.append(re.sub(r"[^a-z0-9]+", "_", f"{key}_{value}".lower()).strip("_"))
+    return "_and_".join(parts)[:60].rstrip("_")
 
 
 def _describe(changed: dict[str, Any]) -> str:
@@ -160,7 +222,8 @@ def _toml(value: Any) -> str:
 PAGE_CHARTS = ("house_rule_effects", "turn_survival", "skill_edge")
 #: the tables the page shows and offers as CSV
 ANALYSIS = "analysis"
-PAGE_TABLES = ("effects", "win_rates", "lengths", "compare_wins", "compare_lengths", "skill", "card_values")
+PAGE_TABLES = ("scorecard", "effects", "win_rates", "lengths", "compare_wins", "compare_lengths", "skill",
+               "card_values")
 
 
 def run(comparison: Comparison, workdir: str | Path) -> dict[str, Any]:
@@ -176,6 +239,7 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
     tables (for :func:`charts`)."""
     from ..analysis.few_games import too_few_games
     from ..analysis.standard import read_findings, standard_tables, write_standard_tables
+    from ..analysis.verdicts import ranked
     from ..reporting.charts import charts_left_out
     from ..store.reader import open_dataset
     from ..pipeline.runner import run_study
@@ -186,9 +250,13 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
     tables = standard_tables(ds)
     write_standard_tables(tables, ds.path / ANALYSIS)
     found = read_findings(ds.path / ANALYSIS) or []
+    base, names = comparison.names()
     result = {
         "comparison": comparison.as_json(),
-        "findings": [{"subject": c.subject, "text": c.text, "kind": c.kind, "section": c.section} for c in found],
+        "names": {"baseline": base, "what_ifs": names},
+        **answer(tables, found),
+        "findings": [{"subject": c.subject, "text": c.text, "kind": c.kind, "section": c.section,
+                      "verdict": c.verdict, "scope": c.scope} for c in ranked(found)],
         "tables": {name: _json_rows(tables[name]) for name in PAGE_TABLES if name in tables},
         "csv": sorted(tables),
         "paired": bool(tables["effects"]["paired"].all()) if "effects" in tables else None,
@@ -197,6 +265,20 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
         "notes": too_few_games(tables) + charts_left_out(tables),   # what the games were too few for
     }
     return result, tables
+
+
+def answer(tables: dict, found: list) -> dict[str, Any]:
+    """What the page opens with, as the report does: one verdict sentence per what-if (the rule-level
+    verdict claims) and the scorecard picture (:mod:`unosim.reporting.scorecard`)."""
+    from ..reporting.scorecard import comparisons, scorecard_html
+    card, verdicts = tables.get("scorecard"), tables.get("verdicts")
+    if card is None or card.is_empty() or verdicts is None:
+        return {"verdicts": [], "scorecard_html": ""}
+    by_subject = {c.subject: c for c in found if c.section == "verdict" and not c.scope}
+    shown = [(comp, by_subject.get(f"{comp.b} (vs {comp.a})")) for comp in comparisons(verdicts, card)]
+    return {"verdicts": [{"b": comp.b, "a": comp.a, "verdict": claim.verdict, "text": claim.text}
+                         for comp, claim in shown if claim is not None],
+            "scorecard_html": str(scorecard_html(card, verdicts))}
 
 
 def _json_rows(frame) -> list[dict[str, Any]]:

@@ -66,7 +66,7 @@ class Run:
 
     @property
     def games_total(self) -> int:
-        return 2 * self.comparison.games
+        return self.comparison.cells * self.comparison.games
 
     @property
     def dataset(self) -> Path:

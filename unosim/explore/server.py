@@ -58,6 +58,7 @@ from .design_runs import Busy, DesignRuns
 from .jobs import QueueFull, Runs
 
 STATIC = Path(__file__).with_name("static")
+RULES_DOC = Path(__file__).parents[2] / "docs" / "rules.md"
 #: the largest request body (a comparison with two designer decks is a few hundred bytes)
 MAX_BODY = 64 * 1024
 #: the longest a client may take to send its body
@@ -208,6 +209,14 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
+    async def rules_doc(request: Request) -> Response:
+        """docs/rules.md, which the page's house rules link to (in a source checkout)."""
+        path = RULES_DOC
+        if not path.is_file():
+            return _error(f"{path} is not here (an installed package has no docs): read docs/rules.md of the "
+                          "source", 404)
+        return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
+
     async def get_options(request: Request) -> Response:
         return JSONResponse(cached_options)
 
@@ -298,6 +307,7 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         Route("/api/design/{run}/{path:path}", design_file),
         Route("/", index),
         Route("/api/options", get_options),
+        Route("/docs/rules.md", rules_doc),
         Route("/api/compare", compare, methods=["POST"]),
         Route("/api/runs/{run}", get_run),
         Route("/api/runs/{run}", cancel_run, methods=["DELETE"]),

@@ -88,13 +88,13 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     study = ds.manifest["study"]
-    answer = _answer(tables, found)
+    answer = _answer(tables, found, ds.manifest["study"]["variants"])
     html = env.get_template("report.html.j2").render(
         study=study, manifest=ds.manifest, answer=answer, findings=found, grouped=_by_rule(found, answer),
         quiet=("no_effect", "identical", "negligible", "note", "inconclusive"),
-        families=_families(tables), minimums=_minimums(),
+        families=_families(tables), minimums=_minimums(), glossary=_glossary_link(out),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
-        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found), appendix=_appendix(ds, tables))
+        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found, out), appendix=_appendix(ds, tables))
     write_text_atomic(out, html)
     return out
 
@@ -157,6 +157,7 @@ class Answer:
     scorecard: str = ""
     legend: str = ""
     profile: str = ""
+    unexercised: list = field(default_factory=list)   # a rule no lineup met, and the players who would
 
     @property
     def subjects(self) -> list[str]:
@@ -167,7 +168,7 @@ def _subject(b: str, a: str) -> str:
     return f"{b} (vs {a})"   # a comparison's subject in its claims (unosim.analysis.verdicts)
 
 
-def _answer(tables: dict[str, pl.DataFrame], found: list) -> Answer:
+def _answer(tables: dict[str, pl.DataFrame], found: list, variants: dict) -> Answer:
     card, verdict_table = tables.get("scorecard"), tables.get("verdicts")
     if card is None or card.is_empty():
         return Answer()
@@ -178,7 +179,34 @@ def _answer(tables: dict[str, pl.DataFrame], found: list) -> Answer:
                 if _subject(comp.b, comp.a) in rule_claims]
     described = verdict_table["profile"][0] if not verdict_table.is_empty() else ""
     return Answer(verdicts, scorecard.scorecard_html(card, verdict_table), scorecard.legend(scorecard.scale_end(card)),
-                  described)
+                  described, unexercised(card, variants))
+
+
+#: a player's choice a behaviour rule acts on (pipeline.house_rules.BEHAVIOURS), in plain words
+CHOICE_WORDS = {"p_keep_drawn": "keep a playable card they drew", "p_challenge": "challenge a Wild Draw Four",
+                "p_bluff": "bluff a Wild Draw Four", "p_draw": "draw although they could play"}
+
+
+def unexercised(card: pl.DataFrame, variants: dict) -> list[str]:
+    """For each rule whose every game was identical to its baseline's: that no lineup of the study met it,
+    and, for a rule that acts on a player's choice, the players who would (a lineup that makes it)."""
+    from ..pipeline.house_rules import BEHAVIOURS
+    notes = []
+    for (axis, a, b), rows in card.group_by(["axis", "a", "b"], maintain_order=True):
+        if axis != "variant" or not (rows["class"] == "identical").all() or a not in variants or b not in variants:
+            continue
+        ruled_a, ruled_b = (rules.from_key(variants[v]["key"]).as_dict() for v in (a, b))
+        changed = [k for k in ruled_b if ruled_b[k] != ruled_a.get(k)]
+        choices = [BEHAVIOURS[k] for k in changed if k in BEHAVIOURS]
+        lineups = ", ".join(sorted(set(rows["lineup"].drop_nulls().to_list())))
+        text = f"{b}: no lineup of this study ({lineups}) met the rule: every game was identical to {a}'s."
+        if choices:
+            words = " or ".join(CHOICE_WORDS[c] for c in choices)
+            example = ",".join(f"{c}=0.3" for c in choices)
+            text += (f" Players who sometimes {words} would: a lineup such as random({example}) (the demo's "
+                     "casual players; docs/rules.md §5.1).")
+        notes.append(text)
+    return notes
 
 
 def _by_rule(found: list, answer: Answer) -> list[tuple[str, list]]:
@@ -217,7 +245,30 @@ def _figures(figures: dict, section: str) -> list[FigureImage]:
     return [image for chart, image in figures.values() if chart.section == section]
 
 
-def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found: list) -> list[Section]:
+#: what "skill" means, in the report and in the README alike
+SKILL_MEANING = ("Skill is how much more often a better strategy wins than its fair share 1/N against players who "
+                 "choose at random. A study measures it with one skilled seat among random ones (below); the "
+                 "skill ladder (<code>unosim ladder</code>) measures it head to head, the expert "
+                 "<code>lookahead</code> and every preset rated on one scale per variant.")
+#: the ladder's figure, in a source checkout
+LADDER_FIGURE = Path(__file__).parents[2] / "data" / "results" / "skill_ladder_p2.png"
+
+
+GLOSSARY = Path(__file__).parents[2] / "docs" / "glossary.md"
+
+
+def _glossary_link(report: Path) -> str:
+    """A link to docs/glossary.md (the short words of the findings), in a source checkout."""
+    return _relative(GLOSSARY, report) if GLOSSARY.is_file() else ""
+
+
+def _ladder_link(report: Path) -> str:
+    if not LADDER_FIGURE.is_file():
+        return ""
+    return f' <a class="ladder" href="{_relative(LADDER_FIGURE, report)}">The ladder at 2 players (figure)</a>.'
+
+
+def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found: list, out: Path) -> list[Section]:
     sections = []
     effects = tables.get("effects")
     house = Section("effects", "House-rule effects",
@@ -274,7 +325,7 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
     sections.append(fairness)
 
     skill = Section("skill", "Skill",
-                    "How much a better strategy wins: the one skilled seat's share of the rounds that have a "
+                    SKILL_MEANING + _ladder_link(out) + " Here: the one skilled seat's share of the rounds that have a "
                     "winner minus its fair share 1/N (Wilson interval, score test, Holm over the table; rounds "
                     "without a winner are left out, <em>n</em> counts the won rounds). How a rule changes the "
                     "skilled seat's edge over random players: its share of the won rounds minus the same seat's "

@@ -5,6 +5,11 @@
 const $ = (id) => document.getElementById(id);
 let OPTIONS = null;
 let current = null;   // the run being watched
+let whatIfs = 1;      // what-if columns shown (up to MAX_WHAT_IFS)
+const MAX_WHAT_IFS = 4;
+const history = [];   // the runs answered since the page opened
+// house rules (what a designer changes) apart from the settings of the simulation (docs/rules.md groups)
+const SETTINGS_GROUPS = ["match", "people"];
 
 const CHART_TITLES = {
   house_rule_effects: "Effects of the what-if against the baseline (95% intervals)",
@@ -68,8 +73,10 @@ function valueOf(input, rule) {
 
 function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
+function sideName(i) { return i === 0 ? "what_if" : `what_if${i + 1}`; }
+
 function markChanged() {
-  for (const row of $("rules").tBodies[0].rows) {
+  for (const row of [...$("rules").tBodies[0].rows, ...$("settings").tBodies[0].rows]) {
     const rule = variant().rules.find((r) => r.name === row.dataset.rule);
     const changed = [...row.querySelectorAll("[data-rule]")].some((i) => !same(valueOf(i, rule), rule.value));
     row.classList.toggle("changed", changed);
@@ -81,15 +88,24 @@ function fillVariant() {
   $("variant-description").textContent = `${v.description}; ${v.players[0]}-${v.players[1]} players`;
   $("players").min = v.players[0];
   $("players").max = v.players[1];
-  const body = $("rules").tBodies[0];
-  body.replaceChildren();
-  for (const rule of v.rules) {
-    const doc = `${rule.doc} (docs/rules.md §${rule.section})` + (v.fixed.includes(rule.name) ? "; fixed in this variant" : "");
-    body.append(el("tr", {"data-rule": rule.name},
-      el("td", {}, el("code", {}, rule.name)), el("td", {}, editor(rule, "baseline")),
-      el("td", {}, editor(rule, "what_if")), el("td", {class: "doc"}, doc)));
-    body.lastChild.dataset.rule = rule.name;
+  for (const id of ["rules", "settings"]) {
+    const body = $(id).tBodies[0];
+    body.replaceChildren();
+    const head = $(id).tHead.rows[0];
+    while (head.cells.length > 2) head.deleteCell(-1);
+    for (let i = 0; i < whatIfs; i++) head.append(el("th", {class: "what-if"}, whatIfs > 1 ? `what if ${i + 1}` : "what if"));
   }
+  for (const rule of v.rules) {
+    const fixed = v.fixed.includes(rule.name) ? "; fixed in this variant" : "";
+    const doc = el("td", {class: "doc"}, el("span", {class: "plain"}, rule.doc), " ", el("code", {}, rule.name), " ",
+      el("a", {href: `/docs/rules.md#${rule.section}`, target: "_blank", class: "section"}, `docs/rules.md §${rule.section}`), fixed);
+    const row = el("tr", {}, doc, el("td", {}, editor(rule, "baseline")));
+    for (let i = 0; i < whatIfs; i++) row.append(el("td", {}, editor(rule, sideName(i))));
+    row.dataset.rule = rule.name;
+    $(SETTINGS_GROUPS.includes(rule.group) ? "settings" : "rules").tBodies[0].append(row);
+  }
+  $("remove-what-if").hidden = whatIfs === 1;
+  $("add-what-if").disabled = whatIfs === MAX_WHAT_IFS;
   const deck = $("deck").tBodies[0];
   deck.replaceChildren();
   for (const name of v.deck_classes) {
@@ -101,10 +117,24 @@ function fillVariant() {
   }
 }
 
+// a what-if column added or removed: the tables are laid out again, every value typed so far kept
+function refill(columns) {
+  const inputs = () => document.querySelectorAll("#rules [name], #settings [name], #deck [name]");
+  const kept = new Map([...inputs()].map((i) => [i.name, i.type === "checkbox" ? i.checked : i.value]));
+  whatIfs = columns;
+  fillVariant();
+  for (const i of inputs()) {
+    if (!kept.has(i.name)) continue;
+    if (i.type === "checkbox") i.checked = kept.get(i.name); else i.value = kept.get(i.name);
+  }
+  markChanged();
+}
+
 function request() {
   const v = variant();
-  const sides = {baseline: {}, what_if: {}};
-  for (const input of document.querySelectorAll("#rules [data-rule]")) {
+  const sides = {baseline: {}};
+  for (let i = 0; i < whatIfs; i++) sides[sideName(i)] = {};
+  for (const input of document.querySelectorAll("#rules [data-rule], #settings [data-rule]")) {
     if (input.tagName === "TR") continue;
     const rule = v.rules.find((r) => r.name === input.dataset.rule);
     const value = valueOf(input, rule);
@@ -115,9 +145,10 @@ function request() {
     if (input.value !== input.dataset.published) deck[input.dataset.card] = Number(input.value);
   }
   if (Object.keys(deck).length) sides.what_if.deck = deck;
+  const whatIf = whatIfs === 1 ? sides.what_if : [...Array(whatIfs).keys()].map((i) => sides[sideName(i)]);
   return {variant: v.name, players: Number($("players").value), lineup: $("lineup").value.trim(),
           games: Number($("games").value), seed: Number($("seed").value), mode: $("mode").value,
-          baseline: sides.baseline, what_if: sides.what_if};
+          baseline: sides.baseline, what_if: whatIf};
 }
 
 function fail(message) {
@@ -151,7 +182,10 @@ async function watch(id) {
     $("progress").max = state.games_total;
     $("progress").value = state.games_done;
     if (!shown) {
-      $("status").textContent = `${state.phase}: ${state.games_done.toLocaleString()} of ${state.games_total.toLocaleString()} games, ${state.seconds.toFixed(1)} s`;
+      // no game played after a few seconds: the engine build these rules need is being compiled
+      const waiting = state.status === "running" && state.games_done === 0 && state.seconds > 3
+        ? " (no game yet: the engine for these rules is probably compiling, once, about 1-3 minutes; later runs start at once)" : "";
+      $("status").textContent = `${state.phase}: ${state.games_done.toLocaleString()} of ${state.games_total.toLocaleString()} games, ${state.seconds.toFixed(1)} s${waiting}`;
     }
     if (state.status === "failed" || state.status === "cancelled") {
       busy(false);
@@ -194,24 +228,62 @@ function table(rows, columns) {
   return el("div", {class: "table-scroll"}, el("table", {}, el("thead", {}, head), el("tbody", {}, ...body)));
 }
 
+function effectText(r) {
+  if (r.effect === null || r.effect === undefined) return r.class === "identical" ? "identical games" : "";
+  const f = (x) => (x === null ? "?" : (x > 0 ? "+" : "") + x.toFixed(Math.abs(x) >= 10 ? 0 : 1));
+  const unit = r.unit === "%" ? "%" : r.unit === "points" ? " points" : ` ${r.unit}`;
+  return `${f(r.effect)}${unit} [${f(r.effect_low)}, ${f(r.effect_high)}]`;
+}
+
+const JUDGEMENT = {good: "better for you", bad: "worse for you", neutral: "too small to matter",
+                   unclear: "too few games to tell", "not judged": "not judged"};
+
 function answer(id, result) {
   $("answer").hidden = false;
+  $("verdicts").replaceChildren(...result.verdicts.map((v) => el("li", {class: `v-${v.verdict.replaceAll(" ", "-")}`},
+    el("strong", {}, v.b), ` vs ${v.a} — ${v.text}`)));
+  $("scorecard").innerHTML = result.scorecard_html;   // the report's own scorecard markup
   const quiet = ["no_effect", "identical", "negligible", "note"];
-  $("findings").replaceChildren(...result.findings.map((f) =>
-    el("li", {class: quiet.includes(f.kind) ? "quiet" : ""}, el("strong", {}, f.subject + " "), f.text)));
-  if (!result.findings.length) $("findings").append(el("li", {}, "No finding: the tables support no statement."));
-  $("pairing").textContent = result.paired ? "Paired: both sides played the same deals, game by game."
+  const groups = new Map();
+  for (const f of result.findings) {
+    if (!groups.has(f.subject)) groups.set(f.subject, []);
+    groups.get(f.subject).push(f);
+  }
+  $("findings").replaceChildren(...[...groups].map(([subject, found]) => el("details", {open: groups.size === 1},
+    el("summary", {}, `${subject} (${found.length})`),
+    el("ol", {}, ...found.map((f) => el("li", {class: quiet.includes(f.kind) ? "quiet" : ""},
+      f.section === "verdict" ? el("em", {}, "verdict ") : "", f.text))))));
+  if (!result.findings.length) $("findings").append(el("p", {}, "No finding: the tables support no statement."));
+  $("pairing").textContent = result.paired ? "Paired: every side played the same deals, game by game."
     : "Independent samples: the decks differ, so the deals cannot be the same.";
   $("charts").replaceChildren();
-  const effects = result.tables.effects || [];
-  $("effects-table").replaceChildren(table(effects, ["measure", "mean_a", "mean_b", "estimate", "ci_low", "ci_high", "rel_change", "p_holm"]
-    .filter((c) => effects.length && c in effects[0])));
+  const card = (result.tables.scorecard || []).map((r) => ({
+    rule: `${r.b} vs ${r.a}`, measure: r.plain, setting: `${r.players} players, ${r.lineup}`, "effect [95% interval]": effectText(r),
+    "for your profile": JUDGEMENT[r.judgement] || r.judgement}));
+  $("effects-table").replaceChildren(table(card, ["rule", "measure", "effect [95% interval]", "for your profile", "setting"]));
   $("save-spec").href = `/api/runs/${id}/spec.toml`;
   const links = $("csv-links");
   links.replaceChildren("Tables as CSV: ", ...result.csv.flatMap((name, i) =>
     [i ? ", " : "", el("a", {href: `/api/runs/${id}/tables/${name}.csv`}, name)]));
+  remember(id, result);
 }
 
+function remember(id, result) {
+  if (history.some((h) => h.id === id)) return;
+  const names = result.names ? result.names.what_ifs.join(", ") : "what-if";
+  const verdicts = result.verdicts.map((v) => `${v.b}: ${v.verdict}`).join("; ");
+  history.unshift({id, result});
+  $("history-box").hidden = false;
+  const link = el("a", {href: "#answer"}, `${names} vs ${result.names ? result.names.baseline : "baseline"}`);
+  link.addEventListener("click", async () => {
+    const state = await (await fetch(`/api/runs/${id}`)).json();
+    answer(id, state.result);
+    if (state.result.charts) drawCharts(state.result.charts);
+  });
+  const c = result.comparison;
+  $("history").prepend(el("li", {"data-run": id}, link,
+    ` — ${c.variant}, ${c.players} players, ${c.lineup}, ${c.games.toLocaleString()} games: ${verdicts || "no verdict"}`));
+}
 
 function drawCharts(svgs) {
   const charts = [];
@@ -235,6 +307,8 @@ async function init() {
   $("variant").addEventListener("change", fillVariant);
   $("question").addEventListener("submit", run);
   $("cancel").addEventListener("click", cancel);
+  $("add-what-if").addEventListener("click", () => refill(Math.min(MAX_WHAT_IFS, whatIfs + 1)));
+  $("remove-what-if").addEventListener("click", () => refill(Math.max(1, whatIfs - 1)));
   fillVariant();
   document.body.dataset.ready = "1";
 }
