@@ -111,6 +111,7 @@ from .state import (
 
 DRAW_OR_ACCEPT = -1            # the option "draw" (normal turn) / "accept the penalty" (stack turn)
 WORLD = game_dtype()           # the record a rollout plays in (the game's layout: one compiled turn loop)
+WORK_RECORDS = 2               # a search's records: the one a rollout plays in, the world it starts from
 # outcome_value's two constants, tuned in classic at 4 players with 128 worlds and horizon 8 (±0.017):
 # a wild counting half a card won 0.343 of the rounds against random, a whole card 0.327; a points
 # weight of 0.1 (per 100 points held) won 0.314 against greedy_points and finished ahead of it 0.525
@@ -120,6 +121,10 @@ POINTS_WEIGHT = 0.1
 # the points difference over which outcome_value's comparison of two seats' points held at the horizon
 # turns from "ahead" to "behind" (a logistic's scale), screened at 4 players (classic, 108 cards)
 POINTS_SCALE = 10.0
+# pruning (step 4): first after PRUNE_FIRST worlds (fewer give no standard error to trust), then every
+# PRUNE_EVERY worlds (each look is a chance to drop the best option by bad luck)
+PRUNE_FIRST = 16
+PRUNE_EVERY = 8
 
 
 @njit
@@ -263,6 +268,31 @@ def deal_world(g, p, work, unseen, m, seed, world):
 
 
 @njit
+def copy_world(source, dest, n):
+    """dest = source in every field :func:`deal_world` deals (the others are the rollout's scratch, or
+    set once per search): each option of a world starts from the same world and random streams."""
+    dest["rng"][:] = source["rng"]
+    dest["st"][:] = source["st"]
+    dest["ir"][:] = source["ir"]
+    dest["fr"][:] = source["fr"]
+    dest["plen"][:] = source["plen"]
+    dest["outcomes"][:] = source["outcomes"]
+    dest["discards"][:] = source["discards"]
+    for t in range(n):
+        dest["hlen"][t] = source["hlen"][t]
+        dest["seat"][t] = source["seat"][t]
+        dest["shown"][t] = source["shown"][t]
+        dest["deficit"][t] = source["deficit"][t]
+        dest["totals"][t] = source["totals"][t]
+        dest["held"][t] = source["held"][t]
+        for i in range(source["hlen"][t]):
+            dest["hands"][t, i] = source["hands"][t, i]
+    for row in range(3):
+        for i in range(source["plen"][row]):
+            dest["pile"][row, i] = source["pile"][row, i]
+
+
+@njit
 def outside_void(void, t, pool, j, m):
     """Move the first card of pool[j:m] that lies outside seat t's void to pool[j] (a uniform choice
     among them: the pool is shuffled). None left (a belief the unseen cards cannot meet): as it is."""
@@ -382,20 +412,21 @@ def anchor_option(g, p, options, k, work, unseen, m, seed, worlds):
 
 
 @njit
-def significant_option(gain, gain_sq, k, anchor, z, work, seed, worlds):
+def significant_option(gain, gain_sq, k, anchor, z, work, seed, worlds, done):
     """The option whose mean gain over the anchor's option (paired over the worlds: common random
-    numbers) is largest among those whose mean gain exceeds z standard errors of it, else the anchor's.
-    A max over k noisy means picks noise (the winner's curse); the anchor is a sound preset, overruled
-    only on evidence. Ties uniformly by a generator seeded from (seed, worlds + 1)."""
+    numbers, over the ``done`` worlds searched) is largest among those whose mean gain exceeds z standard
+    errors of it, else the anchor's. A max over k noisy means picks noise (the winner's curse); the anchor
+    is a sound preset, overruled only on evidence. Ties uniformly by a generator seeded from
+    (seed, worlds + 1), ``worlds`` the budget."""
     value = np.full(k, -np.inf)
     value[anchor] = 0.0
     top = 0.0
     for j in range(k):
         if j == anchor:
             continue
-        mean = gain[j] / worlds
-        var = max(gain_sq[j] - gain[j] * mean, 0.0) / max(worlds - 1, 1)
-        if mean > 0.0 and mean > z * np.sqrt(var / worlds):
+        mean = gain[j] / done
+        var = max(gain_sq[j] - gain[j] * mean, 0.0) / max(done - 1, 1)
+        if mean > 0.0 and mean > z * np.sqrt(var / done):
             value[j] = mean
             top = max(top, mean)
     if top == 0.0:
@@ -430,9 +461,10 @@ def search(g, p, deck_counts, work_block):
     st[ST_LA_CHOICE] = the chosen hand index, DRAW_OR_ACCEPT, or NO_CHOICE when there was nothing to
     search; st[ST_LA_READY] = 1. Draws one number from the play stream only when it searches.
 
-    ``work_block``: a one-record array of :data:`WORLD` the worlds are dealt into (``round.run_games``
-    allocates it once per call: the record holds the trace buffer, so a fresh zeroed one per search
-    would cost a 32 MB fill); every field a rollout reads is dealt afresh (:func:`deal_world`). It is
+    ``work_block``: :data:`WORK_RECORDS` records of :data:`WORLD`, the one rollouts play in and the world
+    they start from (``round.run_games`` allocates them once per call: a record holds the trace buffer,
+    so fresh zeroed ones per search would cost a 32 MB fill each); every field a rollout reads is dealt
+    afresh (:func:`deal_world`), once per world and copied for each option (:func:`copy_world`). It is
     required: an omitted optional record array, allocated inside, crashed numba's compiled code."""
     st = g["st"]
     st[ST_LA_READY] = 1
@@ -449,6 +481,7 @@ def search(g, p, deck_counts, work_block):
         st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search
         return
     work = work_block[0]
+    world = work_block[1]   # the world dealt for the options still to play in it
     seat_rollout_policies(g, p, work)
     worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])
     horizon = np.int64(g["pp"][p, L.PP_HORIZON])
@@ -456,25 +489,101 @@ def search(g, p, deck_counts, work_block):
     if horizon > 0:
         cap = min(cap, st[ST_TURNS] + horizon)
     anchor = anchor_option(g, p, options, k, work, unseen, m, seed, worlds)
+    prune = g["pp"][p, L.PP_PRUNE]
     row = np.empty(k)
     gain = np.zeros(k)      # Σ over the worlds of (option j's score − the anchor option's score)
     gain_sq = np.zeros(k)   # and of its square
+    gains = np.empty((worlds, k))   # world by world (the 2-player pruning pairs options with the leader)
+    alive = np.ones(k, np.bool_)    # still searched (the anchor is always: the base of every gain)
     chances = np.empty(st[ST_N])
     violations = 0
-    for r in range(worlds):
+    done = 0
+    dealt = False
+    while done < worlds:
+        r = done
         for j in range(k):
-            deal_world(g, p, work, unseen, m, seed, r)
+            if not alive[j] and j != anchor:
+                continue
+            if dealt:
+                copy_world(world, work, st[ST_N])   # the world as dealt, not dealt again
+            else:
+                deal_world(g, p, work, unseen, m, seed, r)
+                copy_world(work, world, st[ST_N])
+                dealt = True
             work["st"][ST_LA_CHOICE] = options[j]
             work["ir"][L.IR_MAX_TURNS] = cap
             turn.turn_loop(work, p, deck_counts)
             row[j] = outcome_value(work, p, chances)
             violations += work["st"][ST_VIOLATIONS] - st[ST_VIOLATIONS]
         for j in range(k):
-            gain[j] += row[j] - row[anchor]
-            gain_sq[j] += (row[j] - row[anchor]) ** 2
+            if alive[j] or j == anchor:
+                gains[r, j] = row[j] - row[anchor]
+                gain[j] += gains[r, j]
+                gain_sq[j] += gains[r, j] ** 2
+        done += 1
+        dealt = False
+        if prune > 0.0 and done >= PRUNE_FIRST and done % PRUNE_EVERY == 0 and done < worlds:
+            if st[ST_N] == 2:
+                left = prune_behind_leader(gains, done, k, alive, anchor, prune)
+            else:
+                left = prune_below_anchor(gain, gain_sq, done, k, alive, anchor, prune)
+            if left == 1:
+                break
     st[ST_VIOLATIONS] += violations   # audit mode: a sampled world broke an invariant
+    for j in range(k):
+        if not alive[j]:
+            gain[j] = -np.inf   # a dropped option is never chosen
     if st[ST_N] == 2:   # the best mean: the anchor rule lost at 2 players (module docstring)
         best = best_option(gain, k, work, seed, worlds)
     else:
-        best = significant_option(gain, gain_sq, k, anchor, g["pp"][p, L.PP_Z], work, seed, worlds)
+        best = significant_option(gain, gain_sq, k, anchor, g["pp"][p, L.PP_Z], work, seed, worlds, done)
     st[ST_LA_CHOICE] = options[best]
+
+
+@njit
+def prune_below_anchor(gain, gain_sq, done, k, alive, anchor, prune):
+    """At 3+ players: drop every option whose mean gain over the anchor's option, after ``done`` worlds,
+    is not above 0 by ``prune`` standard errors of it (it could hardly end ``z`` standard errors above:
+    step 5). Returns how many options are still to choose from (the anchor's included)."""
+    left = 0
+    for j in range(k):
+        if alive[j] and j != anchor:
+            mean = gain[j] / done
+            var = max(gain_sq[j] - gain[j] * mean, 0.0) / (done - 1)
+            if mean + prune * np.sqrt(var / done) <= 0.0:
+                alive[j] = False
+        left += alive[j]
+    return left
+
+
+@njit
+def prune_behind_leader(gains, done, k, alive, anchor, prune):
+    """At 2 players: drop every option whose score, paired world by world with the leader's (the option
+    of the best mean so far), is not above it by ``prune`` standard errors of the mean difference; the
+    anchor's option stays searched as the base of the gains but is no longer chosen when dropped.
+    Returns how many options are still to choose from."""
+    leader = -1
+    top = -np.inf
+    for j in range(k):
+        if alive[j]:
+            total = 0.0
+            for r in range(done):
+                total += gains[r, j]
+            if total > top:
+                top = total
+                leader = j
+    left = 0
+    for j in range(k):
+        if alive[j] and j != leader:
+            total = 0.0
+            total_sq = 0.0
+            for r in range(done):
+                d = gains[r, j] - gains[r, leader]
+                total += d
+                total_sq += d * d
+            mean = total / done
+            var = max(total_sq - total * mean, 0.0) / (done - 1)
+            if mean + prune * np.sqrt(var / done) <= 0.0:
+                alive[j] = False
+        left += alive[j]
+    return left

@@ -86,6 +86,7 @@ MAX_HORIZON = 10_000
 DEFAULT_ANCHOR = "keep_wilds"   # the preset whose choice the search must beat significantly
 DEFAULT_Z = 1.5       # screened 1, 1.5 and 2 at 4 players (engine/lookahead.py)
 MAX_Z = 100.0
+DEFAULT_PRUNE = 1.0   # an option trailing by this many standard errors is dropped (engine/lookahead.py)
 # the whole-number range of each search parameter (z: any number in [0, MAX_Z])
 SEARCH_RANGES = {"rollouts": (1, MAX_ROLLOUTS), "rollout": (0, len(ROLLOUT_PRESETS) - 1),
                  "horizon": (0, MAX_HORIZON), "anchor": (0, len(ROLLOUT_PRESETS) - 1)}
@@ -113,7 +114,8 @@ _POLICY_FACTS = {
     "lookahead": ("expert: flat Monte Carlo search over sampled hidden cards, rollouts by a preset",
                   SEARCH_PARAMS,
                   (("anchor", float(ROLLOUT_PRESETS.index(DEFAULT_ANCHOR))), ("horizon", float(DEFAULT_HORIZON)),
-                   ("rollout", 0.0), ("rollouts", float(DEFAULT_ROLLOUTS)), ("z", DEFAULT_Z))),
+                   ("prune", DEFAULT_PRUNE), ("rollout", 0.0), ("rollouts", float(DEFAULT_ROLLOUTS)),
+                   ("z", DEFAULT_Z))),
 }
 
 # The presets' shared part: the options that are not a card lose to any card (never draw voluntarily
@@ -312,7 +314,7 @@ def _valid_value(key: str, value: float) -> bool:
         return False
     if key in WEIGHT_PARAMS:
         return True
-    if key == "z":
+    if key in ("z", "prune"):
         return 0.0 <= value <= MAX_Z
     if key in SEARCH_RANGES:
         low, high = SEARCH_RANGES[key]
@@ -327,6 +329,8 @@ def _valid_range(key: str) -> str:
         return f"a rollout preset, one of {list(ROLLOUT_PRESETS)} (or its index)"
     if key == "z":
         return f"a number of standard errors in 0..{MAX_Z:g}"
+    if key == "prune":
+        return f"a number of standard errors in 0..{MAX_Z:g} (0: every option searched in every world)"
     if key == "horizon":
         return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
     return "a finite number (a weight)" if key in WEIGHT_PARAMS else "a probability in [0, 1]"

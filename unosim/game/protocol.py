@@ -125,8 +125,9 @@ WEIGHT_PARAMS = (
 )
 # the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS),
 # rollout depth in turns, anchor preset (an index of ROLLOUT_PRESETS) and the significance (in standard
-# errors) a searched option needs to overrule the anchor's choice (engine/lookahead.py)
-SEARCH_PARAMS = ("rollouts", "rollout", "horizon", "anchor", "z")
+# errors) a searched option needs to overrule the anchor's choice, and the standard errors by which an
+# option must trail to be dropped before the budget is spent (0: never; engine/lookahead.py)
+SEARCH_PARAMS = ("rollouts", "rollout", "horizon", "anchor", "z", "prune")
 POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS + SEARCH_PARAMS
 N_POLICY_PARAMS = len(POLICY_PARAMS)
 # The presets a lookahead seat's rollouts (and its decisions other than play and stack) use, by the
