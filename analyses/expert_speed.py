@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "results" / "expert_speed.json"
 EXPERT = "lookahead"
 FULL_SEARCH = "lookahead(prune=0)"
-RULES = {"n_blank": 0}
+CLASSIC_108 = {"n_blank": 0}
 PLAYERS = 4
 SEED = 1
 RATE_GAMES = 2_000   # per policy, in calls of RATE_CALL games alternating between the two policies
@@ -49,7 +49,7 @@ def rates(games: int = RATE_GAMES) -> dict[str, float]:
     same games (seeds) for both, timed call by call in turn, so load on the machine hits both alike."""
     runs = {}
     for policy in (EXPERT, FULL_SEARCH):
-        rs, specs = resolve("classic", PLAYERS, f"{policy},random*", {"match_mode": "single_round", **RULES})
+        rs, specs = resolve("classic", PLAYERS, f"{policy},random*", {"match_mode": "single_round", **CLASSIC_108})
         build = engine.build_for(rs, specs)
         run_compiled(rs, PLAYERS, specs, 0, 0, 2, build=build)   # loaded (or compiled) before timing
         runs[policy] = (rs, specs, build)
@@ -81,7 +81,7 @@ print({games} / cpu)
 def rate_before(checkout: Path, games: int = RATE_GAMES) -> float:
     """Games per CPU-second of ``lookahead`` as the checkout at ``checkout`` plays it, on the games of
     :func:`rates`, in a child process that imports that checkout."""
-    code = _BEFORE.format(players=PLAYERS, rules={"match_mode": "single_round", **RULES}, games=games,
+    code = _BEFORE.format(players=PLAYERS, rules={"match_mode": "single_round", **CLASSIC_108}, games=games,
                           call=RATE_CALL, seed=SEED)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=checkout,
                          env={**os.environ, "PYTHONPATH": str(checkout.resolve())})
@@ -122,7 +122,7 @@ def strength_table(deals: int, n_jobs: int) -> dict:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     expert, full = parse_policy(EXPERT).label, parse_policy(FULL_SEARCH).label
     result = tournament("classic", players=PLAYERS, policies=[EXPERT, FULL_SEARCH], games=deals, seed=SEED,
-                        rules=RULES, seating="rotations", n_jobs=n_jobs)
+                        rules=CLASSIC_108, seating="rotations", n_jobs=n_jobs)
     h2h = result.head_to_head.row(by_predicate=(pl.col("a") == expert) & (pl.col("b") == full), named=True)
     print(f"{expert} ahead of {full}: {h2h['estimate']:.4f} [{h2h['ci_low']:.4f}, {h2h['ci_high']:.4f}] "
           f"over {h2h['deals']:,} deals", flush=True)
