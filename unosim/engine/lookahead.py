@@ -13,18 +13,23 @@ to stack, or accept), a lookahead seat ``p``:
    keeping out of a hand the cards its seat was seen to lack when it drew: its *void*), the draw pile
    and the set-aside pile, every count as observed — then, in that same world and with the
    same random streams for every option (common random numbers), applies each option and lets the
-   rollout preset play every seat for ``horizon`` turns (0: to the end of the round);
+   rollout preset play every seat for ``horizon`` turns (0: to the end of the round). The world is
+   dealt once and copied for each option (:func:`copy_world`). **Pruning** (``prune`` > 0): after
+   PRUNE_FIRST worlds, and every PRUNE_EVERY after, an option that trails by ``prune`` standard errors is
+   no longer played out (:func:`prune_below_anchor`, :func:`prune_behind_leader`; the anchor's option
+   always is, the base of every gain), and the search stops when one option is left;
 4. scores each outcome from its own point of view (:func:`outcome_value`: the share of the other seats
    it finishes ahead of as tournaments rank them — a win is ahead of all, otherwise fewer points held;
    at the horizon an estimate from the hand sizes and the points held — minus a little per point it
    holds; at 2 players simply its chance of winning);
 5. plays what its *anchor* preset (``anchor``, default ``keep_wilds``) would play here, unless an option
-   beats the anchor's option by more than ``z`` standard errors of the mean gain, the gain being paired
-   world by world (:func:`significant_option`): then the option with the largest mean gain among those
+   still searched beats the anchor's option by more than ``z`` standard errors of the mean gain over the
+   worlds it was played in, the gain being paired world by world (:func:`significant_option`): then the
+   option with the largest mean gain among those
    (ties uniformly by the search's own generator). The max over noisy option means of a plain search
    (z = 0, the anchor winning only ties) suffers the winner's curse: it leaves a sound preset on noise.
-   At 2 players it takes the option with the best mean (ties uniformly), as before the rule: there
-   the search beats every preset and the rule lost (figures below).
+   At 2 players it takes the still-searched option with the best mean (ties uniformly), as before the
+   rule: there the search beats every preset and the rule lost (figures below).
 
 The rollout preset is ``greedy_points``, ``keep_wilds``, ``random`` or a ``weighted`` preset
 (``protocol.ROLLOUT_PRESETS``; every seat of a rollout plays it with the lookahead seat's vector, which
@@ -64,6 +69,10 @@ setting (4,000 deals, seed 1, smallest of the three shares, ±0.7 points): z = 1
 4,000 deals under rotations, seed 1) z = 1.5 lost: 0.518 [0.508, 0.527]
 against 0.534 [0.524, 0.544] for the best mean, which 2-player games keep (200 games checked identical
 to those before the rule).
+
+Pruning (default 1 standard error) was added to make the expert fast enough to measure with (issue
+43 item 7): ``prune=0`` plays as before, game for game, and docs/results/expert_speed.json has its
+speed and its head-to-head against ``prune=0``. The tuning figures above were measured without it.
 
 The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
 seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
