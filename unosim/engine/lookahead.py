@@ -552,8 +552,9 @@ def search(g, p, deck_counts, work_block):
 @njit
 def prune_below_anchor(gain, gain_sq, done, k, alive, anchor, prune):
     """At 3+ players: drop every option whose mean gain over the anchor's option, after ``done`` worlds,
-    is not above 0 by ``prune`` standard errors of it (it could hardly end ``z`` standard errors above:
-    step 5). Returns how many options are still to choose from (the anchor's included)."""
+    lies ``prune`` standard errors of it or more below 0 (it could hardly end ``z`` standard errors
+    above 0: step 5); an option that played out like the anchor's in every world so far goes too.
+    Returns how many options are still to choose from (the anchor's included)."""
     left = 0
     for j in range(k):
         if alive[j] and j != anchor:
@@ -567,8 +568,9 @@ def prune_below_anchor(gain, gain_sq, done, k, alive, anchor, prune):
 
 @njit
 def prune_behind_leader(gains, done, k, alive, anchor, prune):
-    """At 2 players: drop every option whose score, paired world by world with the leader's (the option
-    of the best mean so far), is not above it by ``prune`` standard errors of the mean difference; the
+    """At 2 players: drop every option whose mean score trails the leader's (the option of the best mean
+    so far, the first of equals) by ``prune`` standard errors of the mean difference or more, paired
+    world by world (an option that played out like the leader in every world so far goes too); the
     anchor's option stays searched as the base of the gains but is no longer chosen when dropped.
     Returns how many options are still to choose from."""
     leader = -1
