@@ -34,8 +34,9 @@ from . import rule_table
 from .rule_table import (BLANK_EFFECTS, MATCH_MODES, MAX_PLAYERS, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES,
                          STACKING)
 
-ENGINE_VERSION = 3   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
-#                      column, its card classes in the opening hands)
+ENGINE_VERSION = 4   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
+#                      column, its card classes in the opening hands); 4: the expert prunes (lookahead's
+#                      prune parameter, default 1: the games of a lineup with the expert differ)
 
 from .cards import MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
