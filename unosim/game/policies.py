@@ -23,7 +23,8 @@ lookahead      the expert: determinized flat Monte Carlo search at every play an
                3+ players it plays ``anchor``'s card (a preset of that list, default keep_wilds;
                at most one of rollout and anchor a weighted preset) unless an option beats it by
                ``z`` standard errors (default 1.5); ``prune`` (default 1) stops searching an option
-               that trails by that many standard errors (0: every option in every world).
+               that trails the anchor's by that many standard errors (0: every option in every
+               world; 2-player searches never prune).
 ============== ==================================================================================
 
 Every probability parameter is in [0, 1]; a weight is any finite number; ``rollouts`` is a whole number
