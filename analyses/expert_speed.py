@@ -40,26 +40,28 @@ FULL_SEARCH = "lookahead(prune=0)"
 CLASSIC_108 = {"n_blank": 0}
 PLAYERS = 4
 SEED = 1
-RATE_GAMES = 2_000   # per policy, in calls of RATE_CALL games alternating between the two policies
+RATE_GAMES = 4_000   # per policy, in calls of RATE_CALL games alternating between the two policies
 RATE_CALL = 200
+RATE_PARTS = 4       # the checkout before pruning is timed part by part in turn with this code's policies
 
 
-def rates(games: int = RATE_GAMES) -> dict[str, float]:
-    """Games per CPU-second of each policy in one seat against three random ones (single rounds): the
-    same games (seeds) for both, timed call by call in turn, so load on the machine hits both alike."""
+def rates(first: int, games: int) -> dict[str, float]:
+    """CPU seconds of each policy in one seat against three random ones (single rounds) over games
+    first..first+games-1: the same games for both, timed call by call in turn, so load on the machine
+    hits both alike."""
+    cpu = dict.fromkeys((EXPERT, FULL_SEARCH), 0.0)
     runs = {}
-    for policy in (EXPERT, FULL_SEARCH):
+    for policy in cpu:
         rs, specs = resolve("classic", PLAYERS, f"{policy},random*", {"match_mode": "single_round", **CLASSIC_108})
         build = engine.build_for(rs, specs)
         run_compiled(rs, PLAYERS, specs, 0, 0, 2, build=build)   # loaded (or compiled) before timing
         runs[policy] = (rs, specs, build)
-    cpu = dict.fromkeys(runs, 0.0)
-    for first in range(0, games, RATE_CALL):
+    for start in range(first, first + games, RATE_CALL):
         for policy, (rs, specs, build) in runs.items():
-            start = time.process_time()
-            run_compiled(rs, PLAYERS, specs, SEED, first, RATE_CALL, build=build)
-            cpu[policy] += time.process_time() - start
-    return {policy: games / seconds for policy, seconds in cpu.items()}
+            clock = time.process_time()
+            run_compiled(rs, PLAYERS, specs, SEED, start, RATE_CALL, build=build)
+            cpu[policy] += time.process_time() - clock
+    return cpu
 
 
 _BEFORE = """
@@ -70,19 +72,19 @@ rs, specs = resolve("classic", {players}, "lookahead,random*", {rules!r})
 build = engine.build_for(rs, specs)
 run_compiled(rs, {players}, specs, 0, 0, 2, build=build)
 cpu = 0.0
-for first in range(0, {games}, {call}):
-    start = time.process_time()
-    run_compiled(rs, {players}, specs, {seed}, first, {call}, build=build)
-    cpu += time.process_time() - start
-print({games} / cpu)
+for start in range({first}, {first} + {games}, {call}):
+    clock = time.process_time()
+    run_compiled(rs, {players}, specs, {seed}, start, {call}, build=build)
+    cpu += time.process_time() - clock
+print(cpu)
 """
 
 
-def rate_before(checkout: Path, games: int = RATE_GAMES) -> float:
-    """Games per CPU-second of ``lookahead`` as the checkout at ``checkout`` plays it, on the games of
+def cpu_before(checkout: Path, first: int, games: int) -> float:
+    """CPU seconds of ``lookahead`` as the checkout at ``checkout`` plays it, on the games of
     :func:`rates`, in a child process that imports that checkout."""
     code = _BEFORE.format(players=PLAYERS, rules={"match_mode": "single_round", **CLASSIC_108}, games=games,
-                          call=RATE_CALL, seed=SEED)
+                          first=first, call=RATE_CALL, seed=SEED)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=checkout,
                          env={**os.environ, "PYTHONPATH": str(checkout.resolve())})
     return float(out.stdout.strip().splitlines()[-1])
@@ -102,17 +104,25 @@ SETTING = f"variant classic (108-card deck: n_blank=0), {PLAYERS} players"
 
 
 def speed_table(before: Path | None) -> dict:
+    """Each policy's games per CPU-second over RATE_GAMES games, timed in RATE_PARTS parts; with
+    ``before``, that checkout's ``lookahead`` is timed on each part just before this code's policies."""
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    speed = rates()
-    rows = [[EXPERT, f"{speed[EXPERT]:.0f}"], [FULL_SEARCH, f"{speed[FULL_SEARCH]:.0f}"]]
+    part = RATE_GAMES // RATE_PARTS
+    cpu = dict.fromkeys((EXPERT, FULL_SEARCH), 0.0)
+    then = 0.0
+    for first in range(0, RATE_GAMES, part):
+        if before is not None:
+            then += cpu_before(before, first, part)
+        for policy, seconds in rates(first, part).items():
+            cpu[policy] += seconds
+    rows = [[policy, f"{RATE_GAMES / cpu[policy]:.0f}"] for policy in cpu]
     if before is not None:
-        then = rate_before(before)
-        rows.append([f"lookahead at {checkout_commit(before)} (before pruning)", f"{then:.0f}"])
+        rows.append([f"lookahead at {checkout_commit(before)} (before pruning)", f"{RATE_GAMES / then:.0f}"])
     for row in rows:
         print(f"games per CPU-second: {row[0]} {row[1]}", flush=True)
     return {"caption": "Speed, classic, 4 players",
             "setting": (f"{SETTING}, one seat of the policy and three random; single rounds, the same "
-                        f"{RATE_GAMES:,} games for each (seed {SEED}), one core"),
+                        f"{RATE_GAMES:,} deals for each (seed {SEED}), one core"),
             "measured": stamp(started),
             "columns": ["policy", "games per CPU-second", "× the last row"],
             "rows": [row + [f"{float(row[1]) / float(rows[-1][1]):.2f}"] for row in rows]}
