@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from unosim.analysis.effects import finish_effects
 from unosim.analysis.inference import holm
+from unosim.analysis.practical import games_to_decide
 
 NAN = math.nan
 # values at the edges: the minimum effects (2 % relative, 1 and 0.5 points) and α, each side of them
@@ -129,7 +130,8 @@ def skill_table(r: Rows) -> pl.DataFrame:
                              "n": r.pick([1, 50, 3000]), "rounds": 3000, "random_rate": None,
                              "baseline": variant == "classic", "rounds_needed": needed,
                              "rounds_needed_ci_low": needed and max(1, needed // 2),
-                             "rounds_needed_ci_high": needed and r.pick([None, needed * 3])})
+                             "rounds_needed_ci_high": needed and r.pick([None, needed * 3]),
+                             "same_games_as": r.pick([None, None, None, f"classic {players}p {lineup}"])})
     return _with_holm(rows)
 
 
@@ -149,13 +151,16 @@ def skill_changes_table(r: Rows) -> pl.DataFrame:
                 half = r.pick([0.0, 0.001, 0.02])
                 rows.append({**label, "identical": False, "edge_a": edge_a, "edge_b": edge_a + estimate,
                              "estimate": estimate, "ci_low": estimate - half, "ci_high": estimate + half,
-                             "p_value": r.p_value(), "n": r.pick([2, 100, 5000])})
+                             "p_value": r.p_value(), "n": r.pick([2, 100, 5000]),
+                             "no_winner_a": r.pick([0.0, 0.0, 1e-4, 0.81]), "no_winner_b": r.pick([0.0, 0.02, 0.5])})
     schema = {"a": pl.String, "b": pl.String, "players": pl.Int64, "lineup": pl.String, "policy": pl.String,
               "seat": pl.Int64, "identical": pl.Boolean, "edge_a": pl.Float64, "edge_b": pl.Float64,
               "estimate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64,
-              "n": pl.Int64}
+              "n": pl.Int64, "no_winner_a": pl.Float64, "no_winner_b": pl.Float64}
     table = pl.DataFrame([{k: row.get(k) for k in schema} for row in rows], schema=schema)
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(NAN).to_numpy())))
+    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(NAN).to_numpy())))
+    return table.with_columns(games_to_decide=pl.Series([games_to_decide("skill_edge", row) for row in table.to_dicts()],
+                                                        dtype=pl.Int64))
 
 
 def fairness_table(r: Rows) -> pl.DataFrame:
@@ -168,7 +173,7 @@ def fairness_table(r: Rows) -> pl.DataFrame:
             rows.append({"variant": variant, "players": players, "lineup": lineup, "estimate": spread,
                          "ci_low": max(0.0, spread - half), "ci_high": spread + half, "range_p": r.p_value(),
                          "chi2": 1.0, "dof": players - 1, "chi2_p": 0.5, "best": 1, "worst": 0, "n": 1000,
-                         "won_rounds": 900})
+                         "won_rounds": 900, "same_games_as": r.pick([None, None, None, f"classic {players}p random"])})
     return _with_holm(rows, "range_p")
 
 

@@ -190,3 +190,16 @@ def test_match_mode_intervals_are_clustered_by_match(match_dataset):  # noqa: F8
     assert direct["se"] == pytest.approx(se)
     fairness = tables["fairness"].row(0, named=True)
     assert fairness["ci_low"] <= fairness["estimate"] <= fairness["ci_high"]
+
+
+def test_a_quantile_at_the_turn_cap_is_not_printed_as_a_length():
+    """With 80 % of rounds stopped at a 100-turn cap, the median "100" was a length no round had."""
+    from unosim.analysis.standard import lengths_with_censoring
+    n = 1000
+    turns = np.where(np.arange(n) < 800, 100, np.arange(n) % 50 + 20)
+    rounds = pl.DataFrame({"variant": "v", "players": 2, "lineup": "random", "n_turns": turns, "n_plays": turns // 2,
+                           "n_draws": turns // 2, "end": np.where(turns == 100, "truncated", "won")})
+    row = lengths_with_censoring(rounds.lazy()).filter(pl.col("metric") == "n_turns").row(0, named=True)
+    assert row["restricted_to"] == 100 and row["truncated_share"] == pytest.approx(0.8)
+    assert row["q50"] is None and row["q90"] is None and row["q99"] is None
+    assert row["q10"] is not None and row["q10"] < 100

@@ -220,28 +220,41 @@ def test_analyze_writes_checked_findings_and_fails_loudly_on_a_contradiction(hou
 # ---- skill: how much, and how each house rule changes it -------------------------------------------
 def _skill_changes(estimate: float = -0.041, p_value: float = 1e-6) -> pl.DataFrame:
     from unosim.analysis.inference import holm
+    from unosim.analysis.practical import games_to_decide
     rows = [{"a": "classic", "b": "stacking_any_draw", "players": 4, "lineup": "expert", "policy": "lookahead",
              "seat": 0, "identical": False, "edge_a": 0.183, "edge_b": 0.183 + estimate, "estimate": estimate,
              "ci_low": estimate - 0.019, "ci_high": estimate + 0.019, "p_value": p_value, "n": 5000},
             {"a": "classic", "b": "jump_in", "players": 4, "lineup": "expert", "policy": "lookahead", "seat": 0,
              "identical": False, "edge_a": 0.183, "edge_b": 0.19, "estimate": 0.007, "ci_low": -0.01,
              "ci_high": 0.024, "p_value": 0.4, "n": 5000}]
-    table = pl.DataFrame(rows)
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+    table = pl.DataFrame(rows).with_columns(p_holm=pl.Series(holm([r["p_value"] for r in rows])))
+    return table.with_columns(games_to_decide=pl.Series([games_to_decide("skill_edge", r) for r in table.to_dicts()],
+                                                        dtype=pl.Int64))
+
+
+def test_an_inconclusive_skill_change_says_the_games_that_would_decide_and_they_are_checked():
+    from unosim.analysis.practical import games_to_decide
+    tables = as_csv({"skill_changes": _skill_changes()})
+    quiet = next(c for c in claims(tables) if c.subject == "jump_in (vs classic)" and c.section == "skill")
+    expected = games_to_decide("skill_edge", tables["skill_changes"].row(1, named=True))
+    assert expected and f"about {expected:,} paired games would decide" in quiet.text
+    tampered = {"skill_changes": tables["skill_changes"].with_columns(games_to_decide=pl.lit(7, pl.Int64))}
+    assert any("games_to_decide" in p for p in check_claims(tampered, claims(tables)))
 
 
 def test_a_skill_change_is_stated_with_its_interval_and_the_checker_rejects_a_mutated_one():
-    """"stacking_any_draw cuts the expert's edge over random by 4.1 points [−6.0, −2.2] …: more luck"; a
-    flipped direction, a changed number or a verdict the p-values do not give is caught."""
+    """"stacking_any_draw cuts lookahead's edge over random players by 4.1 percentage points [−6.0, −2.2] …"
+    (the policies named, never "more luck"); a flipped direction, a changed number or a verdict the
+    p-values do not give is caught."""
     tables = as_csv({"skill_changes": _skill_changes()})
     found = claims(tables)
     assert check_claims(tables, found) == []
     cut = next(c for c in found if c.kind == "effect")
     assert cut.subject == "stacking_any_draw (vs classic)" and cut.section == "skill" and cut.direction == -1
-    assert "cuts that seat's edge over random by 4.1 points [−6.0, −2.2], raw 95%" in cut.text
-    assert "more luck" in cut.text and cut.family.startswith("skill changes")
+    assert "cuts lookahead's edge over random players by 4.1 percentage points [−6.0, −2.2], raw 95%" in cut.text
+    assert "luck" not in cut.text and "more skill" not in cut.text and cut.family.startswith("skill changes")
     quiet = next(c for c in found if c.subject == "jump_in (vs classic)" and c.section != "verdict")
-    assert quiet.kind == "no_effect" and "no detectable change in that seat's edge" in quiet.text
+    assert quiet.kind == "no_effect" and "no detectable change in lookahead's edge over random players" in quiet.text
     flipped = dataclasses.replace(cut, direction=1)
     assert any("direction" in p for p in check_claims(tables, [flipped, quiet]))
     number = next(n for n in cut.numbers if n.column == "estimate")
@@ -274,3 +287,41 @@ def test_how_much_is_skill_states_the_edge_and_the_rounds_needed_and_is_checked(
                                   numbers=tuple(dataclasses.replace(n, text=str(needed - 2))
                                                 if n.column == "rounds_needed" else n for n in note.numbers))
     assert any("rounds_needed" in p for p in check_claims(tables, [c if c is not note else mutated for c in found]))
+
+
+def test_no_rounds_needed_is_printed_when_the_edge_interval_reaches_no_edge():
+    """216,671 rounds printed for a share whose interval included the fair share: only the low end now."""
+    from unosim.analysis.inference import holm
+    from unosim.analysis.luck import rounds_needed, rounds_needed_row
+    rate, low, high = 0.5016, 0.49, 0.513
+    row = {"variant": "classic", "players": 2, "lineup": "expert", "seat": 0, "policy": "lookahead",
+           "win_rate": rate, "fair_share": 0.5, "estimate": rate - 0.5, "ci_low": low - 0.5,
+           "ci_high": high - 0.5, "p_value": 0.6, "n": 4000, "rounds": 4000, "random_rate": 0.5,
+           "baseline": True, **rounds_needed_row(rate, low, high)}
+    tables = as_csv({"skill": pl.DataFrame([row]).with_columns(p_holm=pl.Series(holm([0.6])))})
+    found = claims(tables)
+    (note,) = [c for c in found if c.subject == "how much is skill"]
+    low_end = f"{rounds_needed(high):,}"
+    assert f"at least {low_end} rounds, with no upper bound" in note.text and "it needs " + low_end not in note.text
+    assert f"{rounds_needed(rate):,}" not in note.text and check_claims(tables, found) == []
+
+
+def test_a_cell_that_played_another_cells_games_counts_once():
+    """A rule that never acted under these policies played the baseline's games: "in 2 of 2 cells" was one
+    result told twice."""
+    from unosim.analysis.effects import same_games, with_same_games
+    from unosim.analysis.inference import holm
+    rows = [{"variant": v, "players": 2, "lineup": "greedy_first", "seat": 0, "policy": "greedy_points",
+             "win_rate": 0.56, "fair_share": 0.5, "estimate": 0.06, "ci_low": 0.04, "ci_high": 0.08, "p_value": 1e-9,
+             "n": 3000, "rounds": 3000, "random_rate": 0.5, "baseline": v == "classic"} for v in ("classic", "idle")]
+    effects = finish_effects([{"axis": "variant", "a": "classic", "b": "idle", "variant": None, "players": 2,
+                               "lineup": "greedy_first", "paired": True, "identical": True, "measure": "length",
+                               "mean_a": 40.0, "mean_b": 40.0, "n": 3000, "test": "identical games"}])
+    same = same_games(effects)
+    assert same == {("idle", 2, "greedy_first"): "classic 2p greedy_first"}
+    skill = pl.DataFrame(rows).with_columns(p_holm=pl.Series(holm([1e-9, 1e-9])))
+    tables = as_csv({"skill": with_same_games(skill, same)})
+    found = claims(tables)
+    (effect,) = [c for c in found if c.kind == "effect" and c.table == "skill"]
+    assert "in 1 of 1 cells (and 1 that played another cell's very games, counted with it)" in effect.text
+    assert check_claims(tables, found) == []

@@ -212,7 +212,7 @@ def test_tension_and_comebacks_are_over_rounds_with_a_winner_and_truncation_is_r
     b = b.with_columns(game=a["game"])
     rows = {r["measure"]: r for r in compare_cells(a, b, 4, paired=True, seed=1)}
     won_pairs = int((b["winner_seat"] >= 0).sum())
-    assert rows["comebacks"]["n"] == rows["lead_changes"]["n"] == won_pairs
+    assert rows["comebacks"]["n"] == rows["lead_changes"]["n"] == n   # the paired games, each cell on its own won rounds
     assert rows["comebacks"]["p_value"] > 0.001  # the same share among won rounds: no spurious drop
     assert rows["length"]["truncated_b"] == pytest.approx(1 - won_pairs / n) and rows["length"]["truncated_a"] == 0
     # the rounds with no winner are a measure of their own, over every round
@@ -239,3 +239,68 @@ def test_identical_games_compare_every_round_of_a_match():
         rounds.filter(pl.col("variant") == "base").with_columns(variant=pl.lit("rule"))), cells,
         [{"axis": "variant", "a": "base", "b": "rule"}], lambda a, b: True)
     assert same["identical"].all()
+
+
+def test_comebacks_are_each_cells_own_won_rounds_when_the_rule_selects_which_rounds_have_a_winner():
+    """A rule that stalls half the rounds that would have been comebacks: over the pairs where both cells
+    have a winner the two shares are equal (the rule chose the pairs), over each cell's own won rounds B
+    has fewer comebacks; the paired row is the latter, and A's share is the one its own table prints."""
+    rng = np.random.default_rng(43)
+    n = 6000
+    a = _rounds(rng, n, turns=rng.poisson(40, n), lead=rng.poisson(3, n), deficit_share=0.3)
+    stall = (a["winner_max_deficit"] >= 3).to_numpy() & (rng.random(n) < 0.5)
+    b = a.with_columns(winner_seat=pl.Series(np.where(stall, -1, a["winner_seat"].to_numpy()).astype(np.int8)),
+                       end=pl.Series(np.where(stall, "truncated", a["end"].to_numpy())))
+    row = {r["measure"]: r for r in compare_cells(a, b, 4, paired=True, seed=1)}["comebacks"]
+    won_b = b["winner_seat"].to_numpy() >= 0
+    share_a = float((a["winner_max_deficit"] >= 3).mean())
+    share_b = float((b["winner_max_deficit"].to_numpy()[won_b] >= 3).mean())
+    assert row["mean_a"] == pytest.approx(share_a) and row["mean_b"] == pytest.approx(share_b)
+    assert row["estimate"] == pytest.approx(share_b - share_a) and row["ci_high"] < 0 and row["n"] == n
+    assert row["test"].startswith("paired delta method")
+
+
+def test_the_paired_ratio_difference_is_the_paired_t_when_every_round_counts_and_covers_its_truth():
+    rng = np.random.default_rng(5)
+    a, b = rng.poisson(3, 500).astype(float), rng.poisson(3.3, 500).astype(float)
+    ones = np.ones(500)
+    got, t = inference.paired_ratio_difference(a, ones, b, ones), inference.paired_difference(a, b)
+    assert all(got[k] == pytest.approx(t[k]) for k in ("estimate", "ci_low", "ci_high", "p_value", "rel_low"))
+    # coverage of the difference of two ratio means, with informative missingness, over 400 replications
+    hits, truth = 0, _mean_kept() - 3.0   # R_B − R_A: E[x | kept] − E[y]
+    for rep in range(400):
+        r = np.random.default_rng([7, rep])
+        x = r.poisson(3, 300).astype(float)
+        wa, wb = r.random(300) < 0.9, r.random(300) < 1 / (1 + np.exp(x - 4))   # B keeps the small values
+        y = x + r.normal(0, 1, 300)
+        row = inference.paired_ratio_difference(np.where(wa, y, 0), wa, np.where(wb, x, 0), wb)
+        hits += row["ci_low"] <= truth <= row["ci_high"]
+    se = np.sqrt(0.95 * 0.05 / 400)
+    assert abs(hits / 400 - 0.95) < 3 * se
+
+
+def _mean_kept() -> float:
+    """E[x | kept] = E[x · k(x)] / E[k(x)] for x ~ Poisson(3) kept with probability k(x) = 1 / (1 + e^(x − 4))."""
+    k = np.arange(60)
+    pmf = stats.poisson.pmf(k, 3)
+    keep = 1 / (1 + np.exp(k - 4))
+    return float((k * pmf * keep).sum() / (pmf * keep).sum())
+
+
+def test_rounds_with_no_winner_use_the_exact_mcnemar_test():
+    """Four rounds stalled by the rule and none by the baseline: the exact test's p is 2 · ½⁴ = 0.125 (a
+    paired t test says 0.046), and its interval, the inversion of that test, includes 0."""
+    a, b = np.zeros(3000, bool), np.zeros(3000, bool)
+    b[:4] = True
+    row = inference.exact_paired_proportions(a, b)
+    assert row["p_value"] == pytest.approx(0.125) and row["ci_low"] < 0 < row["ci_high"]
+    assert inference.paired_difference(a, b)["p_value"] < 0.05
+    # the interval covers a rare event's change at its nominal rate (Wald's does not), over 400 replications
+    hits = 0
+    for rep in range(400):
+        r = np.random.default_rng([11, rep])
+        x = r.random(3000) < 0.001
+        y = x | (r.random(3000) < 0.002)
+        got = inference.exact_paired_proportions(x, y)
+        hits += got["ci_low"] <= 0.002 * (1 - 0.001) <= got["ci_high"]
+    assert hits / 400 > 0.95 - 3 * np.sqrt(0.95 * 0.05 / 400)

@@ -25,7 +25,7 @@ NOTEBOOK_DIR = Path(__file__).parents[1] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.py"))
 # a sentence each notebook prints once it has computed its answer
 EXPECTED = {"quickstart": "seat 0 (greedy_points) wins", "house_rules": "* stacking",
-            "strategies": "On the same", "demo_study": "cells"}
+            "strategies": "On the same", "demo_study": "cells", "design": "on the Pareto front"}
 
 NO_NETWORK = '''
 import ipaddress, socket

@@ -341,17 +341,20 @@ def test_many_small_parts_are_read_from_consolidated_files_bound_to_the_dataset(
     assert not any("/consolidated/" in p for paths in open_dataset(other).parts.values() for p in paths)
 
 
-def test_the_first_open_after_a_run_reads_no_part_and_a_changed_part_is_read(tmp_path, monkeypatch):
+def test_the_first_open_after_a_run_reads_a_sample_and_a_changed_part_is_read(tmp_path, monkeypatch):
     """What the run's workers hashed as they wrote is kept as proven: the first open after a run (of
-    20,000 jobs: a minute of hashing) reads nothing; a part replaced since is read and refused."""
+    20,000 jobs: a minute of hashing) reads only a sample of parts; `verify --quick` reads nothing, the
+    default verify every part; a part replaced since is read and refused."""
     from unosim.store import integrity
     root = run_study(parse_study(small()), tmp_path, n_jobs=1, chunk_size=150, progress=False).path
     reads = []
     real = integrity._facts_of
     monkeypatch.setattr(integrity, "_facts_of", lambda data: reads.append(1) or real(data))
     digest = open_dataset(root).digest
-    assert reads == [] and main(["study", "verify", str(root)]) == 0 and reads == []
-    assert main(["study", "verify", str(root), "--full"]) == 0 and len(reads) == 3 * 8
+    assert len(reads) == integrity.SAMPLE_PARTS
+    reads.clear()
+    assert main(["study", "verify", str(root), "--quick"]) == 0 and reads == []
+    assert main(["study", "verify", str(root)]) == 0 and len(reads) == 3 * 8
     part = next(root.glob("seats/variant=classic/players=3/*.parquet"))
     data = part.read_bytes()
     part.unlink()

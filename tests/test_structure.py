@@ -17,7 +17,7 @@ LAYERS = (
     ("__main__",),
     ("cli",),
     ("explore",),
-    ("strategies",),
+    ("strategies", "design"),
     ("reporting",),
     ("analysis",),
     ("pipeline",),
@@ -26,7 +26,7 @@ LAYERS = (
     ("store",),
     ("game",),
 )
-MAX_UNITS = 12
+MAX_UNITS = 13   # design search (unosim.design) made it 13: a concept of its own, beside strategies
 #: the modules of ``unosim.store``, highest first: the reader above integrity, integrity above what it checks
 #: (the manifest's seal, the ledger's records, the parts the writer wrote), all above the dataset's layout
 STORE_LAYERS = (("reader", "resume"), ("integrity",), ("manifest", "writer"), ("ledger",),
@@ -68,7 +68,7 @@ def _rank(unit: str) -> int:
     return next(i for i, layer in enumerate(LAYERS) if unit in layer)
 
 
-def test_unosim_has_at_most_twelve_top_level_units_and_each_sits_in_a_layer():
+def test_unosim_has_at_most_thirteen_top_level_units_and_each_sits_in_a_layer():
     units = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
              if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").is_file()}
     assert len(units) <= MAX_UNITS, sorted(units)

@@ -119,6 +119,19 @@ def test_the_scorecard_puts_every_measure_on_one_scale():
     assert card["comebacks"]["judgement"] == "good" and card["length"]["judgement"] == "good"
 
 
+def test_a_length_where_most_rounds_hit_the_cap_is_no_percentage_in_a_verdict():
+    """mercy_limit_off: "longer rounds (+31298%)" from a restricted mean with 80 % of rounds at the cap."""
+    capped = dict(truncated_a=0.0, truncated_b=0.8, cap=10_000)
+    tables = as_csv({"effects": finish_effects([_effect("off", "length", 313.0, 10.0, **capped),
+                                                {**_effect("off", "length", 0.5, 0.02, truncated_a=0.0,
+                                                           truncated_b=0.1, cap=10_000), "players": 2}])})
+    rule = verdicts(tables).filter(pl.col("level") == "rule").row(0, named=True)
+    assert rule["reason"] == "worse: longer rounds (+50%; most rounds hit the turn cap in some settings)."
+    at_4p = verdicts(tables).filter(pl.col("level") == "setting", pl.col("players") == 4).row(0, named=True)
+    assert at_4p["reason"] == "worse: longer rounds (most rounds hit the turn cap)." and "%" not in at_4p["reason"]
+    assert check_claims(tables, claims(tables)) == []
+
+
 # ---- verdicts on adversarial tables, re-derived independently --------------------------------------
 _WORDS = {"length": ("longer", "shorter"), "no_winner": ("more", "fewer"), "comebacks": ("more", "fewer"),
           "lead_changes": ("more", "fewer"), "fairness": (None, "fairer"), "skill_edge": ("more", "less"),

@@ -3,10 +3,12 @@
 Entry points: :func:`simulate` (one cell, in memory), :func:`replay` (one game as a readable log),
 :func:`get_variant` (rule sets), :func:`tournament` (a fair duplicate tournament of policies),
 :func:`ladder` (policies rated on one scale per variant: how much of the game is skill),
-:func:`tune` (search the ``weighted`` policy's weights against a field).
+:func:`tune` (search the ``weighted`` policy's weights against a field), :func:`design` (search the rules
+and deck for the game a designer wants).
 
 Everything else lives in subpackages, in layers (each imports only those below it):
-:mod:`unosim.cli` (the ``unosim`` command), :mod:`unosim.strategies` (tournaments, tuning),
+:mod:`unosim.cli` (the ``unosim`` command), :mod:`unosim.design` (design search),
+:mod:`unosim.strategies` (tournaments, tuning),
 :mod:`unosim.reporting`, :mod:`unosim.analysis`, :mod:`unosim.pipeline` (studies),
 :mod:`unosim.play` (simulate, replay), :mod:`unosim.engine` (compiled) and :mod:`unosim.reference`
 (pure Python), :mod:`unosim.store` (datasets) and :mod:`unosim.game` (cards, rules, policies).
@@ -26,7 +28,8 @@ from .game.rules import RuleSet, get_variant, variant_names
 # ``unosim.pipeline.worker``, which imports this package first, and needs none of the tournaments, tuning
 # or replay modules (with them, a worker's start took 0.3 s more CPU).
 _LAZY = {"Results": ".play.simulate", "simulate": ".play.simulate", "tournament": ".strategies.tournaments",
-         "replay": ".play.trace", "tune": ".strategies.tuning", "ladder": ".strategies.tournaments.ladder"}
+         "replay": ".play.trace", "tune": ".strategies.tuning", "ladder": ".strategies.tournaments.ladder",
+         "design": ".design"}
 
 if TYPE_CHECKING:  # what type checkers and editors see
     from .play.simulate import Results, simulate
@@ -34,9 +37,10 @@ if TYPE_CHECKING:  # what type checkers and editors see
     from .strategies.tournaments import tournament
     from .strategies.tournaments.ladder import ladder
     from .strategies.tuning import tune
+    from .design import design
 
 __all__ = ["__version__", "ENGINE_VERSION", "RuleSet", "get_variant", "variant_names", "Results",
-           "ladder", "replay", "simulate", "tournament", "tune"]
+           "design", "ladder", "replay", "simulate", "tournament", "tune"]
 
 
 def __getattr__(name: str):

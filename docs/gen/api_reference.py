@@ -10,7 +10,7 @@ from pathlib import Path
 import unosim
 
 #: the units in layers, highest first (tests/test_structure.py enforces the same order)
-UNITS = ("cli", "explore", "strategies", "reporting", "analysis", "pipeline", "play", "engine", "reference", "store",
+UNITS = ("cli", "explore", "design", "strategies", "reporting", "analysis", "pipeline", "play", "engine", "reference", "store",
          "game")
 FOLDER = "reference/api"
 

@@ -4,6 +4,7 @@ commit and machine it was measured on, and the command that measures it again.
 A results file holds ``title``, ``about`` (markdown), ``command``, ``measured`` (``date``, ``commit``,
 ``machine``) and ``tables``: each a ``caption``, its ``setting`` (deck, rules, players: what the figures
 apply to), ``columns`` and ``rows``, and optionally its own ``measured`` when it was measured apart.
+A file of ``kind`` ``skill_index`` makes its pages by :mod:`skill_pages` (a page per variant, a chart).
 """
 
 from __future__ import annotations
@@ -49,17 +50,22 @@ def render(data: dict) -> str:
 
 
 def pages() -> dict[str, str]:
+    import skill_pages
     out = {}
     index = ["# Results", "", "Every measured figure of unosim lives in a results file (`docs/results/*.json`) "
              "with the setting it applies to (deck, rules, players) and the date, commit and machine it was "
              "measured on; these pages are generated from them. A table measured over several commits names "
              "the first and the last. `make bench` writes its figures to `data/bench-results.json`; "
              "`analyses/strength.py` writes its tables into `docs/results/strength.json` (this site's strength "
-             "page); `unosim tournament` prints its standings.", "",
+             "page); `analyses/skill_index.py` writes `docs/results/skill_index.json` (How much is skill, a page per "
+             "variant); `unosim tournament` prints its standings.", "",
              "| page | measured |", "|---|---|"]
     for path in sorted(RESULTS.glob("*.json")):
         data = load(path)
-        out[f"{FOLDER}/{path.stem}.md"] = render(data)
+        if data.get("kind") == skill_pages.KIND:   # a page per variant and a chart besides the tables
+            out.update(skill_pages.pages(data, path.stem))
+        else:
+            out[f"{FOLDER}/{path.stem}.md"] = render(data)
         index.append(f"| [{data['title']}]({path.stem}.md) | {data['measured']['date']} |")
     out[f"{FOLDER}/index.md"] = "\n".join(index) + "\n"
     return out

@@ -38,10 +38,14 @@ def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
     """One row per cell and card: ``card``, ``points``, ``value`` (with ``value_low``/``value_high``),
     ``expected`` (value the points promise), ``estimate`` = mismatch with ``ci_low``/``ci_high`` and
     the z test ``p_value`` (Holm over the table: ``p_holm``), ``rank`` and ``suggested_points``."""
-    if values.is_empty():
-        return pl.DataFrame()
-    z = float(normal_quantile(0.5 + confidence / 2))
     by = [c for c in CELL if c in values.columns]
+    if values.is_empty():   # no card values (too few games): no rows, the same columns
+        floats = ("value", "value_low", "value_high", "expected", "slope", "estimate", "ci_low", "ci_high",
+                  "p_value", "p_holm")
+        return pl.DataFrame(schema={**{c: values.schema[c] for c in (*by, "card", "points", "n")},
+                                    **{c: pl.Float64 for c in floats}, "suggested_points": pl.Int64,
+                                    "rank": pl.Int64})
+    z = float(normal_quantile(0.5 + confidence / 2))
     parts = []
     for _, cell in values.group_by(by, maintain_order=True):
         points = cell["points"].to_numpy().astype(np.float64)

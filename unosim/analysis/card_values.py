@@ -83,6 +83,8 @@ def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFra
             group = group.sort("game", maintain_order=True)
             sums = _Sums.of(group)
     model = sums.model()
+    if model is None:   # too few games to tell the cards' values apart: no row rather than a wrong one
+        return _Model.empty_table()
     held = [OPEN_COLUMNS[i] for i in model.cards]
 
     def batch_meat(batch: pl.DataFrame) -> np.ndarray:
@@ -138,8 +140,10 @@ class _Sums:
             gram[at] += np.rint(part.T @ part).astype(np.int64)
         return gram, int(np.count_nonzero(games[1:] != games[:-1])) + 1
 
-    def model(self) -> _Model:
-        """The design (present cards, dummies), X'X and X'y, and the least-squares coefficients."""
+    def model(self) -> _Model | None:
+        """The design (present cards, dummies), X'X and X'y, and the least-squares coefficients; None when
+        the games do not identify them (fewer than two games, fewer rows than coefficients, or a card
+        count that moves with another: a singular X'X)."""
         gram = self.gram
         pairs = gram[_SEAT:, _REL:_SEAT]                                  # [seat, rel_dealer]: rows
         card_sums = gram[:_C, _REL:_SEAT].sum(axis=1)
@@ -153,6 +157,8 @@ class _Sums:
         xtx = gram[np.ix_(columns, columns)].astype(np.float64)
         xty = gram[columns, _Y].astype(np.float64)
         n = int(pairs.sum())
+        if self.games < 2 or n <= len(columns) or np.linalg.matrix_rank(xtx) < len(columns):
+            return None
         return _Model(cards=cards, players=players, seat_dummies=bool(seat_dummies), xtx=xtx,
                       beta=np.linalg.solve(xtx, xty), n=n, games=self.games, mean_count=card_sums[cards] / n)
 
@@ -171,6 +177,11 @@ class _Model:
     @property
     def k(self) -> int:
         return len(self.beta)
+
+    @staticmethod
+    def empty_table() -> pl.DataFrame:
+        return pl.DataFrame(schema={"card": pl.String, "points": pl.Int64, **{c: pl.Float64 for c in (
+            "estimate", "ci_low", "ci_high", "std_error", "mean_count")}, "n": pl.Int64, "games": pl.Int64})
 
     def table(self, meat: np.ndarray, confidence: float) -> pl.DataFrame:
         n, k, g = self.n, self.k, self.games

@@ -36,7 +36,7 @@ from .claims import ALPHA, CENTRE, FAMILIES, KEYS, Claim, key_text, render_numbe
 from .inference import holm
 from .practical import IDENTICAL, INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify, games_to_decide
 from .profile import Profile
-from .sentence_check import check_words
+from .sentence_check import check_words, variants_of
 
 _HOLM_TOLERANCE = 1e-9
 
@@ -56,15 +56,19 @@ def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim], profile: 
         problems += _check_family(name, tables[name])
     if "effects" in indexed:
         problems += _check_classes(tables["effects"])
+    if "skill_changes" in indexed and "games_to_decide" in tables["skill_changes"].columns:
+        problems += _check_classes(tables["skill_changes"], "skill_edge")
     rendered = {_identity(c): c for c in render(tables, profile)}
     problems += _check_verdicts(tables, claims, rendered, profile)
     cited: dict[str, set] = {name: set() for name in indexed}
     lineups = {name: {str(v) for c in ("lineup", "policy", "a", "b") if c in tables[name].columns
                       for v in tables[name][c].drop_nulls().to_list()} for name in indexed}
+    variants = {name: {v for r in tables[name].iter_rows(named=True) for v in variants_of(r)}
+                for name in indexed if name != "head_to_head"}
     for claim in claims:
         found = [] if claim.table == "verdicts" else _check_claim(claim, indexed, cited)
         found += check_words(claim, [r for key in claim.rows for r in indexed.get(claim.table, {}).get(tuple(key), [])],
-                             lineups.get(claim.table, set()))
+                             lineups.get(claim.table, set()), variants.get(claim.table, set()))
         if rendered.get(_identity(claim)) != claim:
             found.append("is not what its rows say: re-rendered from them it reads "
                          f"{getattr(rendered.get(_identity(claim)), 'text', '(no such claim)')!r}")
@@ -182,17 +186,20 @@ def _identity(claim: Claim) -> tuple:
     return (claim.table, claim.section, claim.kind, claim.subject, claim.scope, claim.measure, claim.rows)
 
 
-def _check_classes(effects: pl.DataFrame) -> list[str]:
-    """The effects table's ``class`` and ``games_to_decide`` are those its rows give (:mod:`.practical`)."""
-    if "class" not in effects.columns:
+def _check_classes(table: pl.DataFrame, measure: str | None = None) -> list[str]:
+    """The ``class`` (effects) and ``games_to_decide`` of a table are those its rows give (:mod:`.practical`);
+    ``measure``: every row's (None: each row's own ``measure``)."""
+    if "games_to_decide" not in table.columns:
         return []
     bad = 0
-    for row in effects.iter_rows(named=True):
+    for row in table.iter_rows(named=True):
         games = row.get("games_to_decide")
         games = None if games is None or (isinstance(games, float) and math.isnan(games)) else int(games)
-        if row["class"] != classify(row["measure"], row) or games != games_to_decide(row["measure"], row):
+        which = measure or row["measure"]
+        if ("class" in row and row["class"] != classify(which, row)) or games != games_to_decide(which, row):
             bad += 1
-    return [f"effects: the class or games_to_decide of {bad} row(s) is not what their intervals give"] if bad else []
+    name = "skill_changes" if measure else "effects"
+    return [f"{name}: the class or games_to_decide of {bad} row(s) is not what their intervals give"] if bad else []
 
 
 def _check_verdicts(tables: dict[str, pl.DataFrame], claims: list[Claim], rendered: dict, profile: Profile) -> list[str]:

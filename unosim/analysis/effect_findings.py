@@ -22,12 +22,15 @@ import polars as pl
 
 from .claims import Claim, Sentence, decimals_for, effect_size
 from .measures import EFFECT_MEASURES, MEASURES
-from .phrasing import claim_of, join, p_holm_text, span, supported
+from .phrasing import claim_of, count_span, join, p_holm_text, span, supported
 from .practical import INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify, number
 
 TABLE = "effects"
 #: a length whose cells have more than this share of rounds at the turn cap is not a length (§8.3)
 MOSTLY_CAPPED = 0.5
+#: the measures whose sentences give each cell's share of rounds stopped by the turn cap: the length (a
+#: restricted mean) and the measures of each cell's own won rounds (a capped round is not among them)
+CAPPED_MEASURES = ("length", "lead_changes", "comebacks")
 
 
 def effect_claims(effects: pl.DataFrame) -> list[Claim]:
@@ -138,8 +141,9 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
     difference instead when a row has no bounded relative interval (a zero baseline, Fieller unbounded)."""
     info = MEASURES[measure]
     word, what = (info.more if direction > 0 else info.less), info.what
-    truncated = measure == "length" and any((r.get("truncated_a") or 0) > 0 or (r.get("truncated_b") or 0) > 0
-                                            for r in rows)
+    capped = measure in CAPPED_MEASURES and any((r.get("truncated_a") or 0) > 0 or (r.get("truncated_b") or 0) > 0
+                                                for r in rows)
+    truncated = capped and measure == "length"
     if truncated:
         what = "rounds (restricted mean up to the turn cap)"
     column, scale, unit, low, high = _scale(measure, rows)
@@ -161,7 +165,7 @@ def _measure_text(s: Sentence, measure: str, rows: list[dict], best: int, direct
     s.add(" [").num(rows, best, low, f"+.{d}f", scale).add(f"{percent}, ")
     s.num(rows, best, high, f"+.{d}f", scale).add(f"{percent}], raw 95% (")
     _means(s, measure, rows, best)
-    if truncated:  # the setting with the most capped rounds
+    if capped:  # the setting with the most capped rounds
         t = max(range(len(rows)), key=lambda i: max(rows[i]["truncated_a"] or 0, rows[i]["truncated_b"] or 0))
         s.add("; " + (f"at {setting(rows[t])} " if len(rows) > 1 else ""))
         _capped_shares(s, rows, t)
@@ -254,9 +258,8 @@ def _quiet_claim(subject: str, scope: str, rows: list[dict]) -> Claim:
     measures = list(dict.fromkeys(r["measure"] for r in rows))
     s = Sentence().add(_lead(scope, rows))
     s.add(f"no detectable change in {join([MEASURES[m].plain for m in measures])} (Holm-adjusted; ")
-    smallest = min(range(len(rows)), key=lambda i: rows[i]["n"])
-    s.num(rows, smallest, "n", ",.0f").add(" games or more per cell), but no change worth stating is ruled out "
-                                          "either: inconclusive at this size")
+    count_span(s, rows, "n", " games per cell")
+    s.add("), but no change worth stating is ruled out either: inconclusive at this size")
     _games_to_decide(s, rows)
     s.add(".")
     return claim_of("no_effect", subject, ",".join(measures), TABLE, rows, s, scope=scope, supported=False)

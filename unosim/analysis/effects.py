@@ -15,10 +15,16 @@ Measures (one value per round; docs/rules.md §1.13 for the columns):
 * ``comebacks`` — the share of rounds *with a winner* won by a seat that had been ≥ 3 cards behind the
   smallest active hand (``winner_max_deficit`` ≥ 3). Rounds without a winner (truncated, stalemate) are
   left out of both measures — they would otherwise count as "no comeback" and as very many lead
-  changes, and a rule that makes rounds hit the cap would seem to change tension. Paired comparisons
-  use the pairs where both rounds have a winner;
+  changes, and a rule that makes rounds hit the cap would seem to change tension. Each cell is
+  measured on its *own* won rounds, also when paired: the pairs where both rounds have a winner are a
+  subset the rule selects (a rule that stalls most rounds keeps the quick ones), so the paired
+  comparison is the difference of the two cells' ratio means with the delta method's variance over
+  games (:func:`~unosim.analysis.inference.paired_ratio_difference`; the paired t test when every round
+  has a winner); ``n`` is the paired games;
 * ``no_winner`` — the share of rounds that end with no winner: a stalemate (§1.6: nobody can play and
-  the piles are spent) or the turn cap; only when one of the two cells has such a round. A rule that
+  the piles are spent) or the turn cap; only when one of the two cells has such a round. A rare 0/1
+  event: paired, the exact McNemar test and its inverted interval
+  (:func:`~unosim.analysis.inference.exact_paired_proportions`), not a t test. A rule that
   leaves half its rounds without a winner (``draw_until_playable`` with bluffers who keep the card drawn
   after a challenge) makes a worse game however much longer its rounds are;
 * ``max_hand`` — the largest hand any seat held;
@@ -52,7 +58,8 @@ import numpy as np
 import polars as pl
 
 from ..game.policies import make_lineup
-from .inference import holm, paired_difference, unpaired_difference
+from .inference import (exact_paired_proportions, holm, paired_difference, paired_ratio_difference,
+                        unpaired_difference)
 from .measures import COMEBACK_DEFICIT, EFFECT_MEASURES
 from .measures import MEASURES as MEASURE_INFO
 from .practical import classify, games_to_decide
@@ -155,20 +162,32 @@ def compare_cells(frame_a: pl.DataFrame, frame_b: pl.DataFrame, players: int, *,
             continue
         a = frame_a.select(m.expr()).to_series().fill_null(np.nan).to_numpy()
         b = frame_b.select(m.expr()).to_series().fill_null(np.nan).to_numpy()
-        if paired:
-            keep = ~(np.isnan(a) | np.isnan(b))
-            a, b = a[keep], b[keep]
-        else:
-            a, b = a[~np.isnan(a)], b[~np.isnan(b)]
-        if min(len(a), len(b)) < 2:
+        counted_a, counted_b = ~np.isnan(a), ~np.isnan(b)
+        if min(counted_a.sum(), counted_b.sum()) < 2:
             continue  # (almost) no round with a winner: nothing to compare
-        effect = paired_difference(a, b, confidence) if paired else unpaired_difference(a, b, confidence)
-        rows.append({"measure": m.name, "identical": False,
-                     "test": "paired t" if paired else "Welch t", **effect})
+        rows.append({"measure": m.name, "identical": False, **_difference(m, a, b, paired, confidence)})
     rows.append({"measure": "fairness", "identical": False,
                  **fairness_change(winner_positions(frame_a, players), winner_positions(frame_b, players),
                                    players, paired=paired, seed=seed)})
     return [{**row, **truncation(frame_a, frame_b)} for row in rows]
+
+
+def _difference(m: Measure, a: np.ndarray, b: np.ndarray, paired: bool, confidence: float) -> dict[str, object]:
+    """B − A of one measure's per-round values (NaN: the round does not count), with its ``test``. Paired:
+    a 0/1 event of every round (no winner) by the exact McNemar test; a measure of won rounds over each
+    cell's *own* won rounds (the delta method over games: the rounds a rule leaves without a winner are its
+    choice, so the pairs where both cells have a winner are not a sample of either); else the paired t.
+    Unpaired: Welch's t over each cell's counted rounds."""
+    if not paired:
+        return {"test": "Welch t", **unpaired_difference(a[~np.isnan(a)], b[~np.isnan(b)], confidence)}
+    if m.name == "no_winner":
+        return {"test": "exact McNemar", **exact_paired_proportions(a > 0, b > 0, confidence)}
+    if m.won_rounds_only:
+        counted_a, counted_b = ~np.isnan(a), ~np.isnan(b)
+        return {"test": "paired delta method (own won rounds)",
+                **paired_ratio_difference(np.where(counted_a, a, 0.0), counted_a, np.where(counted_b, b, 0.0),
+                                          counted_b, confidence)}
+    return {"test": "paired t", **paired_difference(a, b, confidence)}
 
 
 def truncation(frame_a: pl.DataFrame, frame_b: pl.DataFrame) -> dict[str, object]:
@@ -289,6 +308,29 @@ def permutation_p_value(joint: np.ndarray, observed: float, seed: int, draws: in
     simulated = homogeneity_statistic(count_a[:, 1:], count_b[:, 1:])
     hits = int(np.sum(simulated >= observed - 1e-9 * max(observed, 1.0)))
     return (hits + 1) / (draws + 1)
+
+
+def same_games(effects_table: pl.DataFrame) -> dict[tuple[str, int, str], str]:
+    """Each cell (variant, players, lineup) that played the very games of another, by the ``identical``
+    rows of the effects table, with that other cell as text ("classic 4p random"): a per-cell finding
+    counts such a pair once (a rule that never acted is not a second result)."""
+    out: dict[tuple[str, int, str], str] = {}
+    if effects_table.is_empty():
+        return out
+    for row in effects_table.filter(pl.col("identical").fill_null(False)).iter_rows(named=True):
+        if row["axis"] == "variant":
+            same, other = (row["b"], row["players"], row["lineup"]), (row["a"], row["players"], row["lineup"])
+        else:
+            same, other = (row["variant"], row["players"], row["b"]), (row["variant"], row["players"], row["a"])
+        out.setdefault((str(same[0]), int(same[1]), str(same[2])), f"{other[0]} {other[1]}p {other[2]}")
+    return out
+
+
+def with_same_games(table: pl.DataFrame, same: dict[tuple[str, int, str], str]) -> pl.DataFrame:
+    """``table`` (one row or more per cell) with ``same_games_as``: the cell whose games this cell played
+    (:func:`same_games`), empty for a cell of its own."""
+    keys = zip(table["variant"].cast(pl.String), table["players"], table["lineup"].cast(pl.String), strict=True)
+    return table.with_columns(same_games_as=pl.Series([same.get((v, int(p), l)) for v, p, l in keys], dtype=pl.String))
 
 
 def skilled_seat(lineup_spec: str, players: int) -> int | None:

@@ -105,13 +105,13 @@ def _skill_claims(skill: pl.DataFrame) -> list[Claim]:
             best = max(range(len(these)), key=lambda i: abs(these[i]["estimate"]))
             b = these[best]
             s = Sentence().add(f"{scope} wins {word} than its fair share 1/N of the rounds with a winner in "
-                               f"{len(these)} of {len(rows)} cells, by ")
-            span(s, these, "estimate", 100, " points")
+                               f"{_cells(these, rows)}, by ")
+            span(s, these, "estimate", 100, " percentage points")
             s.add(f"; {most} in {b['variant']} at {b['players']} players (")
             s.num(these, best, "win_rate", f".{decimals_for(b['win_rate'] * 100, digits=3)}f", 100)
             s.add("% of won rounds against ").num(these, best, "fair_share", ".1f", 100).add("%, [")
             interval(s, these, best, 100)
-            s.add("] points, raw 95%; ")
+            s.add("] percentage points, raw 95%; ")
             p_holm_text(s, these, best)
             s.add(").")
             out.append(claim_of("effect", policy, "skill", "skill", these, s, scope=scope, direction=sign,
@@ -119,18 +119,18 @@ def _skill_claims(skill: pl.DataFrame) -> list[Claim]:
                               interval="raw 95%", p=b["p_value"], p_holm=b["p_holm"], supported=True,
                               practical=True, size=max(effect_size("skill", r) for r in these), section="skill"))
         if small:
-            s = Sentence().add(f"{scope}: its share of won rounds differs detectably from 1/N in {len(small)} "
-                               f"of {len(rows)} cells, but every raw 95% interval lies within ± "
+            s = Sentence().add(f"{scope}: its share of won rounds differs detectably from 1/N in "
+                               f"{_cells(small, rows)}, but every raw 95% interval lies within ± "
                                f"{MEASURES['skill'].minimum_text}: negligible.")
             out.append(claim_of("negligible", policy, "skill", "skill", small, s, scope=scope, supported=True,
                               practical=False, section="skill"))
         if unclear:
-            out.append(_unclear_claim(policy, "skill", "skill", unclear, len(rows), f"{scope}: its share of won "
+            out.append(_unclear_claim(policy, "skill", "skill", unclear, rows, f"{scope}: its share of won "
                                       "rounds differs detectably from 1/N", scope=scope, section="skill"))
         quiet = [r for r in rows if not supported(r)]
         if quiet:
             s = Sentence().add(f"{scope} wins neither more nor less than its fair share of won rounds "
-                               f"detectably in {len(quiet)} of {len(rows)} cells (Holm-adjusted).")
+                               f"detectably in {_cells(quiet, rows)} (Holm-adjusted).")
             out.append(claim_of("no_effect", policy, "skill", "skill", quiet, s, scope=scope, supported=False,
                               section="skill"))
     return out
@@ -148,7 +148,7 @@ def _fairness_claims(fairness: pl.DataFrame) -> list[Claim]:
         r = large[0]
         cells = ", ".join(f"{x['variant']} {x['players']}p ({x['lineup']})" for x in large[:4])
         more = f" and {len(large) - 4} more (see the fairness table)" if len(large) > 4 else ""
-        s = Sentence().add(f"the position after the dealer matters in {len(large)} of {len(rows)} cells: "
+        s = Sentence().add(f"the position after the dealer matters in {_cells(large, rows)}: "
                            f"{cells}{more}. Largest: {r['variant']} at {r['players']} players, lineup "
                            f"{r['lineup']}: position {r['best']} wins most and {r['worst']} least, a spread of ")
         d = decimals_for(r["estimate"] * 100, r["ci_low"] * 100, r["ci_high"] * 100, digits=2)
@@ -161,16 +161,16 @@ def _fairness_claims(fairness: pl.DataFrame) -> list[Claim]:
                           p=r["range_p"], p_holm=r["p_holm"], supported=True, practical=True,
                           size=effect_size("spread", r), section="fairness"))
     if small:
-        s = Sentence().add(f"in {len(small)} of {len(rows)} cells the positions differ detectably, but every "
+        s = Sentence().add(f"in {_cells(small, rows)} the positions differ detectably, but every "
                            f"raw 95% interval of the spread lies within {MEASURES['spread'].minimum_text}: negligible.")
         out.append(claim_of("negligible", "Seat fairness", "spread", "fairness", small, s, supported=True,
                           practical=False, section="fairness"))
     if unclear:
-        out.append(_unclear_claim("Seat fairness", "spread", "fairness", unclear, len(rows),
+        out.append(_unclear_claim("Seat fairness", "spread", "fairness", unclear, rows,
                                   "the positions after the dealer differ detectably", section="fairness"))
     if quiet:
         s = Sentence().add(f"no position after the dealer wins detectably more often than another in "
-                           f"{len(quiet)} of {len(rows)} cells (range test, Holm-adjusted).")
+                           f"{_cells(quiet, rows)} (range test, Holm-adjusted).")
         out.append(claim_of("no_effect", "Seat fairness", "spread", "fairness", quiet, s, supported=False,
                           section="fairness"))
     return out
@@ -226,7 +226,7 @@ def _card_claims(balance: pl.DataFrame) -> list[Claim]:
                               practical=False, section="cards"))
             continue
         if sign == 2:
-            out.append(_unclear_claim("Card points", "card", "card_balance", these, len(rows),
+            out.append(_unclear_claim("Card points", "card", "card_balance", these, None,
                                       f"{len(these)} more card mismatches are supported ({where})", section="cards"))
             continue
         s = Sentence().add(f"{card} is worth {'more' if sign > 0 else 'less'} than its printed points say also "
@@ -275,12 +275,24 @@ def _tournament_claims(h2h: pl.DataFrame) -> list[Claim]:
     return out
 
 
-def _unclear_claim(subject: str, measure: str, table: str, rows: list[dict], total: int, what: str,
+def _unclear_claim(subject: str, measure: str, table: str, rows: list[dict], among: list[dict] | None, what: str,
                   **fields) -> Claim:
-    """Supported rows whose intervals reach across the minimum effect: not clearly of practical size."""
-    s = Sentence().add(f"{what} in {len(rows)} of {total} cells, but whether by {MEASURES[measure].minimum_text} "
+    """Supported rows whose intervals reach across the minimum effect: not clearly of practical size
+    (``among``: the rows they are counted among, as cells; None: not counted)."""
+    where = f" in {_cells(rows, among)}" if among is not None else ""
+    s = Sentence().add(f"{what}{where}, but whether by {MEASURES[measure].minimum_text} "
                        "or more is inconclusive at this size (raw 95% intervals reach across it).")
     return claim_of("inconclusive", subject, measure, table, rows, s, supported=True, **fields)
+
+
+def _cells(these: list[dict], rows: list[dict]) -> str:
+    """"2 of 4 cells", each cell that played another's games (``same_games_as``) counted once, and said."""
+    def own(group: list[dict]) -> int:
+        return sum(1 for r in group if not r.get("same_games_as"))
+    twins = len(rows) - own(rows)
+    note = "" if not twins else (f" (and {twins} that played another cell's very games, counted with it)"
+                                 if twins > 1 else " (and 1 that played another cell's very games, counted with it)")
+    return f"{own(these)} of {own(rows)} cells{note}"
 
 
 _BUILDERS: tuple[tuple[str, Callable[[pl.DataFrame], list[Claim]]], ...] = (

@@ -7,6 +7,15 @@ inverts, so "the interval excludes 0" and "p < α" are the same statement (up to
   the relative change B/A − 1 gets Fieller's interval for a ratio of paired means, which contains 0
   exactly when the paired t test does not reject (both use the same t quantile and the same variance
   of the difference at ratio 1).
+* :func:`paired_ratio_difference` — the same for measures taken only on some rounds of each cell (lead
+  changes and comebacks over each cell's *own* rounds with a winner): each cell's mean over its own rounds
+  is a ratio of means, and the pair's difference gets the delta method's variance over games (the
+  influence of each game on both ratios; with every round counted it *is* the paired t test), so it stays
+  valid when a rule changes which rounds count. :func:`ratio_contrast` is the general form (a sum of
+  such ratios with signs: a change of a skilled seat's edge over its twin).
+* :func:`exact_paired_proportions` — B − A of a rare 0/1 event on paired rounds (rounds with no winner):
+  the exact McNemar test on the discordant pairs, where a t test is anticonservative, with Newcombe's
+  score interval (the one exception here: the test and the interval are not one inversion).
 * :func:`unpaired_difference` — Welch's t interval and test; Fieller's interval with independent
   means (Welch degrees of freedom at ratio 1, so again the interval and the test agree).
 * :func:`score_test_proportion` — a proportion against a fixed value: Wilson's interval is the
@@ -28,8 +37,10 @@ def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) ->
     Fieller's ``rel_low``/``rel_high`` (NaN when mean A is not clearly away from 0)."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     n = len(a)
+    if n < 1:
+        raise ValueError("a paired difference needs at least 1 pair, got 0")
     if n < 2:
-        raise ValueError(f"a paired difference needs at least 2 pairs, got {n}")
+        return _without_interval(a, b, n)
     d = b - a
     mean = float(d.mean())
     cov = np.cov(np.vstack([a, b]), ddof=1) / n  # covariance of the two means
@@ -42,11 +53,100 @@ def paired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) ->
             "ci_high": mean + half, "p_value": p_value, "n": n, **rel}
 
 
+def _linearized(x: np.ndarray, w: np.ndarray) -> tuple[float, np.ndarray]:
+    """The ratio R = Σx / Σw and each game's influence on it, (x − R·w) / mean(w) (the delta method)."""
+    x, w = np.asarray(x, np.float64), np.asarray(w, np.float64)
+    if w.sum() <= 0:
+        raise ValueError("a ratio of means needs at least one counted round (every weight is 0)")
+    ratio = float(x.sum() / w.sum())
+    return ratio, (x - ratio * w) / w.mean()
+
+
+def ratio_contrast(parts, confidence: float = 0.95) -> dict[str, float]:
+    """Σ c·R over ``parts`` (tuples ``(c, x, w)``: per game the value ``x`` counted with weight ``w``, 0 or
+    1; R = Σx / Σw, the mean over the counted rounds), all on the same games: ``estimate``, ``ci_low``,
+    ``ci_high``, ``p_value`` (t with n − 1 degrees of freedom on the summed influences), ``n`` (games),
+    ``ratios`` (each R)."""
+    ratios, influence = [], None
+    for c, x, w in parts:
+        ratio, psi = _linearized(x, w)
+        ratios.append(ratio)
+        influence = c * psi if influence is None else influence + c * psi
+    n = len(influence)
+    if n < 2:
+        raise ValueError(f"a paired contrast needs at least 2 games, got {n}")
+    estimate = float(sum(c * r for (c, _, _), r in zip(parts, ratios, strict=True)))
+    var = float(influence.var(ddof=1)) / n
+    t = float(t_quantile(0.5 + confidence / 2, n - 1))
+    half = t * math.sqrt(var)
+    return {"estimate": estimate, "ci_low": estimate - half, "ci_high": estimate + half,
+            "p_value": _t_p_value(estimate, var, n - 1), "n": n, "ratios": ratios}
+
+
+def paired_ratio_difference(xa: np.ndarray, wa: np.ndarray, xb: np.ndarray, wb: np.ndarray,
+                            confidence: float = 0.95) -> dict[str, float]:
+    """R_B − R_A of two cells on the same games, each R = Σx / Σw over that cell's own counted rounds
+    (``w`` 1 where the round counts): the keys of :func:`paired_difference`, ``mean_a``/``mean_b`` being
+    R_A/R_B, with Fieller's relative change from the influences' covariance. Equal to
+    :func:`paired_difference` when every round counts in both cells."""
+    ra, psi_a = _linearized(xa, wa)
+    rb, psi_b = _linearized(xb, wb)
+    n = len(psi_a)
+    if n < 2:
+        raise ValueError(f"a paired difference needs at least 2 pairs, got {n}")
+    cov = np.cov(np.vstack([psi_a, psi_b]), ddof=1) / n
+    var_d = max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0)
+    t = float(t_quantile(0.5 + confidence / 2, n - 1))
+    mean, half = rb - ra, t * math.sqrt(var_d)
+    return {"mean_a": ra, "mean_b": rb, "estimate": mean, "ci_low": mean - half, "ci_high": mean + half,
+            "p_value": _t_p_value(mean, var_d, n - 1), "n": n,
+            **_fieller(ra, rb, cov[0, 0], cov[1, 1], cov[0, 1], t)}
+
+
+def exact_paired_proportions(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) -> dict[str, float]:
+    """B − A of a 0/1 event on paired rounds. The test is the exact (conditional) McNemar test: of the
+    ``m`` pairs that differ, the ``k`` where only B has the event are Bin(m, ½) under no change; p is twice
+    the smaller tail, capped at 1. The interval is Newcombe's hybrid score interval for a paired
+    difference (his method 10, from the two Wilson intervals and the pairs' correlation), which keeps its
+    coverage for rare events where the Wald interval does not; the two are not one inversion (as the
+    fairness change's bootstrap and its permutation test), so "supported" is the test's and the practical
+    class the interval's. Relative change B/A − 1 without an interval: a share is stated in points."""
+    from scipy import stats  # a second to import: only when used (see .distributions)
+    a, b = np.asarray(a, bool), np.asarray(b, bool)
+    n = len(a)
+    if n < 2:
+        raise ValueError(f"a paired difference needs at least 2 pairs, got {n}")
+    both, only_a, only_b = int(np.sum(a & b)), int(np.sum(a & ~b)), int(np.sum(b & ~a))
+    neither = n - both - only_a - only_b
+    m = only_a + only_b
+    p_value = 1.0 if m == 0 else float(min(1.0, 2 * min(stats.binom.cdf(only_b, m, 0.5),
+                                                       stats.binom.sf(only_b - 1, m, 0.5))))
+    pa, pb = (both + only_a) / n, (both + only_b) / n
+    (la, ua), (lb, ub) = _wilson(both + only_a, n, confidence), _wilson(both + only_b, n, confidence)
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    phi = (both * neither - only_a * only_b) / math.sqrt(margins) if margins > 0 else 0.0
+    down = math.sqrt(max((pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa) + (ua - pa) ** 2, 0.0))
+    up = math.sqrt(max((ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la) + (pa - la) ** 2, 0.0))
+    return {"mean_a": pa, "mean_b": pb, "estimate": pb - pa, "ci_low": pb - pa - down, "ci_high": pb - pa + up,
+            "p_value": p_value, "n": n, "rel_change": pb / pa - 1 if pa else math.nan,
+            "rel_low": math.nan, "rel_high": math.nan}
+
+
+def _wilson(k: int, n: int, confidence: float) -> tuple[float, float]:
+    z = float(normal_quantile(0.5 + confidence / 2))
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
 def unpaired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) -> dict[str, float]:
     """mean(B) − mean(A) of independent samples: Welch's interval and test, Fieller's relative change."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    if len(a) < 1 or len(b) < 1:
+        raise ValueError(f"an unpaired difference needs at least 1 value per side, got {len(a)} and {len(b)}")
     if len(a) < 2 or len(b) < 2:
-        raise ValueError(f"an unpaired difference needs at least 2 values per side, got {len(a)} and {len(b)}")
+        return _without_interval(a, b, min(len(a), len(b)))
     va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
     mean = float(b.mean() - a.mean())
     var_d = va + vb
@@ -56,6 +156,15 @@ def unpaired_difference(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) 
     rel = _fieller(float(a.mean()), float(b.mean()), va, vb, 0.0, t)
     return {"mean_a": float(a.mean()), "mean_b": float(b.mean()), "estimate": mean, "ci_low": mean - half,
             "ci_high": mean + half, "p_value": _t_p_value(mean, var_d, dof), "n": min(len(a), len(b)), **rel}
+
+
+def _without_interval(a: np.ndarray, b: np.ndarray, n: int) -> dict[str, float]:
+    """The difference of one game: an estimate, but too few games for an interval or a test (NaN, which
+    tables write empty and Holm's adjustment leaves out)."""
+    ma, mb = float(a.mean()), float(b.mean())
+    return {"mean_a": ma, "mean_b": mb, "estimate": mb - ma, "ci_low": math.nan, "ci_high": math.nan,
+            "p_value": math.nan, "n": n, "rel_change": mb / ma - 1 if ma != 0 else math.nan,
+            "rel_low": math.nan, "rel_high": math.nan}
 
 
 def _t_p_value(mean: float, var: float, dof: float) -> float:

@@ -3,13 +3,15 @@
 Pure functions from tables (and the tournament's per-deal comparison counts) to tidy tables; nothing
 here plays, draws or writes.
 
-* **Rounds needed** (:func:`rounds_needed`): the fewest rounds ``n`` after which a player who finishes
-  ahead of its opponent with probability ``q`` per round has a 95 % chance of having finished ahead in
-  more of them than the opponent: the smallest ``n`` with ``P(Bin(n, q) > n / 2) >= 0.95``, computed
-  exactly from the binomial distribution (an even ``n`` counts a tie of rounds as not more, so the
-  answer is odd). At ``N`` seats (one skilled seat among random ones, :mod:`.skill`) the same question
-  asks for more than its fair share ``n / N`` of the rounds. ``n`` falls as ``q`` rises, so the interval of ``n`` is ``n`` at the ends of the
-  interval of ``q``; a ``q`` interval reaching down to ½ leaves the upper end unbounded (None).
+* **Rounds needed** (:func:`rounds_needed`): the fewest rounds ``n`` from which on a player who
+  finishes ahead of its opponent with probability ``q`` per round keeps a 95 % chance of having finished
+  ahead in more of them than the opponent: ``P(Bin(m, q) > m / 2) >= 0.95`` for every ``m >= n``,
+  computed exactly from the binomial distribution (an even count makes a tie of rounds possible, which
+  is not more, so the chance is a saw-tooth and its first crossing is not the answer). At ``N`` seats
+  (one skilled seat among random ones, :mod:`.skill`) the same question asks for more than its fair
+  share ``m / N`` of the rounds. ``n`` falls as ``q`` rises, so the interval of ``n`` is ``n`` at the
+  ends of the interval of ``q``; a ``q`` interval reaching down to the fair share has no point value
+  and no upper end (None), only its low end.
 * **Rating spread** (:func:`rating_spread`): the published measure is Duersch, Lambrecht & Oechssler,
   "Measuring skill and chance in games", European Economic Review 2020: rate every player with a
   best-fit Elo model; the wider the ratings spread, the larger the role of skill. Here the players are
@@ -37,59 +39,50 @@ def majority_chance(n: int, q: float, share: float = 0.5) -> float:
 
 
 def rounds_needed(q: float, goal: float = GOAL, share: float = 0.5) -> int | None:
-    """The smallest number of rounds with ``majority_chance >= goal`` (None when q ≤ share or it exceeds
-    MAX_ROUNDS). ``share`` ½ (two players: more rounds than the opponent): over odd ``n`` the chance rises
-    with ``n`` (q > ½), so a bisection finds it exactly. Another share (1/N: more than a fair share at N
-    seats) makes the chance a saw-tooth in ``n``: the first ``n`` reaching the goal, found by scanning."""
+    """The smallest number of rounds ``n`` from which on the chance of having won more than ``share`` of
+    them stays at ``goal`` or above: ``majority_chance(m, q, share) >= goal`` for every ``m >= n`` (None
+    when q ≤ share or the answer exceeds MAX_ROUNDS). ``share`` is a fair share 1/N (½: more rounds than
+    the one opponent).
+
+    The chance is a saw-tooth in ``n``: the count to beat, ⌊n / N⌋, stays put for N consecutive ``n``
+    (a run) and the chance rises within a run, then drops where the next run starts (at ``n = kN`` one
+    more win is needed). So the chance after ``n`` is lowest at the run starts, where it is
+    c(k) = P(Bin(kN, q) > k), and c rises with k for q > 1/N (checked for N = 2…10 and k ≤ 4,000 in the
+    tests). The answer lies in the run before the first k whose c(k) reaches the goal (found by
+    bisection): its first ``n`` that reaches the goal, else that k's run start. The first ``n`` where
+    the chance reaches the goal can be far smaller (19 at q = 0.7 with ½, where 20 falls back below)."""
     if not 0 <= q <= 1 or math.isnan(q):
         raise ValueError(f"q={q!r} is not a probability: valid is 0 ≤ q ≤ 1")
-    if not 0 < share < 1:
-        raise ValueError(f"share={share!r} is not a share of rounds: valid is 0 < share < 1")
-    if q <= share or majority_chance(MAX_ROUNDS, q, share) < goal:
+    seats = round(1 / share) if 0 < share < 1 else 0
+    if seats < 2 or abs(seats * share - 1) > 1e-9:
+        raise ValueError(f"share={share!r} is not a fair share of rounds: valid are 1/N for N ≥ 2 (½, ⅓, ¼, …)")
+    if q <= share:
         return None
-    if share != 0.5:
-        return _first_reaching(q, goal, share)
-    lo, hi = 0, (MAX_ROUNDS - 1) // 2          # n = 2k + 1
+    from scipy import stats  # a second to import: only when used (see .distributions)
+
+    def start(k: int) -> float:   # the chance at the run start n = kN: more than k of kN rounds
+        return float(stats.binom.sf(k, k * seats, q))
+    lo, hi = 1, MAX_ROUNDS // seats
+    if start(hi) < goal:
+        return None
     while lo < hi:
         mid = (lo + hi) // 2
-        if majority_chance(2 * mid + 1, q) >= goal:
-            hi = mid
-        else:
-            lo = mid + 1
-    return 2 * lo + 1
-
-
-def _first_reaching(q: float, goal: float, share: float) -> int | None:
-    """The first n ≤ MAX_ROUNDS with P(Bin(n, q) > n · share) ≥ goal, in windows that double.
-
-    The threshold ⌊n · share⌋ stays put over runs of consecutive n, and within a run the chance rises
-    with n (more rounds, the same count to beat): a run reaches the goal iff its last n does. So each
-    window evaluates the binomial only at the ends of its runs (and at its own last n, whose run may go
-    on into the next window), a share's worth of the n; in the first run that reaches the goal it then
-    takes the first n that does. A run reaching back into an earlier window did not reach the goal
-    there: that window's last n, its largest there, missed."""
-    from scipy import stats  # a second to import: only when used (see .distributions)
-    start, width = 1, 1024
-    while start <= MAX_ROUNDS:
-        n = np.arange(start, min(start + width, MAX_ROUNDS + 1) + 1)   # one past the window: where runs end
-        threshold = np.floor(n * share + 1e-9)
-        n, ends, threshold = n[:-1], np.diff(threshold) > 0, threshold[:-1]
-        ends[-1] = True
-        hits = np.flatnonzero(stats.binom.sf(threshold[ends], n[ends], q) >= goal)
-        if hits.size:
-            last = np.flatnonzero(ends)[hits[0]]
-            run = np.flatnonzero(threshold[:last + 1] == threshold[last])
-            first = run[np.flatnonzero(stats.binom.sf(threshold[run], n[run], q) >= goal)[0]]
-            return int(n[first])
-        start, width = start + width, width * 2
-    return None
+        lo, hi = (lo, mid) if start(mid) >= goal else (mid + 1, hi)
+    run = np.arange(max((lo - 1) * seats, 1), lo * seats)   # the run before: the count to beat is lo − 1
+    reached = np.flatnonzero(stats.binom.sf(lo - 1, run, q) >= goal)
+    return int(run[reached[0]]) if reached.size else lo * seats
 
 
 def rounds_needed_row(estimate: float, ci_low: float, ci_high: float, share: float = 0.5) -> dict[str, int | None]:
     """``rounds_needed`` at the estimate and its interval: the high share gives the low count (a Wald
-    interval that overshoots [0, 1] on few deals is clipped to it)."""
+    interval that overshoots [0, 1] on few deals is clipped to it). When the interval of the share
+    reaches the fair share (no edge is ruled out) there is no point value and no upper end (None): only
+    the low end."""
     def clip(x: float) -> float:
         return min(max(x, 0.0), 1.0)
+    if ci_low <= share:
+        return {"rounds_needed": None, "rounds_needed_ci_low": rounds_needed(clip(ci_high), share=share),
+                "rounds_needed_ci_high": None}
     return {"rounds_needed": rounds_needed(clip(estimate), share=share),
             "rounds_needed_ci_low": rounds_needed(clip(ci_high), share=share),
             "rounds_needed_ci_high": rounds_needed(clip(ci_low), share=share)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .claims import FAMILIES, Claim, Number, Sentence, decimals_for, row_key
 from .practical import supported
 
-__all__ = ["claim_of", "interval", "join", "p_holm_text", "span", "spec", "supported"]
+__all__ = ["claim_of", "count_span", "interval", "join", "p_holm_text", "span", "spec", "supported"]
 
 
 def claim_of(kind: str, subject: str, measure: str, table: str, rows: list[dict], sentence: Sentence,
@@ -34,6 +34,15 @@ def span(s: Sentence, rows: list[dict], column: str, scale: float, unit: str) ->
     low_text = s.numbers[-1].text
     if len(rows) > 1 and lo != hi and Number.of(rows, hi, column, f".{d}f", scale, True).text != low_text:
         s.add("–").num(rows, hi, column, f".{d}f", scale, absolute=True)
+    s.add(unit)
+
+
+def count_span(s: Sentence, rows: list[dict], column: str, unit: str) -> None:
+    """A count as it is: "3,000 games" when every row has it, "600 to 3,000 games" when they differ."""
+    order = sorted(range(len(rows)), key=lambda i: rows[i][column])
+    s.num(rows, order[0], column, ",.0f")
+    if rows[order[-1]][column] != rows[order[0]][column]:
+        s.add(" to ").num(rows, order[-1], column, ",.0f")
     s.add(unit)
 
 

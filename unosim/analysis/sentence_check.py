@@ -3,7 +3,8 @@
 :func:`check_words` is the checker's independent reading of a sentence (:mod:`.checker` also re-renders
 every claim and compares the text whole): the direction word agrees with the claim's direction (and the
 word of the other sign is absent), every table size it names ("4p", "at 3 players") is one of its rows',
-and every lineup it names is one of its rows'.
+every lineup it names is one of its rows', and every variant of the table it names is one of its rows'
+(their ``variant``, ``a`` or ``b``).
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ _LINEUP = re.compile(r"\blineup ([A-Za-z0-9_]+)")
 _DIRECTION_WORDS = {"skill": ("more", "less"), "skill_changes": ("raises", "cuts")}
 
 
-def check_words(claim: Claim, rows: list[dict], known_lineups: set[str] = frozenset()) -> list[str]:
-    """Every word of ``claim.text`` that contradicts ``rows`` (the rows it cites); ``known_lineups``: the
-    lineups and policies of the claim's whole table (a lineup the text names must be one of its rows')."""
+def check_words(claim: Claim, rows: list[dict], known_lineups: set[str] = frozenset(),
+                known_variants: set[str] = frozenset()) -> list[str]:
+    """Every word of ``claim.text`` that contradicts ``rows`` (the rows it cites); ``known_lineups`` and
+    ``known_variants``: the lineups and policies, and the variants, of the claim's whole table (one the
+    text names must be one of its rows')."""
     if not rows:
         return []
     problems = []
@@ -41,9 +44,20 @@ def check_words(claim: Claim, rows: list[dict], known_lineups: set[str] = frozen
     said_lineups = set(_LINEUP.findall(text)) & set(known_lineups)
     if lineups and said_lineups - lineups:
         problems.append(f"names lineups {sorted(said_lineups - lineups)} that none of its rows has")
+    variants = {v for r in rows for v in variants_of(r)}
+    said_variants = {v for v in known_variants if _has(text, v)}
+    if variants and said_variants - variants:
+        problems.append(f"names variants {sorted(said_variants - variants)} that none of its rows has")
     if "all-random players" in text and "random" not in lineups:
         problems.append("speaks of all-random players, but none of its rows has that lineup")
     return problems
+
+
+def variants_of(row: dict) -> set[str]:
+    """The variants a table row is about: its ``variant``, and ``a`` and ``b`` when they compare variants
+    (not lineups: an effects row of axis ``lineup``)."""
+    columns = ("variant", "a", "b") if row.get("axis", "variant") == "variant" else ("variant",)
+    return {str(row[c]) for c in columns if row.get(c) is not None}
 
 
 def _direction_words(claim: Claim) -> tuple[str, str] | None:

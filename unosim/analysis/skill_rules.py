@@ -2,17 +2,23 @@
 
 A house-rule study (``unosim study new house-rules``) plays, in every variant cell, a lineup with one
 skilled seat (the expert ``lookahead,random*``) and its all-``random`` twin on the same deals (common
-random numbers). Per game the skilled seat's **edge** is won(skilled lineup) − won(all-random twin) for
-that seat: its win against what the same seat wins on the same deal without skill, so card and seat
-luck cancel game by game. For each ``[[comparisons]]`` entry of axis ``variant`` (A: the published
-variant, B: one rule changed) and each players × skilled lineup they share, the row is B's mean edge
-minus A's, paired by game (the four cells deal the same cards): ``estimate`` with its raw 95 % interval
-and the paired t test's ``p_value``. ``edge_a``/``edge_b`` are the two mean edges (a share of games).
+random numbers). A cell's **edge** is the skilled seat's share of that lineup's rounds *with a winner*
+minus the same seat's share of the all-random twin's rounds with a winner (docs/rules.md §8.3: a round
+without a winner is no one's loss; counted as one, a rule that only makes the twin's rounds stall would
+seem to reward skill). For each ``[[comparisons]]`` entry of axis ``variant`` (A: the published
+variant, B: one rule changed) and each players × skilled lineup they share, the row is B's edge minus
+A's, paired by game (the four cells deal the same cards): four ratios of means over the same games, so
+its raw 95 % interval and ``p_value`` come from the delta method over games
+(:func:`~unosim.analysis.inference.ratio_contrast`, a t test on each game's influence), valid whichever
+rounds the rule leaves without a winner. ``edge_a``/``edge_b`` are the two edges (shares of won
+rounds); ``no_winner_a``/``no_winner_b`` the skilled lineup's share of rounds with no winner in A and B —
+that change is an effect of its own (the ``no_winner`` rows of the effects table), not a change of skill.
 
 Holm's ``p_holm`` adjusts over this table only — one family, "skill changes: every house rule × skilled
 lineup of the study" (:data:`unosim.analysis.claims.FAMILIES`), so a study's many other effects do not
 dilute the question a designer asks of it: does this rule reward good play, or make the game more luck?
-When the four cells played identical games the row says ``identical`` and has no test.
+When the four cells played identical games the row says ``identical`` and has no test. An inconclusive
+row (:mod:`.practical`) has the paired games that would decide it, ``games_to_decide``.
 """
 
 from __future__ import annotations
@@ -23,28 +29,40 @@ import numpy as np
 import polars as pl
 
 from .effects import all_random, first_rounds, identical_games, skilled_seat
-from .inference import holm, paired_difference
+from .inference import holm, ratio_contrast
+from .practical import games_to_decide
 from .win_rates import CELL
 
 _SCHEMA = {"a": pl.String, "b": pl.String, "players": pl.Int64, "lineup": pl.String, "policy": pl.String,
            "seat": pl.Int64, "identical": pl.Boolean, "edge_a": pl.Float64, "edge_b": pl.Float64,
            "estimate": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64, "p_value": pl.Float64,
-           "n": pl.Int64}
+           "n": pl.Int64, "no_winner_a": pl.Float64, "no_winner_b": pl.Float64}
 
 
 def edge_change(frames: Mapping[str, pl.DataFrame], seat: int, confidence: float = 0.95) -> dict:
     """B's edge minus A's. ``frames`` holds the first rounds of ``a_skilled``, ``a_random``,
-    ``b_skilled``, ``b_random``, all on the same games; per game the edge is won(skilled) − won(random)
-    for ``seat``; paired t over the games."""
+    ``b_skilled``, ``b_random``, all on the same games; each cell's share of its won rounds that ``seat``
+    won, the edges skilled − random, their change by the delta method over games (module docstring)."""
     games = frames["a_skilled"]["game"]
     for f in frames.values():
         if not f["game"].equals(games):
             raise ValueError("a skill change needs the four cells on the same games (common random numbers)")
     won = {k: (f["winner_seat"] == seat).cast(pl.Float64).to_numpy() for k, f in frames.items()}
-    edge_a, edge_b = won["a_skilled"] - won["a_random"], won["b_skilled"] - won["b_random"]
-    test = paired_difference(edge_a, edge_b, confidence)
-    return {"identical": False, "edge_a": float(np.mean(edge_a)), "edge_b": float(np.mean(edge_b)),
-            **{k: test[k] for k in ("estimate", "ci_low", "ci_high", "p_value", "n")}}
+    has = {k: (f["winner_seat"] >= 0).cast(pl.Float64).to_numpy() for k, f in frames.items()}
+    if any(h.sum() < 2 for h in has.values()):   # (almost) no round with a winner in a cell: no edge
+        return {"identical": False, "n": len(games), **_no_winner(frames)}
+    sign = {"b_skilled": 1.0, "b_random": -1.0, "a_skilled": -1.0, "a_random": 1.0}
+    test = ratio_contrast([(sign[k], won[k], has[k]) for k in sign], confidence)
+    share = dict(zip(sign, test["ratios"], strict=True))
+    return {"identical": False, "edge_a": share["a_skilled"] - share["a_random"],
+            "edge_b": share["b_skilled"] - share["b_random"],
+            **{k: test[k] for k in ("estimate", "ci_low", "ci_high", "p_value", "n")},
+            **_no_winner(frames)}
+
+
+def _no_winner(frames: Mapping[str, pl.DataFrame]) -> dict[str, float]:
+    """The skilled lineup's share of rounds with no winner in A and in B."""
+    return {f"no_winner_{s}": float((frames[f"{s}_skilled"]["winner_seat"] < 0).mean()) for s in ("a", "b")}
 
 
 def skill_changes(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comparisons: Sequence[Mapping],
@@ -76,14 +94,16 @@ def skill_changes(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comp
                          "policy": cell_a["lineup_label"].split(",")[seat], "seat": seat}
                 if identical_games(frames["a_skilled"], frames["b_skilled"]) \
                         and identical_games(frames["a_random"], frames["b_random"]):
-                    rows.append({**label, "identical": True, "n": frames["a_skilled"].height})
+                    rows.append({**label, "identical": True, "n": frames["a_skilled"].height, **_no_winner(frames)})
                 else:
                     rows.append({**label, **edge_change(frames, seat, confidence)})
     table = pl.DataFrame([{k: r.get(k) for k in _SCHEMA} for r in rows], schema=_SCHEMA)
     if table.is_empty():
-        return table.with_columns(p_holm=pl.lit(None, pl.Float64))
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy()),
-                                               dtype=pl.Float64))
+        return table.with_columns(p_holm=pl.lit(None, pl.Float64), games_to_decide=pl.lit(None, pl.Int64))
+    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy()),
+                                                dtype=pl.Float64))
+    return table.with_columns(games_to_decide=pl.Series([games_to_decide("skill_edge", r) for r in table.to_dicts()],
+                                                        dtype=pl.Int64))
 
 
 def on_common_games(frames: Mapping[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:

@@ -15,7 +15,7 @@ from ..store.reader import Dataset
 from .card_balance import card_balance
 from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
-from .effects import by_a_cell, comparison_pairs, effects, pair_label
+from .effects import by_a_cell, comparison_pairs, effects, pair_label, same_games, with_same_games
 from .checker import assert_claims
 from .claims import FAMILIES, Claim
 from .fairness import seat_fairness, with_fairness_holm
@@ -69,6 +69,10 @@ def standard_tables(ds: Dataset, confidence: float = 0.95,
         if ds.manifest["study"]["comparisons"]:
             tables["effects"] = effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"],
                                         ds.shares_decks, confidence)
+            same = same_games(tables["effects"])   # cells that played another's games: one result, not two
+            for name in ("skill", "fairness"):
+                if name in tables:
+                    tables[name] = with_same_games(tables[name], same)
             changes = skill_changes(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"], ds.shares_decks,
                                     confidence)
             if not changes.is_empty():
@@ -126,14 +130,19 @@ def cell_tables(ds: Dataset | CellScan, confidence: float = 0.95) -> dict[str, p
 
 def lengths_with_censoring(rounds: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFrame:
     """:func:`length_summary` with the cell's ``truncated_share`` on every row and, on the ``n_turns``
-    row, the Kaplan-Meier ``restricted_mean`` up to ``restricted_to`` turns (truncated rounds censored)."""
+    row, the Kaplan-Meier ``restricted_mean`` up to ``restricted_to`` turns (truncated rounds censored).
+    A quantile of turns at the cap in a cell with capped rounds is empty: it is not a length any round
+    had, only that the rounds there lasted longer than the cap (docs/rules.md §8.3: "> cap")."""
     summary = length_summary(rounds, confidence=confidence)
     censoring = restricted_means(rounds).with_columns(pl.col("players").cast(summary.schema["players"]))
     censoring = censoring.with_columns(pl.col(c).cast(summary.schema[c]) for c in ("variant", "lineup"))
     table = summary.join(censoring, on=list(CELL), how="left")
     turns = pl.col("metric") == "n_turns"
-    return table.with_columns(pl.when(turns).then(pl.col(c)).otherwise(None).alias(c)
-                              for c in ("restricted_mean", "restricted_to"))
+    table = table.with_columns(pl.when(turns).then(pl.col(c)).otherwise(None).alias(c)
+                               for c in ("restricted_mean", "restricted_to"))
+    at_cap = turns & (pl.col("truncated_share") > 0)
+    return table.with_columns(pl.when(at_cap & (pl.col(q) >= pl.col("restricted_to"))).then(None).otherwise(pl.col(q))
+                              .alias(q) for q in table.columns if q[0] == "q" and q[1:].isdigit())
 
 
 def comparisons(ds: Dataset, confidence: float = 0.95) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 import polars as pl
 
 from .claims import Claim, decimals_for, render_number
+from .effect_findings import mostly_capped
 from .measures import EFFECT_MEASURES, MEASURES
 from .practical import IDENTICAL, INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify, games_to_decide, scaled
 from .profile import Profile, ProfileError, Wish
@@ -44,6 +45,7 @@ SCORECARD_SCHEMA = {
     "effect": pl.Float64, "effect_low": pl.Float64, "effect_high": pl.Float64, "minimum": pl.Float64,
     "scaled": pl.Float64, "scaled_low": pl.Float64, "scaled_high": pl.Float64, "class": pl.String,
     "wish": pl.String, "judgement": pl.String, "games_to_decide": pl.Int64, "n": pl.Int64, "p_holm": pl.Float64,
+    "mostly_capped": pl.Boolean,
 }
 VERDICT_SCHEMA = {
     "level": pl.String, "axis": pl.String, "a": pl.String, "b": pl.String, "variant": pl.String,
@@ -104,7 +106,8 @@ def _card_row(setting: dict, measure: str, row: dict, profile: Profile, policy: 
     out = {**setting, "measure": measure, "plain": MEASURES[measure].plain, "policy": policy,
            "class": classify(measure, row), "wish": "band" if wish.band else wish.word,
            "judgement": judge(measure, row, wish), "games_to_decide": games_to_decide(measure, row),
-           "n": row.get("n"), "p_holm": row.get("p_holm")}
+           "n": row.get("n"), "p_holm": row.get("p_holm"),
+           "mostly_capped": mostly_capped(row) if measure == "length" else None}
     if scaled(measure, row) is not None:
         unit, effect, low, high, minimum = _display(measure, row)
         s = scaled(measure, row)
@@ -240,10 +243,16 @@ def _change_text(measure: str, rows: list[dict]) -> str:
         if not these:
             continue
         words = info.changes[0 if sign > 0 else 1].format(policy=policy)
-        units = sorted({r["unit"] for r in these})
-        span = _span([r["effect"] for r in these if r["unit"] == units[0]], units[0])
         some = " in some settings" if len(these) < len(rows) else ""
-        texts.append(f"{words} ({span}){some}")
+        # a length where most rounds hit the turn cap is a restricted mean, mostly the cap: no percentage
+        measured = [r for r in these if not r.get("mostly_capped")]
+        capped = "most rounds hit the turn cap" + (" in some settings" if measured else "")
+        if not measured:
+            texts.append(f"{words} ({capped}){some}")
+            continue
+        units = sorted({r["unit"] for r in measured})
+        span = _span([r["effect"] for r in measured if r["unit"] == units[0]], units[0])
+        texts.append(f"{words} ({span}{'; ' + capped if len(measured) < len(these) else ''}){some}")
     return ", ".join(texts)
 
 

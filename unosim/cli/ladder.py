@@ -22,6 +22,14 @@ def add_parser(sub) -> None:
     p.set_defaults(run=cmd_ladder)
 
 
+def _rounds(value, low, high) -> str:
+    """Rounds needed with its interval; without a point value (the share's interval reaches ½) only the
+    low end: "≥ 289 (no edge ruled out)"."""
+    if value is None:
+        return "none" if low is None else f"≥ {low:,} (no edge ruled out)"
+    return _interval(value, low, high, 0)
+
+
 def _interval(value, low, high, digits: int) -> str:
     shown = ["∞" if v is None else f"{v:.{digits}f}" if isinstance(v, float) else f"{v:,}" for v in (value, low, high)]
     return f"{shown[0]} [{shown[1]}, {shown[2]}]"
@@ -45,12 +53,12 @@ def cmd_ladder(args: argparse.Namespace) -> None:
           "winning more of them, and the rating spread (Duersch, Lambrecht & Oechssler 2020)")
     _print_table([{"variant": r["variant"],
                    "vs random": _interval(r["vs_random"], r["vs_random_ci_low"], r["vs_random_ci_high"], 3),
-                   "rounds (vs random)": _interval(r["rounds_needed_vs_random"], r["rounds_needed_ci_low_vs_random"],
-                                              r["rounds_needed_ci_high_vs_random"], 0),
+                   "rounds (vs random)": _rounds(r["rounds_needed_vs_random"], r["rounds_needed_ci_low_vs_random"],
+                                                 r["rounds_needed_ci_high_vs_random"]),
                    "vs best other": f"{r['best_other']} "
                                      + _interval(r["vs_best"], r["vs_best_ci_low"], r["vs_best_ci_high"], 3),
-                   "rounds (vs best)": _interval(r["rounds_needed_vs_best"], r["rounds_needed_ci_low_vs_best"],
-                                               r["rounds_needed_ci_high_vs_best"], 0),
+                   "rounds (vs best)": _rounds(r["rounds_needed_vs_best"], r["rounds_needed_ci_low_vs_best"],
+                                               r["rounds_needed_ci_high_vs_best"]),
                    "rating spread": _interval(r["rating_spread"], r["rating_spread_ci_low"],
                                               r["rating_spread_ci_high"], 0)}
                   for r in result.skill.iter_rows(named=True)])

@@ -124,8 +124,9 @@ def cmd_study_run(args) -> None:
 
 
 def cmd_analyze(args) -> None:
-    from ..analysis.standard import FINDINGS_FILE, TABLE_DIR, read_findings
-    from ..reporting.charts import CHART_DIR
+    from ..analysis.few_games import too_few_games
+    from ..analysis.standard import FINDINGS_FILE, TABLE_DIR, read_findings, read_tables
+    from ..reporting.charts import CHART_DIR, charts_left_out
     from ..store.reader import open_dataset
     ds = open_dataset(args.dataset)
     profile = _profile(args.profile, ds) if args.profile else None
@@ -136,6 +137,9 @@ def cmd_analyze(args) -> None:
     print(f"{len(csv)} tables in {out} and {len(charts)} charts (PNG, SVG) in {out / CHART_DIR} "
           f"({time.perf_counter() - start:.1f} s): {', '.join(p.stem for p in csv)}")
     print(f"{len(read_findings(out) or [])} findings, each checked against the tables: {out / FINDINGS_FILE}")
+    tables = read_tables(out)
+    for note in too_few_games(tables) + charts_left_out(tables):
+        print(f"note: {note}")
 
 
 def _profile(text: str, ds):
@@ -304,10 +308,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
     p.set_defaults(run=cmd_explore)
 
-    from . import ladder as cli_ladder, tournament as cli_tournament, tune as cli_tune
+    from . import design as cli_design, ladder as cli_ladder, tournament as cli_tournament, tune as cli_tune
     cli_tournament.add_parser(sub)
     cli_ladder.add_parser(sub)
     cli_tune.add_parser(sub)
+    cli_design.add_parser(sub)
     return parser
 
 

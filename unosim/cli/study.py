@@ -87,7 +87,7 @@ def cmd_verify(args) -> None:
     root = Path(args.dataset)
     manifest = read_manifest(root)
     complete = manifest["status"] == "complete"
-    verdict = integrity.verify(root, manifest, require_complete=complete, full=args.full)
+    verdict = integrity.verify(root, manifest, require_complete=complete, quick=args.quick)
     for problem in verdict.problems:
         print(f"bad: {problem}")
     in_flight = (f", {len(verdict.unrecorded):,} part(s) of jobs in flight (a resume adopts or recomputes "
@@ -96,8 +96,10 @@ def cmd_verify(args) -> None:
         if verdict.ledger_in_doubt and not complete else ""
     unfinished = "" if complete else f"; an unfinished dataset{in_flight}{doubt}"
     digest = f"; content digest {verdict.digest}" if verdict.digest else ""
-    print(f"{root}: {verdict.parts_checked:,} part(s), {verdict.bytes_checked:,} bytes checked, "
-          f"{len(verdict.problems):,} problem(s){unfinished}{digest}")
+    cached = (f" and {verdict.parts_cached:,} proven from the cache of an earlier verification (--quick; "
+              f"damage below the file system keeps a file's stamp)" if verdict.parts_cached else "")
+    print(f"{root}: {verdict.parts_checked:,} part(s): {verdict.parts_read:,} read ({verdict.bytes_read:,} bytes)"
+          f"{cached}; {len(verdict.problems):,} problem(s){unfinished}{digest}")
     if not verdict.problems:
         return
     if not args.repair:
@@ -138,7 +140,10 @@ def add_verify(study_sub) -> None:
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
     p.add_argument("--repair", action="store_true",
                    help="delete bad parts and their job's other parts, so a resume recomputes exactly those jobs")
-    p.add_argument("--full", action="store_true",
-                   help="read every byte again (by default a part unchanged since it was last verified, by size, "
-                        "mtime, ctime and inode, is not read)")
+    read = p.add_mutually_exclusive_group()
+    read.add_argument("--quick", action="store_true",
+                      help="trust the proofs of earlier verifications: a part unchanged since (by size, mtime, ctime "
+                           "and inode) is not read; damage below the file system (bit rot) keeps those, so by "
+                           "default every byte is read")
+    read.add_argument("--full", action="store_true", help="read every byte (the default)")
     p.set_defaults(run=cmd_verify)

@@ -14,6 +14,7 @@ report's own chart code (the explorer and the report draw the same charts).
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import threading
 import webbrowser
@@ -35,14 +36,35 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _hosts(host: str) -> list[str]:
+    """The Host header names the server answers: the machine's own, the one it was told to bind, and,
+    bound to every interface, the machine's names and addresses."""
+    names = ["127.0.0.1", "localhost", "[::1]", f"[{host}]" if ":" in host else host]
+    try:
+        everywhere = ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        everywhere = False
+    if everywhere:
+        machine = socket.gethostname()
+        names += [machine, socket.getfqdn()]
+        try:
+            names += socket.gethostbyname_ex(machine)[2]
+        except OSError:
+            pass
+    return list(dict.fromkeys(n.lower() for n in names))
+
+
 def _server(host: str, port: int, workdir=None):
     import uvicorn
 
     from .jobs import Runs
     from .server import create_app
-    runs = Runs(workdir)
     sock = _bind(host, port)
-    config = uvicorn.Config(create_app(runs), log_level="warning", lifespan="off")
+    runs = Runs(workdir)
+    app = create_app(runs, _hosts(host), sock.getsockname()[1])
+    # a client slower than the keep-alive timeout is dropped; on Ctrl-C, open requests get a second
+    config = uvicorn.Config(app, log_level="error", lifespan="off", timeout_keep_alive=5,
+                            timeout_graceful_shutdown=1)
     return uvicorn.Server(config), sock, runs
 
 

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from ..game import policies, rule_table, rules
-from ..pipeline.house_rules import lineup_name
 
 #: most games per cell one comparison may ask for; bigger questions are a study (save as study)
 MAX_GAMES = 200_000
@@ -87,7 +86,7 @@ class Comparison:
 
     def spec(self) -> str:
         """The TOML study spec of this comparison (what "save as study" writes)."""
-        lineup, lineup_spec = lineup_name(self.lineup)
+        lineup = policies.parse_lineup(self.lineup)
         changed = {k: v for k, v in self.what_if.items() if self.baseline.get(k) != v}
         lines = [
             "# A what-if comparison saved by `unosim explore`: run it with",
@@ -105,10 +104,10 @@ class Comparison:
             _variant_line(BASELINE, self.variant, self.baseline),
             _variant_line(WHAT_IF, self.variant, self.what_if),
         ]
-        if (lineup, lineup_spec) != ("random", "random"):
-            lines += ["", "[lineups]", f"{lineup} = {_toml(lineup_spec)}"]
+        if not lineup.builtin:
+            lines += ["", "[lineups]", f"{lineup.name} = {_toml(lineup.text)}"]
         lines += ["", "[[grid]]", f'variants = ["{BASELINE}", "{WHAT_IF}"]', f"players = [{self.players}]",
-                  f'lineups = ["{lineup}"]', "", "[[comparisons]]", 'axis = "variant"', f'a = "{BASELINE}"',
+                  f'lineups = ["{lineup.name}"]', "", "[[comparisons]]", 'axis = "variant"', f'a = "{BASELINE}"',
                   f'b = "{WHAT_IF}"']
         return "\n".join(lines) + "\n"
 
@@ -175,7 +174,9 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
     """Play the study and write its analysis as ``unosim analyze`` does (the standard tables as CSV and
     ``findings.json``, every claim checked first); returns the page's result without charts, and the
     tables (for :func:`charts`)."""
+    from ..analysis.few_games import too_few_games
     from ..analysis.standard import read_findings, standard_tables, write_standard_tables
+    from ..reporting.charts import charts_left_out
     from ..store.reader import open_dataset
     from ..pipeline.runner import run_study
 
@@ -193,6 +194,7 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
         "paired": bool(tables["effects"]["paired"].all()) if "effects" in tables else None,
         "decks": {side: comparison.ruleset(side).deck_in_effect() for side in (BASELINE, WHAT_IF)},
         "spec": comparison.spec(),
+        "notes": too_few_games(tables) + charts_left_out(tables),   # what the games were too few for
     }
     return result, tables
 

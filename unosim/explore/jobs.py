@@ -5,8 +5,9 @@ one worker process (``spawn``ed, so no lock or thread of the server is copied in
 engine and the analysis once, at start, and then plays one comparison at a time. The server stays
 responsive; a run's progress is the games its study ledger records (the runner appends a line per
 finished job); cancelling a run terminates the worker and starts a fresh one (nothing of the cancelled
-run is kept). Runs queue in order of arrival; the last :data:`KEEP_RUNS` runs keep their datasets (for
-the CSV and spec downloads), older ones are deleted.
+run is kept). Runs queue in order of arrival, at most :data:`MAX_PENDING` waiting or playing (a further
+one is refused: :class:`QueueFull`); the last :data:`KEEP_RUNS` runs keep their datasets (for the CSV and
+spec downloads), older ones are deleted.
 """
 
 from __future__ import annotations
@@ -25,9 +26,17 @@ from typing import Any
 from .comparison import STUDY_NAME, Comparison
 
 KEEP_RUNS = 8
+#: runs waiting or playing at once (each may be hours of CPU: a client asks again when one is done)
+MAX_PENDING = 4
 _POLL_S = 0.05
 #: how often an idle worker checks that its server is still alive
 _PARENT_CHECK_S = 1.0
+
+
+class QueueFull(Exception):
+    def __init__(self, limit: int):
+        super().__init__(f"{limit} runs are already waiting or playing: try again when one is done "
+                         f"(or cancel one)")
 
 
 @dataclass
@@ -134,8 +143,16 @@ class Runs:
             shutil.rmtree(self.root, ignore_errors=True)
 
     # ---- the runs -----------------------------------------------------------------------------------
+    pending_limit = MAX_PENDING
+
+    def full(self) -> bool:
+        return sum(not run.drawn.is_set() for run in list(self._runs.values())) >= self.pending_limit
+
     def submit(self, comparison: Comparison) -> Run:
+        """Queue a run; :class:`QueueFull` when :data:`MAX_PENDING` runs are waiting or playing."""
         with self._lock:
+            if self.full():
+                raise QueueFull(self.pending_limit)
             run_id = f"r{next(self._ids)}"
             run = Run(run_id, comparison, self.root / run_id)
             self._runs[run_id] = run

@@ -18,30 +18,160 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
     cancel (a run whose findings are in is done; its charts follow: ``charts_ready``).
 ``GET /api/runs/{id}/spec.toml``, ``GET /api/runs/{id}/tables/{name}.csv``
     "save as study" and the analysis tables as CSV.
+
+It answers only its own page (:func:`create_app`'s ``hosts``): a request naming another Host (DNS
+rebinding) is refused by Starlette's ``TrustedHostMiddleware``; a state-changing request (POST, DELETE)
+from a page of another origin, or a POST that is not ``application/json`` (a cross-site form or
+``text/plain`` post, which browsers send without asking), is refused (403, 415); at most
+:data:`~unosim.explore.jobs.MAX_PENDING` runs wait or play at once, a new one past that is a 429. No
+request can stall it: a body over :data:`MAX_BODY` bytes is refused while it is read (413), a body not
+sent within :data:`BODY_TIMEOUT_S` seconds too (408), JSON is parsed and validated in a thread, off the
+event loop, and every error is JSON ``{"error": ...}`` of at most :data:`MAX_ERROR` characters.
+``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
+    Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
+    ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
+    and, when done, the URL of its design report, served with the files it links to.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..game import designer_deck, policies, rule_table, rules
 from .comparison import DEFAULT_GAMES, MAX_GAMES, Comparison
-from .jobs import Runs
+from .design_runs import Busy, DesignRuns
+from .jobs import QueueFull, Runs
 
 STATIC = Path(__file__).with_name("static")
+#: the largest request body (a comparison with two designer decks is a few hundred bytes)
+MAX_BODY = 64 * 1024
+#: the longest a client may take to send its body
+BODY_TIMEOUT_S = 10.0
+#: the longest error message (the valid choices a message lists fit; an input it quotes is cut, never echoed whole)
+MAX_ERROR = 2000
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+class _Refused(Exception):
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def _bounded(message: str) -> str:
+    return message if len(message) <= MAX_ERROR else message[:MAX_ERROR - 1] + "…"
+
+
+def _error(message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": _bounded(message)}, status_code=status, headers=headers)
+
+
+class JSONErrors:
+    """Every error answer as JSON ``{"error": ...}``: those of the app's own routes already are; this
+    rewrites the plain-text ones of the framework (a refused Host, an unknown path, a wrong method)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        start: Message | None = None
+        body = b""
+
+        async def rewrite(message: Message) -> None:
+            nonlocal start, body
+            if message["type"] == "http.response.start":
+                kind = dict(message.get("headers", [])).get(b"content-type", b"")
+                if message["status"] < 400 or kind.startswith(b"application/json"):
+                    return await send(message)
+                start = message
+                return None
+            if start is None:
+                return await send(message)
+            body += message.get("body", b"")[:MAX_ERROR]
+            if not message.get("more_body", False):
+                text = body.decode("utf-8", "replace").strip() or "error"
+                await _error(text, start["status"])(scope, receive, send)
+            return None
+
+        await self.app(scope, receive, rewrite)
+
+
+class SameOriginJSON:
+    """A state-changing request (anything but GET and HEAD) must come from the explorer's own page or
+    from a script (no ``Origin``), and a POST must be ``application/json``: a cross-site page can send
+    a form or ``text/plain`` post without asking, but a JSON one only after a preflight this server
+    never grants."""
+
+    def __init__(self, app: ASGIApp, origins: Iterable[str]):
+        self.app = app
+        self.origins = frozenset(origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD"):
+            headers = {k.lower(): v for k, v in scope["headers"]}
+            origin = headers.get(b"origin")
+            if origin is not None and origin.decode("latin-1") not in self.origins:
+                return await _error(f"requests from another origin are refused: this server answers only its own "
+                                    f"page ({', '.join(sorted(self.origins))})", 403)(scope, receive, send)
+            kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+            if scope["method"] == "POST" and kind != b"application/json":
+                return await _error(f"Content-Type {kind.decode('latin-1')[:40] or 'none'!r} is refused: send "
+                                    f"application/json", 415)(scope, receive, send)
+        await self.app(scope, receive, send)
+
+
+async def _read_body(request: Request) -> bytes:
+    """The body, read within :data:`BODY_TIMEOUT_S` and refused as soon as it passes :data:`MAX_BODY`."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise _Refused(f"the request body has {int(declared):,} bytes: at most {MAX_BODY:,} are accepted", 413)
+    body = bytearray()
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT_S):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise _Refused(f"the request body is over {MAX_BODY:,} bytes: at most {MAX_BODY:,} are "
+                                   f"accepted", 413)
+    except TimeoutError:
+        raise _Refused(f"the request body did not arrive within {BODY_TIMEOUT_S:g} s", 408) from None
+    return bytes(body)
+
+
+def _json(body: bytes) -> Any:
+    """A request body's JSON value, or a refusal saying why it is none."""
+    try:
+        return json.loads(body or b"null")
+    except RecursionError:
+        raise _Refused("the request body is JSON nested too deeply", 400) from None
+    except ValueError as exc:
+        raise _Refused(f"the request body is not JSON: {exc}", 400) from None
+
+
+def _comparison(body: bytes) -> Comparison:
+    """Parse and validate a request body (in a worker thread: the event loop keeps serving)."""
+    data = _json(body)
+    try:
+        return Comparison.from_json(data)
+    except RecursionError:
+        raise _Refused("the request nests its values too deeply", 400) from None
+    except (TypeError, ValueError) as exc:
+        raise _Refused(str(exc), 400) from None
 
 
 def options() -> dict[str, Any]:
@@ -64,9 +194,15 @@ def options() -> dict[str, Any]:
             "modes": list(rules.MATCH_MODES), "max_games": MAX_GAMES, "default_games": DEFAULT_GAMES}
 
 
-def create_app(runs: Runs) -> Starlette:
-    """The app over ``runs`` (the caller owns and closes it)."""
+def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), port: int | None = None,
+               designs: DesignRuns | None = None) -> Starlette:
+    """The app over ``runs`` (the caller owns and closes it) and the design searches ``designs`` (default:
+    its own, closed at exit), answering requests addressed to ``hosts`` (Host header names) and
+    state-changing ones from the page at those hosts and ``port``."""
     cached_options = options()
+    designs = designs or DesignRuns()
+    hosts = list(dict.fromkeys(hosts))
+    origins = [f"http://{h}" + (f":{port}" if port else "") for h in hosts]
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -76,14 +212,14 @@ def create_app(runs: Runs) -> Starlette:
 
     async def compare(request: Request) -> Response:
         try:
-            data = json.loads(await request.body() or b"null")
-        except ValueError as exc:
-            return _error(f"the request body is not JSON: {exc}")
-        try:
-            comparison = Comparison.from_json(data)
-        except (TypeError, ValueError) as exc:
-            return _error(str(exc))
-        run = runs.submit(comparison)
+            if runs.full():   # before reading: a flood of posts costs nothing
+                raise QueueFull(runs.pending_limit)
+            comparison = await run_in_threadpool(_comparison, await _read_body(request))
+            run = runs.submit(comparison)
+        except _Refused as exc:
+            return _error(str(exc), exc.status)
+        except QueueFull as exc:
+            return _error(str(exc), 429, headers={"Retry-After": "5"})
         if request.query_params.get("wait") not in ("1", "true"):
             return JSONResponse(run.state(), status_code=202)
         while not run.drawn.is_set():
@@ -126,7 +262,39 @@ def create_app(runs: Runs) -> Starlette:
         return FileResponse(run.dataset / "analysis" / f"{name}.csv", media_type="text/csv",
                             filename=f"what_if_{name}.csv")
 
-    return Starlette(routes=[
+    async def design(request: Request) -> Response:
+        try:
+            body = await _read_body(request)
+            run = await asyncio.to_thread(designs.submit, _json(body))
+        except _Refused as exc:
+            return _error(str(exc), exc.status)
+        except Busy as exc:
+            return _error(str(exc), 429)
+        except ValueError as exc:
+            return _error(str(exc))
+        return JSONResponse(run.state(), status_code=202)
+
+    async def design_state(request: Request) -> Response:
+        run = designs.get(request.path_params["run"])
+        if run is None:
+            return _error(f"unknown design search {request.path_params['run']!r}", 404)
+        if request.method == "DELETE":
+            designs.cancel(run.id)
+        return JSONResponse(run.state())
+
+    async def design_file(request: Request) -> Response:
+        path = designs.file(request.path_params["run"], request.path_params["path"])
+        return _error("no such file of a design search", 404) if path is None else FileResponse(path)
+
+    async def failure(request: Request, exc: Exception) -> Response:   # a bug: the terminal gets its traceback
+        return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+    return Starlette(exception_handlers={Exception: failure}, middleware=[Middleware(JSONErrors), Middleware(TrustedHostMiddleware, allowed_hosts=hosts,
+                                                                    www_redirect=False),
+                                 Middleware(SameOriginJSON, origins=origins)], routes=[
+        Route("/api/design", design, methods=["POST"]),
+        Route("/api/design/{run}", design_state, methods=["GET", "DELETE"]),
+        Route("/api/design/{run}/{path:path}", design_file),
         Route("/", index),
         Route("/api/options", get_options),
         Route("/api/compare", compare, methods=["POST"]),

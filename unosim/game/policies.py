@@ -355,33 +355,82 @@ def _split_top_level(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def make_lineup(lineup, players: int) -> tuple[PolicySpec, ...]:
-    """Resolve a lineup spec to exactly ``players`` PolicySpecs (errors name the problem)."""
+_NAMED_RE = re.compile(r"([a-z][a-z0-9_]*)\s*=\s*(.+)", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """A lineup as written: ``name`` (how a study calls it), ``text`` (its seats: one policy for every
+    seat, one per seat, or ``greedy_points,random*`` where ``*`` fills the rest) and ``items`` (the seats
+    named, the fill last)."""
+
+    name: str
+    text: str
+    items: tuple[PolicySpec, ...]
+    fill: bool
+
+    @property
+    def builtin(self) -> bool:
+        """One plain policy at every seat (``lookahead``, ``random*``): the lineup every study already
+        knows under the policy's name, so a spec needs no ``[lineups]`` entry for it."""
+        return len(self.items) == 1 and not self.items[0].params and self.name == self.items[0].name
+
+    def seats(self, players: int) -> tuple[PolicySpec, ...]:
+        """Exactly ``players`` PolicySpecs (an error names the mismatch)."""
+        if self.fill:
+            head = self.items[:-1]
+            if len(head) > players:
+                raise ValueError(f"lineup {self.text!r} names {len(head)} seats before the fill but "
+                                 f"players={players}")
+            return head + (self.items[-1],) * (players - len(head))
+        if len(self.items) == 1:
+            return self.items * players
+        if len(self.items) != players:
+            raise ValueError(f"lineup {self.text!r} has {len(self.items)} policies but players={players}: "
+                             f"give one per seat, one for all, or end with '*' to fill")
+        return self.items
+
+
+def parse_lineup(lineup, name: str | None = None) -> Lineup:
+    """The one lineup parser: ``"greedy_points,random*"``, ``"lookahead"``, ``"NAME=LINEUP"``, or a
+    list of policy names / PolicySpecs. The name is ``NAME``, else the policy's own name for one plain
+    policy at every seat, else the text made an identifier (``greedy_points,random*`` →
+    ``greedy_points_random``). A name that is a policy's must mean that policy at every seat."""
+    if isinstance(lineup, Lineup):
+        return lineup
     if isinstance(lineup, str):
-        items = _split_top_level(lineup)
+        named = _NAMED_RE.fullmatch(lineup.strip())
+        if named and name is None:
+            name, lineup = named.group(1), named.group(2)
+        text, items = lineup.strip(), _split_top_level(lineup)
     elif isinstance(lineup, (list, tuple)):
         items = list(lineup)
+        text = ",".join(it.label if isinstance(it, PolicySpec) else str(it) for it in items)
     else:
         raise ValueError(f"lineup {lineup!r} must be a policy name, a list of names or a "
-                         f"comma-separated string")
+                         f"comma-separated string such as 'greedy_points,random*'")
     if not items:
-        raise ValueError("lineup is empty")
-    fill = [i for i, it in enumerate(items) if isinstance(it, str) and it.endswith("*")]
-    if len(fill) > 1 or (fill and fill[0] != len(items) - 1):
-        raise ValueError(f"lineup {lineup!r}: only the last entry may end with '*' (fill)")
-    if fill:
-        head = [parse_policy(it) for it in items[:-1]]
-        if len(head) > players:
-            raise ValueError(f"lineup {lineup!r} names {len(head)} seats before the fill but "
-                             f"players={players}")
-        return tuple(head) + (parse_policy(items[-1][:-1]),) * (players - len(head))
-    specs = [parse_policy(it) for it in items]
-    if len(specs) == 1:
-        return tuple(specs) * players
-    if len(specs) != players:
-        raise ValueError(f"lineup has {len(specs)} policies but players={players}: give one per seat, "
-                         f"one for all, or end with '*' to fill")
-    return tuple(specs)
+        raise ValueError("lineup is empty: valid is a policy name such as 'random', one per seat, or "
+                         "'greedy_points,random*'")
+    stars = [i for i, it in enumerate(items) if isinstance(it, str) and it.endswith("*")]
+    if len(stars) > 1 or (stars and stars[0] != len(items) - 1):
+        raise ValueError(f"lineup {text!r}: only the last entry may end with '*' (fill)")
+    if stars:
+        items[-1] = items[-1][:-1]
+    specs = tuple(parse_policy(it) for it in items)
+    one_policy = len(specs) == 1 and not specs[0].params
+    if name is None:
+        name = specs[0].name if one_policy else re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+        name = name if re.match(r"[a-z]", name) else f"lineup_{name}"
+    elif name in POLICIES and not (one_policy and specs[0].name == name):
+        raise ValueError(f"lineup name {name!r} would redefine the policy {name!r} (which as a lineup "
+                         f"means {name!r} at every seat); give your lineup another name")
+    return Lineup(name, text, specs, bool(stars))
+
+
+def make_lineup(lineup, players: int) -> tuple[PolicySpec, ...]:
+    """Resolve a lineup (anything :func:`parse_lineup` reads) to exactly ``players`` PolicySpecs."""
+    return parse_lineup(lineup).seats(players)
 
 
 def lineup_arrays(lineup: tuple[PolicySpec, ...]) -> tuple[np.ndarray, np.ndarray]:

@@ -40,12 +40,11 @@ have, the same deals by common random numbers).
 from __future__ import annotations
 
 import argparse
-import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..game import rules
+from ..game import policies, rules
 from ..store.atomic import write_text_atomic
 
 DEFAULT_GAMES = 100_000
@@ -115,18 +114,6 @@ def _cell_name(rule: str, value: Any) -> str:
     return f"{rule}_{value}"
 
 
-def lineup_name(spec: str) -> tuple[str, str]:
-    """(name, lineup) of a ``--lineup`` argument: ``NAME=LINEUP``, or a lineup named after itself
-    (``greedy_points,random*`` → ``greedy_points_random``)."""
-    named = re.match(r"^([a-z][a-z0-9_]*)=(.+)$", spec)
-    if named:
-        return named.group(1), named.group(2)
-    if spec == "random":
-        return "random", spec
-    name = re.sub(r"[^a-z0-9]+", "_", spec.lower()).strip("_")
-    return (name if re.match(r"^[a-z]", name) else f"lineup_{name}"), spec
-
-
 def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAMES,
                      lineups: list[str] | None = None, seed: int = 8, name: str | None = None,
                      skill: bool = True) -> str:
@@ -140,7 +127,9 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
     if games < 1:
         raise ValueError(f"games={games} must be at least 1")
     lineups = lineups or ["random"]
-    names = dict(lineup_name(spec) for spec in lineups)
+    parsed = [policies.parse_lineup(spec) for spec in lineups]
+    names = {lu.name: lu.text for lu in parsed}
+    predefined = {lu.name for lu in parsed if lu.builtin} | {"random"}
     alts = alternatives(variant, players)
     behaviour = sorted({a.name for a in alts if a.rule in BEHAVIOURS})
     if behaviour and BEHAVIOUR_LINEUP[0] not in names:
@@ -172,7 +161,7 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
     ]
     for alt in alts:
         lines.append(f'{alt.name} = {{ base = "{variant}", rules = {{ {alt.rule} = {_toml(alt.value)} }} }}')
-    custom = {k: v for k, v in names.items() if (k, v) != ("random", "random")}
+    custom = {k: v for k, v in names.items() if k not in predefined}
     if skill:
         custom[EXPERT_LINEUP[0]] = EXPERT_LINEUP[1]
     if custom:

@@ -376,14 +376,15 @@ def _parse_lineups(table: Any, fail) -> dict[str, str]:
     out = {p: f"{p}*" for p in policies.POLICIES}
     for name, spec in table.items():
         _identifier(name, "[lineups] name", fail)
-        if name in out:
-            raise fail(f"[lineups] {name} would redefine the policy {name!r} (which as a lineup means "
-                       f"'{name}' at every seat); give your lineup another name")
         if isinstance(spec, list):
             spec = ",".join(map(str, spec))
         if not isinstance(spec, str):
             raise fail(f"[lineups] {name}={spec!r} must be a string such as 'greedy_points,random*' or a "
                        f"list of policies")
+        try:
+            policies.parse_lineup(spec, name=name)   # a policy's name may only mean that policy everywhere
+        except ValueError as exc:
+            raise fail(f"[lineups] {name}: {exc}") from None
         _check_lineup(name, spec, fail)
         out[name] = spec
     return out

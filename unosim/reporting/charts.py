@@ -56,29 +56,33 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
             charts.append(Chart(
                 "house_rule_effects", "effects",
                 "House-rule effects: change against the baseline with 95% intervals, one panel per measure, one "
-                "row per rule and table size (relative change in %; seat spread and skill edge in "
-                "percentage points). Blue: supported after Holm's adjustment; grey: not; hollow dot at 0: "
-                "identical games (the rule changed no game). Rows without a bounded relative change (a zero "
-                "baseline) are drawn in an absolute panel.",
+                "row per rule and table size, in the units of the text (relative change in %; comebacks, rounds "
+                "with no winner and seat spread in percentage points), one x scale per unit. Grey band: the "
+                "measure's minimum effect (smaller is too small to matter). Blue: an effect of practical size "
+                "(Holm-supported, its whole interval beyond the minimum); grey: not (hollow: too few games to "
+                "tell); hollow dot at 0: identical games (the rule changed no game). Rows without a bounded "
+                "relative change (a zero baseline) are drawn in an absolute panel.",
                 "Forest plot of the change each house rule makes to length, tension, comebacks, hand size, "
                 "penalties, seat fairness and skill edge, with confidence intervals.",
                 lambda: plots.effect_forest(rule_effects)))
             charts.append(Chart(
                 "length_differences", "length",
-                "Mean turns per round in the baseline (grey) and with each rule (blue: supported after Holm's "
-                "adjustment; grey: not), with the 95% interval of the difference.",
+                "Mean turns per round in the baseline (grey) and with each rule (blue: a change of practical "
+                "size, at least 2%; grey: not), with the 95% interval of the difference.",
                 "Dot plot of mean turns per round for the baseline and each house rule.",
                 lambda: plots.length_differences(rule_effects)))
         if not lineup_effects.is_empty():
             charts.append(Chart(
                 "lineup_effects", "skill",
                 "What a strategy lineup changes against another lineup on the same decks: relative change "
-                "with 95% intervals (blue: supported after Holm's adjustment).",
+                "with 95% intervals, in the units of the text, one x scale per unit (grey band: the minimum effect; "
+                "blue: an effect of practical size).",
                 "Forest plot of the changes a strategy lineup makes to length, penalties and fairness.",
                 lambda: plots.effect_forest(lineup_effects)))
     survival = tables.get("survival", pl.DataFrame({"lineup": []}))
     survival = survival.filter(pl.col("lineup").is_in(list(_symmetric_lineups(tables))))
-    if not survival.is_empty():  # a tournament has no lineup with one policy in every seat
+    # a tournament has no lineup with one policy in every seat; a small study no turn with enough rounds
+    if not survival.is_empty() and survival["at_risk"].max() >= plots.MIN_AT_RISK:
         charts.append(Chart(
             "turn_survival", "length",
             "Share of rounds lasting more than x turns (Kaplan-Meier; rounds stopped by the turn cap are "
@@ -98,14 +102,14 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
         charts.append(Chart(
             f"win_rate_by_position_{_slug(lineup)}", "fairness",
             f"Win rate by position after the dealer (0 = the dealer, 1 = first to be dealt), lineup {lineup}; dashed lines: "
-            "the fair share 1/N.",
+            "the fair share 1/N. Every panel has the same y scale.",
             f"Win rate against position after the dealer for lineup {lineup}, with the 1/N line.",
             lambda rows=rows, lineup=lineup: plots.win_rate_by_position(rows, "rel_dealer", f"lineup {lineup}")))
     if "skill" in tables and not tables["skill"].is_empty():
         charts.append(Chart(
             "skill_edge", "skill",
             "The skilled seat's share of the won rounds minus its fair share 1/N, per cell, with 95% intervals "
-            "(blue: supported after Holm's adjustment).",
+            "(blue: an edge of practical size, at least 1 point).",
             "Dot plot of the skill edge of each skilled lineup per variant and player count.",
             lambda: plots.skill_chart(tables["skill"])))
     balance = tables.get("card_balance")
@@ -120,7 +124,7 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
             f"card_balance_{players}p_{_slug(lineup)}", "cards",
             f"Cards ranked from most under-valued (top) to most over-valued by their printed points, "
             f"{players} players, lineup {lineup} (every variant and table size is in the table below); labels give "
-            "printed → suggested points. Blue: supported after Holm's adjustment.",
+            "printed → suggested points. Blue: a mismatch of practical size (at least 0.5 points of win probability).",
             f"Ranked card-value mismatch for {players} players with intervals.",
             lambda: plots.card_balance_chart(rows, f"{players} players, lineup {lineup}")))
     if "match_wins" in tables:
@@ -131,22 +135,47 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
     return charts
 
 
+def charts_left_out(tables: dict[str, pl.DataFrame]) -> list[str]:
+    """One sentence per chart the tables would have if the study had more games."""
+    survival = tables.get("survival")
+    if survival is not None and not survival.is_empty() and survival["at_risk"].max() < plots.MIN_AT_RISK:
+        return [f"turn_survival: too few games for the chart (it draws a curve while at least "
+                f"{plots.MIN_AT_RISK} rounds are still running; at most {int(survival['at_risk'].max())} are)"]
+    return []
+
+
 #: from this many charts on, they are drawn in worker processes (matplotlib draws on one core; a
 #: worker's start costs about a second, a study's chart one to three)
 PARALLEL_FROM = 4
 
 
-def _render(chart: Chart) -> tuple[bytes, bytes]:
-    """(SVG, PNG). The PNG is laid out first: Agg measures text at 144 dpi, with hinting, a little wider than
-    the SVG renderer does, so a layout made for the SVG cut the longest labels at the PNG's edges; the SVG
-    (which the browser draws to the SVG renderer's measure) keeps the PNG's layout with room to spare."""
+PHONE = "phone"   # the suffix of a chart's phone layout: <name>.phone.svg
+
+
+def _render(chart: Chart) -> tuple[bytes, bytes, bytes]:
+    """(SVG, PNG, the phone's SVG). The PNG is laid out first: Agg measures text at 144 dpi, with hinting, a
+    little wider than the SVG renderer does, so a layout made for the SVG cut the longest labels at the PNG's
+    edges; the SVG (which the browser draws to the SVG renderer's measure) keeps the PNG's layout with room to
+    spare. The phone's layout (:func:`plots.phone`: panels in one column, text ≥ 10 px on a 390-px screen) is
+    drawn on its own."""
     fig = chart.draw()
     png = plots.to_png(fig)
-    return plots.to_svg(fig), png
+    svg = plots.to_svg(fig)
+    with plots.phone():
+        narrow = plots.pad_for_phone(chart.draw())
+        plots.to_png(narrow)   # the same layout pass as the wide SVG's
+        phone = plots.to_svg(narrow)
+    return svg, png, phone
+
+
+def phone_svgs(charts: list[Chart], directory: str | Path) -> dict[str, bytes]:
+    """The phone layouts :func:`write_charts` wrote, by chart name."""
+    return {c.name: (Path(directory) / f"{c.name}.{PHONE}.svg").read_bytes() for c in charts}
 
 
 def write_charts(charts: list[Chart], directory: str | Path) -> dict[str, bytes]:
-    """Write every chart as PNG and SVG under ``directory``; returns the SVG bytes by chart name. The
+    """Write every chart as PNG and SVG (and its phone layout, ``<name>.phone.svg``) under ``directory``;
+    returns the SVG bytes by chart name. The
     files are the same bytes however many processes drew them."""
     with ChartDrawing(directory) as drawing:
         return drawing.finish(charts)
@@ -180,10 +209,11 @@ class ChartDrawing:
         svgs = {}
         for chart in charts:
             future = self._drawing.get(chart.name)
-            svg, png = future.result() if future is not None else _render(self._waiting[chart.name])
+            svg, png, phone = future.result() if future is not None else _render(self._waiting[chart.name])
             svgs[chart.name] = svg
             write_bytes_atomic(self.directory / f"{chart.name}.svg", svg)
             write_bytes_atomic(self.directory / f"{chart.name}.png", png)
+            write_bytes_atomic(self.directory / f"{chart.name}.{PHONE}.svg", phone)
         return svgs
 
     def _add(self, charts: list[Chart]) -> None:
@@ -197,9 +227,11 @@ class ChartDrawing:
 
 
 def read_charts(charts: list[Chart], directory: str | Path) -> dict[str, bytes] | None:
-    """The SVGs written by :func:`write_charts`, or None when any is missing."""
+    """The SVGs written by :func:`write_charts`, or None when any is missing (its phone layout too)."""
     directory = Path(directory)
     paths = {c.name: directory / f"{c.name}.svg" for c in charts}
+    if not all((directory / f"{c.name}.{PHONE}.svg").exists() for c in charts):
+        return None
     if not all(p.exists() for p in paths.values()):
         return None
     return {name: p.read_bytes() for name, p in paths.items()}

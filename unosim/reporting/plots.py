@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import io
 import math
+import textwrap
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 import polars as pl
 from matplotlib import colormaps, rc_context
@@ -16,14 +20,80 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
+from ..analysis.measures import MEASURES
+from ..analysis.practical import INCONCLUSIVE, PRACTICAL, classify
+
 _PANEL = (4.2, 3.2)
 
 
-def _panels(n: int, columns: int = 3) -> tuple[Figure, list]:
-    cols = min(n, columns)
+@dataclass(frozen=True)
+class Layout:
+    """How a figure is laid out: ``narrow`` for a phone (panels in one column, ``width`` inches wide: at
+    a 390-px screen's width the figure is shown at about its own size, so its text keeps its points)."""
+
+    narrow: bool = False
+    width: float = 3.6
+
+
+_LAYOUT: ContextVar[Layout] = ContextVar("layout", default=Layout())
+#: a phone's fonts: matplotlib's "x-small" at 11 pt is 7.6 pt, 10 px at the figure's own size
+PHONE_FONT = 11
+
+
+@contextmanager
+def phone():
+    """Figures drawn inside are laid out for a phone (:class:`Layout`): one column, larger text. The
+    figure must also be saved inside (its fonts are resolved then)."""
+    token = _LAYOUT.set(Layout(narrow=True))
+    try:
+        with rc_context({"font.size": PHONE_FONT}):
+            yield
+    finally:
+        _LAYOUT.reset(token)
+
+
+def pad_for_phone(fig: Figure) -> Figure:
+    """More margin round a phone's figure: the browser draws its text a little wider than matplotlib
+    measures it, and a phone's figure has no slack at its edges."""
+    engine = fig.get_layout_engine()
+    if engine is not None and hasattr(engine, "set"):
+        engine.set(w_pad=0.09, h_pad=0.06)
+    return fig
+
+
+def _fit(text: str, chars: int = 30) -> str:
+    """``text`` broken into lines of at most ``chars`` characters on a phone (a title or label wider than
+    the figure would be cut at its edge); unchanged otherwise."""
+    if not _LAYOUT.get().narrow:
+        return text
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
+def _title(ax, text: str, chars: int = 30, **style) -> None:
+    """A panel's title; on a phone wrapped and set flush right (the row labels take the left of a narrow
+    figure, so a title centred over the axes would run past the figure's right edge)."""
+    ax.set_title(_fit(text, chars), loc="right" if _LAYOUT.get().narrow else "center", **style)
+
+
+def _xlabel(ax, text: str, **style) -> None:
+    """An x-axis label; on a phone wrapped and set flush right (as :func:`_title`)."""
+    ax.set_xlabel(_fit(text), loc="right" if _LAYOUT.get().narrow else "center", **style)
+
+
+def _figure(width: float, height: float) -> Figure:
+    """A one-panel figure ``width`` inches wide, or a phone's width (:func:`phone`)."""
+    layout = _LAYOUT.get()
+    return Figure(figsize=(layout.width if layout.narrow else width, height), layout="constrained")
+
+
+def _panels(n: int, columns: int = 3, sharey: bool = False) -> tuple[Figure, list]:
+    layout = _LAYOUT.get()
+    cols = 1 if layout.narrow else min(n, columns)
     rows = math.ceil(n / cols)
-    fig = Figure(figsize=(_PANEL[0] * cols, _PANEL[1] * rows), layout="constrained")
-    axes = fig.subplots(rows, cols, squeeze=False)
+    width = layout.width if layout.narrow else _PANEL[0] * cols
+    height = _PANEL[1] * (layout.width / _PANEL[0]) * rows if layout.narrow else _PANEL[1] * rows
+    fig = Figure(figsize=(width, height), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False, sharey=sharey)
     flat = list(axes.flat)
     for ax in flat[n:]:
         ax.set_visible(False)
@@ -33,10 +103,10 @@ def _panels(n: int, columns: int = 3) -> tuple[Figure, list]:
 def _dress(ax, title: str, xlabel: str, ylabel: str | None = None, legend: str | None = None) -> None:
     """A panel's title, axis labels and light grid, and its legend (at font size ``legend``) when it has
     series."""
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
+    _title(ax, title)
+    _xlabel(ax, xlabel)
     if ylabel is not None:
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(_fit(ylabel, 28))
     ax.grid(alpha=0.3)
     if legend:
         ax.legend(fontsize=legend)
@@ -44,11 +114,11 @@ def _dress(ax, title: str, xlabel: str, ylabel: str | None = None, legend: str |
 
 def _row_axis(ax, y, labels: list[str], xlabel: str, title: str = "", fontsize: str = "small") -> None:
     """A chart of one row per label: the labels along y, the x label, a grid along x, the title."""
-    ax.set_yticks(y, labels, fontsize=fontsize)
-    ax.set_xlabel(xlabel)
+    ax.set_yticks(y, [_fit(label, 22) for label in labels], fontsize=fontsize)
+    _xlabel(ax, xlabel)
     ax.grid(alpha=0.3, axis="x")
     if title:
-        ax.set_title(title)
+        _title(ax, title)
 
 
 def _survival_step(ax, rows: pl.DataFrame, label: str, colour=None, style: str = "-") -> None:
@@ -71,8 +141,9 @@ def win_rate_by_position(table: pl.DataFrame, position: str = "seat", title: str
     variants = table["variant"].unique(maintain_order=True).to_list()
     every_count = sorted(table["players"].unique().to_list())
     colour = dict(zip(every_count, _colours(len(every_count)), strict=True))
-    fig, axes = _panels(len(variants))
+    fig, axes = _panels(len(variants), sharey=True)   # one y scale: noise must not look like a trend
     for ax, variant in zip(axes, variants, strict=True):
+        ax.tick_params(axis="y", labelleft=True)
         sub = table.filter(pl.col("variant") == variant)
         counts = sorted(sub["players"].unique().to_list())
         for i, players in enumerate(counts):
@@ -87,7 +158,7 @@ def win_rate_by_position(table: pl.DataFrame, position: str = "seat", title: str
     fig.legend(list(handles.values()), [f"{players} players" for players in handles], loc="outside lower center",
                ncols=len(handles), fontsize="small", frameon=False)
     if title:
-        fig.suptitle(title)
+        fig.suptitle(_fit(title))
     return fig
 
 
@@ -114,7 +185,7 @@ def length_curves(table: pl.DataFrame, metric: str = "n_turns", kind: str = "sur
                 ax.set_ylabel("share of rounds")
         _dress(ax, f"{players} players", metric.removeprefix("n_") + " per round", legend="x-small")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(_fit(title))
     return fig
 
 
@@ -134,7 +205,7 @@ def card_values_vs_points(table: pl.DataFrame, title: str = "") -> Figure:
         ax.axhline(0, color="grey", lw=0.8)
         _dress(ax, variant, "printed points", "Δ win probability vs an average card")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(_fit(title))
     return fig
 
 
@@ -175,7 +246,7 @@ def match_vs_round(table: pl.DataFrame, title: str = "") -> Figure:
         ax.axline((0, 0), slope=1, color="grey", lw=0.8)
         _dress(ax, variant, "round win rate", "match win rate", legend="small")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(_fit(title))
     return fig
 
 
@@ -205,21 +276,33 @@ def _freeze_layout(fig: Figure) -> None:
 
 
 # ---- house-rule effects, survival, skill, card balance ---------------------------------------------
-_SIGNIFICANT, _NOT_SIGNIFICANT = "#1f5fa8", "#9a9a9a"
-_ABSOLUTE = {"fairness", "no_winner"}  # measures shown as a change in percentage points
-_PANEL_TITLES = {"length": "length (turns)", "no_winner": "rounds with no winner (points)",
+_SIGNIFICANT, _NOT_SIGNIFICANT, _BAND = "#1f5fa8", "#9a9a9a", "#e6e6e6"
+_PANEL_TITLES = {"length": "length (turns)", "no_winner": "rounds with no winner",
                  "lead_changes": "tension (lead changes)",
                  "comebacks": "comebacks (≥ 3 cards behind)", "max_hand": "largest hand",
                  "penalty": "draw penalty", "knockouts": "knock-outs",
-                 "fairness": "seat spread (points)"}
+                 "fairness": "seat spread"}
 
 
-def effect_row_label(row: dict) -> str:
-    """``rule · 4p · lineup`` (the lineup only when it is not ``random``)."""
+def _in_points(measure: str) -> bool:
+    """A share (comebacks, rounds with no winner, the seat spread) is drawn as its change in percentage
+    points, as the sentences state it; every other measure as its relative change in %."""
+    return not MEASURES[measure].relative
+
+
+def _practical(measure: str, row: dict) -> bool:
+    """The chart's blue: an effect of practical size (Holm-supported and its whole interval beyond the
+    measure's minimum, :mod:`unosim.analysis.practical`) — what the text states as an effect."""
+    return classify(measure, row) == PRACTICAL
+
+
+def effect_row_label(row: dict, narrow: bool = False) -> str:
+    """``rule · 4p · lineup`` (the lineup only when it is not ``random``); on a phone the rule on a line
+    of its own."""
     parts = [str(row["b"]) if row["axis"] == "variant" else f"{row['b']} ({row['variant']})", f"{row['players']}p"]
     if row["axis"] == "variant" and row["lineup"] != "random":
         parts.append(str(row["lineup"]))
-    return " · ".join(parts)
+    return _fit(parts[0], 22) + "\n" + " · ".join(parts[1:]) if narrow else " · ".join(parts)
 
 
 def _absolute_rows(effects: pl.DataFrame, measure: str) -> pl.DataFrame:
@@ -230,69 +313,108 @@ def _absolute_rows(effects: pl.DataFrame, measure: str) -> pl.DataFrame:
                        | pl.col("rel_low").is_nan())
 
 
+def _forest_marks(chosen: pl.DataFrame, measure: str, absolute: bool, y_of: dict, narrow: bool):
+    """The marks of one panel: (identical rows' y, {(colour, hollow, bounded): [(x, y, minus, plus)]}).
+    Hollow: an inconclusive row (its interval reaches across the minimum)."""
+    identical, marks = [], {}
+    points = _in_points(measure)
+    for r in chosen.iter_rows(named=True):
+        y = y_of[effect_row_label(r, narrow)]
+        if r["identical"]:
+            identical.append(y)
+            continue
+        if absolute or points:
+            scale = 100.0 if points else 1.0
+            x, low, high = r["estimate"], r["ci_low"], r["ci_high"]
+        else:
+            scale = 100.0
+            x, low, high = r["rel_change"], r["rel_low"], r["rel_high"]
+        if x is None or not math.isfinite(x):
+            continue
+        if not absolute and not points and (low is None or not math.isfinite(low)):
+            continue  # drawn in the absolute panel
+        cls = classify(measure, r)
+        colour = _SIGNIFICANT if cls == PRACTICAL else _NOT_SIGNIFICANT
+        bounded = low is not None and math.isfinite(low) and high is not None and math.isfinite(high)
+        marks.setdefault((colour, cls == INCONCLUSIVE, bounded), []).append(
+            (scale * x, y, scale * (x - low) if bounded else 0.0, scale * (high - x) if bounded else 0.0))
+    return identical, marks
+
+
 def effect_forest(effects: pl.DataFrame, title: str = "") -> Figure:
     """The house-rule effect chart: one panel per measure, one row per comparison (rule · players ·
-    lineup), the relative change B/A − 1 in % with Fieller's 95% interval (seat spread and skill edge:
-    the change in percentage points). A row without a bounded relative change (a zero baseline such as
-    knock-outs 0 → 0.2, or an unbounded Fieller interval) is drawn in an extra panel of the measure's
-    absolute change, so a supported effect from zero is never dropped. Blue: supported by the
-    Holm-adjusted test; grey: not; hollow at 0: identical games. ``effects``: the table of
-    :func:`unosim.analysis.effects`."""
+    lineup), in the unit of the sentences: a relative change B/A − 1 in % with Fieller's 95% interval, or
+    for a share (comebacks, rounds with no winner, seat spread) the change in percentage points. Every
+    panel of one unit has the same x scale, and each draws its measure's minimum effect as a grey band,
+    so a negligible effect looks as small as it is. A row without a bounded relative change (a zero
+    baseline such as knock-outs 0 → 0.2, or an unbounded Fieller interval) is drawn in an extra panel of
+    the measure's absolute change. Blue: an effect of practical size (what the text states); grey: not
+    (hollow: too few games to tell); hollow at 0: identical games. On a phone (:func:`phone`) the panels
+    stack in one column. ``effects``: the table of :func:`unosim.analysis.effects`."""
+    narrow = _LAYOUT.get().narrow
     present = set(effects["measure"])
     panels = [(m, False) for m in _PANEL_TITLES if m in present]
-    panels += [(m, True) for m in _PANEL_TITLES if m in present and m not in _ABSOLUTE
+    panels += [(m, True) for m in _PANEL_TITLES if m in present and not _in_points(m)
                and not _absolute_rows(effects, m).is_empty()]
-    labels = list(dict.fromkeys(effect_row_label(r) for r in effects.iter_rows(named=True)))
+    labels = list(dict.fromkeys(effect_row_label(r, narrow) for r in effects.iter_rows(named=True)))
     y_of = {label: len(labels) - 1 - i for i, label in enumerate(labels)}
-    cols = min(len(panels), 4)
+    cols = 1 if narrow else min(len(panels), 4)
     rows = math.ceil(len(panels) / cols)
-    fig = Figure(figsize=(3.0 * cols + 1.8, (0.22 * len(labels) + 1.0) * rows), layout="constrained")
+    row_height = 0.3 if narrow else 0.22
+    fig = Figure(figsize=(_LAYOUT.get().width if narrow else 3.0 * cols + 1.8, (row_height * len(labels) + 1.0) * rows),
+                 layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False, sharey=True)
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    for i, (ax, (measure, absolute)) in enumerate(zip(axes.flat, panels, strict=False)):
-        ax.tick_params(axis="y", labelleft=i % cols == 0, labelsize="small")
-        chosen = _absolute_rows(effects, measure) if absolute else effects.filter(pl.col("measure") == measure)
-        # the rows in a few artists, one per kind of mark (a house-rule study has ~100 rows per panel: one
-        # errorbar each made the chart the slowest of the report to draw)
-        identical, marks = [], {}
-        for r in chosen.iter_rows(named=True):
-            y = y_of[effect_row_label(r)]
-            if r["identical"]:
-                identical.append(y)
-                continue
-            in_points = measure in _ABSOLUTE
-            if absolute or in_points:
-                scale = 100.0 if in_points else 1.0
-                x, low, high = r["estimate"], r["ci_low"], r["ci_high"]
-            else:
-                scale = 100.0
-                x, low, high = r["rel_change"], r["rel_low"], r["rel_high"]
-            if x is None or not math.isfinite(x):
-                continue
-            if not absolute and not in_points and (low is None or not math.isfinite(low)):
-                continue  # drawn in the absolute panel
-            colour = _SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT
-            bounded = low is not None and math.isfinite(low) and high is not None and math.isfinite(high)
-            marks.setdefault((colour, bounded), []).append(
-                (scale * x, y, scale * (x - low) if bounded else 0.0, scale * (high - x) if bounded else 0.0))
+    drawn = [(ax, measure, absolute, *_forest_marks(
+        _absolute_rows(effects, measure) if absolute else effects.filter(pl.col("measure") == measure),
+        measure, absolute, y_of, narrow)) for ax, (measure, absolute) in zip(axes.flat, panels, strict=False)]
+    limits: dict[str, list[float]] = {}   # one x scale per unit, over every panel of that unit
+    for _, measure, absolute, _, marks in drawn:
+        unit = _unit(measure, absolute)
+        ends = [v for points in marks.values() for x, _, minus, plus in points for v in (x - minus, x + plus)]
+        ends += [-_band(measure, absolute), _band(measure, absolute), 0.0]
+        lo, hi = limits.get(unit, [0.0, 0.0])
+        limits[unit] = [min(lo, *ends), max(hi, *ends)]
+    for i, (ax, measure, absolute, identical, marks) in enumerate(drawn):
+        ax.tick_params(axis="y", labelleft=narrow or i % cols == 0, labelsize="small")
+        band = _band(measure, absolute)
+        if band:
+            ax.axvspan(-band, band, color=_BAND, lw=0, zorder=0)
         if identical:
             ax.plot([0] * len(identical), identical, "o", mfc="white", mec=_NOT_SIGNIFICANT, ms=4)
-        for (colour, bounded), points in marks.items():
+        for (colour, hollow, bounded), points in marks.items():
             x, y, minus, plus = zip(*points, strict=True)
             ax.errorbar(x, y, xerr=[minus, plus] if bounded else None, fmt="o", ms=3.5, lw=1.2, capsize=2,
-                        color=colour)
+                        color=colour, mfc="white" if hollow else colour)
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_title(_PANEL_TITLES[measure] + (", absolute change" if absolute else ""), fontsize="medium")
-        ax.set_xlabel("change (points)" if measure in _ABSOLUTE else
-                      "change (B − A, per round)" if absolute else "relative change (%)", fontsize="small")
+        lo, hi = limits[_unit(measure, absolute)]
+        pad = 0.04 * (hi - lo or 1.0)
+        ax.set_xlim(lo - pad, hi + pad)
+        heading = _PANEL_TITLES[measure] + (", absolute change" if absolute else "")
+        _title(ax, heading, 26, fontsize="medium")
+        _xlabel(ax, _unit(measure, absolute), fontsize="small")
         ax.grid(alpha=0.3, axis="x")
         if i == 0:  # the y axis is shared: ticks and labels set once
             ax.set_yticks(list(y_of.values()), list(y_of), fontsize="small")
             ax.set_ylim(-0.7, len(labels) - 0.3)
     if title:
-        fig.suptitle(title)
+        fig.suptitle(_fit(title))
     return fig
+
+
+def _unit(measure: str, absolute: bool) -> str:
+    if _in_points(measure):
+        return "change (percentage points)"
+    return f"change ({MEASURES[measure].count_unit or 'B − A'} per round)" if absolute else "relative change (%)"
+
+
+def _band(measure: str, absolute: bool) -> float:
+    """The measure's minimum effect in the panel's unit (the grey band's half-width)."""
+    info = MEASURES[measure]
+    if absolute:
+        return info.zero_baseline or 0.0
+    return 100.0 * info.minimum
 
 
 def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
@@ -300,15 +422,17 @@ def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
     the rule's mean with the 95% interval of the difference. ``effects``: rows of measure ``length``."""
     rows = effects.filter(pl.col("measure") == "length")
     labels = [effect_row_label(r) for r in rows.iter_rows(named=True)]
-    fig = Figure(figsize=(8.5, 0.26 * len(labels) + 1.2), layout="constrained")
+    fig = _figure(8.5, 0.26 * len(labels) + 1.2)
     ax = fig.subplots()
     identical, changed = ([(len(labels) - 1 - i, r) for i, r in enumerate(rows.iter_rows(named=True))
                            if r["identical"] == same] for same in (True, False))
     if identical:
         ax.plot([r["mean_a"] for _, r in identical], [y for y, _ in identical], "o", mfc="white",
                 mec=_NOT_SIGNIFICANT, ms=4)
+    def colour_of(r: dict) -> str:
+        return _SIGNIFICANT if _practical("length", r) else _NOT_SIGNIFICANT
     for colour in (_NOT_SIGNIFICANT, _SIGNIFICANT):   # one artist per kind of mark, as in effect_forest
-        mine = [(y, r) for y, r in changed if (_SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT) == colour]
+        mine = [(y, r) for y, r in changed if colour_of(r) == colour]
         if mine:   # each row's segment baseline → rule (NaN breaks the line between rows)
             ax.plot([x for _, r in mine for x in (r["mean_a"], r["mean_b"], math.nan)],
                     [v for y, _ in mine for v in (y, y, math.nan)], color=colour, lw=1, alpha=0.6)
@@ -316,7 +440,7 @@ def length_differences(effects: pl.DataFrame, title: str = "") -> Figure:
         ax.plot([r["mean_a"] for _, r in changed], [y for y, _ in changed], "o", color=_NOT_SIGNIFICANT, ms=4,
                 linestyle="none")
     for colour in (_NOT_SIGNIFICANT, _SIGNIFICANT):
-        mine = [(y, r) for y, r in changed if (_SIGNIFICANT if r["significant"] else _NOT_SIGNIFICANT) == colour]
+        mine = [(y, r) for y, r in changed if colour_of(r) == colour]
         if mine:
             ax.errorbar([r["mean_b"] for _, r in mine], [y for y, _ in mine],
                         xerr=[[r["estimate"] - r["ci_low"] for _, r in mine],
@@ -362,13 +486,19 @@ def survival_curves(survival: pl.DataFrame, title: str = "") -> Figure:
         ax.set_yscale("log")
         _dress(ax, f"{players} players", "turns per round", "P(turns > x), Kaplan-Meier")
     series = survival.select("variant", "lineup").unique(maintain_order=True).rows()
-    columns = math.ceil(len(series) / LEGEND_ROWS)
-    fig.legend([Line2D([], [], lw=1, **look(*s)) for s in series], [f"{v} · {lineup}" for v, lineup in series],
-               loc="outside right upper", fontsize="x-small", ncols=columns)
-    width, height = fig.get_size_inches()
-    fig.set_size_inches(width + 2.6 * columns, max(height, 0.17 * min(len(series), LEGEND_ROWS) + 1.2))
+    handles = [Line2D([], [], lw=1, **look(*s)) for s in series]
+    names = [f"{v} · {lineup}" for v, lineup in series]
+    if _LAYOUT.get().narrow:   # a phone: the legend below the stacked panels, in two columns
+        fig.legend(handles, names, loc="outside lower center", fontsize="x-small", ncols=1)
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(width, height + 0.17 * len(series) + 0.3)
+    else:
+        columns = math.ceil(len(series) / LEGEND_ROWS)
+        fig.legend(handles, names, loc="outside right upper", fontsize="x-small", ncols=columns)
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(width + 2.6 * columns, max(height, 0.17 * min(len(series), LEGEND_ROWS) + 1.2))
     if title:
-        fig.suptitle(title)
+        fig.suptitle(_fit(title))
     return fig
 
 
@@ -376,11 +506,12 @@ def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
     """The skilled seat's share of won rounds minus its fair share 1/N (95% interval), one row per cell; blue
     when Holm's adjustment supports it."""
     labels = [f"{r['policy']} · {r['variant']} · {r['players']}p" for r in skill.iter_rows(named=True)]
-    fig = Figure(figsize=(8, 0.3 * len(labels) + 1.2), layout="constrained")
+    fig = _figure(8, 0.3 * len(labels) + 1.2)
     ax = fig.subplots()
     y = list(range(len(labels) - 1, -1, -1))
     points = skill.select(y=pl.Series(y), est=100 * pl.col("estimate"), low=100 * pl.col("ci_low"),
-                          high=100 * pl.col("ci_high"), supported=pl.col("p_holm") < 0.05)
+                          high=100 * pl.col("ci_high"),
+                          supported=pl.Series([_practical("skill", r) for r in skill.iter_rows(named=True)]))
     for (supported,), rows in points.group_by("supported", maintain_order=True):   # one errorbar per colour
         ax.errorbar(rows["est"], rows["y"], xerr=[rows["est"] - rows["low"], rows["high"] - rows["est"]],
                     fmt="o", ms=4, capsize=2, color=_SIGNIFICANT if supported else _NOT_SIGNIFICANT)
@@ -396,28 +527,30 @@ def card_balance_chart(balance: pl.DataFrame, title: str = "") -> Figure:
     :func:`unosim.analysis.card_balance` for one player count and lineup."""
     variants = balance["variant"].unique(maintain_order=True).to_list()
     most = max(balance.group_by("variant").len()["len"].to_list())
-    fig = Figure(figsize=(4.6 * min(len(variants), 3), (0.2 * most + 1.2) * math.ceil(len(variants) / 3)),
-                 layout="constrained")
-    axes = fig.subplots(math.ceil(len(variants) / 3), min(len(variants), 3), squeeze=False)
+    layout = _LAYOUT.get()
+    cols = 1 if layout.narrow else min(len(variants), 3)
+    fig = Figure(figsize=(layout.width if layout.narrow else 4.6 * cols,
+                          (0.2 * most + 1.2) * math.ceil(len(variants) / cols)), layout="constrained")
+    axes = fig.subplots(math.ceil(len(variants) / cols), cols, squeeze=False)
     for ax in list(axes.flat)[len(variants):]:
         ax.set_visible(False)
     for ax, variant in zip(axes.flat, variants, strict=False):
         rows = balance.filter(pl.col("variant") == variant).sort("rank")
         y = list(range(rows.height - 1, -1, -1))
         est = 100 * rows["estimate"].to_numpy()
-        colours = [_SIGNIFICANT if p < 0.05 else _NOT_SIGNIFICANT for p in rows["p_holm"]]
+        colours = [_SIGNIFICANT if _practical("card", r) else _NOT_SIGNIFICANT for r in rows.iter_rows(named=True)]
         ax.errorbar(est, y, xerr=[est - 100 * rows["ci_low"].to_numpy(), 100 * rows["ci_high"].to_numpy() - est],
                     fmt="none", lw=1, ecolor=colours)
         ax.scatter(est, y, s=12, c=colours, zorder=3)
         labels = [f"{r['card']}  {r['points']}→{r['suggested_points']}" for r in rows.iter_rows(named=True)]
         ax.set_yticks(y, labels, fontsize="x-small")
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_title(f"{variant}: under-valued ↑, over-valued ↓", fontsize="medium")
-        ax.set_xlabel("value − value its points promise (win-rate points)", fontsize="small")
+        _title(ax, f"{variant}: under-valued ↑, over-valued ↓", 30, fontsize="medium")
+        _xlabel(ax, "value − value its points promise (win-rate points)", fontsize="small")
         ax.grid(alpha=0.3, axis="x")
     if title:
         # two lines: one panel is narrower than the title and its key together
-        fig.suptitle(f"{title}\n(labels: card  printed→suggested points)", fontsize="medium")
+        fig.suptitle(_fit(f"{title}\n(labels: card  printed→suggested points)"), fontsize="medium")
     return fig
 
 
@@ -426,9 +559,15 @@ def quality_by_cell(quality: pl.DataFrame, title: str = "") -> Figure:
     measures = quality["measure"].unique(maintain_order=True).to_list()
     cells = list(dict.fromkeys(f"{r['variant']} · {r['players']}p · {r['lineup']}"
                                for r in quality.iter_rows(named=True)))
-    fig = Figure(figsize=(3.6 * len(measures) + 2.2, 0.2 * len(cells) + 1.3), layout="constrained")
-    axes = fig.subplots(1, len(measures), squeeze=False, sharey=True)[0]
+    layout = _LAYOUT.get()
+    if layout.narrow:   # a phone: the panels one below the other, each labelled
+        fig = Figure(figsize=(layout.width, (0.2 * len(cells) + 1.3) * len(measures)), layout="constrained")
+        axes = fig.subplots(len(measures), 1, squeeze=False, sharey=True)[:, 0]
+    else:
+        fig = Figure(figsize=(3.6 * len(measures) + 2.2, 0.2 * len(cells) + 1.3), layout="constrained")
+        axes = fig.subplots(1, len(measures), squeeze=False, sharey=True)[0]
     for ax, measure in zip(axes, measures, strict=True):
+        ax.tick_params(axis="y", labelleft=True)
         rows = quality.filter(pl.col("measure") == measure)
         y = [len(cells) - 1 - cells.index(f"{r['variant']} · {r['players']}p · {r['lineup']}")
              for r in rows.iter_rows(named=True)]
@@ -436,8 +575,8 @@ def quality_by_cell(quality: pl.DataFrame, title: str = "") -> Figure:
         ax.errorbar(est, y, xerr=[est - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - est],
                     fmt="o", ms=3, capsize=2, lw=1, color=_SIGNIFICANT)
         ax.set_yticks(range(len(cells) - 1, -1, -1), cells, fontsize="x-small")
-        ax.set_title(rows["label"][0], fontsize="small")
+        _title(ax, rows["label"][0], 28, fontsize="small")
         ax.grid(alpha=0.3, axis="x")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(_fit(title))
     return fig

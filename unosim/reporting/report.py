@@ -26,12 +26,12 @@ import polars as pl
 
 from ..game import rules
 from ..analysis.claims import FAMILIES, MIN_EFFECT
-from ..analysis.findings import headline
 from ..analysis.provenance import current_tables
 from ..analysis.standard import TABLE_DIR, read_findings
 from ..store.atomic import write_text_atomic
 from ..store.layout import DatasetError
-from .charts import CHART_DIR, study_charts, write_charts
+from . import scorecard
+from .charts import CHART_DIR, phone_svgs, study_charts, write_charts
 from .charts import read_charts as read_chart_files
 from ..store.reader import Dataset
 
@@ -52,6 +52,7 @@ class FigureImage:
     alt: str
     svg: str  # base64
     href: str = ""  # the chart's SVG file, relative to the report, for the link that opens it full size
+    phone: str = ""  # base64 of its phone layout (panels in one column), shown on narrow screens
 
 
 @dataclass
@@ -78,18 +79,19 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     charts = study_charts(tables)
     chart_dir = ds.path / TABLE_DIR / CHART_DIR
     svgs = read_chart_files(charts, chart_dir) or write_charts(charts, chart_dir)
+    phones = phone_svgs(charts, chart_dir)
     out = Path(out) if out else ds.path / REPORT_NAME
     figures = {c.name: (c, FigureImage(c.caption, c.alt, base64.b64encode(svgs[c.name]).decode("ascii"),
-                                       _relative(chart_dir / f"{c.name}.svg", out)))
+                                       _relative(chart_dir / f"{c.name}.svg", out),
+                                       base64.b64encode(phones[c.name]).decode("ascii")))
                for c in charts}
     env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     study = ds.manifest["study"]
-    verdicts = [c for c in found if c.section == "verdict"]   # the answer, shown first
-    found = [c for c in found if c.section != "verdict"]
+    answer = _answer(tables, found)
     html = env.get_template("report.html.j2").render(
-        study=study, manifest=ds.manifest, verdicts=verdicts, findings=found, grouped=_by_subject(found),
-        quiet=("no_effect", "identical", "negligible", "note", "inconclusive"), headline=headline(found),
+        study=study, manifest=ds.manifest, answer=answer, findings=found, grouped=_by_rule(found, answer),
+        quiet=("no_effect", "identical", "negligible", "note", "inconclusive"),
         families=_families(tables), minimums=_minimums(),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
         sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found), appendix=_appendix(ds, tables))
@@ -146,12 +148,48 @@ def order_note(standings: pl.DataFrame) -> str:
             "among the losers), so a policy that rarely wins but loses narrowly can rate higher.")
 
 
-def _by_subject(found: list) -> list[tuple[str, list]]:
-    """The ranked claims grouped by subject, each group where its strongest claim ranks."""
-    groups: dict[str, list] = {}
-    for claim in found:
+@dataclass
+class Answer:
+    """What the report opens with: one verdict sentence per comparison (the rule-level verdict claims),
+    the scorecard picture, the profile they judge by."""
+
+    verdicts: list = field(default_factory=list)      # (comparison, claim)
+    scorecard: str = ""
+    legend: str = ""
+    profile: str = ""
+
+    @property
+    def subjects(self) -> list[str]:
+        return [c.subject for _, c in self.verdicts]
+
+
+def _subject(b: str, a: str) -> str:
+    return f"{b} (vs {a})"   # a comparison's subject in its claims (unosim.analysis.verdicts)
+
+
+def _answer(tables: dict[str, pl.DataFrame], found: list) -> Answer:
+    card, verdict_table = tables.get("scorecard"), tables.get("verdicts")
+    if card is None or card.is_empty():
+        return Answer()
+    verdict_table = verdict_table if verdict_table is not None else pl.DataFrame()
+    rule_claims = {c.subject: c for c in found if c.section == "verdict" and not c.scope}
+    order = scorecard.comparisons(verdict_table, card)
+    verdicts = [(comp, rule_claims[_subject(comp.b, comp.a)]) for comp in order
+                if _subject(comp.b, comp.a) in rule_claims]
+    described = verdict_table["profile"][0] if not verdict_table.is_empty() else ""
+    return Answer(verdicts, scorecard.scorecard_html(card, verdict_table), scorecard.legend(scorecard.scale_end(card)),
+                  described)
+
+
+def _by_rule(found: list, answer: Answer) -> list[tuple[str, list]]:
+    """Every claim grouped by the comparison it is about, in the order of the verdicts (what the profile
+    cares about first); within a group the profile's order (:func:`unosim.analysis.verdicts.ranked`): the
+    verdicts, the judged effects by size, the rest. Claims about no comparison (skill, cards, seats) last."""
+    from ..analysis.verdicts import ranked
+    groups: dict[str, list] = {subject: [] for subject in answer.subjects}
+    for claim in ranked(found):
         groups.setdefault(claim.subject, []).append(claim)
-    return list(groups.items())
+    return [(subject, claims) for subject, claims in groups.items() if claims]
 
 
 def _families(tables: dict[str, pl.DataFrame]) -> list[str]:
@@ -275,9 +313,12 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
                     "it then moves to the points the line gives the edge of its interval nearest to the line "
                     "(the smallest change the evidence demands); every other card keeps its printed points.",
                     _figures(figures, "cards"))
-    cards.tables.append(_table(tables["card_balance"].select(
-        "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",
-        "ci_low", "ci_high", "p_holm"), "Cards ranked by mismatch, with the suggested point table"))
+    if not tables["card_balance"].is_empty():
+        cards.tables.append(_table(tables["card_balance"].select(
+            "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",
+            "ci_low", "ci_high", "p_holm"), "Cards ranked by mismatch, with the suggested point table"))
+    else:
+        cards.empty = "Too few games to tell the cards' values apart: no card values are estimated."
     sections.append(cards)
 
     if "match_wins" in tables:
@@ -349,7 +390,7 @@ def _lengths_view(lengths: pl.DataFrame) -> pl.DataFrame:
         return turns.select("variant", "players", "lineup", pl.col("estimate").alias("mean"), "ci_low", "ci_high",
                             "q50", "q90")
     capped = pl.col("truncated_share") > 0
-    quantiles = [pl.when(capped & (pl.col(q) >= pl.col("restricted_to")))
+    quantiles = [pl.when(capped & (pl.col(q).is_null() | (pl.col(q) >= pl.col("restricted_to"))))
                  .then(pl.format("> {}", pl.col("restricted_to"))).otherwise(pl.col(q).cast(pl.String)).alias(q)
                  for q in ("q50", "q90", "q99")]
     return turns.select(

@@ -10,8 +10,11 @@ Readers then scan exactly the recorded parts (:attr:`unosim.store.reader.Dataset
 
 Hashing reads every byte once (about 1 GB/s per core, on a few threads). What was learned about a
 file is kept by (size, mtime, ctime, inode) — in memory, and in ``parts.verified`` (with its own
-sha256) for the next process: a part whose stamp is unchanged is not read again. Only the kernel sets
-a file's ctime and inode, so a part that was replaced or rewritten since is always read again.
+sha256) for the next process. Only the kernel sets a file's ctime and inode, so a part replaced or
+rewritten through the file system has a new stamp; damage below the file system (a disk's bit rot, a
+write to the block device) leaves the stamp as it was. So ``unosim study verify`` reads every byte
+(``quick``: trust the cached proofs), and opening a dataset whose every file is proven re-reads a random
+sample of :data:`SAMPLE_PARTS` parts (:func:`sample_problem`).
 """
 
 from __future__ import annotations
@@ -60,6 +63,10 @@ class Verdict:
     problems: list[Problem] = field(default_factory=list)
     parts_checked: int = 0
     bytes_checked: int = 0
+    #: of the parts checked: read (and hashed) now, and proven by the cache of an earlier verification
+    parts_read: int = 0
+    bytes_read: int = 0
+    parts_cached: int = 0
     #: the verified ledger records, (cell, job) → record
     good: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     #: part files of jobs the ledger does not record (jobs in flight when a run was killed, or strays)
@@ -177,15 +184,15 @@ def _schema_difference(found: list[list[str]], expected: list[list[str]]) -> str
 
 
 def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
-           require_complete: bool = True, full: bool = False) -> Verdict:
+           require_complete: bool = True, quick: bool = False) -> Verdict:
     """Check the ledger against the manifest's seal, every recorded part, and every entry of the tables
     (see the module docstring).
 
     ``require_complete``: every job of the study must be recorded and no unrecorded part may exist
     (a finished dataset). Without it (a resume), unrecorded parts are listed in ``unrecorded``, and a
     ledger that does not match the seal is flagged in ``ledger_in_doubt`` rather than a problem.
-    ``full``: read every byte again, whatever earlier verifications proved (a disk's silent damage
-    leaves a file's stamp as it was). Paths are handled as strings: a 20,000-job dataset has 60,000 parts.
+    Every byte is read, whatever earlier verifications proved (a disk's silent damage leaves a file's
+    stamp as it was); ``quick``: a part whose stamp an earlier verification proved is not read. Paths are handled as strings: a 20,000-job dataset has 60,000 parts.
     """
     root = Path(root)
     base = str(root) + os.sep
@@ -236,8 +243,8 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
                 verdict.problems.append(Problem(rel, "unexpected part: the ledger records no such job", kind="entry"))
             else:
                 verdict.unrecorded.append(root / rel)
-    known = set() if full else _load_verified(root)
-    if full:
+    known = _load_verified(root) if quick else set()
+    if not quick:
         for rel in recorded:
             _FACTS.pop(base + rel, None)
     proofs, reasons, unknown = [], [], []
@@ -264,6 +271,9 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
                                                 schema[checks[i][4]]), unknown)
         for i, reason in zip(unknown, found, strict=True):
             reasons[i] = reason
+    verdict.parts_read = len(unknown)
+    verdict.bytes_read = sum(checks[i][2].bytes for i in unknown)
+    verdict.parts_cached = sum(1 for proof in proofs if proof is not None) - len(unknown)
     for (key, rel, info, _, _), reason in zip(checks, reasons, strict=True):
         verdict.parts_checked += 1
         verdict.bytes_checked += info.bytes
@@ -349,6 +359,32 @@ def proven(root: Path, manifest: dict[str, Any]) -> tuple[dict[str, tuple[str, .
     return {table: tuple(paths) for table, paths in parts.items()}, known["digest"]
 
 
+#: parts re-read (every byte, every page checksum) each time a proven dataset is opened
+SAMPLE_PARTS = 3
+
+
+def sample_problem(root: Path, manifest: dict[str, Any], parts: dict[str, tuple[str, ...]],
+                   k: int | None = None) -> Problem | None:
+    """Read ``k`` (default :data:`SAMPLE_PARTS`) parts of a proven dataset chosen at random (a fresh choice each call, so damage below
+    the file system that its stamps cannot show is found in time); the first problem, or None."""
+    import random
+    ledger = read_ledger(root)
+    cells = {c["name"]: c for c in manifest["study"]["cells"]}
+    every = [path for paths in parts.values() for path in paths]
+    k = SAMPLE_PARTS if k is None else k
+    for path in random.SystemRandom().sample(every, min(k, len(every))):
+        rel = os.path.relpath(path, root)
+        table = rel.split(os.sep, 1)[0]
+        name, job = rel.rsplit("part-", 1)[1].removesuffix(".parquet").rsplit("-", 1)
+        key = (name, int(job))
+        identity = expected_identity(cells[name], key[1], job_span(layout_of(manifest["cells"][name]), key[1]))
+        reason = part_problem(Path(path), PartInfo.from_list(ledger[key]["parts"][table]), identity,
+                              manifest["schema"][table], full_read=True)
+        if reason:
+            return Problem(rel, reason, key)
+    return None
+
+
 def _whole_proof(manifest: dict[str, Any], entries) -> str:
     digest = hashlib.blake2b(f"{manifest['seal']['sha256']}|{manifest['seal']['ledger']['sha256']}".encode(),
                              digest_size=16)
@@ -375,7 +411,7 @@ def _proof(rel: str, st: os.stat_result, info: PartInfo, identity: dict[str, Any
 def record_written(root: Path, manifest: dict[str, Any], records: dict[tuple[str, int], dict[str, Any]]) -> None:
     """After a run: keep as proven what the run's workers hashed as they wrote each part (the ledger's
     sha256 and rows, this job's identity, the run's schema), with each file's stamp now, so that the
-    first open after a run does not read every part again (``study verify --full`` still does). The
+    first open after a run does not read every part again (``study verify`` still does). The
     whole dataset is proven too when its tables hold exactly the recorded parts."""
     base = str(root) + os.sep
     cells = {c["name"]: c for c in manifest["study"]["cells"]}

@@ -15,7 +15,7 @@ import polars as pl
 from .consolidate import reading_parts
 from .layout import PARTITION_COLUMNS, TABLES, DatasetError
 from .manifest import games_on_disk, read_manifest
-from .integrity import proven, verify
+from .integrity import proven, sample_problem, verify
 
 #: the types of the partition columns, read from the parts' paths
 PARTITION_SCHEMA = dict(zip(PARTITION_COLUMNS, (pl.String, pl.Int8), strict=True))
@@ -80,7 +80,8 @@ def open_dataset(path: str | Path) -> Dataset:
     its columns are the manifest's schema, and nothing else (no other file, no link) lies in the
     tables. The first problem raises :class:`DatasetError` naming the part (``unosim study verify``
     lists them all). What verification proved is kept (``parts.verified``, and in memory) by file
-    size, mtime, ctime and inode, so opening an unchanged dataset again reads no part.
+    size, mtime, ctime and inode, so opening an unchanged dataset again reads only a random sample of
+    :data:`~unosim.store.integrity.SAMPLE_PARTS` parts (damage below the file system keeps the stamps).
     """
     root = Path(path)
     manifest = read_manifest(root)
@@ -89,8 +90,11 @@ def open_dataset(path: str | Path) -> Dataset:
         raise DatasetError(f"dataset {root} is incomplete ({done:,} of {total:,} games); resume it with "
                            f"`unosim study run SPEC --out {root.parent}`")
     known = proven(root, manifest)
+    problem = sample_problem(root, manifest, known[0]) if known is not None else None
+    if problem is not None:
+        raise DatasetError(f"dataset {root} failed verification: {problem} (see `unosim study verify {root}`)")
     if known is None:
-        verdict = verify(root, manifest, stop_at_first=True)
+        verdict = verify(root, manifest, stop_at_first=True, quick=True)
         if verdict.problems:
             raise DatasetError(f"dataset {root} failed verification: {verdict.problems[0]} (see `unosim study "
                                f"verify {root}`)")
