@@ -148,7 +148,7 @@ def strength_table(deals: int, n_jobs: int) -> dict:
 ABOUT = ("The expert (`lookahead`, its defaults: at 3 or more players an option trailing its anchor's card by 1 "
          "standard error is no longer searched, docs/rules.md §5.5) at 4 players against the same search without pruning (`lookahead(prune=0)`, which decides "
          "as the expert did before pruning, game for game). Speed: games per CPU-second with one expert seat "
-         "and three `random` ones, the same games for every policy. Strength: a duplicate tournament, each "
+         "and three `random` ones, the same deals for every policy. Strength: a duplicate tournament, each "
          "policy two seats, every deal under both rotations of the seats; the share is how often the pruned "
          "expert finished ahead of the full search (fair 0.5), with its 95 % interval clustered by deal.")
 
