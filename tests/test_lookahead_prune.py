@@ -12,6 +12,7 @@ from lookahead_states import decisions, lean_copy
 
 import unosim
 from unosim.engine import lookahead as LA
+from unosim.engine import turn as T
 from unosim.game import protocol as L
 from unosim.game.policies import parse_policy
 
@@ -110,3 +111,35 @@ def test_the_expert_beats_random_at_four_players():
                           .alias("ahead"), "game").group_by("game").agg(pl.col("ahead").mean())["ahead"].to_numpy()
     assert len(ahead) == games
     assert ahead.mean() - 4 * ahead.std() / np.sqrt(games) > 0.5, ahead.mean()
+
+
+DEALT = ("rng", "st", "ir", "fr", "plen", "outcomes", "discards", "hlen", "seat", "shown", "deficit", "totals",
+         "held")
+
+
+def test_a_world_copied_for_the_next_option_is_the_world_dealt():
+    """Each world is dealt once and copied for every option (copy_world): after a rollout has played in
+    the record, the copy restores every field deal_world deals, hands and piles up to their lengths."""
+    copies = 0
+    for block, p, deck_counts in decisions("no_mercy", seed=4, games=2):
+        g = lean_copy(block)[0]
+        n = g["st"][L.ST_N]
+        unseen = np.empty(L.MAX_CARDS, np.int64)
+        m = LA.unseen_cards(g, p, deck_counts, unseen)
+        fresh, played, kept = np.zeros(3, LA.WORLD)
+        LA.seat_rollout_policies(g, p, played)
+        LA.deal_world(g, p, fresh, unseen, m, np.uint64(77), 5)
+        LA.deal_world(g, p, played, unseen, m, np.uint64(77), 5)
+        LA.copy_world(played, kept, n)
+        played["ir"][L.IR_MAX_TURNS] = played["st"][L.ST_TURNS] + 12
+        T.turn_loop(played, p, deck_counts)   # a rollout changes the world
+        assert played["st"][L.ST_TURNS] > fresh["st"][L.ST_TURNS]
+        LA.copy_world(kept, played, n)
+        for field in DEALT:
+            assert np.array_equal(played[field], fresh[field]), field
+        for t in range(n):
+            assert np.array_equal(played["hands"][t, :fresh["hlen"][t]], fresh["hands"][t, :fresh["hlen"][t]])
+        for row in range(3):
+            assert np.array_equal(played["pile"][row, :fresh["plen"][row]], fresh["pile"][row, :fresh["plen"][row]])
+        copies += 1
+    assert copies >= 20
