@@ -10,7 +10,7 @@ page) is rebuilt from every stored pair, one table per variant and table size.
     python analyses/expert_check.py --variant minions --players 2 --deals 20000 \\
         --opponents by_number,keep_wilds,save_wilds,by_colour
 
-Cost: the expert plays every game; about 100 games per CPU-second at 2 players (classic, 108 cards).
+Cost: the expert plays every game (docs/results/expert_speed.json has its games per CPU-second).
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def decisions(case: str, seed: int, games: int) -> Iterator[tuple[np.ndarray, in
         cur = T.turn_loop(g, cur, deck_counts) if not g["st"][L.ST_ENDED] else -1
         while cur >= 0:
             yield block, cur, deck_counts
-            LA.search(g, cur, deck_counts, np.zeros(1, LA.WORLD))
+            LA.search(g, cur, deck_counts, np.zeros(LA.WORK_RECORDS, LA.WORLD))
             cur = T.turn_loop(g, cur, deck_counts)
         assert g["st"][L.ST_VIOLATIONS] == 0, "an audited invariant failed (in the game or a rollout)"
 

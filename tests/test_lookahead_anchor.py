@@ -15,7 +15,7 @@ from unosim.engine import lookahead as LA
 from unosim.engine import policy_heuristic as H
 from unosim.engine import turn as T
 
-WORK = np.zeros(1, LA.WORLD)
+WORK = np.zeros(LA.WORK_RECORDS, LA.WORLD)
 
 
 def paired(gains: list[list[float]]) -> tuple[np.ndarray, np.ndarray]:
@@ -28,20 +28,20 @@ def test_an_option_must_beat_the_anchor_by_z_standard_errors():
     # option 1 gains 0, 0.2, 0, 0.2 over 4 worlds: mean 0.1, sample variance 0.04 / 3, standard error
     # sqrt(0.04 / 12) = 0.0577: the mean is 1.73 standard errors
     gain, gain_sq = paired([[0.0] * 4, [0.0, 0.2, 0.0, 0.2], [0.0] * 4])
-    assert LA.significant_option(gain, gain_sq, 3, 0, 1.7, WORK[0], np.uint64(1), 4) == 1
-    assert LA.significant_option(gain, gain_sq, 3, 0, 1.75, WORK[0], np.uint64(1), 4) == 0
+    assert LA.significant_option(gain, gain_sq, 3, 0, 1.7, WORK[0], np.uint64(1), 4, 4) == 1
+    assert LA.significant_option(gain, gain_sq, 3, 0, 1.75, WORK[0], np.uint64(1), 4, 4) == 0
     # a losing option never overrules, whatever z; the largest significant mean wins (option 3: mean
     # 0.2, 1.73 standard errors; option 2: 0.05 in every world, no error)
     gain, gain_sq = paired([[-0.3] * 4, [0.0] * 4, [0.05] * 4, [0.0, 0.4, 0.0, 0.4]])
-    assert LA.significant_option(gain, gain_sq, 4, 1, 0.0, WORK[0], np.uint64(1), 4) == 3
-    assert LA.significant_option(gain, gain_sq, 4, 1, 3.0, WORK[0], np.uint64(1), 4) == 2
+    assert LA.significant_option(gain, gain_sq, 4, 1, 0.0, WORK[0], np.uint64(1), 4, 4) == 3
+    assert LA.significant_option(gain, gain_sq, 4, 1, 3.0, WORK[0], np.uint64(1), 4, 4) == 2
     gain, gain_sq = paired([[-0.3] * 4, [0.0] * 4])
-    assert LA.significant_option(gain, gain_sq, 2, 1, 0.0, WORK[0], np.uint64(1), 4) == 1
+    assert LA.significant_option(gain, gain_sq, 2, 1, 0.0, WORK[0], np.uint64(1), 4, 4) == 1
 
 
 def test_equal_significant_means_are_broken_by_the_generator():
     gain, gain_sq = paired([[0.0] * 4, [0.1] * 4, [0.1] * 4])
-    picks = {int(LA.significant_option(gain, gain_sq, 3, 0, 1.0, WORK[0], np.uint64(seed), 4)) for seed in range(40)}
+    picks = {int(LA.significant_option(gain, gain_sq, 3, 0, 1.0, WORK[0], np.uint64(seed), 4, 4)) for seed in range(40)}
     assert picks == {1, 2}
 
 
@@ -64,7 +64,7 @@ def test_at_a_large_z_the_expert_plays_its_anchors_card(z, anchored):
         g["pp"][p, L.PP_ANCHOR] = L.ROLLOUT_PRESETS.index("keep_wilds")
         g["pp"][p, L.PP_Z] = z
         expected = keep_wilds_card(g, p)
-        LA.search(g, p, deck_counts, np.zeros(1, LA.WORLD))
+        LA.search(g, p, deck_counts, np.zeros(LA.WORK_RECORDS, LA.WORLD))
         choice = g["st"][L.ST_LA_CHOICE]
         if choice == LA.NO_CHOICE:
             continue

@@ -34,8 +34,8 @@ def test_decisions_ignore_hidden_information(case):
         forget_others(original, p)
         variant = hidden_variant(block, p, rng)
         changed += not np.array_equal(original[0]["hands"], variant[0]["hands"])
-        LA.search(original[0], p, deck_counts, np.zeros(1, LA.WORLD))
-        LA.search(variant[0], p, deck_counts, np.zeros(1, LA.WORLD))
+        LA.search(original[0], p, deck_counts, np.zeros(LA.WORK_RECORDS, LA.WORLD))
+        LA.search(variant[0], p, deck_counts, np.zeros(LA.WORK_RECORDS, LA.WORLD))
         a, b = original[0]["st"], variant[0]["st"]
         assert a[L.ST_LA_CHOICE] == b[L.ST_LA_CHOICE], f"seat {p} decided differently on hidden cards"
         assert np.array_equal(original[0]["rng"][4:], variant[0]["rng"][4:]), "play stream diverged"
@@ -55,7 +55,7 @@ def test_a_determinization_keeps_every_observed_count(case):
         unseen = np.empty(L.MAX_CARDS, np.int64)
         m = LA.unseen_cards(g, p, deck_counts, unseen)
         assert m >= 0, "the seat's beliefs contradict the counts it observed"
-        work_block = np.zeros(1, LA.WORLD)
+        work_block = np.zeros(LA.WORK_RECORDS, LA.WORLD)
         work = work_block[0]
         LA.deal_world(g, p, work, unseen, m, np.uint64(12345), 3)
         everything = [work["hands"][t, :work["hlen"][t]] for t in range(n)]
@@ -93,7 +93,7 @@ def test_voids_are_true_and_every_world_keeps_them(case):
         g = block[0]
         unseen = np.empty(L.MAX_CARDS, np.int64)
         m = LA.unseen_cards(g, p, deck_counts, unseen)
-        work_block = np.zeros(1, LA.WORLD)
+        work_block = np.zeros(LA.WORK_RECORDS, LA.WORLD)
         work = work_block[0]
         for t in range(g["st"][L.ST_N]):
             promised = int(min(g["void_kept"][t], g["hlen"][t]))

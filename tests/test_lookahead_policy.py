@@ -32,7 +32,7 @@ QUICK = "lookahead(rollouts=4,horizon=6)"
     ("lookahead(rollout=9)", "rollout='9'"),
     ("lookahead(rollout=weighted)", "rollout='weighted'"),
     ("lookahead(p_bluff=0.2)", "unknown parameter 'p_bluff' of policy 'lookahead': valid are ['rollouts', "
-                               "'rollout', 'horizon', 'anchor', 'z']"),
+                               "'rollout', 'horizon', 'anchor', 'z', 'prune']"),
     ("random(rollouts=3)", "unknown parameter 'rollouts' of policy 'random'"),
 ])
 def test_bad_parameters_name_the_value_and_the_valid_range(spec, expected):

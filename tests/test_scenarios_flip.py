@@ -323,8 +323,8 @@ def test_the_expert_decides_on_what_flip_shows_only(monkeypatch):
         for row in (S.DRAW, S.ASIDE):
             pile[row, :plen[row]], pool = pool[:plen[row]], pool[plen[row]:]
         g["rng"][:4] = rng.integers(0, 2**63, 4, dtype=np.uint64)
-        LA.search(original[0], p, deck_counts, np.zeros(1, LA.WORLD))
-        LA.search(variant[0], p, deck_counts, np.zeros(1, LA.WORLD))
+        LA.search(original[0], p, deck_counts, np.zeros(LA.WORK_RECORDS, LA.WORLD))
+        LA.search(variant[0], p, deck_counts, np.zeros(LA.WORK_RECORDS, LA.WORLD))
         a, b = original[0]["st"], variant[0]["st"]
         assert a[L.ST_LA_CHOICE] == b[L.ST_LA_CHOICE]
         assert a[L.ST_VIOLATIONS] == b[L.ST_VIOLATIONS] == 0

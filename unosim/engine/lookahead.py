@@ -13,14 +13,20 @@ to stack, or accept), a lookahead seat ``p``:
    keeping out of a hand the cards its seat was seen to lack when it drew: its *void*), the draw pile
    and the set-aside pile, every count as observed — then, in that same world and with the
    same random streams for every option (common random numbers), applies each option and lets the
-   rollout preset play every seat for ``horizon`` turns (0: to the end of the round);
+   rollout preset play every seat for ``horizon`` turns (0: to the end of the round). The world is
+   dealt once and copied for each option (:func:`copy_world`). **Pruning** (``prune`` > 0, 3+ players):
+   after PRUNE_FIRST worlds, and every PRUNE_EVERY after, an option whose mean gain over the anchor's
+   option lies ``prune`` standard errors or more below 0 is no longer played out
+   (:func:`prune_below_anchor`; the anchor's option always is, the base of every gain), and the search
+   stops when only the anchor's option is left;
 4. scores each outcome from its own point of view (:func:`outcome_value`: the share of the other seats
    it finishes ahead of as tournaments rank them — a win is ahead of all, otherwise fewer points held;
    at the horizon an estimate from the hand sizes and the points held — minus a little per point it
    holds; at 2 players simply its chance of winning);
 5. plays what its *anchor* preset (``anchor``, default ``keep_wilds``) would play here, unless an option
-   beats the anchor's option by more than ``z`` standard errors of the mean gain, the gain being paired
-   world by world (:func:`significant_option`): then the option with the largest mean gain among those
+   still searched beats the anchor's option by more than ``z`` standard errors of the mean gain over the
+   worlds it was played in, the gain being paired world by world (:func:`significant_option`): then the
+   option with the largest mean gain among those
    (ties uniformly by the search's own generator). The max over noisy option means of a plain search
    (z = 0, the anchor winning only ties) suffers the winner's curse: it leaves a sound preset on noise.
    At 2 players it takes the option with the best mean (ties uniformly), as before the rule: there
@@ -64,6 +70,14 @@ setting (4,000 deals, seed 1, smallest of the three shares, ±0.7 points): z = 1
 4,000 deals under rotations, seed 1) z = 1.5 lost: 0.518 [0.508, 0.527]
 against 0.534 [0.524, 0.544] for the best mean, which 2-player games keep (200 games checked identical
 to those before the rule).
+
+Pruning (default 1 standard error) was added to make the expert fast enough to measure with (issue
+43 item 7): ``prune=0`` plays as before, game for game, and docs/results/expert_speed.json has its
+speed and its head-to-head against ``prune=0`` at 4 players. The tuning figures above were measured
+without it. At 2 players a pruning of the options trailing the best mean so far by 1 standard error
+(paired, same looks) lost to the full search (classic, 108 cards, 2,000 deals under rotations, seed 11:
+0.478 [0.466, 0.490]): the best of close means is what a 2-player search chooses, so 2-player searches
+do not prune.
 
 The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
 seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
@@ -111,6 +125,7 @@ from .state import (
 
 DRAW_OR_ACCEPT = -1            # the option "draw" (normal turn) / "accept the penalty" (stack turn)
 WORLD = game_dtype()           # the record a rollout plays in (the game's layout: one compiled turn loop)
+WORK_RECORDS = 2               # a search's records: the one a rollout plays in, the world it starts from
 # outcome_value's two constants, tuned in classic at 4 players with 128 worlds and horizon 8 (±0.017):
 # a wild counting half a card won 0.343 of the rounds against random, a whole card 0.327; a points
 # weight of 0.1 (per 100 points held) won 0.314 against greedy_points and finished ahead of it 0.525
@@ -120,6 +135,10 @@ POINTS_WEIGHT = 0.1
 # the points difference over which outcome_value's comparison of two seats' points held at the horizon
 # turns from "ahead" to "behind" (a logistic's scale), screened at 4 players (classic, 108 cards)
 POINTS_SCALE = 10.0
+# pruning (step 4): first after PRUNE_FIRST worlds (fewer give no standard error to trust), then every
+# PRUNE_EVERY worlds (each look is a chance to drop the best option by bad luck)
+PRUNE_FIRST = 16
+PRUNE_EVERY = 8
 
 
 @njit
@@ -263,6 +282,31 @@ def deal_world(g, p, work, unseen, m, seed, world):
 
 
 @njit
+def copy_world(source, dest, n):
+    """dest = source in every field :func:`deal_world` deals (the others are the rollout's scratch, or
+    set once per search): each option of a world starts from the same world and random streams."""
+    dest["rng"][:] = source["rng"]
+    dest["st"][:] = source["st"]
+    dest["ir"][:] = source["ir"]
+    dest["fr"][:] = source["fr"]
+    dest["plen"][:] = source["plen"]
+    dest["outcomes"][:] = source["outcomes"]
+    dest["discards"][:] = source["discards"]
+    for t in range(n):
+        dest["hlen"][t] = source["hlen"][t]
+        dest["seat"][t] = source["seat"][t]
+        dest["shown"][t] = source["shown"][t]
+        dest["deficit"][t] = source["deficit"][t]
+        dest["totals"][t] = source["totals"][t]
+        dest["held"][t] = source["held"][t]
+        for i in range(source["hlen"][t]):
+            dest["hands"][t, i] = source["hands"][t, i]
+    for row in range(3):
+        for i in range(source["plen"][row]):
+            dest["pile"][row, i] = source["pile"][row, i]
+
+
+@njit
 def outside_void(void, t, pool, j, m):
     """Move the first card of pool[j:m] that lies outside seat t's void to pool[j] (a uniform choice
     among them: the pool is shuffled). None left (a belief the unseen cards cannot meet): as it is."""
@@ -382,20 +426,21 @@ def anchor_option(g, p, options, k, work, unseen, m, seed, worlds):
 
 
 @njit
-def significant_option(gain, gain_sq, k, anchor, z, work, seed, worlds):
+def significant_option(gain, gain_sq, k, anchor, z, work, seed, worlds, done):
     """The option whose mean gain over the anchor's option (paired over the worlds: common random
-    numbers) is largest among those whose mean gain exceeds z standard errors of it, else the anchor's.
-    A max over k noisy means picks noise (the winner's curse); the anchor is a sound preset, overruled
-    only on evidence. Ties uniformly by a generator seeded from (seed, worlds + 1)."""
+    numbers, over the ``done`` worlds searched) is largest among those whose mean gain exceeds z standard
+    errors of it, else the anchor's. A max over k noisy means picks noise (the winner's curse); the anchor
+    is a sound preset, overruled only on evidence. Ties uniformly by a generator seeded from
+    (seed, worlds + 1), ``worlds`` the budget."""
     value = np.full(k, -np.inf)
     value[anchor] = 0.0
     top = 0.0
     for j in range(k):
         if j == anchor:
             continue
-        mean = gain[j] / worlds
-        var = max(gain_sq[j] - gain[j] * mean, 0.0) / max(worlds - 1, 1)
-        if mean > 0.0 and mean > z * np.sqrt(var / worlds):
+        mean = gain[j] / done
+        var = max(gain_sq[j] - gain[j] * mean, 0.0) / max(done - 1, 1)
+        if mean > 0.0 and mean > z * np.sqrt(var / done):
             value[j] = mean
             top = max(top, mean)
     if top == 0.0:
@@ -430,9 +475,10 @@ def search(g, p, deck_counts, work_block):
     st[ST_LA_CHOICE] = the chosen hand index, DRAW_OR_ACCEPT, or NO_CHOICE when there was nothing to
     search; st[ST_LA_READY] = 1. Draws one number from the play stream only when it searches.
 
-    ``work_block``: a one-record array of :data:`WORLD` the worlds are dealt into (``round.run_games``
-    allocates it once per call: the record holds the trace buffer, so a fresh zeroed one per search
-    would cost a 32 MB fill); every field a rollout reads is dealt afresh (:func:`deal_world`). It is
+    ``work_block``: :data:`WORK_RECORDS` records of :data:`WORLD`, the one rollouts play in and the world
+    they start from (``round.run_games`` allocates them once per call: a record holds the trace buffer,
+    so fresh zeroed ones per search would cost a 32 MB fill each); every field a rollout reads is dealt
+    afresh (:func:`deal_world`), once per world and copied for each option (:func:`copy_world`). It is
     required: an omitted optional record array, allocated inside, crashed numba's compiled code."""
     st = g["st"]
     st[ST_LA_READY] = 1
@@ -449,6 +495,7 @@ def search(g, p, deck_counts, work_block):
         st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search
         return
     work = work_block[0]
+    world = work_block[1]   # the world dealt for the options still to play in it
     seat_rollout_policies(g, p, work)
     worlds = np.int64(g["pp"][p, L.PP_ROLLOUTS])
     horizon = np.int64(g["pp"][p, L.PP_HORIZON])
@@ -456,25 +503,64 @@ def search(g, p, deck_counts, work_block):
     if horizon > 0:
         cap = min(cap, st[ST_TURNS] + horizon)
     anchor = anchor_option(g, p, options, k, work, unseen, m, seed, worlds)
+    prune = g["pp"][p, L.PP_PRUNE]
     row = np.empty(k)
     gain = np.zeros(k)      # Σ over the worlds of (option j's score − the anchor option's score)
     gain_sq = np.zeros(k)   # and of its square
+    alive = np.ones(k, np.bool_)    # still searched (the anchor's option always: the base of every gain)
     chances = np.empty(st[ST_N])
     violations = 0
-    for r in range(worlds):
+    done = 0
+    dealt = False
+    while done < worlds:
+        r = done
         for j in range(k):
-            deal_world(g, p, work, unseen, m, seed, r)
+            if not alive[j]:
+                continue
+            if dealt:
+                copy_world(world, work, st[ST_N])   # the world as dealt, not dealt again
+            else:
+                deal_world(g, p, work, unseen, m, seed, r)
+                copy_world(work, world, st[ST_N])
+                dealt = True
             work["st"][ST_LA_CHOICE] = options[j]
             work["ir"][L.IR_MAX_TURNS] = cap
             turn.turn_loop(work, p, deck_counts)
             row[j] = outcome_value(work, p, chances)
             violations += work["st"][ST_VIOLATIONS] - st[ST_VIOLATIONS]
         for j in range(k):
-            gain[j] += row[j] - row[anchor]
-            gain_sq[j] += (row[j] - row[anchor]) ** 2
+            if alive[j]:
+                gain[j] += row[j] - row[anchor]
+                gain_sq[j] += (row[j] - row[anchor]) ** 2
+        done += 1
+        dealt = False
+        if prune > 0.0 and st[ST_N] > 2 and done >= PRUNE_FIRST and done % PRUNE_EVERY == 0 and done < worlds:
+            if prune_below_anchor(gain, gain_sq, done, k, alive, anchor, prune) == 1:
+                break
     st[ST_VIOLATIONS] += violations   # audit mode: a sampled world broke an invariant
+    for j in range(k):
+        if not alive[j]:
+            gain[j] = -np.inf   # a dropped option is never chosen
     if st[ST_N] == 2:   # the best mean: the anchor rule lost at 2 players (module docstring)
         best = best_option(gain, k, work, seed, worlds)
     else:
-        best = significant_option(gain, gain_sq, k, anchor, g["pp"][p, L.PP_Z], work, seed, worlds)
+        best = significant_option(gain, gain_sq, k, anchor, g["pp"][p, L.PP_Z], work, seed, worlds, done)
     st[ST_LA_CHOICE] = options[best]
+
+
+@njit
+def prune_below_anchor(gain, gain_sq, done, k, alive, anchor, prune):
+    """At 3+ players: drop every option whose mean gain over the anchor's option, after ``done`` worlds,
+    lies ``prune`` standard errors of it or more below 0 (it could hardly end ``z`` standard errors
+    above 0: step 5); an option that played out like the anchor's in every world so far goes too.
+    Returns how many options are still to choose from (the anchor's included). Never at 2 players,
+    where the search takes the best mean (step 5): pruning there lost (module docstring)."""
+    left = 0
+    for j in range(k):
+        if alive[j] and j != anchor:
+            mean = gain[j] / done
+            var = max(gain_sq[j] - gain[j] * mean, 0.0) / (done - 1)
+            if mean + prune * np.sqrt(var / done) <= 0.0:
+                alive[j] = False
+        left += alive[j]
+    return left

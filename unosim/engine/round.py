@@ -224,8 +224,9 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
     deck_counts = np.zeros(KIND.shape[0], np.int64)
     for c in deck:
         deck_counts[c] += 1
-    # the lookahead searches' worlds, allocated once per call (a record holds the 32 MB trace buffer)
-    work_block = np.zeros(1 if HAS_LOOKAHEAD and st[ST_LA_SEARCH] else 0, lookahead.WORLD)
+    # the lookahead searches' worlds, allocated once per call (a record holds the 32 MB trace buffer):
+    # the one rollouts play in and the one they start from
+    work_block = np.zeros(lookahead.WORK_RECORDS if HAS_LOOKAHEAD and st[ST_LA_SEARCH] else 0, lookahead.WORLD)
     r = first_row
     turns = 0
     for gi in range(n_games):

@@ -22,12 +22,14 @@ lookahead      the expert: determinized flat Monte Carlo search at every play an
                ``weighted`` preset: ``lookahead(rollouts=64,horizon=12,rollout=by_colour)``; at
                3+ players it plays ``anchor``'s card (a preset of that list, default keep_wilds;
                at most one of rollout and anchor a weighted preset) unless an option beats it by
-               ``z`` standard errors (default 1.5).
+               ``z`` standard errors (default 1.5); ``prune`` (default 1) stops searching an option
+               that trails the anchor's by that many standard errors (0: every option in every
+               world; 2-player searches never prune).
 ============== ==================================================================================
 
 Every probability parameter is in [0, 1]; a weight is any finite number; ``rollouts`` is a whole number
 in ``1..MAX_ROLLOUTS``, ``horizon`` in ``0..MAX_HORIZON``, ``rollout`` and ``anchor`` a preset name (kept as its
-index), ``z`` a number in ``0..MAX_Z``. ``p_keep_drawn`` (every
+index), ``z`` and ``prune`` numbers in ``0..MAX_Z``. ``p_keep_drawn`` (every
 built-in) keeps a playable drawn card with that probability (``force_play_drawn`` overrides it).
 
 **Presets** are named weight vectors of ``weighted``, usable wherever a policy name is
@@ -78,7 +80,8 @@ from .protocol import (
 )
 
 # lookahead's search budget: worlds sampled per option at a decision (engine/lookahead.py). The default
-# makes a 4-player classic game with one lookahead seat run at >= 100 games/s per core (make bench).
+# with pruning (DEFAULT_PRUNE) makes a 4-player classic game with one lookahead seat run at >= 350 games per
+# CPU-second (make bench).
 DEFAULT_ROLLOUTS = 128
 MAX_ROLLOUTS = 4096
 DEFAULT_HORIZON = 16     # turns a rollout plays before the position is scored (0: to the round's end)
@@ -86,6 +89,7 @@ MAX_HORIZON = 10_000
 DEFAULT_ANCHOR = "keep_wilds"   # the preset whose choice the search must beat significantly
 DEFAULT_Z = 1.5       # screened 1, 1.5 and 2 at 4 players (engine/lookahead.py)
 MAX_Z = 100.0
+DEFAULT_PRUNE = 1.0   # an option trailing by this many standard errors is dropped (engine/lookahead.py)
 # the whole-number range of each search parameter (z: any number in [0, MAX_Z])
 SEARCH_RANGES = {"rollouts": (1, MAX_ROLLOUTS), "rollout": (0, len(ROLLOUT_PRESETS) - 1),
                  "horizon": (0, MAX_HORIZON), "anchor": (0, len(ROLLOUT_PRESETS) - 1)}
@@ -113,7 +117,8 @@ _POLICY_FACTS = {
     "lookahead": ("expert: flat Monte Carlo search over sampled hidden cards, rollouts by a preset",
                   SEARCH_PARAMS,
                   (("anchor", float(ROLLOUT_PRESETS.index(DEFAULT_ANCHOR))), ("horizon", float(DEFAULT_HORIZON)),
-                   ("rollout", 0.0), ("rollouts", float(DEFAULT_ROLLOUTS)), ("z", DEFAULT_Z))),
+                   ("prune", DEFAULT_PRUNE), ("rollout", 0.0), ("rollouts", float(DEFAULT_ROLLOUTS)),
+                   ("z", DEFAULT_Z))),
 }
 
 # The presets' shared part: the options that are not a card lose to any card (never draw voluntarily
@@ -314,7 +319,7 @@ def _valid_value(key: str, value: float) -> bool:
         return False
     if key in WEIGHT_PARAMS:
         return True
-    if key == "z":
+    if key in ("z", "prune"):
         return 0.0 <= value <= MAX_Z
     if key in SEARCH_RANGES:
         low, high = SEARCH_RANGES[key]
@@ -329,6 +334,8 @@ def _valid_range(key: str) -> str:
         return f"a rollout preset, one of {list(ROLLOUT_PRESETS)} (or its index)"
     if key == "z":
         return f"a number of standard errors in 0..{MAX_Z:g}"
+    if key == "prune":
+        return f"a number of standard errors in 0..{MAX_Z:g} (0: every option searched in every world)"
     if key == "horizon":
         return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
     return "a finite number (a weight)" if key in WEIGHT_PARAMS else "a probability in [0, 1]"

@@ -34,8 +34,9 @@ from . import rule_table
 from .rule_table import (BLANK_EFFECTS, MATCH_MODES, MAX_PLAYERS, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES,
                          STACKING)
 
-ENGINE_VERSION = 3   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
-#                      column, its card classes in the opening hands)
+ENGINE_VERSION = 4   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
+#                      column, its card classes in the opening hands); 4: the expert prunes (lookahead's
+#                      prune parameter, default 1: the games of a lineup with the expert differ)
 
 from .cards import MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
@@ -125,8 +126,9 @@ WEIGHT_PARAMS = (
 )
 # the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS),
 # rollout depth in turns, anchor preset (an index of ROLLOUT_PRESETS) and the significance (in standard
-# errors) a searched option needs to overrule the anchor's choice (engine/lookahead.py)
-SEARCH_PARAMS = ("rollouts", "rollout", "horizon", "anchor", "z")
+# errors) a searched option needs to overrule the anchor's choice, and the standard errors by which an
+# option must trail to be dropped before the budget is spent (0: never; engine/lookahead.py)
+SEARCH_PARAMS = ("rollouts", "rollout", "horizon", "anchor", "z", "prune")
 POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS + SEARCH_PARAMS
 N_POLICY_PARAMS = len(POLICY_PARAMS)
 # The presets a lookahead seat's rollouts (and its decisions other than play and stack) use, by the
