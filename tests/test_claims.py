@@ -309,7 +309,7 @@ def test_no_rounds_needed_is_printed_when_the_edge_interval_reaches_no_edge():
 def test_a_cell_that_played_another_cells_games_counts_once():
     """A rule that never acted under these policies played the baseline's games: "in 2 of 2 cells" was one
     result told twice."""
-    from unosim.analysis.effects import same_games, with_same_games
+    from unosim.analysis.effects import same_games
     from unosim.analysis.inference import holm
     rows = [{"variant": v, "players": 2, "lineup": "greedy_first", "seat": 0, "policy": "greedy_points",
              "win_rate": 0.56, "fair_share": 0.5, "estimate": 0.06, "ci_low": 0.04, "ci_high": 0.08, "p_value": 1e-9,
@@ -320,7 +320,7 @@ def test_a_cell_that_played_another_cells_games_counts_once():
     same = same_games(effects)
     assert same == {("idle", 2, "greedy_first"): "classic 2p greedy_first"}
     skill = pl.DataFrame(rows).with_columns(p_holm=pl.Series(holm([1e-9, 1e-9])))
-    tables = as_csv({"skill": with_same_games(skill, same)})
+    tables = as_csv({"skill": skill, "effects": effects})   # the findings read the twins from the effects table
     found = claims(tables)
     (effect,) = [c for c in found if c.kind == "effect" and c.table == "skill"]
     assert "in 1 of 1 cells (and 1 that played another cell's very games, counted with it)" in effect.text

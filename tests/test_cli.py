@@ -32,6 +32,10 @@ def test_help_everywhere(command, capsys):
     (["study", "status", "/nonexistent/dataset"], "not a unosim dataset"),
     (["study", "run", "/nonexistent.toml"], "cannot read study spec"),
     (["frobnicate"], "invalid choice"),
+    (["rules", "classic", "--deck", "draw_two=12", "--deck", "draw_two=4"],
+     "--deck draw_two is given twice (draw_two=12 and draw_two=4): give each card class once"),
+    (["rules", "classic", "--deck", "draw_two=12,wild=8,draw_two=12"], "--deck draw_two is given twice"),
+    (["rules", "classic", "--set", "stacking=any_draw", "--set", "stacking=none"], "--set stacking is given twice"),
 ])
 def test_errors_are_one_line_with_status_2(argv, expected, capsys):
     try:

@@ -304,3 +304,19 @@ def test_rounds_with_no_winner_use_the_exact_mcnemar_test():
         got = inference.exact_paired_proportions(x, y)
         hits += got["ci_low"] <= 0.002 * (1 - 0.001) <= got["ci_high"]
     assert hits / 400 > 0.95 - 3 * np.sqrt(0.95 * 0.05 / 400)
+
+
+def test_rounds_with_no_winner_in_independent_cells_use_fishers_exact_test():
+    """0 of 3,000 against 4 of 3,000: Fisher's exact p is 0.125 (Welch's t says 0.046); Newcombe's interval
+    covers a rare event's change at its nominal rate."""
+    a, b = np.zeros(3000, bool), np.zeros(3000, bool)
+    b[:4] = True
+    row = inference.exact_unpaired_proportions(a, b)
+    assert row["p_value"] == pytest.approx(stats.fisher_exact([[0, 3000], [4, 2996]]).pvalue) and row["p_value"] > 0.1
+    assert row["ci_low"] < 0 < row["ci_high"] and inference.unpaired_difference(a, b)["p_value"] < 0.05
+    hits = 0
+    for rep in range(400):
+        r = np.random.default_rng([13, rep])
+        got = inference.exact_unpaired_proportions(r.random(3000) < 0.001, r.random(2000) < 0.003)
+        hits += got["ci_low"] <= 0.002 <= got["ci_high"]
+    assert hits / 400 > 0.95 - 3 * np.sqrt(0.95 * 0.05 / 400)

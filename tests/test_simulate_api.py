@@ -112,7 +112,7 @@ def test_replay_shows_the_same_game_as_simulate():
     (dict(rules={"p_forget_uno": [0.1, 0.2]}), "p_forget_uno has 2 entries but players=4"),
     (dict(players=1), "players=1 is out of range"),
     (dict(players=11), "players=11 is out of range"),
-    (dict(lineup=["random", "random"]), "lineup has 2 policies but players=4"),
+    (dict(lineup=["random", "random"]), "lineup 'random,random' has 2 policies but players=4: give one per seat"),
     (dict(lineup="smart"), "unknown policy 'smart'"),
     (dict(lineup="random(p_bluf=0.1)"), "unknown parameter 'p_bluf'"),
     (dict(lineup="random(p_bluff=2)"), "valid is a probability"),

@@ -29,7 +29,7 @@ def test_the_package_still_offers_its_entry_points_on_first_use():
     names = _run("import json, unosim\n"
                  "print(json.dumps({n: callable(getattr(unosim, n)) for n in unosim.__all__ if n[0] != '_' "
                  "and n not in ('ENGINE_VERSION',)}))")
-    assert names == {n: True for n in ("RuleSet", "get_variant", "variant_names", "Results", "ladder", "replay",
+    assert names == {n: True for n in ("RuleSet", "get_variant", "variant_names", "Results", "design", "ladder", "replay",
                                        "simulate", "tournament", "tune")}
 
 

@@ -23,8 +23,8 @@ Measures (one value per round; docs/rules.md §1.13 for the columns):
   has a winner); ``n`` is the paired games;
 * ``no_winner`` — the share of rounds that end with no winner: a stalemate (§1.6: nobody can play and
   the piles are spent) or the turn cap; only when one of the two cells has such a round. A rare 0/1
-  event: paired, the exact McNemar test and its inverted interval
-  (:func:`~unosim.analysis.inference.exact_paired_proportions`), not a t test. A rule that
+  event: the exact McNemar test when paired, Fisher's exact test when not, each with Newcombe's score
+  interval (:mod:`unosim.analysis.inference`), not a t test. A rule that
   leaves half its rounds without a winner (``draw_until_playable`` with bluffers who keep the card drawn
   after a challenge) makes a worse game however much longer its rounds are;
 * ``max_hand`` — the largest hand any seat held;
@@ -58,7 +58,7 @@ import numpy as np
 import polars as pl
 
 from ..game.policies import make_lineup
-from .inference import (exact_paired_proportions, holm, paired_difference, paired_ratio_difference,
+from .inference import (exact_paired_proportions, exact_unpaired_proportions, holm, paired_difference, paired_ratio_difference,
                         unpaired_difference)
 from .measures import COMEBACK_DEFICIT, EFFECT_MEASURES
 from .measures import MEASURES as MEASURE_INFO
@@ -174,10 +174,12 @@ def compare_cells(frame_a: pl.DataFrame, frame_b: pl.DataFrame, players: int, *,
 
 def _difference(m: Measure, a: np.ndarray, b: np.ndarray, paired: bool, confidence: float) -> dict[str, object]:
     """B − A of one measure's per-round values (NaN: the round does not count), with its ``test``. Paired:
-    a 0/1 event of every round (no winner) by the exact McNemar test; a measure of won rounds over each
+    a 0/1 event of every round (no winner) by the exact McNemar test (unpaired: Fisher's exact test); a measure of won rounds over each
     cell's *own* won rounds (the delta method over games: the rounds a rule leaves without a winner are its
     choice, so the pairs where both cells have a winner are not a sample of either); else the paired t.
     Unpaired: Welch's t over each cell's counted rounds."""
+    if not paired and m.name == "no_winner":
+        return {"test": "Fisher exact", **exact_unpaired_proportions(a > 0, b > 0, confidence)}
     if not paired:
         return {"test": "Welch t", **unpaired_difference(a[~np.isnan(a)], b[~np.isnan(b)], confidence)}
     if m.name == "no_winner":
@@ -330,7 +332,7 @@ def with_same_games(table: pl.DataFrame, same: dict[tuple[str, int, str], str]) 
     """``table`` (one row or more per cell) with ``same_games_as``: the cell whose games this cell played
     (:func:`same_games`), empty for a cell of its own."""
     keys = zip(table["variant"].cast(pl.String), table["players"], table["lineup"].cast(pl.String), strict=True)
-    return table.with_columns(same_games_as=pl.Series([same.get((v, int(p), l)) for v, p, l in keys], dtype=pl.String))
+    return table.with_columns(same_games_as=pl.Series([same.get((v, int(p), lineup)) for v, p, lineup in keys], dtype=pl.String))
 
 
 def skilled_seat(lineup_spec: str, players: int) -> int | None:

@@ -28,6 +28,7 @@ import polars as pl
 from ..game import rules
 from .claims import Claim, Sentence, decimals_for, effect_size
 from .effect_findings import effect_claims
+from .effects import same_games, with_same_games
 from .measures import MEASURES
 from .phrasing import claim_of, interval, p_holm_text, span, supported
 from .practical import INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify
@@ -53,12 +54,24 @@ def claims(tables: dict[str, pl.DataFrame], profile: Profile | None = None) -> l
     """Every claim of the tables (effects, skill, fairness, card values, a tournament) and the verdicts of
     the comparisons under ``profile`` (default: :meth:`Profile.default`), ranked."""
     out: list[Claim] = []
+    tables = _with_twins(tables)
     for name, build in _BUILDERS:
         if name in tables and not tables[name].is_empty():
             out += build(tables[name])
     if any(name in tables and not tables[name].is_empty() for name in ("effects", "skill_changes")):
         out += verdict_claims(tables, profile)
     return sorted(out, key=lambda c: (_RANK[c.kind], -c.size))
+
+
+def _with_twins(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """The per-cell tables with ``same_games_as`` from the effects table's ``identical`` rows (a cell that
+    played another's very games is counted with it), unless they already have it."""
+    effects = tables.get("effects")
+    if effects is None or effects.is_empty() or "identical" not in effects.columns:
+        return tables
+    same = same_games(effects)
+    return {name: with_same_games(t, same) if name in ("skill", "fairness") and not t.is_empty()
+            and "same_games_as" not in t.columns else t for name, t in tables.items()}
 
 
 def findings(tables: dict[str, pl.DataFrame], profile: Profile | None = None) -> list[Finding]:
@@ -152,7 +165,7 @@ def _fairness_claims(fairness: pl.DataFrame) -> list[Claim]:
                            f"{cells}{more}. Largest: {r['variant']} at {r['players']} players, lineup "
                            f"{r['lineup']}: position {r['best']} wins most and {r['worst']} least, a spread of ")
         d = decimals_for(r["estimate"] * 100, r["ci_low"] * 100, r["ci_high"] * 100, digits=2)
-        s.num(large, 0, "estimate", f".{d}f", 100).add(" points [").num(large, 0, "ci_low", f".{d}f", 100)
+        s.num(large, 0, "estimate", f".{d}f", 100).add(" percentage points [").num(large, 0, "ci_low", f".{d}f", 100)
         s.add(", ").num(large, 0, "ci_high", f".{d}f", 100).add("], raw 95%, Tukey; range test ")
         p_holm_text(s, large, 0)
         s.add(").")
@@ -196,7 +209,7 @@ def _card_claims(balance: pl.DataFrame) -> list[Claim]:
                 continue
             stated |= {i for i in cell if rows[i] in these}
             s = Sentence().add(f"({players} players, lineup {lineup}) worth {word} than their printed card points "
-                               "say, in change of win probability against the points line (raw 95%): ")
+                               "say, in change of win probability against the line through the card points (raw 95%): ")
             for i, r in enumerate(these):
                 s.add(", " if i else "").add(f"{r['card']} (printed ").num(these, i, "points", ".0f")
                 s.add(" card points: ")
@@ -229,7 +242,7 @@ def _card_claims(balance: pl.DataFrame) -> list[Claim]:
             out.append(_unclear_claim("Card points", "card", "card_balance", these, None,
                                       f"{len(these)} more card mismatches are supported ({where})", section="cards"))
             continue
-        s = Sentence().add(f"{card} is worth {'more' if sign > 0 else 'less'} than its printed points say also "
+        s = Sentence().add(f"{card} is worth {'more' if sign > 0 else 'less'} than its printed card points say also "
                            f"in {where} (see the card table).")
         out.append(claim_of("note", f"Cards: {card}", "card", "card_balance", these, s, direction=sign,
                           supported=True, practical=True, size=max(effect_size("card", r) for r in these),

@@ -15,7 +15,8 @@ inverts, so "the interval excludes 0" and "p < α" are the same statement (up to
   such ratios with signs: a change of a skilled seat's edge over its twin).
 * :func:`exact_paired_proportions` — B − A of a rare 0/1 event on paired rounds (rounds with no winner):
   the exact McNemar test on the discordant pairs, where a t test is anticonservative, with Newcombe's
-  score interval (the one exception here: the test and the interval are not one inversion).
+  score interval (the one exception here: the test and the interval are not one inversion);
+  :func:`exact_unpaired_proportions` the same for independent cells (Fisher's exact test).
 * :func:`unpaired_difference` — Welch's t interval and test; Fieller's interval with independent
   means (Welch degrees of freedom at ratio 1, so again the interval and the test agree).
 * :func:`score_test_proportion` — a proportion against a fixed value: Wilson's interval is the
@@ -130,6 +131,24 @@ def exact_paired_proportions(a: np.ndarray, b: np.ndarray, confidence: float = 0
     return {"mean_a": pa, "mean_b": pb, "estimate": pb - pa, "ci_low": pb - pa - down, "ci_high": pb - pa + up,
             "p_value": p_value, "n": n, "rel_change": pb / pa - 1 if pa else math.nan,
             "rel_low": math.nan, "rel_high": math.nan}
+
+
+def exact_unpaired_proportions(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) -> dict[str, float]:
+    """B − A of a 0/1 event in two independent samples: Fisher's exact test (two-sided) and Newcombe's
+    hybrid score interval for a difference of independent proportions (his method 10); not one inversion,
+    as :func:`exact_paired_proportions`."""
+    from scipy import stats  # a second to import: only when used (see .distributions)
+    a, b = np.asarray(a, bool), np.asarray(b, bool)
+    na, nb = len(a), len(b)
+    if na < 2 or nb < 2:
+        raise ValueError(f"an unpaired difference needs at least 2 values per side, got {na} and {nb}")
+    ka, kb = int(a.sum()), int(b.sum())
+    p_value = float(stats.fisher_exact([[ka, na - ka], [kb, nb - kb]]).pvalue)
+    pa, pb = ka / na, kb / nb
+    (la, ua), (lb, ub) = _wilson(ka, na, confidence), _wilson(kb, nb, confidence)
+    return {"mean_a": pa, "mean_b": pb, "estimate": pb - pa, "ci_low": pb - pa - math.hypot(pb - lb, ua - pa),
+            "ci_high": pb - pa + math.hypot(ub - pb, pa - la), "p_value": p_value, "n": min(na, nb),
+            "rel_change": pb / pa - 1 if pa else math.nan, "rel_low": math.nan, "rel_high": math.nan}
 
 
 def _wilson(k: int, n: int, confidence: float) -> tuple[float, float]:

@@ -28,9 +28,9 @@ def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confid
                 cluster: str | None = None, house_rules: frozenset[str] = frozenset()) -> pl.DataFrame:
     """One row per cell with a skilled seat: ``seat``, ``policy``, ``win_rate`` (share of won rounds),
     ``estimate`` = win rate − 1/N with ``ci_low``/``ci_high``, ``p_value``, ``p_holm``, ``n`` (won
-    rounds), ``rounds``, ``random_rate``, ``rounds_needed`` with its interval (the rounds after which the
-    seat has a 95 % chance of having won more than its fair share of them, :func:`.luck.rounds_needed`;
-    empty when unbounded) and ``baseline`` (the variant is not one of ``house_rules``, the variants a study
+    rounds), ``rounds``, ``random_rate``, ``rounds_needed`` with its interval (the rounds from which on the
+    seat keeps a 95 % chance of having won more than its fair share of them, :func:`.luck.rounds_needed`;
+    empty when unbounded, and no point value when the edge's interval reaches 0) and ``baseline`` (the variant is not one of ``house_rules``, the variants a study
     compares with a baseline: the published variants and the study's own baselines are). ``cluster``
     (``"game"`` in match modes, whose rounds are not independent): the cluster-robust Wald interval and z
     test over matches instead of Wilson's."""

@@ -16,7 +16,8 @@ that change is an effect of its own (the ``no_winner`` rows of the effects table
 
 Holm's ``p_holm`` adjusts over this table only — one family, "skill changes: every house rule × skilled
 lineup of the study" (:data:`unosim.analysis.claims.FAMILIES`), so a study's many other effects do not
-dilute the question a designer asks of it: does this rule reward good play, or make the game more luck?
+dilute the question a designer asks of it: does this rule widen or narrow the expert's edge over random
+players?
 When the four cells played identical games the row says ``identical`` and has no test. An inconclusive
 row (:mod:`.practical`) has the paired games that would decide it, ``games_to_decide``.
 """

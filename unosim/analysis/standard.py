@@ -15,7 +15,7 @@ from ..store.reader import Dataset
 from .card_balance import card_balance
 from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
-from .effects import by_a_cell, comparison_pairs, effects, pair_label, same_games, with_same_games
+from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .checker import assert_claims
 from .claims import FAMILIES, Claim
 from .fairness import seat_fairness, with_fairness_holm
@@ -69,10 +69,6 @@ def standard_tables(ds: Dataset, confidence: float = 0.95,
         if ds.manifest["study"]["comparisons"]:
             tables["effects"] = effects(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"],
                                         ds.shares_decks, confidence)
-            same = same_games(tables["effects"])   # cells that played another's games: one result, not two
-            for name in ("skill", "fairness"):
-                if name in tables:
-                    tables[name] = with_same_games(tables[name], same)
             changes = skill_changes(ds.rounds, ds.cells(), ds.manifest["study"]["comparisons"], ds.shares_decks,
                                     confidence)
             if not changes.is_empty():

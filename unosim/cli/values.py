@@ -20,14 +20,19 @@ SET_HELP = ("a rule override KEY=VALUE (repeatable). VALUE is TOML (true, 3, 0.5
 
 def parse_deck(items: list[str]) -> dict[str, Any]:
     """``--deck class=count`` (repeatable, or comma-separated) as the ``deck`` rule's table; the classes
-    and counts are checked by the rule (docs/rules.md §2.5)."""
+    and counts are checked by the rule (docs/rules.md §2.5). A class given twice is an error (which count
+    was meant cannot be told)."""
     out: dict[str, Any] = {}
     for item in items:
         for part in filter(None, (p.strip() for p in item.split(","))):
             key, sep, raw = part.partition("=")
             if not sep or not key.strip():
                 raise ValueError(f"--deck {part!r}: expected class=count, e.g. --deck draw_two=12")
-            out[key.strip()] = parse_value(raw)
+            key, value = key.strip(), parse_value(raw)
+            if key in out:
+                raise ValueError(f"--deck {key} is given twice ({key}={out[key]} and {key}={value}): give each "
+                                 f"card class once")
+            out[key] = value
     return out
 
 

@@ -14,13 +14,30 @@ report's own chart code (the explorer and the report draw the same charts).
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import signal
+import sys
 import socket
 import threading
 import webbrowser
 from dataclasses import dataclass
 
 DEFAULT_PORT = 8765
+
+
+def check_address(host: str, port) -> bool:
+    """Validate ``--host`` and ``--port`` (a ValueError names the bad value and what is valid); True when
+    the address reaches beyond this machine (not loopback)."""
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+        raise ValueError(f"--port {port!r} is invalid: valid is 1..65535 (0: any free port)")
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise ValueError(f"--host {host[:100]!r} is invalid ({getattr(exc, 'strerror', None) or exc}): valid is "
+                         f"an address or name of this machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
+                         f"(every network it is on)") from None
+    return not all(ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback for info in found)
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -31,7 +48,8 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise ValueError(f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port") from None
+        choose = "--port" if exc.errno in (errno.EADDRINUSE, errno.EACCES) else "--host"
+        raise ValueError(f"cannot listen on {host}:{port} ({exc.strerror}); choose another {choose}") from None
     sock.listen(128)   # connections wait in the backlog until the server runs: the printed URL works at once
     return sock
 
@@ -59,13 +77,22 @@ def _server(host: str, port: int, workdir=None):
 
     from .jobs import Runs
     from .server import create_app
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, telling the app when it starts to stop (a request waiting on a run ends)."""
+
+        def handle_exit(self, sig, frame) -> None:
+            stopping.set()
+            super().handle_exit(sig, frame)
+
+    stopping = threading.Event()
     sock = _bind(host, port)
     runs = Runs(workdir)
-    app = create_app(runs, _hosts(host), sock.getsockname()[1])
+    app = create_app(runs, _hosts(host), sock.getsockname()[1], stopping=stopping)
     # a client slower than the keep-alive timeout is dropped; on Ctrl-C, open requests get a second
     config = uvicorn.Config(app, log_level="error", lifespan="off", timeout_keep_alive=5,
                             timeout_graceful_shutdown=1)
-    return uvicorn.Server(config), sock, runs
+    return Server(config), sock, runs
 
 
 def _url(sock: socket.socket) -> str:
@@ -74,16 +101,31 @@ def _url(sock: socket.socket) -> str:
 
 
 def serve(host: str = "127.0.0.1", port: int = DEFAULT_PORT, open_browser: bool = True, workdir=None) -> None:
-    """Run the explorer until Ctrl-C; prints its URL (and opens it in a browser unless told not to)."""
+    """Run the explorer until Ctrl-C (or SIGTERM); prints its URL (and opens it in a browser unless told
+    not to), and one line as it stops: the runs it cancels end with their worker."""
+    beyond = check_address(host, port)
     server, sock, runs = _server(host, port, workdir)
+    # Ctrl-C and SIGTERM ask the server to stop, whenever they come: uvicorn handles them while it runs and
+    # re-raises them once it has stopped (then they land here), and one before it starts stops it at once
+    signals = (signal.SIGINT, signal.SIGTERM) if threading.current_thread() is threading.main_thread() else ()
+    previous = {sig: signal.signal(sig, server.handle_exit) for sig in signals}
     url = _url(sock)
+    if beyond:
+        print(f"unosim explore: warning: listening on {host}, beyond this machine: anyone who can reach it "
+              f"can run games here and read the results (no password); --host 127.0.0.1 keeps it to this machine",
+              file=sys.stderr, flush=True)
     print(f"unosim explore: {url}  (Ctrl-C stops it)", flush=True)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
     try:
         server.run(sockets=[sock])
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        unfinished = runs.unfinished()
         runs.close()
+        print("unosim explore: stopped" + (f"; {unfinished} unfinished run(s) cancelled" if unfinished else ""),
+              flush=True)
 
 
 @dataclass
@@ -96,7 +138,7 @@ class Explorer:
     _runs: object
 
     def stop(self) -> None:
-        self._server.should_exit = True
+        self._server.handle_exit(None, None)
         self._thread.join(10)
         self._runs.close()
 
@@ -108,6 +150,7 @@ class Explorer:
 def start(host: str = "127.0.0.1", port: int = 0, workdir=None) -> Explorer:
     """Start the explorer in a background thread (port 0: any free port) and return it; in JupyterLab the
     returned object displays the page. ``stop()`` ends it."""
+    check_address(host, port)
     server, sock, runs = _server(host, port, workdir)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="unosim-explore", daemon=True)
     thread.start()

@@ -12,10 +12,14 @@ spec downloads), older ones are deleted.
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import multiprocessing
+import os
 import queue
 import shutil
+import signal
+import sys
 import tempfile
 import threading
 import time
@@ -29,8 +33,11 @@ KEEP_RUNS = 8
 #: runs waiting or playing at once (each may be hours of CPU: a client asks again when one is done)
 MAX_PENDING = 4
 _POLL_S = 0.05
-#: how often an idle worker checks that its server is still alive
+#: how often the worker checks that its server is still alive (where the kernel cannot tell it)
 _PARENT_CHECK_S = 1.0
+#: how long a stopping server waits for its worker to leave on SIGTERM before killing it
+_STOP_WAIT_S = 1.0
+_PR_SET_PDEATHSIG = 1
 
 
 class QueueFull(Exception):
@@ -76,9 +83,33 @@ class Run:
                 "charts_ready": self.charts is not None}
 
 
+def _die_with_parent() -> None:
+    """End this worker when its server ends, however it ends (a kill -9 included), even inside a run,
+    where the compiled kernel holds the GIL: on Linux the kernel sends SIGKILL when the parent dies
+    (prctl PR_SET_PDEATHSIG); elsewhere a thread checks every :data:`_PARENT_CHECK_S` seconds. Ctrl-C in
+    the terminal reaches the whole process group: the worker ignores it and leaves when its server says.
+    (The kernel's "parent" is the thread that started the worker: :class:`Runs` starts it from threads
+    that live as long as the server.)"""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is None:
+        return
+
+    def watch() -> None:
+        while parent.is_alive() and os.getppid() == parent.pid:
+            time.sleep(_PARENT_CHECK_S)
+        os._exit(0)
+    threading.Thread(target=watch, name="unosim-explore-parent-watch", daemon=True).start()
+
+
 def _work(tasks, results) -> None:
     """The worker process: warm up, then play each comparison it is sent: the findings and tables first,
     then the charts (drawing them takes longer than playing 20,000 paired games)."""
+    _die_with_parent()
+    from tqdm import tqdm
+    tqdm.set_lock(threading.RLock())   # not tqdm's default, a named semaphore, which a killed worker would leak
     from . import comparison as compare
     try:   # load the engine, the analysis and matplotlib now, not during the first run
         with tempfile.TemporaryDirectory() as tmp:
@@ -86,14 +117,8 @@ def _work(tasks, results) -> None:
     except Exception:   # noqa: BLE001  the real run reports any problem with its own message
         pass
     results.put(("ready", "ready", None))
-    parent = multiprocessing.parent_process()
     while True:
-        try:
-            run_id, data, directory = tasks.get(timeout=_PARENT_CHECK_S)
-        except queue.Empty:   # a server killed by a signal never stops its worker: it leaves on its own
-            if parent is not None and not parent.is_alive():
-                return
-            continue
+        run_id, data, directory = tasks.get()
         try:
             comparison = Comparison.from_json(data)
             result, tables = compare.analyse(comparison, directory)
@@ -115,20 +140,29 @@ class Runs:
         self._lock = threading.Lock()
         self._context = multiprocessing.get_context("spawn")
         self.ready = threading.Event()
+        self._closing = threading.Event()
         self._start_worker()
         threading.Thread(target=self._loop, name="unosim-explore-runs", daemon=True).start()
 
     # ---- the worker process -------------------------------------------------------------------------
     def _start_worker(self) -> None:
+        if self._closing.is_set():   # the server is stopping: no new worker
+            return
         self.ready.clear()
         self._tasks, self._results = self._context.Queue(), self._context.Queue()
         self._process = self._context.Process(target=_work, args=(self._tasks, self._results),
                                               name="unosim-explore-worker", daemon=True)
-        self._process.start()
+        # Ctrl-C reaches the whole process group: the worker is born with SIGINT blocked (a signal mask is
+        # inherited), so one that arrives while it starts cannot interrupt its imports with a traceback
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self._process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def _stop_worker(self) -> None:
         self._process.terminate()
-        self._process.join(5)
+        self._process.join(_STOP_WAIT_S)
         if self._process.is_alive():   # e.g. inside a run, where SIGTERM is the runner's interrupt
             self._process.kill()
             self._process.join()
@@ -137,7 +171,12 @@ class Runs:
         self._stop_worker()
         self._start_worker()
 
+    def unfinished(self) -> int:
+        """Runs waiting or playing (which a server stopping now cancels)."""
+        return sum(not run.finished.is_set() for run in list(self._runs.values()))
+
     def close(self) -> None:
+        self._closing.set()
         self._stop_worker()
         if self._own_dir:
             shutil.rmtree(self.root, ignore_errors=True)
@@ -202,6 +241,10 @@ class Runs:
             except queue.Empty:
                 if run.cancel_requested and not run.finished.is_set():
                     self._restart_worker()
+                    self._finish(run, "cancelled")
+                    run.drawn.set()
+                    return
+                if not self._process.is_alive() and self._closing.is_set():
                     self._finish(run, "cancelled")
                     run.drawn.set()
                     return

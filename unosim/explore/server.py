@@ -18,6 +18,11 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
     cancel (a run whose findings are in is done; its charts follow: ``charts_ready``).
 ``GET /api/runs/{id}/spec.toml``, ``GET /api/runs/{id}/tables/{name}.csv``
     "save as study" and the analysis tables as CSV.
+``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
+    Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
+    ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
+    and, when done, the URL of its design report, served with the files it links to; one search at a
+    time (a 429 while one runs).
 
 It answers only its own page (:func:`create_app`'s ``hosts``): a request naming another Host (DNS
 rebinding) is refused by Starlette's ``TrustedHostMiddleware``; a state-changing request (POST, DELETE)
@@ -27,10 +32,6 @@ from a page of another origin, or a POST that is not ``application/json`` (a cro
 request can stall it: a body over :data:`MAX_BODY` bytes is refused while it is read (413), a body not
 sent within :data:`BODY_TIMEOUT_S` seconds too (408), JSON is parsed and validated in a thread, off the
 event loop, and every error is JSON ``{"error": ...}`` of at most :data:`MAX_ERROR` characters.
-``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
-    Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
-    ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
-    and, when done, the URL of its design report, served with the files it links to.
 """
 
 from __future__ import annotations

@@ -242,7 +242,9 @@ def scale_safe(vector: np.ndarray, name: str) -> np.ndarray:
 
 def _shown(key: str, value: float) -> str:
     """A parameter as a lineup string writes it (a rollout preset by its name)."""
-    return ROLLOUT_PRESETS[int(value)] if key in ("rollout", "anchor") else f"{value:g}"
+    if key in ("rollout", "anchor") and value == int(value) and 0 <= value < len(ROLLOUT_PRESETS):
+        return ROLLOUT_PRESETS[int(value)]
+    return f"{value:g}"   # an out-of-range preset is shown as given; validation names it
 
 
 _SPEC_RE = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*")

@@ -26,7 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .checks import is_int, is_real, scaled
+import numpy as np
+
+from .checks import clip_message, is_int, is_real, scaled
 
 # ---- the rule vocabulary (re-exported by unosim.protocol, which numbers them for the kernels) ------
 MAX_PLAYERS = 10
@@ -310,11 +312,30 @@ def own_rules(mechanism: str) -> tuple[str, ...]:
 
 
 def validate(values: dict[str, Any]) -> dict[str, Any]:
-    """Every rule checked and normalised, in table order (a rule's range may depend on an earlier one)."""
+    """Every rule checked and normalised, in table order (a rule's range may depend on an earlier one).
+    A numpy value is read as the plain value it holds (an array as its list): numpy's own truth and
+    comparisons would otherwise answer for the check, or fail with a message naming no rule."""
     out: dict[str, Any] = {}
     for r in PARAMETERS:
-        out[r.name] = r.check(r.name, values[r.name], out)
+        value = plain(values[r.name])
+        try:
+            out[r.name] = r.check(r.name, value, out)
+        except (TypeError, ValueError) as exc:
+            if f"{r.name}" in str(exc):
+                raise
+            raise ValueError(f"rule {r.name}={clip_message(repr(value), 120)} is invalid: {exc}") from None
     return out
+
+
+def plain(value: Any) -> Any:
+    """A numpy value as the plain Python value it holds (an array as its list), inside tables and lists too."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value
 
 
 def format_value(value: Any) -> str:

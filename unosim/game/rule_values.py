@@ -43,11 +43,16 @@ def parse_value(raw: str) -> Any:
 
 
 def parse_set(items: list[str] | None) -> dict[str, Any]:
-    """``--set key=value`` pairs as a dict of rule overrides; a malformed pair is a ValueError."""
+    """``--set key=value`` pairs as a dict of rule overrides; a malformed pair, or a key given twice, is a
+    ValueError."""
     out: dict[str, Any] = {}
     for item in items or []:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--set {item!r}: expected key=value, e.g. --set stacking=any_draw")
-        out[key.strip()] = parse_value(raw)
+        key, value = key.strip(), parse_value(raw)
+        if key in out:
+            raise ValueError(f"--set {key} is given twice ({key}={out[key]!r} and {key}={value!r}): give each "
+                             f"rule once")
+        out[key] = value
     return out

@@ -68,7 +68,7 @@ class _RuleSetMethods:
         if not isinstance(self.family, str) or self.family not in families.names():
             raise ValueError(f"unknown variant family {self.family!r}: valid are {list(families.names())}")
         defaults = _defaults(self.family)
-        given = {k: getattr(self, k) for k in RULE_KEYS if getattr(self, k) is not FAMILY_DEFAULT}
+        given = {k: rule_table.plain(getattr(self, k)) for k in RULE_KEYS if getattr(self, k) is not FAMILY_DEFAULT}
         _check_family(self.family, given, defaults)
         for k, v in rule_table.validate({**defaults, **given}).items():
             object.__setattr__(self, k, v)
@@ -154,13 +154,25 @@ class _RuleSetMethods:
         if need > spare:
             raise ValueError(
                 f"hand_size={self.hand_size} × players={players} = {need} cards exceeds what the "
-                f"{self.deck_size}-card {self.family} deck can deal ({spare}, docs/rules.md §3); "
-                f"use at most {spare // self.hand_size} players or a smaller hand_size")
+                f"{self.deck_size}-card {self.family} deck can deal ({max(spare, 0)}, docs/rules.md §3); "
+                f"{self._deal_advice(players, spare)}")
         for name in ("p_forget_uno", "shout_weight"):
             value = getattr(self, name)
             if isinstance(value, tuple) and len(value) != players:
                 raise ValueError(f"{name} has {len(value)} entries but players={players}; give one "
                                  f"number or exactly one per seat")
+
+    def _deal_advice(self, players: int, spare: int) -> str:
+        """What would deal: fewer players, a smaller hand, or (neither can) a bigger deck."""
+        most_players, most_hand = spare // self.hand_size, spare // players
+        options = []
+        if most_players >= self.player_range[0]:
+            options.append(f"use at most {most_players} players")
+        if most_hand >= 1:
+            options.append(f"use a hand_size of at most {most_hand}")
+        return " or ".join(options) if options else (
+            f"the deck is too small to deal even one card to each of {players} players: add cards "
+            f"(docs/rules.md §2.5)")
 
     def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.game.protocol`."""

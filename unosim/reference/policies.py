@@ -195,16 +195,31 @@ class _CallablePolicy(PythonPolicy):
         return getattr(self.function, "__name__", repr(self.function))
 
 
+#: the decisions a Python policy may make (docs: the reference engine's policy protocol)
+DECISIONS = ("play", "colour", "play_drawn", "challenge", "target", "stack", "jump_in", "almost_uno",
+             "discard_number", "discard_colour", "war_reveal", "war_discard", "uno_spin_discard")
+
+
+def _checked_methods(obj: Any) -> list[str]:
+    """The decision methods ``obj`` gives; one given but not callable (``play = 3``) is an error, not
+    a silent fallback to the default."""
+    given = [name for name in DECISIONS if getattr(obj, name, None) is not None]
+    for name in given:
+        if not callable(getattr(obj, name)):
+            value = repr(getattr(obj, name))
+            raise ValueError(f"policy {type(obj).__name__}: its {name} is {value[:60]} (of type "
+                             f"{type(getattr(obj, name)).__name__}), not a method: valid is a method {name}(view), "
+                             f"or none (the default)")
+    return given
+
+
 class _PartialPolicy(PythonPolicy):
     """A user object that implements only some methods; the others fall back to the defaults."""
 
     def __init__(self, obj: Any):
         self.obj = obj
-        for method in ("play", "colour", "play_drawn", "challenge", "target", "stack", "jump_in",
-                       "almost_uno", "discard_number", "discard_colour", "war_reveal", "war_discard",
-                       "uno_spin_discard"):
-            if callable(getattr(obj, method, None)):
-                setattr(self, method, getattr(obj, method))
+        for method in _checked_methods(obj):
+            setattr(self, method, getattr(obj, method))
 
     def __repr__(self) -> str:
         return policy_name(self.obj)
@@ -237,6 +252,7 @@ def _as_policy(item: Any) -> Seat:
                              f"decisions (unosim.reference.lookahead)")
         return Seat(_BUILT_INS[spec.name](**dict(spec.params)), spec.label)
     if isinstance(item, PythonPolicy):
+        _checked_methods(item)
         return Seat(item, policy_name(item))
     if hasattr(item, "play"):
         return Seat(_PartialPolicy(item), policy_name(item))

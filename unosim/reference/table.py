@@ -8,6 +8,7 @@ players lie in the ``set_aside`` pile until the next reshuffle (docs/rules.md §
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ import numpy as np
 
 from ..game import cards
 from ..game import protocol as L
+from ..game.checks import clip_message
 from .rng import Xoshiro
 from ..game.rules import RuleSet
 from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS, is_wild
@@ -23,6 +25,11 @@ from .mechanics import mercy
 from .policies import Seat
 from .policy import PolicyView
 from .quality import QualityCounters
+
+#: how an invalid answer is shown: abridged (strings, lists and anything else cut to a few dozen characters)
+_ANSWER = reprlib.Repr()
+_ANSWER.maxstring = _ANSWER.maxother = 60
+_ANSWER.maxlist = _ANSWER.maxtuple = _ANSWER.maxdict = _ANSWER.maxset = 8
 
 Event = tuple[int, int, int, int]
 # a wing's play hook answers this for a card that is not its mechanism's (reference/hooks.py)
@@ -273,8 +280,10 @@ class Table:
                           **(self.seen(self, seat) if self.seen is not None else {}))
 
     def _invalid(self, seat: int, question: str, answer: Any, valid: str) -> ValueError:
-        return ValueError(f"policy {self.game.seats[seat].name!r} at seat {seat} answered {answer!r} to "
-                          f"{question}; valid answers: {valid}")
+        """The error of an invalid answer; the answer is shown abridged (a policy may answer anything, a
+        100 MB string included), the whole message clipped to one line."""
+        return ValueError(clip_message(f"policy {self.game.seats[seat].name!r} at seat {seat} answered "
+                                       f"{_ANSWER.repr(answer)} to {question}; valid answers: {valid}"))
 
     def ask_play(self, seat: int, legal: tuple[int, ...]) -> int | None:
         """The card index to play, or None to draw (docs/rules.md §1.5 step 4)."""

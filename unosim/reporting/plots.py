@@ -35,7 +35,8 @@ class Layout:
     width: float = 3.6
 
 
-_LAYOUT: ContextVar[Layout] = ContextVar("layout", default=Layout())
+DESKTOP = Layout()
+_LAYOUT: ContextVar[Layout] = ContextVar("layout", default=DESKTOP)   # Layout is frozen: one shared default
 #: a phone's fonts: matplotlib's "x-small" at 11 pt is 7.6 pt, 10 px at the figure's own size
 PHONE_FONT = 11
 

@@ -328,9 +328,9 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
                     SKILL_MEANING + _ladder_link(out) + " Here: the one skilled seat's share of the rounds that have a "
                     "winner minus its fair share 1/N (Wilson interval, score test, Holm over the table; rounds "
                     "without a winner are left out, <em>n</em> counts the won rounds). How a rule changes the "
-                    "edge: per game, the skilled seat's win minus that seat's win in the all-random twin on the "
-                    "same deal, the rule's mean minus the published game's (paired t, raw 95% intervals, Holm "
-                    "within the skill changes).",
+                    "skilled seat's edge over random players: its share of the won rounds minus the same seat's "
+                    "share in the all-random twin on the same deals, the rule's minus the published game's "
+                    "(paired over the deals by the delta method, raw 95% intervals, Holm within the skill changes).",
                     _figures(figures, "skill"), lead=_skill_lead(found),
                     empty="No lineup of this study has exactly one skilled seat (e.g. "
                           "'greedy_points,random*'), so skill is not measured.")
@@ -340,12 +340,12 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
     if "skill" in tables and "rounds_needed" in tables["skill"].columns:
         skill.tables.append(_table(_luck_skill_view(tables["skill"]),
                                    "Luck vs skill per variant: the skilled seat's share of the rounds with a winner "
-                                   "against its fair share, its edge, and the rounds it needs for a 95% chance of "
+                                   "against its fair share, how far above it, and the rounds it needs for a 95% chance of "
                                    "having won more than its fair share of them (raw 95% intervals; ∞: no bound)"))
     if "skill_changes" in tables:
         skill.tables.append(_table(_skill_changes_view(tables["skill_changes"]),
                                    "The house rules ranked by how they change the skilled seat's edge over its "
-                                   "all-random twin (B − A, in shares of games)"))
+                                   "all-random twin (B − A, in shares of won rounds)"))
     if "skill" in tables:
         skill.tables.append(_table(tables["skill"].select(
             "variant", "players", "lineup", "seat", "policy", "win_rate", "fair_share", "estimate", "ci_low",
@@ -407,9 +407,12 @@ def _luck_skill_view(skill: pl.DataFrame) -> pl.DataFrame:
         "variant", "players", pl.col("policy").alias("skilled seat"),
         (pl.col("win_rate") * 100).round(1).alias("wins %"), (pl.col("fair_share") * 100).round(1).alias("fair %"),
         (pl.col("random_rate") * 100).round(1).alias("random twin %"),
-        pl.format("{} [{}, {}]", points("estimate"), points("ci_low"), points("ci_high")).alias("edge, points"),
-        pl.format("{} [{}, {}]", rounds("rounds_needed"), rounds("rounds_needed_ci_low"),
-                  rounds("rounds_needed_ci_high")).alias("rounds needed"))
+        pl.format("{} [{}, {}]", points("estimate"), points("ci_low"), points("ci_high")).alias("above fair share, points"),
+        # no point value when the share's interval reaches the fair share: only the interval's low end
+        pl.when(pl.col("rounds_needed").is_null() & pl.col("rounds_needed_ci_low").is_not_null())
+        .then(pl.format("≥ {} (no edge ruled out)", rounds("rounds_needed_ci_low")))
+        .otherwise(pl.format("{} [{}, {}]", rounds("rounds_needed"), rounds("rounds_needed_ci_low"),
+                             rounds("rounds_needed_ci_high"))).alias("rounds needed"))
 
 
 def _skill_changes_view(changes: pl.DataFrame) -> pl.DataFrame:

@@ -55,7 +55,8 @@ MODE = "single_round"
 def tournament(variant: str, *, players: int, policies, games: int, seed: int, rules: dict | None = None,
                out: str | Path | None = None, name: str | None = None, n_jobs: int = 1,
                chunk_size: int | None = None, scheduler: str | None = None, force: bool = False,
-               progress: bool | None = False, seating: str = "permutations") -> TournamentResult:
+               progress: bool | None = False, seating: str = "permutations",
+               timeout: float | None = None) -> TournamentResult:
     """Play a duplicate tournament of ``policies`` and return its standings.
 
     ``policies``: a list of policy specs (``["random", "greedy_points", "random(p_draw=0.3)"]``) or
@@ -69,13 +70,17 @@ def tournament(variant: str, *, players: int, policies, games: int, seed: int, r
 
     A Python policy among ``policies`` (an object with ``play(view)`` or a callable) plays the whole
     tournament in the reference engine, against any built-in policy but ``lookahead``
-    (:mod:`.python_policies`).
+    (:mod:`.python_policies`); ``progress`` then shows the games played, and ``timeout`` (seconds; None:
+    none) stops it with a TimeoutError. The compiled engine's tournament takes no ``timeout``.
     """
     from ...analysis.tournament import load_tournament
     from ...pipeline.runner import run_study
     if has_python_policy(policies):
-        return _python_tournament(variant, players, policies, games, seed, rules, seating,
+        return _python_tournament(variant, players, policies, games, seed, rules, seating, bool(progress), timeout,
                                   out=out, n_jobs=n_jobs, chunk_size=chunk_size, scheduler=scheduler)
+    if timeout is not None:
+        raise ValueError(f"timeout={timeout!r}: only a tournament with a Python policy takes a timeout (the compiled "
+                         f"engine's is a study: interrupt it with Ctrl-C and resume it); valid is None")
     study, entrant_list, arrangement_map = build_study(variant, players, policies, games, seed, rules,
                                                        name or default_name(variant, players), seating)
     if out is None:
@@ -93,14 +98,16 @@ def tournament(variant: str, *, players: int, policies, games: int, seed: int, r
     return result
 
 
-def _python_tournament(variant, players, policies, games, seed, rules, scheme, **engine) -> TournamentResult:
+def _python_tournament(variant, players, policies, games, seed, rules, scheme, progress, timeout,
+                       **engine) -> TournamentResult:
     """:func:`tournament` with a Python policy: played in memory by the reference engine."""
     wanted = {"out": None, "n_jobs": 1, "chunk_size": None, "scheduler": None}
     for key, value in engine.items():
         if value != wanted[key]:
             raise ValueError(f"{key}={value!r}: a tournament with a Python policy is played in this process by the "
                              f"reference engine and writes no dataset; valid is {key}={wanted[key]!r}")
-    return reference_tournament(variant, players, policies, games, seed, rules, scheme)[0]
+    return reference_tournament(variant, players, policies, games, seed, rules, scheme, progress=progress,
+                                timeout=timeout)[0]
 
 
 def default_name(variant: str, players: int) -> str:
