@@ -99,12 +99,19 @@ def test_a_no_op_comparison_is_refused_on_the_page(page):
     assert "changes nothing" in page.inner_text("#error")
 
 
-def test_on_a_phone_the_page_never_scrolls_sideways(page):
+def test_on_a_phone_the_page_never_scrolls_sideways_and_chart_text_is_readable(page):
     page.set_viewport_size({"width": 390, "height": 844})
     try:
         page.click("#add-what-if")
+        page.click("#history li a")   # the first test's answer, shown again: its charts in the phone layout
+        page.wait_for_selector("#charts figure svg")
         widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
         assert widths[0] <= widths[1] == 390, widths
+        smallest = page.evaluate("""[...document.querySelectorAll('#charts figure > svg')].map(svg => {
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+        })""")
+        assert len(smallest) >= 3 and min(smallest) >= 10, smallest   # chart text at 10 px or more, measured
         page.click("#remove-what-if")
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})

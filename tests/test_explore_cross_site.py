@@ -13,7 +13,7 @@ from unosim.explore import start
 
 ATTACK = """<!doctype html><title>another site</title>
 <form id="form" method="post" enctype="text/plain" action="{api}/api/compare" target="sink">
-  <input name='{{"games": 200000, "x": "' value='"}}'></form>
+  <input name='{{"games": 200000, "what_if": {{"seven_o": true}}, "x": "' value='"}}'></form>
 <iframe name="sink"></iframe>
 <script>
 async function attempt(what, run) {{
@@ -21,9 +21,9 @@ async function attempt(what, run) {{
 }}
 window.attacks = Promise.all([
   attempt("text/plain fetch", async () => (await fetch("{api}/api/compare", {{method: "POST", mode: "no-cors",
-    headers: {{"Content-Type": "text/plain"}}, body: '{{"games": 200000}}'}})).type),
+    headers: {{"Content-Type": "text/plain"}}, body: '{{"games": 200000, "what_if": {{"seven_o": true}}}}'}})).type),
   attempt("JSON fetch", async () => (await fetch("{api}/api/compare", {{method: "POST",
-    headers: {{"Content-Type": "application/json"}}, body: '{{"games": 200000}}'}})).status),
+    headers: {{"Content-Type": "application/json"}}, body: '{{"games": 200000, "what_if": {{"seven_o": true}}}}'}})).status),
   attempt("read options", async () => (await (await fetch("{api}/api/options")).text()).length),
 ]);
 document.getElementById("form").submit();

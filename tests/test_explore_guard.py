@@ -15,7 +15,7 @@ import pytest
 from unosim.explore import server, start
 
 JSON = {"Content-Type": "application/json"}
-LONG_RUN = json.dumps({"games": 200_000}).encode()   # hours of CPU each, if they were let in
+LONG_RUN = json.dumps({"games": 200_000, "what_if": {"seven_o": True}}).encode()   # hours of CPU each, if they were let in
 
 
 async def http(port: int, method: str, path: str, headers: dict | None = None, body: bytes = b"",

@@ -30,7 +30,7 @@ def _explorer(*args: str) -> tuple[subprocess.Popen, str]:
 def _wait_on_a_long_run(url: str) -> threading.Thread:
     """A script's `POST /api/compare?wait=1` of hours of games, in a thread; returns once it is playing."""
     def post():
-        request = urllib.request.Request(url + "api/compare?wait=1", data=json.dumps({"games": 200_000}).encode(),
+        request = urllib.request.Request(url + "api/compare?wait=1", data=json.dumps({"games": 200_000, "what_if": {"seven_o": True}}).encode(),
                                          headers={"Content-Type": "application/json"})
         try:
             urllib.request.urlopen(request, timeout=60).read()

@@ -292,15 +292,23 @@ def chunk_size(comparison: Comparison) -> int:
     return max(1, -(-comparison.games // 4))
 
 
+PHONE = ".phone"   # a chart's phone layout in the page's charts: <name>.phone
+
+
 def charts(tables: dict, comparison: Comparison) -> dict[str, str]:
     """The page's charts as SVG text, drawn by the report's chart code (:func:`unosim.charts.study_charts`)
-    and, for the win rate by seat of any lineup, by :func:`unosim.plots.win_rate_by_position`."""
+    and, for the win rate by seat of any lineup, by :func:`unosim.plots.win_rate_by_position`; each also in
+    its phone layout (``<name>.phone``: panels in one column, text at 10 px or more on a 390-px screen),
+    which the page shows on a narrow screen."""
     from ..reporting import plots
     from ..reporting.charts import study_charts
 
-    out = {c.name: plots.to_svg(c.draw()).decode("utf-8") for c in study_charts(tables)
-           if c.name.startswith(PAGE_CHARTS)}
+    drawers = {c.name: c.draw for c in study_charts(tables) if c.name.startswith(PAGE_CHARTS)}
     # by seat, for any lineup (the report draws positions after the dealer, for one-policy lineups only)
-    out["win_rate_by_seat"] = plots.to_svg(plots.win_rate_by_position(
-        tables["win_rates"], "seat", f"lineup {comparison.lineup}")).decode("utf-8")
+    drawers["win_rate_by_seat"] = lambda: plots.win_rate_by_position(tables["win_rates"], "seat",
+                                                                     f"lineup {comparison.lineup}")
+    out = {name: plots.to_svg(draw()).decode("utf-8") for name, draw in drawers.items()}
+    with plots.phone():
+        out.update({name + PHONE: plots.to_svg(plots.pad_for_phone(draw())).decode("utf-8")
+                    for name, draw in drawers.items()})
     return out

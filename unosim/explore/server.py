@@ -21,8 +21,7 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
 ``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
     Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
     ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
-    and, when done, the URL of its design report, served with the files it links to; one search at a
-    time (a 429 while one runs).
+    and, when done, the URL of its design report, served with the files it links to.
 
 It answers only its own page (:func:`create_app`'s ``hosts``): a request naming another Host (DNS
 rebinding) is refused by Starlette's ``TrustedHostMiddleware``; a state-changing request (POST, DELETE)
@@ -38,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -197,10 +197,12 @@ def options() -> dict[str, Any]:
 
 
 def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), port: int | None = None,
-               designs: DesignRuns | None = None) -> Starlette:
+               designs: DesignRuns | None = None, stopping: threading.Event | None = None) -> Starlette:
     """The app over ``runs`` (the caller owns and closes it) and the design searches ``designs`` (default:
     its own, closed at exit), answering requests addressed to ``hosts`` (Host header names) and
-    state-changing ones from the page at those hosts and ``port``."""
+    state-changing ones from the page at those hosts and ``port``; once ``stopping`` is set, a request
+    waiting on a run (``?wait=1``) is answered at once (503)."""
+    stopping = stopping or threading.Event()
     cached_options = options()
     designs = designs or DesignRuns()
     hosts = list(dict.fromkeys(hosts))
@@ -233,6 +235,8 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         if request.query_params.get("wait") not in ("1", "true"):
             return JSONResponse(run.state(), status_code=202)
         while not run.drawn.is_set():
+            if stopping.is_set():
+                return _error("the explorer is stopping: this run is cancelled", 503)
             await asyncio.sleep(0.05)
         return _run_response(run)
 

@@ -285,12 +285,15 @@ function remember(id, result) {
     ` — ${c.variant}, ${c.players} players, ${c.lineup}, ${c.games.toLocaleString()} games: ${verdicts || "no verdict"}`));
 }
 
+// each chart in its wide layout, or on a narrow screen its phone layout ("<name>.phone": panels in one column)
 function drawCharts(svgs) {
+  const narrow = window.matchMedia("(max-width: 700px)").matches;
   const charts = [];
   for (const [name, svg] of Object.entries(svgs)) {
+    if (name.endsWith(".phone")) continue;
     const key = Object.keys(CHART_TITLES).find((k) => name.startsWith(k)) || name;
     const figure = el("figure", {"data-chart": name});
-    figure.innerHTML = svg;
+    figure.innerHTML = narrow && svgs[`${name}.phone`] ? svgs[`${name}.phone`] : svg;
     figure.append(el("figcaption", {}, CHART_TITLES[key] || name));
     charts.push(figure);
   }
