@@ -40,7 +40,7 @@ def test_the_suggestions_were_found():
 
 @pytest.mark.parametrize("lineup", SUGGESTED)
 def test_every_suggested_lineup_is_accepted_by_the_explorer_and_its_saved_study(lineup):
-    comparison = Comparison(lineup=lineup, players=3, games=10)
+    comparison = Comparison(lineup=lineup, players=3, games=10, what_if={"seven_o": True})   # a no-op is refused
     study = comparison.study()
     seats = policies.make_lineup(lineup, 3)
     assert [c.lineup for c in study.cells] == [policies.parse_lineup(lineup).name] * 2
