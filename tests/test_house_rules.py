@@ -139,4 +139,10 @@ def test_every_rule_gets_an_expert_cell_and_its_all_random_twin_unless_told_not_
         assert skilled_seat(cell.lineup_spec, cell.players) == 0 and all_random(twins[key].lineup_spec, cell.players)
     plain = parse_study(tomllib.loads(house_rules_spec("classic", players, games=100, lineups=["greedy_points,random*"],
                                                        skill=False)))
-    assert {c.lineup for c in plain.cells} <= {"greedy_points_random", "bluff_challenge_draw_keep"}
+    assert {c.lineup for c in plain.cells} <= {"greedy_points_random", "casual"}
+
+
+def test_casual_players_mean_the_same_in_the_demo_and_in_generated_house_rule_studies():
+    from unosim.pipeline.house_rules import BEHAVIOUR_LINEUP
+    demo = tomllib.loads((STUDIES / "demo.toml").read_text())
+    assert BEHAVIOUR_LINEUP == ("casual", demo["lineups"]["casual"])

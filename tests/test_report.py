@@ -130,7 +130,7 @@ def test_a_survival_chart_of_many_lines_keeps_its_panels_and_legend_in_view(tabl
     cells = [tables["survival"].filter((pl.col("players") == n) & (pl.col("variant") == "classic")
                                        & (pl.col("lineup") == "random")) for n in players]
     many = pl.concat([cell.with_columns(variant=pl.lit(f"rule_{i:02d}"), lineup=pl.lit(lineup))
-                      for cell in cells for i in range(15) for lineup in ("random", "bluffer", "bluff_challenge_draw_keep")])
+                      for cell in cells for i in range(15) for lineup in ("random", "bluffer", "casual")])
     fig = plots.survival_curves(many)
     FigureCanvasAgg(fig)
     with warnings.catch_warnings():

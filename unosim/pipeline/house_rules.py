@@ -24,7 +24,7 @@ never change a game under the chosen policies is still run: the analysis reports
 Some rules only matter when a player *chooses* something no built-in policy chooses by default:
 bluffing a Wild Draw Four (``no_bluffing``), challenging one (``wd4_challenge``), drawing voluntarily
 (``voluntary_draw``), keeping a playable drawn card (``force_play_drawn``). For those the spec adds the
-lineup :data:`BEHAVIOUR_LINEUP` — ``random`` with the probabilities of docs/rules.md §5.1 switched on —
+lineup :data:`BEHAVIOUR_LINEUP`, casual players — ``random`` with the probabilities of docs/rules.md §5.1 switched on —
 and says so in a comment, so that every such rule can change a game.
 
 **Skill** (unless ``skill=False``, ``--no-skill``): the spec adds the lineup :data:`EXPERT_LINEUP` — the
@@ -56,9 +56,9 @@ _ONLY_WITH_TWO_ACTIVE = ("two_player_reverse_skip",)
 #: rules that change a game only through a choice, and the policy parameter that makes the choice
 BEHAVIOURS = {"no_bluffing": "p_bluff", "wd4_challenge": "p_challenge", "voluntary_draw": "p_draw",
               "force_play_drawn": "p_keep_drawn"}
-#: the lineup that exercises them: every seat random, bluffing, challenging, drawing and keeping sometimes
-BEHAVIOUR_LINEUP = ("bluff_challenge_draw_keep",
-                    "random(p_draw=0.2,p_bluff=0.5,p_challenge=0.5,p_keep_drawn=0.3)")
+#: the lineup that exercises them, casual players as people play: every seat picks any legal card and
+#: sometimes keeps a playable drawn card, draws instead of playing, bluffs or challenges (the demo's too)
+BEHAVIOUR_LINEUP = ("casual", "random(p_draw=0.1,p_bluff=0.1,p_challenge=0.1,p_keep_drawn=0.3)")
 
 
 @dataclass(frozen=True)
