@@ -79,7 +79,7 @@ def test_the_strict_build_fails_on_a_reference_to_nothing_naming_file_line_and_t
         """A module.
 
         It reads :func:`scipy.special.expit` and :func:`planted.kept.there`, and
-        once read :mod:`planted.rules`.
+        once read :mod:`planted.rules`; :mod:`planted.kept.there` is no module.
         """
 
 
@@ -105,8 +105,9 @@ def test_the_strict_build_fails_on_a_reference_to_nothing_naming_file_line_and_t
                            env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"})
     assert build.returncode != 0, build.stderr
     assert "planted/kept.py:4: unresolved cross-reference :mod:`planted.rules`" in build.stderr
+    assert "planted/kept.py:4: unresolved cross-reference :mod:`planted.kept.there`" in build.stderr
     assert "planted/kept.py:9: unresolved cross-reference :func:`nowhere`" in build.stderr
-    assert build.stderr.count("unresolved cross-reference") == 2, build.stderr
+    assert build.stderr.count("unresolved cross-reference") == 3, build.stderr
 
 
 def test_the_api_pages_render_every_public_module_of_every_unit():

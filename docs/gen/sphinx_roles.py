@@ -42,14 +42,16 @@ def _rewritten(owner: griffe.Object, text: str) -> str:
 
 
 def unresolved(owner: griffe.Object) -> list[tuple[str, str]]:
-    """The roles of ``owner``'s docstring that name no object, as ``("file:line", role)``."""
+    """The roles of ``owner``'s docstring that name no object (a ``:mod:`` role: no module), as
+    ``("file:line", role)``."""
     docstring = owner.docstring
     if docstring is None:
         return []
     found = []
     for match in ROLE.finditer(docstring.value):
-        name = match.group(2)
-        if _resolve(owner, name) is None and not _external(owner, name):
+        name, target = match.group(2), _resolve(owner, match.group(2))
+        wants_module = match.group(0).startswith(":mod:")
+        if (target is None or wants_module and not target.is_module) and not _external(owner, name):
             line = (docstring.lineno or 0) + docstring.value.count("\n", 0, match.start())
             found.append((f"{_shown_path(owner)}:{line}", match.group(0)))
     return found
