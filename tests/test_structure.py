@@ -157,3 +157,24 @@ def test_the_api_index_lists_the_units_in_their_layers():
 
     ranks = [_rank(unit) for unit in api_reference.UNITS]
     assert ranks == sorted(ranks) and set(api_reference.UNITS) == set().union(*_package_layers())
+
+
+def test_numba_code_lives_where_the_architecture_page_says():
+    """Compiled functions are the engine's kernels and the card-value fit's one loop; a new place must be
+    documented. (Importing numba for its settings, as the pipeline's worker does, compiles nothing.)"""
+    compilers = {"njit", "jit", "vectorize", "guvectorize", "cfunc", "stencil", "jitclass"}
+    page = " ".join((PACKAGE.parent / "docs" / "concepts" / "architecture.md").read_text().split())
+    places = page[page.index("**Where numba code lives**"):page.index("* **The engine**")]
+    compiling = []
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                 and (node.module or "").split(".")[0] == "numba" for alias in node.names}
+        names |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                  and isinstance(node.value, ast.Name) and node.value.id == "numba"}
+        if names & compilers:
+            compiling.append(path.relative_to(PACKAGE.parent).as_posix())
+    assert any(path.startswith("unosim/engine/") for path in compiling)
+    for path in compiling:
+        if not path.startswith("unosim/engine/"):
+            assert f"`{path}`" in places, f"{path} compiles numba code: say so in docs/concepts/architecture.md"
