@@ -86,7 +86,7 @@ def searched(g, p, choice):
 
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
-# into them cost throughput (docs/results/engine_choices.json)
+# into them cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
 def choose_play(g, p, legal, nleg, bluff_index):
     """Hand index p plays (from legal[:nleg] or the bluff ``bluff_index``), or -1 to draw; a hand

@@ -34,7 +34,7 @@ from .state import COLOUR, KIND, K_NUMBER, N_COLOURS, NUMBER_OF, next_seat
 # choose_card itself is a call: numba deep-copies an inlined function's IR, its own inlined callees
 # included, block by block at every site it is inlined into, and inlining choose_card's three card_score
 # copies into play cost more compile than the whole weighted policy now does
-# (docs/results/engine_choices.json).
+# (docs/results/code_choices.json).
 @njit
 def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_bias):
     """The best of legal[:nleg], the draw (-1; offered when ``draw_offered``, scoring ``draw_score``)

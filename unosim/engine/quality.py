@@ -108,7 +108,7 @@ def set_leader(st, tied, holder):
 # run, and the straight-line copies cost less than the loops (measured: classic 6p 13.8% -> 11.8% of
 # throughput, no_mercy 6p 10.7% -> 7.3%). They are separate compiled functions, not numba-inlined
 # copies: seven inlined copies per call site slowed every build's compile
-# (docs/results/engine_choices.json); LLVM still inlines the one a table uses into the turn loop.
+# (docs/results/code_choices.json); LLVM still inlines the one a table uses into the turn loop.
 SCAN_2, SCAN_3, SCAN_4, SCAN_5, SCAN_6, SCAN_7 = (narrow_scan(n, False) for n in range(2, 8))
 SCAN_KO_2, SCAN_KO_3, SCAN_KO_4, SCAN_KO_5, SCAN_KO_6, SCAN_KO_7 = (narrow_scan(n, True) for n in range(2, 8))
 SCAN_WIDE, SCAN_KO_WIDE = wide_scan(False), wide_scan(True)

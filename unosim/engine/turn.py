@@ -79,7 +79,7 @@ from .state import (
 
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
-# into them cost throughput (docs/results/engine_choices.json)
+# into them cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
 def legal_plays(g, p, legal):
     """legal[:nleg] = p's legal plays in hand order (§1.4 and the WD4 restriction of §1.8); returns
@@ -135,7 +135,7 @@ def draw_turn(g, p):
 # take_turn, play_round and play_match are inlined into their one caller each (turn_loop, play_match,
 # run_games): numba compiles every function on its own with the code of all it calls linked in, so a
 # chain of single-call functions made LLVM optimise and emit the whole engine once per link (inlined,
-# the classic build compiled faster: docs/results/engine_choices.json; the turn loop left a call for the
+# the classic build compiled faster: docs/results/code_choices.json; the turn loop left a call for the
 # search)
 @njit(inline='always')
 def take_turn(g, p):
@@ -340,7 +340,7 @@ def deal(g, deck, order, opening, orow):
     n = st[ST_N]
     m = deck.shape[0]
     # element by element: a slice assignment compiles numba's shape-mismatch error message, a dozen
-    # string functions (seconds of every build's compile: docs/results/engine_choices.json)
+    # string functions (seconds of every build's compile: docs/results/code_choices.json)
     if order.shape[0] == m:
         for i in range(m):
             pile[DRAW, i] = order[i]

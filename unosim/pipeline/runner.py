@@ -622,9 +622,8 @@ def _backend(scheduler: str | None, n_jobs: int, threads: bool):
     """joblib's threading backend (``threads``) or its loky backend, or its dask backend; yields (dask
     client or None, worker capacity).
 
-    Threads load the engine once instead of once per worker, and start no worker. A 2,000,000-game
-    classic 4p study on 2 cores (AMD EPYC), timed from the command line: 5.4-6.9 s (median 5.55 of 5)
-    on threads against 6.3-7.2 s (median 6.43) on loky processes, interleaved, with 2 CPU-s less work."""
+    Threads load the engine once instead of once per worker, and start no worker: a local study ran
+    faster on threads than on loky processes, with less work (docs/results/code_choices.json)."""
     if scheduler is None:
         if threads:
             with parallel_config(backend="threading"):
