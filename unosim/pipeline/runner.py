@@ -667,8 +667,8 @@ def _now() -> str:
 
 
 def _versions() -> dict[str, str]:
-    # numba's and polars' versions from their metadata: importing them would cost the parent 0.5 s and
-    # 0.2 s before its workers start, for nothing else
+    # numba's and polars' versions from their metadata: importing them would cost the parent most of a
+    # second before its workers start, for nothing else (docs/results/code_choices.json)
     return {"unosim": __version__, "numba": importlib.metadata.version("numba"), "numpy": numpy.__version__,
             "polars": importlib.metadata.version("polars"), "pyarrow": pyarrow.__version__,
             "python": sys.version.split()[0]}

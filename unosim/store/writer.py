@@ -134,14 +134,13 @@ def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> pa.B
 def column_encodings(table: pa.Table) -> tuple[list[str], dict[str, str]]:
     """(dictionary-encoded columns, explicit encoding of the others) for a part holding ``table``.
 
-    Each part is written once and read by every analysis, so both costs count. Measured per 100 000
-    classic 4p games (400 000 seat rows, CPU seconds): dictionary encoding is what polars reads fastest,
-    but it hashes every value. It stays on the columns the analyses read (seat positions, round counts,
-    labels). The opening-hand counts and the per-seat counts of the seats table take BYTE_STREAM_SPLIT
-    instead: dictionary-encoding the 24 opening counts took 0.10 s, a sixth of a worker's job, and the
-    four per-seat counts 0.015 s; BYTE_STREAM_SPLIT writes them in a third of that (it transposes the
-    bytes of each value, so zstd sees the zero high bytes of small counts as runs), and polars reads
-    each in about 3 ms per 400 000 values instead of 1 ms. A column holding one value in the whole part
+    Each part is written once and read by every analysis, so both costs count (figures:
+    docs/results/code_choices.json): dictionary encoding is what polars reads fastest, but it hashes
+    every value. It stays on the columns the analyses read (seat positions, round counts, labels). The
+    opening-hand counts and the per-seat counts of the seats table take BYTE_STREAM_SPLIT instead:
+    dictionary-encoding them was a large share of a worker's job, and BYTE_STREAM_SPLIT writes them in a
+    fraction of that (it transposes the bytes of each value, so zstd sees the zero high bytes of small
+    counts as runs), at a small cost to reading them. A column holding one value in the whole part
     (the counters of another variant's rules, a single-round game's round number) is written PLAIN:
     zstd shrinks it to a few bytes at a third of a dictionary's cost, and it reads as fast. So is the
     seat number, which repeats 0..n-1. Game numbers are monotone within a part: delta encoding stores
