@@ -68,7 +68,7 @@ def wide_scan(knockouts):
     """The standings check for 8-10 seats, the same results as :func:`narrow_scan`: one pass for the
     smallest padded hand, then one for the deficits and the seats holding it. Neither pass carries a
     select chain from seat to seat, so the compiler vectorises both (over 8-10 seats the serial chain
-    of selects cost 19-21 % of classic throughput, these passes 10-12 %)."""
+    of selects cost about twice the throughput of these passes: docs/results/code_choices.json)."""
     @njit
     def scan(g):
         st = g["st"]
@@ -111,12 +111,12 @@ SCAN_KO_2, SCAN_KO_3, SCAN_KO_4, SCAN_KO_5, SCAN_KO_6, SCAN_KO_7 = (narrow_scan(
 SCAN_WIDE, SCAN_KO_WIDE = wide_scan(False), wide_scan(True)
 
 
-# inlined into its callers (numba IR): as a call it cost ~5% of classic 4p throughput
+# inlined into its callers (numba IR): as a call it cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
 def check_standings(g):
     """One standings check (:func:`narrow_scan`). Only the mercy rule knocks seats out
     (``mercy_limit`` > 0, docs/rules.md §2.4.6); without it every ``out_pad`` is 0 and the scan does not
-    read them (measured: classic 6p 10.4 % -> 9.6 % of throughput, 5p 8.8 % -> 7.8 %)."""
+    read them (which costs less throughput: docs/results/code_choices.json)."""
     if HAS_MERCY and g["ir"][L.IR_MERCY_LIMIT] > 0:
         scan_knockouts(g)
     else:

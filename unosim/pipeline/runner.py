@@ -58,7 +58,7 @@ from .study import Job, SpecChange, Study, growth
 from .worker import JobTooLarge, init_local_worker, probe_dataset_dir, run_job
 
 #: games per job by default: large enough that a job's fixed costs (six fsyncs, a ledger line, the
-#: worker's round trip) stay near 1 % of its time, while a job holds about 220 MB of single rounds or
+#: worker's round trip) stay a small share of its time (docs/results/code_choices.json), while a job holds about 220 MB of single rounds or
 #: 600 MB of matches (about 10 rounds each)
 DEFAULT_CHUNK_SIZE = {"single_round": 100_000, "match": 50_000}
 #: per-job memory budget, about 2.5 GB per worker: a job holds its rows in memory while it writes them,
@@ -66,7 +66,7 @@ DEFAULT_CHUNK_SIZE = {"single_round": 100_000, "match": 50_000}
 MAX_CHUNK_SIZE = {"single_round": 1_000_000, "match": 200_000}
 MANIFEST_INTERVAL_S = 2.0
 #: the most workers a local run puts on threads of its own process by default (more run as processes): a
-#: 100,000-game classic 4p job holds the GIL about 7 % of its time (measured beside a Python spinner), so
+#: study job holds the GIL a small share of its time (docs/results/code_choices.json), so
 #: four threads leave it free most of the time, while many more would queue for it
 MAX_THREADS = 4
 

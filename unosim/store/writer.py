@@ -37,7 +37,7 @@ _PLAIN_COLUMNS = ("seat",)  # 0..n-1 over and over: zstd stores the period once
 #: the seats table's per-seat counts: many distinct values, none read by the standard analyses
 _BYTE_STREAM_SPLIT_COLUMNS = ("cards_left", "points_left", "n_drawn", "n_played")
 _BYTE_STREAM_SPLIT_PREFIX = "open_"  # the opening-hand counts (see column_encodings)
-#: zstd level of the parts: level 3 wrote 2 % smaller files than level 1 for 5-10 % more writing time
+#: zstd level of the parts: level 3 wrote barely smaller files than level 1 for more writing time (docs/results/code_choices.json)
 ZSTD_LEVEL = 1
 #: rows the parquet writer takes per internal batch (its default, 1 024, costs a fixed overhead per batch
 #: per column: ~400 batches per seat column of a 100 000-game part)
@@ -57,7 +57,7 @@ def part_table(results: TableSource, table: str, lineup: str) -> pa.Table:
     columns["lineup"] = Constant(lineup, len(next(iter(arrays.values()))))
     arrays["lineup"] = _arrow_column(columns["lineup"])
     # only the columns that can hold nulls are nullable: parquet writes no definition levels for the
-    # others, which took 40 % of the writing time of a part
+    # others, which took a large share of the writing time of a part (docs/results/code_choices.json)
     schema = pa.schema([pa.field(name, arrays[name].type, nullable=isinstance(column, WithNulls))
                         for name, column in columns.items()])
     return pa.Table.from_arrays(list(arrays.values()), schema=schema)
