@@ -78,8 +78,8 @@ def _arrow_column(column: Column) -> pa.Array:
 
 
 # The arrays are built from their buffers, not with ``pa.array``: on its first call in a process,
-# ``pa.array`` imports pandas to ask whether its argument is a pandas object, half a second in every
-# study worker and in the run's parent. tests/test_dataset.py checks they equal the arrays ``pa.array`` makes.
+# ``pa.array`` imports pandas to ask whether its argument is a pandas object, a noticeable cost in every
+# study worker and in the run's parent (docs/results/code_choices.json). tests/test_dataset.py checks they equal the arrays ``pa.array`` makes.
 
 def _numbers(values: numpy.ndarray, missing: numpy.ndarray | None = None) -> pa.Array:
     """``pa.array(values, mask=missing)`` of a 1-d numpy array of numbers or booleans."""
