@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,59 @@ def test_the_api_pages_show_no_raw_sphinx_role():
     assert "[`open_dataset`][unosim.store.reader.open_dataset]" in reader    # the module's own function
     assert "[`integrity`][unosim.store.integrity]" in reader   # :mod:`.integrity`, a sibling module
     assert "`_check_shape`" in sphinx_roles._rewritten(package["store.manifest"], ":func:`_check_shape`")
+
+
+def test_every_cross_reference_of_the_docstrings_names_an_object(caplog):
+    """What ``make docs`` checks strictly, without building the site: no role of a docstring points at a
+    module or object that is gone (each would be a warning of the build)."""
+    import griffe
+
+    with caplog.at_level("WARNING", logger=sphinx_roles.LOG.name):
+        griffe.load("unosim", search_paths=[str(ROOT)],
+                    extensions=griffe.load_extensions(sphinx_roles.SphinxRoles()))
+    assert [r.getMessage() for r in caplog.records if r.name == sphinx_roles.LOG.name] == []
+
+
+def test_the_strict_build_fails_on_a_reference_to_nothing_naming_file_line_and_target(tmp_path):
+    """A small site rendering a planted package through the same extension and mkdocs' strict mode: a
+    role naming a module that does not exist stops the build with the file, line and role; the
+    well-formed roles beside it (a sibling module, another project's module) do not."""
+    package = tmp_path / "planted"
+    package.mkdir()
+    (package / "__init__.py").write_text('"""Planted: :mod:`.kept`."""\n')
+    (package / "kept.py").write_text(textwrap.dedent('''\
+        """A module.
+
+        It reads :func:`scipy.special.expit` and :func:`planted.kept.there`, and
+        once read :mod:`planted.rules`; :mod:`planted.kept.there` is no module.
+        """
+
+
+        def there():
+            """Here: :func:`nowhere`."""
+        '''))
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Planted\n\n::: planted.kept\n")
+    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(f"""\
+        site_name: planted
+        strict: true
+        plugins:
+          - mkdocstrings:
+              handlers:
+                python:
+                  paths: [.]
+                  options:
+                    extensions: [{ROOT / "docs" / "gen" / "sphinx_roles.py"}]
+                    docstring_style: numpy
+        """))
+    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120,
+                           env={"PATH": "/usr/bin:/bin", "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"})
+    assert build.returncode != 0, build.stderr
+    assert "planted/kept.py:4: unresolved cross-reference :mod:`planted.rules`" in build.stderr
+    assert "planted/kept.py:4: unresolved cross-reference :mod:`planted.kept.there`" in build.stderr
+    assert "planted/kept.py:9: unresolved cross-reference :func:`nowhere`" in build.stderr
+    assert build.stderr.count("unresolved cross-reference") == 3, build.stderr
 
 
 def test_the_api_pages_render_every_public_module_of_every_unit():

@@ -8,6 +8,8 @@ same layer; inside a unit, modules may import each other but never in a circle.
 from __future__ import annotations
 
 import ast
+import re
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).parents[1] / "unosim"
@@ -128,3 +130,51 @@ def test_the_checks_find_a_planted_back_arrow_and_circle():
     graph["unosim.store.lock"] = graph["unosim.store.lock"] | {"unosim.pipeline.runner"}
     assert any("unosim.store.integrity" in c and "unosim.store.reader" in c for c in circles(graph))
     assert back_arrows(graph) == ["unosim.store.lock -> unosim.pipeline.runner"]
+
+
+def _package_layers() -> list[set[str]]:
+    return [set(layer) for layer in LAYERS if layer != ("__main__",)]
+
+
+def test_the_architecture_page_lists_every_unit_in_its_layer():
+    page = (PACKAGE.parent / "docs" / "concepts" / "architecture.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", page, flags=re.MULTILINE)
+    assert [int(number) for number, _ in rows] == list(range(1, len(rows) + 1))
+    assert [set(re.findall(r"`unosim\.(\w+)`", cell)) for _, cell in rows] == _package_layers()
+
+
+def test_contributing_lists_every_unit_in_its_layer():
+    text = " ".join((PACKAGE.parent / "CONTRIBUTING.md").read_text().split())
+    chain = re.search(r"in layers \(`docs/concepts/architecture\.md`\): (.+?) \(`tests/test_structure\.py`", text)
+    assert chain is not None, "CONTRIBUTING.md's 'Where code goes' names the units in layers"
+    layers = [{unit.strip(" `") for unit in layer.split("|")} for layer in chain.group(1).split("→")]
+    assert layers == _package_layers()
+
+
+def test_the_api_index_lists_the_units_in_their_layers():
+    sys.path.insert(0, str(PACKAGE.parent / "docs" / "gen"))
+    import api_reference
+
+    ranks = [_rank(unit) for unit in api_reference.UNITS]
+    assert ranks == sorted(ranks) and set(api_reference.UNITS) == set().union(*_package_layers())
+
+
+def test_numba_code_lives_where_the_architecture_page_says():
+    """Compiled functions are the engine's kernels and the card-value fit's one loop; a new place must be
+    documented. (Importing numba for its settings, as the pipeline's worker does, compiles nothing.)"""
+    compilers = {"njit", "jit", "vectorize", "guvectorize", "cfunc", "stencil", "jitclass"}
+    page = " ".join((PACKAGE.parent / "docs" / "concepts" / "architecture.md").read_text().split())
+    places = page[page.index("**Where numba code lives**"):page.index("* **The engine**")]
+    compiling = []
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(), str(path))
+        names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                 and (node.module or "").split(".")[0] == "numba" for alias in node.names}
+        names |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                  and isinstance(node.value, ast.Name) and node.value.id == "numba"}
+        if names & compilers:
+            compiling.append(path.relative_to(PACKAGE.parent).as_posix())
+    assert any(path.startswith("unosim/engine/") for path in compiling)
+    for path in compiling:
+        if not path.startswith("unosim/engine/"):
+            assert f"`{path}`" in places, f"{path} compiles numba code: say so in docs/concepts/architecture.md"

@@ -26,7 +26,7 @@ from .game.rules import RuleSet, get_variant, variant_names
 
 # The entry points below are imported on first use (PEP 562): a study worker imports
 # ``unosim.pipeline.worker``, which imports this package first, and needs none of the tournaments, tuning
-# or replay modules (with them, a worker's start took 0.3 s more CPU).
+# or replay modules (with them, a worker's start took more CPU: docs/results/code_choices.json).
 _LAZY = {"Results": ".play.simulate", "simulate": ".play.simulate", "tournament": ".strategies.tournaments",
          "replay": ".play.trace", "tune": ".strategies.tuning", "ladder": ".strategies.tournaments.ladder",
          "design": ".design"}

@@ -99,12 +99,12 @@ def tables_by_cell(ds: Dataset, analyse: Callable[[Dataset | CellScan], dict[str
                    ) -> dict[str, pl.DataFrame]:
     """``analyse`` run on each cell alone (on the streaming engine), its tables stacked across cells in
     the cells' order. The cells run on :data:`THREADS` threads: polars' queries release the GIL, and a
-    cell's tables are many small queries that leave polars' own threads idle (the demo's 41 cells: 9 s
-    of CPU, 15 s wall on one thread and 11 s on two, on a loaded 2-core machine; same tables).
+    cell's tables are many small queries that leave polars' own threads idle (two threads were faster
+    on a loaded 2-core machine, same tables: docs/results/code_choices.json).
 
     A dataset of at most :data:`WHOLE_ROWS` seat rows is analysed in one query per table instead: a cell
     costs about 130 queries whatever its size, so small datasets of many cells paid mostly for the
-    queries (the demo's 41 cells of 4,000 games: 1.8 CPU-s instead of 6.9). The tables are the same up
+    queries (docs/results/code_choices.json). The tables are the same up
     to the last bits of a few sums (tests/test_analysis_cells.py)."""
     with streaming():
         if ds.scan("seats").select(pl.len()).collect().item() <= WHOLE_ROWS:

@@ -111,6 +111,6 @@ def with_fairness_holm(table: pl.DataFrame) -> pl.DataFrame:
 @functools.cache
 def _studentized_range_quantile(confidence: float, k: int) -> float:
     """scipy's quantile of the studentized range of ``k`` means (infinite degrees of freedom): a root
-    search, about 90 % of a spread interval's time, for the few (confidence, k) an analysis asks."""
+    search, most of a spread interval's time, for the few (confidence, k) an analysis asks."""
     from scipy import stats  # a second to import: only when used (see .distributions)
     return float(stats.studentized_range.ppf(confidence, k, np.inf))

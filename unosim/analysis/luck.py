@@ -16,7 +16,7 @@ here plays, draws or writes.
   "Measuring skill and chance in games", European Economic Review 2020: rate every player with a
   best-fit Elo model; the wider the ratings spread, the larger the role of skill. Here the players are
   a fixed set of policies (``random``, the presets, the expert) on one Bradley–Terry scale (Elo units,
-  :mod:`unosim.tournaments.standings`), so the spread — the standard deviation of the ratings — is
+  :mod:`unosim.analysis.standings`), so the spread — the standard deviation of the ratings — is
   comparable between variants and house rules rated with the same set, and 0 in a game of pure chance.
   Its interval is a percentile bootstrap over deals (the ratings' own resamples).
 """

@@ -3,7 +3,7 @@
 Pure functions from tables to tidy tables; nothing here draws or writes.
 
 * **Deal**: one game index ``g``; it is played once under every arrangement (the same cards, see
-  :mod:`.seating`). A **game** is one (deal, arrangement) pair, one single round.
+  :mod:`unosim.game.seating`). A **game** is one (deal, arrangement) pair, one single round.
 * **Win rate** of an entrant: the share of its seats (over all games) that won the round; fair is
   ``1/N`` at ``N`` seats (a round without a winner is a loss for every seat, docs/rules.md §1.13).
 * **Points**: ``mean_points`` is what the entrant's seat scores per game by the rulebook (the round's

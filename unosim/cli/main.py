@@ -323,14 +323,15 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         _end_idle_workers()
         # the interpreter's last collections walk every object the command loaded (numba's compiled
-        # functions and types: 0.5 s of a warm `unosim simulate`); frozen objects are skipped
+        # functions and types: a large share of a warm `unosim simulate`); frozen objects are skipped
         gc.freeze()
     return code
 
 
 def _end_idle_workers() -> None:
     """Stop the loky workers a command started (a study, a tournament, a tuning), now idle. The process
-    exits next, and its exit would wait for each worker's interpreter to tear down (about 0.4 s)."""
+    exits next, and its exit would wait for each worker's interpreter to tear down
+    (docs/results/code_choices.json)."""
     loky = sys.modules.get("joblib.externals.loky.reusable_executor")
     if loky is None:
         return

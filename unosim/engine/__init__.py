@@ -9,8 +9,9 @@ one dispatch of every policy decision, over :mod:`.policy_random`, :mod:`.policy
 mechanism — Dumb Fu poses, the spin wheel, 7-0, UNO Flip's sides — behind the fixed hooks the core
 calls), :mod:`.effects` (card effects, skips, UNO checkpoint), :mod:`.turn` (the turn and the turn
 loop), :mod:`.lookahead` (the search) and :mod:`.round` (round and match; the entry point ``run_games``).
-Only they hold numba code, and nothing imports them until the engine is first used (``import unosim``,
-``unosim.game.rules`` or ``unosim.reference`` never do).
+Only they hold the engine's numba code (the package's one other compiled loop is in
+:mod:`unosim.analysis.card_values`), and nothing imports them until the engine is first used
+(``import unosim``, ``unosim.game.rules`` or ``unosim.reference`` never do).
 
 They are compiled per *build* (:mod:`.builds`): a call compiles only the mechanisms its variant uses
 and the policies its lineup needs, switched by the constants of :mod:`.features`, and each build is

@@ -22,9 +22,9 @@ ENTRY_POINTS = ("run_games", "card_floor", "card_early")
 class Dispatcher(CPUDispatcher):
     """A kernel function called from compiled code compiles once for the argument types, not once per
     constant argument: numba would otherwise specialise a callee for every literal it is called with
-    (``emit(g, code, s, 0, 0)`` and ``emit(g, code, s, a, b)`` were two compiles). The full build held 90
-    such copies of 46 functions: 225 CPU-s of compile against 126 without them. LLVM still propagates
-    the constants into the callees it inlines."""
+    (``emit(g, code, s, 0, 0)`` and ``emit(g, code, s, a, b)`` were two compiles), which made the full
+    build's compile nearly twice as long (docs/results/engine_compile.json). LLVM still propagates the
+    constants into the callees it inlines."""
 
     def get_call_template(self, args, kws):
         return super().get_call_template(tuple(types.unliteral(a) for a in args),

@@ -152,11 +152,9 @@ def model_seconds(build: Build) -> float:
             + parts[build.policies])
 
 
-# Cold compiles measured on one idle core of the development machine, in CPU seconds (2026-11-27, with
-# one compile per kernel function and argument types, unosim.engine._jit): the core is the build with no
-# mechanism and the basic tier (18 s); a mechanism's own cost (protocol.MECHANISMS) and each tier's here
-# are what adding it to the core cost (blank.basic 24 s, spin.basic 36 s, no_mercy's own build 25.5 s,
-# flip.basic 27 s, core.weighted 21 s, core.lookahead 39 s; minions and jump_in not re-measured).
-# Mechanisms compiled together cost more than the sum (the full build: 122 s against the model's 88 s); a
-# compile's notice scales the model by this machine's earlier compiles (loader.estimate_seconds).
+# The model's parts, in CPU seconds of a cold compile on one idle core (docs/results/engine_compile.json):
+# the core is the build with no mechanism and the basic tier; a mechanism's own cost (protocol.MECHANISMS)
+# and each tier's here are what adding it to the core cost. Mechanisms compiled together cost more than
+# the sum, and machines differ: a compile's notice scales the model by this machine's earlier compiles
+# (loader.estimate_seconds).
 COMPILE_SECONDS = {"core": 18.0, "basic": 0.0, "weighted": 3.0, "lookahead": 21.0}

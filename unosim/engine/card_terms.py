@@ -69,7 +69,7 @@ def card_floor(w):
 @njit
 def early_terms(w, c):
     """Card c's first four terms under the weights ``w`` (points, action, wild, draw: they depend on the
-    card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`card_score`."""
+    card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`~unosim.engine.policy_features.card_score`."""
     score = 0.0
     if w[PP_W_POINTS] != 0.0:
         score += w[PP_W_POINTS] * POINTS[c]

@@ -152,7 +152,7 @@ def draw_card_effect(g, p, c, responding, guilty):
 
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
-# into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
+# into them cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
 def place_card(g, p, i):
     """§1.5 step 6: p's hand index i goes on the discard pile as T, and a wild names the colour in play

@@ -86,7 +86,7 @@ def searched(g, p, choice):
 
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
-# into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
+# into them cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
 def choose_play(g, p, legal, nleg, bluff_index):
     """Hand index p plays (from legal[:nleg] or the bluff ``bluff_index``), or -1 to draw; a hand

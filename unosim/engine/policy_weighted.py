@@ -30,10 +30,11 @@ from .state import COLOUR, KIND, K_NUMBER, N_COLOURS, NUMBER_OF, next_seat
 
 
 # inline='always' (numba-IR inlining) on the card context, card_score, running_best and pick_best: left
-# as calls they cost a preset about a quarter of its games per CPU-second (make bench, classic 4p).
+# as calls they cost a preset a large share of its games per CPU-second (docs/results/code_choices.json).
 # choose_card itself is a call: numba deep-copies an inlined function's IR, its own inlined callees
 # included, block by block at every site it is inlined into, and inlining choose_card's three card_score
-# copies into play took 24 s of compile (the whole weighted policy now takes under 10 s).
+# copies into play cost more compile than the whole weighted policy now does
+# (docs/results/code_choices.json).
 @njit
 def choose_card(g, p, legal, nleg, draw_offered, draw_score, bluff_index, bluff_bias):
     """The best of legal[:nleg], the draw (-1; offered when ``draw_offered``, scoring ``draw_score``)

@@ -33,15 +33,13 @@ def narrow_scan(n, knockouts):
     constants of the returned function, so the compiler turns its loops into straight-line code (no
     loop control, no vector-width dispatch) and drops the padding when seats cannot be knocked out.
 
-    A turn costs about 100 ns, so this runs without data-dependent branches (mispredictions would cost
-    a fifth of a turn) over contiguous arrays: one pass of selects finds the smallest padded hand, how
-    many seats hold it and the first of them; a second updates the deficits. (A first pass for the
-    smallest hand and a second for the deficits and the seats holding it cost about one point of
-    throughput more: classic 6p 10.4 % against 9.4 % of a no-op check. Also measured and dropped, classic
-    6p against 10.3-11.3 % for this scan: updating only the deficits that can have grown, noted by the
-    draws, 13.1 % (the branch on whether the smallest hand fell mispredicts; 4p 12.0 % against 8.6 %);
-    eight padded lanes the compiler vectorises, 15 % at every table size; the smallest of size × 16 +
-    seat, one chain instead of three, no gain.) A knocked-out seat carries
+    A turn is short, so this runs without data-dependent branches (a misprediction costs a good part of
+    a turn) over contiguous arrays: one pass of selects finds the smallest padded hand, how many seats
+    hold it and the first of them; a second updates the deficits. (Measured and dropped, none faster,
+    docs/results/code_choices.json: a first pass for the smallest hand and a second for the deficits and
+    the seats holding it; updating only the deficits that can have grown, noted by the draws (the branch
+    on whether the smallest hand fell mispredicts); eight padded lanes the compiler vectorises; the
+    smallest of size × 16 + seat, one chain instead of three.) A knocked-out seat carries
     ``g["out_pad"]`` = OUT (0 while active), so its padded size is never the smallest and the 2-D
     ``seat`` table is never read; it holds no cards, so its deficit is never positive and its maximum
     stays as it was."""
@@ -70,7 +68,7 @@ def wide_scan(knockouts):
     """The standings check for 8-10 seats, the same results as :func:`narrow_scan`: one pass for the
     smallest padded hand, then one for the deficits and the seats holding it. Neither pass carries a
     select chain from seat to seat, so the compiler vectorises both (over 8-10 seats the serial chain
-    of selects cost 19-21 % of classic throughput, these passes 10-12 %)."""
+    of selects cost about twice the throughput of these passes: docs/results/code_choices.json)."""
     @njit
     def scan(g):
         st = g["st"]
@@ -105,21 +103,20 @@ def set_leader(st, tied, holder):
 
 
 # One function per table size (and padding): the branch on the size always goes the same way in a
-# run, and the straight-line copies cost less than the loops (measured: classic 6p 13.8% -> 11.8% of
-# throughput, no_mercy 6p 10.7% -> 7.3%). They are separate compiled functions, not numba-inlined
-# copies: seven inlined copies per call site took 4-7 s of every build's compile; LLVM still inlines
-# the one a table uses into the turn loop.
+# run, and the straight-line copies cost less throughput than the loops. They are separate compiled
+# functions, not numba-inlined copies: seven inlined copies per call site slowed every build's compile;
+# LLVM still inlines the one a table uses into the turn loop (figures: docs/results/code_choices.json).
 SCAN_2, SCAN_3, SCAN_4, SCAN_5, SCAN_6, SCAN_7 = (narrow_scan(n, False) for n in range(2, 8))
 SCAN_KO_2, SCAN_KO_3, SCAN_KO_4, SCAN_KO_5, SCAN_KO_6, SCAN_KO_7 = (narrow_scan(n, True) for n in range(2, 8))
 SCAN_WIDE, SCAN_KO_WIDE = wide_scan(False), wide_scan(True)
 
 
-# inlined into its callers (numba IR): as a call it cost ~5% of classic 4p throughput
+# inlined into its callers (numba IR): as a call it cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
 def check_standings(g):
     """One standings check (:func:`narrow_scan`). Only the mercy rule knocks seats out
     (``mercy_limit`` > 0, docs/rules.md §2.4.6); without it every ``out_pad`` is 0 and the scan does not
-    read them (measured: classic 6p 10.4 % -> 9.6 % of throughput, 5p 8.8 % -> 7.8 %)."""
+    read them (which costs less throughput: docs/results/code_choices.json)."""
     if HAS_MERCY and g["ir"][L.IR_MERCY_LIMIT] > 0:
         scan_knockouts(g)
     else:

@@ -89,8 +89,8 @@ def bernoulli(g, stream, p):
 @njit
 def shuffle(g, a, m, stream):
     """Fisher-Yates, the draw for position i being ``below(i + 1)``; the stream's state stays in locals
-    for the whole shuffle (one load and one store instead of one per draw: a round's shuffle is about
-    7% of a classic round in perf). The same numbers as calling ``below`` m - 1 times."""
+    for the whole shuffle (one load and one store instead of one per draw: a round's shuffle is a
+    visible share of a classic round, docs/results/code_choices.json). The same numbers as calling ``below`` m - 1 times."""
     rng = g["rng"]
     o = 4 * stream
     s0, s1, s2, s3 = rng[o], rng[o + 1], rng[o + 2], rng[o + 3]

@@ -79,7 +79,7 @@ from .state import (
 
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
-# into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
+# into them cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
 def legal_plays(g, p, legal):
     """legal[:nleg] = p's legal plays in hand order (§1.4 and the WD4 restriction of §1.8); returns
@@ -134,8 +134,9 @@ def draw_turn(g, p):
 
 # take_turn, play_round and play_match are inlined into their one caller each (turn_loop, play_match,
 # run_games): numba compiles every function on its own with the code of all it calls linked in, so a
-# chain of single-call functions made LLVM optimise and emit the whole engine once per link (inlined:
-# the classic build's compile fell from 65 to 55 CPU-s, the turn loop left a call for the search)
+# chain of single-call functions made LLVM optimise and emit the whole engine once per link (inlined,
+# the classic build compiled faster: docs/results/code_choices.json; the turn loop left a call for the
+# search)
 @njit(inline='always')
 def take_turn(g, p):
     """TURN(p) of §1.5 / §2.4.3; returns the next seat (-1 when the round ended)."""
@@ -339,7 +340,7 @@ def deal(g, deck, order, opening, orow):
     n = st[ST_N]
     m = deck.shape[0]
     # element by element: a slice assignment compiles numba's shape-mismatch error message, a dozen
-    # string functions (3-4 s of a build's compile)
+    # string functions (seconds of every build's compile: docs/results/code_choices.json)
     if order.shape[0] == m:
         for i in range(m):
             pile[DRAW, i] = order[i]

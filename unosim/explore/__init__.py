@@ -4,7 +4,7 @@
 listen elsewhere, ``--port``, ``--no-browser``); in JupyterLab, ``from unosim.explore import start;
 start()`` runs it in the background and shows the page in the notebook. The page and scripts use one
 JSON API (:mod:`.server`); a comparison is a two-cell study run, analysed and checked exactly as
-``unosim study run`` + ``analyze`` + ``report`` would (:mod:`.compare`); games are played by a warm
+``unosim study run`` + ``analyze`` + ``report`` would (:mod:`.comparison`); games are played by a warm
 worker process (:mod:`.jobs`), so the server stays responsive and a run can be cancelled.
 
 Pieces: Starlette + uvicorn (a small ASGI server: a JSON API and static files are all the page needs),

@@ -8,7 +8,7 @@ one-line message ``unosim`` prints.
 
 The comparison *is* a study: :meth:`Comparison.spec` is the TOML of a two-cell study (the baseline and
 the what-if at the chosen players and lineup, one ``[[comparisons]]`` entry), and :func:`run` plays it
-with :func:`unosim.runner.run_study`, writes the analysis with :func:`unosim.analysis.standard.write_standard_tables`
+with :func:`unosim.pipeline.runner.run_study`, writes the analysis with :func:`unosim.analysis.standard.write_standard_tables`
 (the tables and ``findings.json`` of ``unosim analyze``, every claim checked) and reads back the findings, checked by
 the claim checker. So the findings the explorer shows are, sentence for sentence, what ``unosim study
 run`` + ``analyze`` + ``report`` say for the saved spec ("save as study"). With common random numbers
@@ -296,8 +296,8 @@ PHONE = ".phone"   # a chart's phone layout in the page's charts: <name>.phone
 
 
 def charts(tables: dict, comparison: Comparison) -> dict[str, str]:
-    """The page's charts as SVG text, drawn by the report's chart code (:func:`unosim.charts.study_charts`)
-    and, for the win rate by seat of any lineup, by :func:`unosim.plots.win_rate_by_position`; each also in
+    """The page's charts as SVG text, drawn by the report's chart code (:func:`unosim.reporting.charts.study_charts`)
+    and, for the win rate by seat of any lineup, by :func:`unosim.reporting.plots.win_rate_by_position`; each also in
     its phone layout (``<name>.phone``: panels in one column, text at 10 px or more on a 390-px screen),
     which the page shows on a narrow screen."""
     from ..reporting import plots

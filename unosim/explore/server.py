@@ -7,8 +7,8 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
     current values, the deck in effect and the card classes a designer deck may set), policies, modes,
     the games limit.
 ``POST /api/compare``
-    a comparison (:class:`unosim.explore.compare.Comparison`: ``variant``, ``players``, ``lineup``,
-    ``games`` ≤ :data:`~unosim.explore.compare.MAX_GAMES` per cell, ``seed``, ``mode``, ``baseline`` and
+    a comparison (:class:`unosim.explore.comparison.Comparison`: ``variant``, ``players``, ``lineup``,
+    ``games`` ≤ :data:`~unosim.explore.comparison.MAX_GAMES` per cell, ``seed``, ``mode``, ``baseline`` and
     ``what_if`` rule overrides, each may hold a ``deck``) → 202 ``{"id", "status"}``; with ``?wait=1``
     the answer is the finished run (200), for scripts.
 ``GET /api/runs/{id}``

@@ -1,6 +1,6 @@
 """Designer decks: a variant's deck changed by counts of card classes it already plays (docs/rules.md §2.5).
 
-The ``deck`` rule holds ``{class: count}`` over the card classes of :data:`unosim.cards.HAND_CLASSES`
+The ``deck`` rule holds ``{class: count}`` over the card classes of :data:`unosim.game.cards.HAND_CLASSES`
 (``n0`` … ``n9``, ``skip``, ``reverse``, ``draw_two``, ``wild``, ``wd4``, ``dumb_fu``, ``draw_four`` …):
 each named class gets exactly that many copies, every other card stays as published. Rulings:
 
@@ -13,7 +13,7 @@ each named class gets exactly that many copies, every other card stays as publis
   at most ``protocol.MAX_CARDS`` cards (the engine's bound) and deal the table (checked with the player
   count, as for any deck: docs/rules.md §3).
 
-The deck reaches the engines as a count vector over card ids (:meth:`unosim.rules.RuleSet.deck_counts`),
+The deck reaches the engines as a count vector over card ids (``RuleSet.deck_counts``),
 like every published deck.
 """
 

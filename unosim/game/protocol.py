@@ -395,10 +395,9 @@ def output_buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndar
     of the rounds, seats and matches rows it reports; opening hands are counted up from zero.
 
     Column-major (Fortran order): each column of a table is one contiguous array, which the polars frames
-    and a study's parquet parts take as it is. Row-major, every column was a strided copy first: 0.022 s
-    of the frames' 0.033 s per 100,000 classic 4-player games, and 0.033 s of a study job's 0.044 s of
-    arrow arrays. The kernel writes a row's cells a column apart instead, about 2 % slower (0.299 → 0.305
-    CPU-s). A slice of the rows is another array type to numba, compiled again: a kernel call is given
+    and a study's parquet parts take as it is. Row-major, every column was a strided copy first, most of
+    the time of building the frames and a study job's arrow arrays; the kernel writes a row's cells a
+    column apart instead, slightly slower (docs/results/code_choices.json). A slice of the rows is another array type to numba, compiled again: a kernel call is given
     whole tables and the row it starts at."""
     rounds, seats, matches = (GENERATED[f"{t}_SIZE"] for t in ("RC", "SC", "MC"))   # columns per table
     return (np.empty((n_rounds, rounds), np.int64, order="F"),

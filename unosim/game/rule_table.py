@@ -5,8 +5,8 @@ check that validates and normalises), the mechanisms it belongs to (empty: every
 description and its docs/rules.md section, and its slot in the compiled rules (``IR_*`` / ``FR_*``
 with the encoder that fills it). Everything else is generated from :data:`PARAMETERS`:
 
-* :class:`unosim.rules.RuleSet`'s fields, defaults and validation;
-* the kernels' rule records :data:`unosim.protocol.IRULES` / ``FRULES`` and ``RuleSet.compile``;
+* :class:`unosim.game.rules.RuleSet`'s fields, defaults and validation;
+* the kernels' rule records :data:`unosim.game.protocol.IRULES` / ``FRULES`` and ``RuleSet.compile``;
 * the help of ``unosim rules`` (:func:`help_text`) and the explorer's rule toggles;
 * the table of docs/rules.md §3.1 (:func:`markdown`; ``tests/test_rule_table.py`` keeps it in sync).
 
@@ -16,7 +16,7 @@ table also carries what a person needs to read (descriptions, sections) and what
 
 Pure Python: this module is the ground the protocol stands on (it defines the rule enumerations
 ``MATCH_MODES``, ``STACKING``, ``BLANK_EFFECTS``, ``SPIN_OUTCOMES``, which the protocol re-exports), so
-it imports nothing of unosim but :mod:`unosim.checks`.
+it imports nothing of unosim but :mod:`unosim.game.checks`.
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def _mercy_limit(name: str, ml: Any, values: dict) -> int | None:
 
 def _deck(name: str, value: Any, values: dict) -> tuple[tuple[str, int], ...]:
     """The designer deck's counts (docs/rules.md §2.5) as sorted (class, count) pairs; the classes and
-    the family's support are checked by :mod:`unosim.designer_deck`."""
+    the family's support are checked by :mod:`unosim.game.designer_deck`."""
     from .designer_deck import normalise
     return normalise(name, value)
 

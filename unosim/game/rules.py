@@ -8,7 +8,7 @@ family-only rules); a field left out takes its family's default. ``RuleSet.key``
 the valid choices — at construction (``RuleSet.__post_init__``), however the rule set is built; nothing
 is silently ignored or corrected.
 
-:meth:`RuleSet.compile` turns a rule set plus a player count into plain numeric arrays for the kernels
+``RuleSet.compile`` turns a rule set plus a player count into plain numeric arrays for the kernels
 (rule switches are data, never module globals).
 
 Decisions where docs/rules.md is silent (written here and in docs/rules.md §6):
@@ -61,7 +61,7 @@ class _RuleSetMethods:
 
     ``RuleSet(family="no_mercy", jump_in=True)`` is the family's defaults with the given fields; any bad
     value raises a ValueError naming the field and its valid values, exactly as :func:`get_variant`.
-    The fields are the family and one per rule of :data:`unosim.rule_table.PARAMETERS`.
+    The fields are the family and one per rule of :data:`unosim.game.rule_table.PARAMETERS`.
     """
 
     def __post_init__(self):
@@ -214,7 +214,7 @@ def _base_ruleset(family: str) -> RuleSet:
 def make_rules(family: str, overrides: dict[str, Any] | None = None, *, base: RuleSet | None = None,
                name: str = "") -> RuleSet:
     """A validated RuleSet of ``family`` with ``overrides`` (a dict of field → value) on top of ``base``
-    (default: the family's defaults). Validation itself is :meth:`RuleSet.__post_init__`'s."""
+    (default: the family's defaults). Validation itself is ``RuleSet.__post_init__``'s."""
     if not isinstance(family, str) or family not in families.names():
         raise ValueError(f"unknown variant family {family!r}: valid are {list(families.names())}")
     if overrides is not None and not isinstance(overrides, dict):

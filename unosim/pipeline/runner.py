@@ -58,7 +58,7 @@ from .study import Job, SpecChange, Study, growth
 from .worker import JobTooLarge, init_local_worker, probe_dataset_dir, run_job
 
 #: games per job by default: large enough that a job's fixed costs (six fsyncs, a ledger line, the
-#: worker's round trip) stay near 1 % of its time, while a job holds about 220 MB of single rounds or
+#: worker's round trip) stay a small share of its time (docs/results/code_choices.json), while a job holds about 220 MB of single rounds or
 #: 600 MB of matches (about 10 rounds each)
 DEFAULT_CHUNK_SIZE = {"single_round": 100_000, "match": 50_000}
 #: per-job memory budget, about 2.5 GB per worker: a job holds its rows in memory while it writes them,
@@ -66,7 +66,7 @@ DEFAULT_CHUNK_SIZE = {"single_round": 100_000, "match": 50_000}
 MAX_CHUNK_SIZE = {"single_round": 1_000_000, "match": 200_000}
 MANIFEST_INTERVAL_S = 2.0
 #: the most workers a local run puts on threads of its own process by default (more run as processes): a
-#: 100,000-game classic 4p job holds the GIL about 7 % of its time (measured beside a Python spinner), so
+#: study job holds the GIL a small share of its time (docs/results/code_choices.json), so
 #: four threads leave it free most of the time, while many more would queue for it
 MAX_THREADS = 4
 
@@ -622,9 +622,8 @@ def _backend(scheduler: str | None, n_jobs: int, threads: bool):
     """joblib's threading backend (``threads``) or its loky backend, or its dask backend; yields (dask
     client or None, worker capacity).
 
-    Threads load the engine once instead of once per worker, and start no worker. A 2,000,000-game
-    classic 4p study on 2 cores (AMD EPYC), timed from the command line: 5.4-6.9 s (median 5.55 of 5)
-    on threads against 6.3-7.2 s (median 6.43) on loky processes, interleaved, with 2 CPU-s less work."""
+    Threads load the engine once instead of once per worker, and start no worker: a local study ran
+    faster on threads than on loky processes, with less work (docs/results/code_choices.json)."""
     if scheduler is None:
         if threads:
             with parallel_config(backend="threading"):
@@ -668,8 +667,8 @@ def _now() -> str:
 
 
 def _versions() -> dict[str, str]:
-    # numba's and polars' versions from their metadata: importing them would cost the parent 0.5 s and
-    # 0.2 s before its workers start, for nothing else
+    # numba's and polars' versions from their metadata: importing them would cost the parent most of a
+    # second before its workers start, for nothing else (docs/results/code_choices.json)
     return {"unosim": __version__, "numba": importlib.metadata.version("numba"), "numpy": numpy.__version__,
             "polars": importlib.metadata.version("polars"), "pyarrow": pyarrow.__version__,
             "python": sys.version.split()[0]}

@@ -74,7 +74,7 @@ def init_local_worker(parent_pid: int) -> None:
 
 
 def skip_blas_probe() -> None:
-    """Spare this worker numba's BLAS probe: 0.5 s of CPU, a third of loading the engine.
+    """Spare this worker numba's BLAS probe, a third of loading the engine (docs/results/code_choices.json).
 
     The first compiled function a process loads makes numba import its array-math module, which probes
     for a BLAS by importing ``scipy.linalg.cython_blas`` (and so all of ``scipy.linalg``). Its only use

@@ -1,5 +1,5 @@
 """The tournament chart, in the style of :mod:`unosim.reporting.plots`: it only draws columns of the tables of
-:mod:`.standings` (win rate, rating and head-to-head shares with their intervals), never estimates."""
+:mod:`unosim.analysis.standings` (win rate, rating and head-to-head shares with their intervals), never estimates."""
 
 from __future__ import annotations
 

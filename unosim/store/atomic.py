@@ -51,8 +51,8 @@ class AtomicBatch:
 
     ``sync_directories=False`` leaves the directory fsyncs to the caller (:func:`sync_directories`), who
     must make them before relying on the files surviving a crash: a study worker returns to its next job
-    while the run's parent, otherwise idle, waits for that journal commit (it took 10 ms of a
-    100,000-game job's 0.5 s). Every file is still fsynced before its rename, so a renamed file is
+    while the run's parent, otherwise idle, waits for that journal commit (a few percent of a job:
+    docs/results/code_choices.json). Every file is still fsynced before its rename, so a renamed file is
     never partial.
     """
 

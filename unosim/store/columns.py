@@ -54,7 +54,7 @@ class TableSource(Protocol):
 
 def polars_column(name: str, column: Column) -> pl.Series:
     """The column as a polars Series named ``name`` (labels gathered in Rust, nulls where flagged)."""
-    import polars as pl  # here, not above: a study worker writes parquet and never imports polars (0.2 s)
+    import polars as pl  # here, not above: a study worker writes parquet and never imports polars
     if isinstance(column, Labels):  # names[codes], gathered in Rust
         dtype = pl.Enum(list(column.names)) if column.enum else pl.String
         return pl.Series(name, list(column.names), dtype=dtype).gather(column.codes.astype(np.int64))

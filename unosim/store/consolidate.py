@@ -1,8 +1,9 @@
 """Fewer, larger files to read a dataset of many small jobs: analysis time set by rows, not by jobs.
 
-Reading a parquet file costs a fixed 0.2-0.5 ms (open, footer, 40 column schemas) before its first row:
-a 20,000-job dataset (60,000 parts) took 10-15 s per scan of one table, and an analysis scans each
-table many times (98.7 s against 5.9 s for the same rows in 200 jobs). So when a run completes, the
+Reading a parquet file costs a fixed time (open, footer, 40 column schemas) before its first row, so
+a dataset of many small jobs is slow to scan, and an analysis scans each table many times: the same rows
+in 20,000 jobs took an analysis over 16 times as long as in 200 (docs/results/code_choices.json). So
+when a run completes, the
 parts of each cell and table that are small (under ``SMALL_PART`` bytes on average, more than
 ``MIN_PARTS`` of them) are also written as a few consolidated files of about ``TARGET_BYTES`` each,
 under ``consolidated/<table>/variant=V/players=N/``, and readers scan those instead.

@@ -1,7 +1,7 @@
 """Reading a study dataset: :func:`open_dataset` verifies it, :class:`Dataset` scans its tables.
 
-The reader sits above :mod:`.integrity` (which checks every part against the ledger written by
-:mod:`.dataset`): a dataset is only ever read through the parts verification proved.
+The reader sits above :mod:`.integrity` (which checks every part against the ledger,
+:mod:`.ledger`): a dataset is only ever read through the parts verification proved.
 """
 
 from __future__ import annotations

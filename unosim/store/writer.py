@@ -37,7 +37,7 @@ _PLAIN_COLUMNS = ("seat",)  # 0..n-1 over and over: zstd stores the period once
 #: the seats table's per-seat counts: many distinct values, none read by the standard analyses
 _BYTE_STREAM_SPLIT_COLUMNS = ("cards_left", "points_left", "n_drawn", "n_played")
 _BYTE_STREAM_SPLIT_PREFIX = "open_"  # the opening-hand counts (see column_encodings)
-#: zstd level of the parts: level 3 wrote 2 % smaller files than level 1 for 5-10 % more writing time
+#: zstd level of the parts: level 3 wrote barely smaller files than level 1 for more writing time (docs/results/code_choices.json)
 ZSTD_LEVEL = 1
 #: rows the parquet writer takes per internal batch (its default, 1 024, costs a fixed overhead per batch
 #: per column: ~400 batches per seat column of a 100 000-game part)
@@ -57,7 +57,7 @@ def part_table(results: TableSource, table: str, lineup: str) -> pa.Table:
     columns["lineup"] = Constant(lineup, len(next(iter(arrays.values()))))
     arrays["lineup"] = _arrow_column(columns["lineup"])
     # only the columns that can hold nulls are nullable: parquet writes no definition levels for the
-    # others, which took 40 % of the writing time of a part
+    # others, which took a large share of the writing time of a part (docs/results/code_choices.json)
     schema = pa.schema([pa.field(name, arrays[name].type, nullable=isinstance(column, WithNulls))
                         for name, column in columns.items()])
     return pa.Table.from_arrays(list(arrays.values()), schema=schema)
@@ -78,8 +78,8 @@ def _arrow_column(column: Column) -> pa.Array:
 
 
 # The arrays are built from their buffers, not with ``pa.array``: on its first call in a process,
-# ``pa.array`` imports pandas to ask whether its argument is a pandas object, half a second in every
-# study worker and in the run's parent. tests/test_dataset.py checks they equal the arrays ``pa.array`` makes.
+# ``pa.array`` imports pandas to ask whether its argument is a pandas object, a noticeable cost in every
+# study worker and in the run's parent (docs/results/code_choices.json). tests/test_dataset.py checks they equal the arrays ``pa.array`` makes.
 
 def _numbers(values: numpy.ndarray, missing: numpy.ndarray | None = None) -> pa.Array:
     """``pa.array(values, mask=missing)`` of a 1-d numpy array of numbers or booleans."""
@@ -134,14 +134,13 @@ def encode_part(table: pa.Table, identity: dict[str, Any] | None = None) -> pa.B
 def column_encodings(table: pa.Table) -> tuple[list[str], dict[str, str]]:
     """(dictionary-encoded columns, explicit encoding of the others) for a part holding ``table``.
 
-    Each part is written once and read by every analysis, so both costs count. Measured per 100 000
-    classic 4p games (400 000 seat rows, CPU seconds): dictionary encoding is what polars reads fastest,
-    but it hashes every value. It stays on the columns the analyses read (seat positions, round counts,
-    labels). The opening-hand counts and the per-seat counts of the seats table take BYTE_STREAM_SPLIT
-    instead: dictionary-encoding the 24 opening counts took 0.10 s, a sixth of a worker's job, and the
-    four per-seat counts 0.015 s; BYTE_STREAM_SPLIT writes them in a third of that (it transposes the
-    bytes of each value, so zstd sees the zero high bytes of small counts as runs), and polars reads
-    each in about 3 ms per 400 000 values instead of 1 ms. A column holding one value in the whole part
+    Each part is written once and read by every analysis, so both costs count (figures:
+    docs/results/code_choices.json): dictionary encoding is what polars reads fastest, but it hashes
+    every value. It stays on the columns the analyses read (seat positions, round counts, labels). The
+    opening-hand counts and the per-seat counts of the seats table take BYTE_STREAM_SPLIT instead:
+    dictionary-encoding them was a large share of a worker's job, and BYTE_STREAM_SPLIT writes them in a
+    fraction of that (it transposes the bytes of each value, so zstd sees the zero high bytes of small
+    counts as runs), at a small cost to reading them. A column holding one value in the whole part
     (the counters of another variant's rules, a single-round game's round number) is written PLAIN:
     zstd shrinks it to a few bytes at a third of a dictionary's cost, and it reads as fast. So is the
     seat number, which repeats 0..n-1. Game numbers are monotone within a part: delta encoding stores

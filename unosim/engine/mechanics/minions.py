@@ -22,7 +22,7 @@ def reset(g):
 
 
 # inline='always': asked at every turn and skip, and outside minions it only reads the family (with the
-# register-held shuffle, +5.5% classic 4p throughput)
+# register-held shuffle, more classic throughput: docs/results/code_choices.json)
 @njit(inline='always')
 def turn_passes_to(g, s):
     """The turn passes to s (its turn or its skip): a pose event when s has a window open."""

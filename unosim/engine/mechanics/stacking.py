@@ -32,7 +32,7 @@ from ..state import (
 
 
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
-# into them cost about 8% of throughput (measured with unosim.simulate, classic 4p)
+# into them cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
 def can_stack(st, stacking, c):
     """A stack response allowed by the stacking mode (§1.7, §2.4.5, §4); no colour match needed."""

@@ -15,7 +15,7 @@ Cards discarded by the wheel go **on top** of the discard pile in the order the 
 (docs/rules.md §2.3.4, §6 S9), without any effect; a wild left on top makes the discarder name the colour;
 a hand that a discard empties wins at once (§6 S10), except in a final spin, whose round is already
 won (§6 S13). The decisions (what to discard, which card to reveal in War …) are asked of the seat's
-policy through the ``ask_*`` functions below; see :mod:`.policies` for their API.
+policy through the ``ask_*`` functions below; see :mod:`..policies` for their API.
 
 Per round the table keeps, set by :func:`start`: the ``spinner`` (-1: none), ``spins``,
 ``final_spins``, one count per outcome (``outcome_counts``, in ``protocol.SPIN_OUTCOMES`` order) and per

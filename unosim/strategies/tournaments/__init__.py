@@ -15,7 +15,7 @@ runs it through :func:`unosim.pipeline.runner.run_study`, so the manifest, the l
 resume after a kill, parallel jobs (``n_jobs``, a dask ``scheduler``), ``unosim analyze`` and
 ``unosim report`` all apply. Beside the manifest it writes ``tournament.json`` (the entrants, which
 entrant each seat of each arrangement holds, and the cell that played each arrangement); the standings
-are computed from the dataset (:mod:`.standings`) and, with ``out``, written as CSV under
+are computed from the dataset (:mod:`unosim.analysis.standings`) and, with ``out``, written as CSV under
 ``<dataset>/tournament/``.
 
 Decisions:

@@ -6,7 +6,7 @@ ladder (default :data:`LADDER_POLICIES`: ``random``, the two heuristics, every `
 the expert ``lookahead``; a tuned vector or any other built-in spec can be added). With more policies
 than seats every subset of them takes the table in turn (:mod:`.seating`), so every pair meets on the
 same deals, and the ratings of one variant are one Bradley–Terry fit (Elo scale, mean 0, bootstrap
-interval over deals; :mod:`.standings`).
+interval over deals; :mod:`unosim.analysis.standings`).
 
 Per variant the result holds the ratings (the ladder, highest first), the head-to-head shares, the pairs
 the ladder orders against their own head-to-head (:func:`unosim.analysis.luck.inconsistencies`: a
