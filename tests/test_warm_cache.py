@@ -221,7 +221,7 @@ def test_on_a_busy_machine_the_estimate_grows_with_the_load_per_core(monkeypatch
     monkeypatch.setattr(notice.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
     monkeypatch.setattr(notice.os, "cpu_count", lambda: 2)
     assert notice.busy_factor() == 4.0
-    assert notice.expected(40) == "about 3 minutes on this busy machine"
+    assert notice.expected(40) == "about 40 s, up to 3 minutes on this busy machine"
     monkeypatch.setattr(notice.os, "getloadavg", lambda: (0.5, 0.5, 0.5))
     assert notice.expected(40) == "about 40 s, longer on a busy machine"
 

@@ -34,9 +34,13 @@ def watch(callback: Callable[[str | None], None]) -> None:
 
 def about(seconds: float) -> str:
     """A rounded duration: ``about 40 s``, ``about 3 minutes``."""
+    return f"about {_rounded(seconds)}"
+
+
+def _rounded(seconds: float) -> str:
     if seconds < 90:
-        return f"about {max(5, round(seconds / 5) * 5):.0f} s"
-    return f"about {round(seconds / 60):.0f} minutes"
+        return f"{max(5, round(seconds / 5) * 5):.0f} s"
+    return f"{round(seconds / 60):.0f} minutes"
 
 
 def busy_factor() -> float:
@@ -50,11 +54,12 @@ def busy_factor() -> float:
 
 
 def expected(estimate: float) -> str:
-    """The estimate in words, allowing for the machine's load now."""
+    """The estimate in words, allowing for the machine's load now: the load per core bounds the wait from
+    above, not more (the load average lags, and counts work of a lower priority than the compile)."""
     factor = busy_factor()
     if factor < BUSY_LOAD:
         return f"{about(estimate)}, longer on a busy machine"
-    return f"{about(estimate * factor)} on this busy machine"
+    return f"{about(estimate)}, up to {_rounded(estimate * factor)} on this busy machine"
 
 
 def _live(stream) -> bool:
