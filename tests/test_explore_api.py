@@ -235,3 +235,47 @@ def test_a_port_in_use_is_one_clear_error(explorer):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
     assert out.stderr.startswith(f"unosim: error: cannot listen on 127.0.0.1:{port}") and out.stderr.count("\n") == 1
+
+
+def test_the_worker_passes_the_compile_notice_on(monkeypatch):
+    """In the worker, a compile's notice (the real one, as a cold build makes it) reaches the server's queue
+    as its words each tick and None at its end."""
+    import io
+    import queue
+
+    from unosim.engine import notice
+    from unosim.explore.jobs import _forward_compiles
+    monkeypatch.setattr(notice, "_watchers", [])
+    monkeypatch.setattr(notice, "TICK_S", 0.05)
+    results = queue.Queue()
+    _forward_compiles(results)
+    with notice.CompileNotice("spin engine, every policy, lookahead included", 200, io.StringIO()):
+        time.sleep(0.3)
+    messages = [results.get_nowait() for _ in range(results.qsize())]
+    assert {m[0] for m in messages} == {"compiling"} and messages[-1][1] is None and len(messages) >= 3
+    assert messages[0][1].startswith("compiling the spin engine, every policy, lookahead included (first use")
+
+
+def test_a_run_whose_build_compiles_shows_the_notice_instead_of_no_games(explorer):
+    """While the worker compiles, the run's state carries the notice's words (the page shows them); they
+    go when the compile ends. The compile is the worker's message: a real cold build takes minutes."""
+    status, run = call(explorer, "/api/compare", {"games": MAX_GAMES, "mode": "points", "what_if": {"seven_o": True}})
+    assert status == 202 and run["compiling"] is None
+
+    def state_when(check):
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            state = call(explorer, f"/api/runs/{run['id']}")[1]
+            if check(state):
+                return state
+            time.sleep(0.05)
+        raise AssertionError(f"the run never reached the state wanted: {state}")
+
+    state_when(lambda s: s["status"] == "running")
+    words = "compiling the classic engine (7-0), random/greedy policies (first use of this build …): 12 s so far"
+    explorer._runs._results.put(("compiling", words, None))
+    assert state_when(lambda s: s["compiling"] is not None)["compiling"] == words
+    explorer._runs._results.put(("compiling", None, None))
+    assert state_when(lambda s: s["compiling"] is None)["status"] == "running"
+    call(explorer, f"/api/runs/{run['id']}", method="DELETE")
+    assert state_when(lambda s: s["status"] != "running")["status"] == "cancelled"

@@ -11,8 +11,14 @@ from unosim.explore import start
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory, chromium):
-    explorer = start(workdir=tmp_path_factory.mktemp("explore"))
+def explorer(tmp_path_factory):
+    app = start(workdir=tmp_path_factory.mktemp("explore"))
+    yield app
+    app.stop()
+
+
+@pytest.fixture(scope="module")
+def page(explorer, chromium):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         tab = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -20,7 +26,6 @@ def page(tmp_path_factory, chromium):
         tab.wait_for_selector("body[data-ready='1']")
         yield tab
         browser.close()
-    explorer.stop()
 
 
 def test_toggle_a_rule_run_and_see_findings_charts_and_exports(page):
@@ -115,3 +120,21 @@ def test_on_a_phone_the_page_never_scrolls_sideways_and_chart_text_is_readable(p
         page.click("#remove-what-if")
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_while_the_engine_compiles_the_page_shows_the_compile_notice(page, explorer):
+    """The worker's compile notice (its message, as a cold build sends it: a real compile takes minutes)
+    replaces "running: 0 of N games" on the page, and goes when the compile ends."""
+    page.evaluate("fillVariant()")
+    page.check("input[name='what_if:seven_o']")
+    page.fill("#games", "20000")
+    page.click("#run")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('running')", timeout=120_000)
+    words = "compiling the classic engine (7-0), random/greedy policies (first use of this build …): 12 s so far"
+    explorer._runs._results.put(("compiling", words, None))
+    page.wait_for_function(f"document.querySelector('#status').textContent.startsWith({words!r})", timeout=30_000)
+    explorer._runs._results.put(("compiling", None, None))
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('running')", timeout=30_000)
+    page.click("#cancel")
+    page.wait_for_function("document.querySelector('#status').textContent === 'cancelled'", timeout=30_000)
+    page.uncheck("input[name='what_if:seven_o']")

@@ -197,21 +197,96 @@ class _Stream(io.StringIO):
 def test_a_compile_is_announced_with_the_build_an_estimate_the_time_so_far_and_done(tty, monkeypatch):
     from unosim.engine import notice
     monkeypatch.setattr(notice, "TICK_S", 0.05)
-    monkeypatch.setattr(notice, "LOG_INTERVAL_S", 0.2)
+    monkeypatch.setattr(notice, "busy_factor", lambda: 1.0)
+    monkeypatch.setenv("COLUMNS", "400")
     stream = _Stream(tty)
     description = Build(frozenset({"blank"})).describe()
     with CompileNotice(description, 42, stream):
         time.sleep(0.5)
     text = stream.getvalue()
     assert text.startswith(f"unosim: compiling the {description} (first use of this build on this machine, "
-                           f"about 40 s)…")
-    if tty:   # one line, its seconds counted in place
-        assert text.count("\n") == 1 and re.search(r"\r.*… 0 s", text)
-        assert re.search(r"\): compiled in [01] s; later runs load it from the cache\n$", text)
-    else:     # a log: whole lines, one every LOG_INTERVAL_S
-        assert "\r" not in text and "still compiling" in text
+                           f"about 40 s, longer on a busy machine)")
+    if tty:   # the build once, then one short line, its seconds counted in place
+        assert text.count("\n") == 2 and text.count(description) == 1
+        assert re.search(r"\runosim: compiling… 0 s so far \(about 40 s", text)
+        assert re.search(r"\runosim: compiled in [01] s; later runs load it from the cache *\n$", text)
+    else:     # a log: a line at the start and one at the end, nothing in between
+        assert "\r" not in text and text.count("\n") == 2
         assert re.search(rf"\nunosim: compiled in [01] s; later runs load it from the cache \({re.escape(description)}\)\n$",
                          text)
+
+
+def test_on_a_busy_machine_the_estimate_grows_with_the_load_per_core(monkeypatch):
+    from unosim.engine import notice
+    monkeypatch.setattr(notice.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
+    monkeypatch.setattr(notice.os, "cpu_count", lambda: 2)
+    assert notice.busy_factor() == 4.0
+    assert notice.expected(40) == "about 40 s, up to 3 minutes on this busy machine"
+    monkeypatch.setattr(notice.os, "getloadavg", lambda: (0.5, 0.5, 0.5))
+    assert notice.expected(40) == "about 40 s, longer on a busy machine"
+
+
+def test_the_explorer_can_follow_a_compile(monkeypatch):
+    from unosim.engine import notice
+    monkeypatch.setattr(notice, "TICK_S", 0.05)
+    monkeypatch.setattr(notice, "_watchers", [])
+    seen = []
+    notice.watch(seen.append)
+    with CompileNotice("classic engine, random/greedy policies", 42, _Stream(False)):
+        time.sleep(0.3)
+    assert seen[-1] is None and len(seen) >= 3
+    assert all(t.startswith("compiling the classic engine, random/greedy policies (first use") and t.endswith("s so far")
+               for t in seen[:-1])
+
+
+NOTICE_UNDER_A_TERMINAL = """
+import time
+from unosim.engine import notice
+from unosim.engine.builds import Build
+notice.TICK_S = 0.05
+halves = [Build(frozenset({"blank", "stacking", "mercy", "seven_o"}), "weighted"), Build(frozenset({"spin"}), "lookahead")]
+description = " and the ".join(b.describe() for b in halves) + ", side by side"
+print(description, flush=True)
+with notice.CompileNotice(description, 95, builds=2):
+    time.sleep(1.5)
+"""
+
+
+@pytest.mark.parametrize("columns", [80, 50])
+def test_under_a_terminal_the_notice_is_one_short_line_after_the_builds_once(columns, tmp_path):
+    """As a terminal shows it (a pseudo-terminal 80 columns wide, and a narrow one that cuts the line): the builds named once, wrapped, then
+    one line rewritten in place, never wider than the terminal (a wider one wraps, and each rewrite
+    leaves a copy in the scrollback)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    proc = subprocess.Popen([sys.executable, "-c", NOTICE_UNDER_A_TERMINAL], stdout=slave, stderr=slave,
+                            stdin=subprocess.DEVNULL, cwd=tmp_path, env=env)
+    os.close(slave)
+    chunks = []
+    while select.select([master], [], [], 60)[0]:
+        try:
+            data = os.read(master, 4096)
+        except OSError:   # the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(timeout=60) == 0
+    description, screen = b"".join(chunks).decode().replace("\r\n", "\n").split("\n", 1)
+    assert len(description) > columns   # the notice names it in a line longer than the terminal
+    rewrites = [piece for line in screen.split("\n") for piece in line.split("\r")]
+    assert max(len(piece) for piece in rewrites) <= columns, rewrites
+    assert " ".join(screen.split()).count(description) == 1   # the builds, once (wrapped)
+    assert screen.count("compiling…") >= 3                      # counted in place, on one line
+    lines = screen.rstrip("\n").split("\n")
+    assert "\r" not in "".join(lines[:-1]) and "compiled in" in lines[-1]   # the ticks rewrite the last line only
 
 
 def test_estimates_read_as_rounded_durations():

@@ -60,6 +60,7 @@ class Run:
     started: float | None = None
     seconds: float | None = None
     charts: dict[str, str] | None = None
+    compiling: str | None = None   # the compile notice's words while the worker compiles a build for it
     cancel_requested: bool = False
     finished: threading.Event = field(default_factory=threading.Event)      # findings (or an error) are in
     drawn: threading.Event = field(default_factory=threading.Event)         # and the charts too
@@ -80,7 +81,7 @@ class Run:
             phase = "analysing"
         return {"id": self.id, "status": self.status, "phase": phase, "games_done": self.games_done,
                 "games_total": self.games_total, "seconds": round(elapsed, 3), "error": self.error,
-                "charts_ready": self.charts is not None}
+                "charts_ready": self.charts is not None, "compiling": self.compiling}
 
 
 def _die_with_parent() -> None:
@@ -108,6 +109,7 @@ def _work(tasks, results) -> None:
     """The worker process: warm up, then play each comparison it is sent: the findings and tables first,
     then the charts (drawing them takes longer than playing 20,000 paired games)."""
     _die_with_parent()
+    _forward_compiles(results)
     from tqdm import tqdm
     tqdm.set_lock(threading.RLock())   # not tqdm's default, a named semaphore, which a killed worker would leak
     from . import comparison as compare
@@ -126,6 +128,13 @@ def _work(tasks, results) -> None:
             results.put((run_id, "charts", compare.charts(tables, comparison)))
         except Exception as exc:   # noqa: BLE001  the page shows it, one line
             results.put((run_id, "failed", str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"))
+
+
+def _forward_compiles(results) -> None:
+    """Pass the compile notice's words (or None when it ends) on to the server, for the page: a compile
+    of minutes would otherwise read as a run stuck at 0 games."""
+    from ..engine import notice
+    notice.watch(lambda text: results.put(("compiling", text, None)))
 
 
 class Runs:
@@ -263,6 +272,9 @@ class Runs:
             if run_id == "ready":
                 self.ready.set()
                 continue
+            if run_id == "compiling":
+                run.compiling = status
+                continue
             if status == "done":
                 run.games_done = run.games_total
                 run.result = payload
@@ -278,7 +290,7 @@ class Runs:
             return
 
     def _finish(self, run: Run, status: str, error: str | None = None) -> None:
-        run.status, run.error = status, error
+        run.status, run.error, run.compiling = status, error, None
         if run.started is not None:
             run.seconds = time.perf_counter() - run.started
         run.finished.set()

@@ -182,10 +182,10 @@ async function watch(id) {
     $("progress").max = state.games_total;
     $("progress").value = state.games_done;
     if (!shown) {
-      // no game played after a few seconds: the engine build these rules need is being compiled
-      const waiting = state.status === "running" && state.games_done === 0 && state.seconds > 3
-        ? " (no game yet: the engine for these rules is probably compiling, once, about 1-3 minutes; later runs start at once)" : "";
-      $("status").textContent = `${state.phase}: ${state.games_done.toLocaleString()} of ${state.games_total.toLocaleString()} games, ${state.seconds.toFixed(1)} s${waiting}`;
+      // the worker compiling the engine build these rules need (once per machine): its notice, not "0 games"
+      $("status").textContent = state.compiling
+        ? `${state.compiling}; the games start after it`
+        : `${state.phase}: ${state.games_done.toLocaleString()} of ${state.games_total.toLocaleString()} games, ${state.seconds.toFixed(1)} s`;
     }
     if (state.status === "failed" || state.status === "cancelled") {
       busy(false);
