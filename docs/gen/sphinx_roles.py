@@ -99,7 +99,7 @@ def _resolve(owner: griffe.Object, name: str) -> griffe.Object | None:
     for path in candidates:
         try:
             found = owner.modules_collection.get_member(path)
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, griffe.AliasResolutionError):   # the last: through an import griffe did not load
             continue
         try:
             return found.final_target if found.is_alias else found
