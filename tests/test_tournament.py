@@ -357,33 +357,10 @@ def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
 
 def test_cli_on_a_terminal_shows_progress_then_the_table(tmp_path):
     """Under a pseudo-terminal (as a user sees it): a progress bar on stderr, then the standings."""
-    import fcntl
-    import pty
-    import select
-    import struct
-    import termios
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))   # a 120-column terminal
-    proc = subprocess.Popen([sys.executable, "-m", "unosim", "tournament", "--variant", "classic", "--players", "2",
-                             "--policies", "random,keep_wilds", "--games", "300", "--n-jobs", "1", "--out",
-                             str(tmp_path)], stdout=slave, stderr=slave, stdin=subprocess.DEVNULL, cwd=tmp_path,
-                            env={**os.environ, "COLUMNS": "120"})
-    os.close(slave)
-    chunks = []
-    while True:
-        ready, _, _ = select.select([master], [], [], 120)
-        if not ready:
-            break
-        try:
-            data = os.read(master, 4096)
-        except OSError:   # the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    assert proc.wait(timeout=60) == 0
-    screen = b"".join(chunks).decode()
+    from terminal import on_a_terminal
+    screen = on_a_terminal([sys.executable, "-m", "unosim", "tournament", "--variant", "classic", "--players", "2",
+                            "--policies", "random,keep_wilds", "--games", "300", "--n-jobs", "1", "--out",
+                            str(tmp_path)], tmp_path, 120, {**os.environ, "COLUMNS": "120"})
     assert "tournament_classic_p2" in screen and "600/600" in screen   # the bar: 300 deals × 2 arrangements
     table = screen[screen.index("rank"):]
     assert "keep_wilds" in table and "random" in table and "head-to-head" in table

@@ -348,31 +348,8 @@ def test_cli_errors_are_one_line_with_status_2(args, expected, capsys, tmp_path,
 
 def _on_a_terminal(args, cwd) -> str:
     """Run ``unosim tune ARGS`` with stdout and stderr on a pseudo-terminal; what the user sees."""
-    import fcntl
-    import pty
-    import select
-    import struct
-    import termios
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 150, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "unosim", "tune", *args], stdout=slave, stderr=slave,
-                            stdin=subprocess.DEVNULL, cwd=cwd, env={**os.environ, "COLUMNS": "150"})
-    os.close(slave)
-    chunks = []
-    while True:
-        ready, _, _ = select.select([master], [], [], 120)
-        if not ready:
-            break
-        try:
-            data = os.read(master, 4096)
-        except OSError:   # the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    assert proc.wait(timeout=60) == 0
-    return b"".join(chunks).decode()
+    from terminal import on_a_terminal
+    return on_a_terminal([sys.executable, "-m", "unosim", "tune", *args], cwd, 150, {**os.environ, "COLUMNS": "150"})
 
 
 def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):

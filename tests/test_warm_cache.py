@@ -257,29 +257,10 @@ def test_under_a_terminal_the_notice_is_one_short_line_after_the_builds_once(col
     """As a terminal shows it (a pseudo-terminal 80 columns wide, and a narrow one that cuts the line): the builds named once, wrapped, then
     one line rewritten in place, never wider than the terminal (a wider one wraps, and each rewrite
     leaves a copy in the scrollback)."""
-    import fcntl
-    import pty
-    import select
-    import struct
-    import termios
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    from terminal import on_a_terminal
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    proc = subprocess.Popen([sys.executable, "-c", NOTICE_UNDER_A_TERMINAL], stdout=slave, stderr=slave,
-                            stdin=subprocess.DEVNULL, cwd=tmp_path, env=env)
-    os.close(slave)
-    chunks = []
-    while select.select([master], [], [], 60)[0]:
-        try:
-            data = os.read(master, 4096)
-        except OSError:   # the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    assert proc.wait(timeout=60) == 0
-    description, screen = b"".join(chunks).decode().replace("\r\n", "\n").split("\n", 1)
+    output = on_a_terminal([sys.executable, "-c", NOTICE_UNDER_A_TERMINAL], tmp_path, columns, env, quiet_s=60)
+    description, screen = output.replace("\r\n", "\n").split("\n", 1)
     assert len(description) > columns   # the notice names it in a line longer than the terminal
     rewrites = [piece for line in screen.split("\n") for piece in line.split("\r")]
     assert max(len(piece) for piece in rewrites) <= columns, rewrites
