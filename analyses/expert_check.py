@@ -23,7 +23,7 @@ from pathlib import Path
 
 from unosim.game.policies import parse_policy
 from unosim.game.rules import get_variant
-from unosim.game.version import commit, machine
+from unosim.game.version import commit, machine, measured_over
 from unosim.store.atomic import write_text_atomic
 from unosim.strategies.tournaments import tournament
 from unosim.strategies.tournaments.ladder import parse_rung
@@ -63,17 +63,6 @@ def pair_path(folder: Path, variant: str, players: int, opponent: str, deals: in
     return folder / f"{safe}__p{players}__{opponent}__{deals}.json"
 
 
-def measured(pairs: list[dict]) -> dict:
-    """When, at which commits and on which machines ``pairs`` were played: the range of dates, the first
-    and last commit, every machine (pairs of one table may come from several hosts)."""
-    by_date = sorted(pairs, key=lambda p: p["date"])
-    dates = [p["date"] for p in by_date]
-    commits = list(dict.fromkeys(p["commit"][:10] for p in by_date))
-    return {"date": dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}",
-            "commit": " to ".join(commits[:1] + commits[-1:]) if len(commits) > 1 else commits[0],
-            "machine": " and ".join(dict.fromkeys(p["machine"] for p in by_date))}
-
-
 def results_page(folder: Path) -> dict:
     pairs = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
     tables = []
@@ -88,7 +77,7 @@ def results_page(folder: Path) -> dict:
             "caption": f"{rung.label}, {players} players",
             "setting": f"variant {rung.variant} ({deck}-card deck), rules {rules}, {players} players ({field}); "
                        f"single rounds, every deal under every rotation of the seats, seed {SEED}",
-            "measured": measured(mine),
+            "measured": measured_over(mine),
             "columns": ["opponent", "deals", "expert's share", "95 % interval", "beats it"],
             "rows": [[p["opponent"], f"{p['deals']:,}", f"{p['estimate']:.3f}",
                       f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}]", verdict(p)]
@@ -104,7 +93,7 @@ def results_page(folder: Path) -> dict:
                   "not shown when it holds 0.5. Rows are sorted from the "
                   "closest opponent."),
         "command": "python analyses/expert_check.py --variant V --players N --deals D --opponents A,B,...",
-        "measured": measured(pairs) if pairs else {},
+        "measured": measured_over(pairs) if pairs else {},
         "tables": tables,
     }
 

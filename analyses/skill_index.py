@@ -31,7 +31,7 @@ import polars as pl
 from unosim.analysis import skill_index as si
 from unosim.analysis import standings as st
 from unosim.game.rules import get_variant, variant_names
-from unosim.game.version import commit, machine
+from unosim.game.version import commit, machine, measured_over
 from unosim.store.atomic import write_text_atomic
 from unosim.store.reader import open_dataset
 from unosim.strategies.tournaments import tournament
@@ -128,16 +128,6 @@ def _interval(row: dict, name: str, digits: int, scale: float = 1.0) -> str:
     return f"{show(row[name])} [{show(row[f'{name}_ci_low'])}, {show(row[f'{name}_ci_high'])}]"
 
 
-def measured(cells: list[dict]) -> dict:
-    """The range of dates, first and last commit and every machine of ``cells``."""
-    by_date = sorted(cells, key=lambda c: c["date"])
-    dates = [c["date"] for c in by_date]
-    commits = list(dict.fromkeys(c["commit"][:10] for c in by_date))
-    return {"date": dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}",
-            "commit": " to ".join(commits[:1] + commits[-1:]) if len(commits) > 1 else commits[0],
-            "machine": " and ".join(dict.fromkeys(c["machine"] for c in by_date))}
-
-
 def results_file(cells: list[dict], deals: dict[int, int], population: list[str]) -> dict:
     """The results file: the comparable-index table (a row per variant and table size), and for the
     generated pages (docs/gen/skill_pages.py) the published values and every cell's figures."""
@@ -177,7 +167,7 @@ def results_file(cells: list[dict], deals: dict[int, int], population: list[str]
         "The rating spread's published values are spreads of human players on online platforms, which a spread "
         "of programs does not compare with; it compares variants rated with the same policy set, and moves "
         "with that set (each variant's page).")
-    stamp = measured(cells)
+    stamp = measured_over(cells)
     return {
         "kind": "skill_index", "title": "How much is skill", "about": about,
         "command": f"nice -n 10 python analyses/skill_index.py --deals-2p {deals[2]} --deals-4p {deals[4]}",

@@ -30,3 +30,14 @@ def machine() -> str:
     except OSError:
         pass
     return f"{model}, {os.cpu_count()} cores, {platform.system()}"
+
+
+def measured_over(records: list[dict]) -> dict:
+    """The stamp of figures measured over several runs (each record has ``date``, ``commit`` and
+    ``machine``): the range of dates, the first and last commit, every machine."""
+    by_date = sorted(records, key=lambda r: r["date"])
+    dates = [r["date"] for r in by_date]
+    commits = list(dict.fromkeys(r["commit"][:10] for r in by_date))
+    return {"date": dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}",
+            "commit": " to ".join(commits[:1] + commits[-1:]) if len(commits) > 1 else commits[0],
+            "machine": " and ".join(dict.fromkeys(r["machine"] for r in by_date))}
