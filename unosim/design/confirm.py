@@ -20,7 +20,6 @@ confirmation (:data:`unosim.pipeline.house_rules.EXPERT_LINEUP`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..pipeline.house_rules import EXPERT_LINEUP, SKILL_GAMES
+from ..pipeline.study import toml_value
 from ..store.atomic import write_text_atomic
 from .objectives import OBJECTIVES
 from .search import seeds
@@ -92,21 +92,6 @@ def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> lis
     else:
         ranked = sorted(scored, key=lambda k: (by_trial[k].violation, -by_trial[k].games))
     return [by_trial[k] for k in ranked[: top or spec.top]]
-
-
-def toml_value(value: Any) -> str:
-    """``value`` as TOML (a table inline)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return '"none"'
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return str(value)
 
 
 def profile_of(spec: DesignSpec) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import policies, rule_table, rules
+from ..pipeline.study import toml_value
 
 #: most games per cell one comparison may ask for; bigger questions are a study (save as study)
 MAX_GAMES = 200_000
@@ -137,7 +138,7 @@ class Comparison:
             "#   unosim study run what_if.toml && unosim analyze data/what_if && unosim report data/what_if",
             "[study]",
             f'name = "{STUDY_NAME}"',
-            "description = " + _toml(f"{self.variant}, {self.players} players, lineup {self.lineup}: what if "
+            "description = " + toml_value(f"{self.variant}, {self.players} players, lineup {self.lineup}: what if "
                                      f"{' / '.join(changes)}?"),
             f"seed = {self.seed}",
             f"games = {self.games}",
@@ -149,8 +150,8 @@ class Comparison:
             *(_variant_line(name, self.variant, w) for name, w in zip(names, self.what_ifs, strict=True)),
         ]
         if not lineup.builtin:
-            lines += ["", "[lineups]", f"{lineup.name} = {_toml(lineup.text)}"]
-        lines += ["", "[[grid]]", f"variants = {_toml([base, *names])}", f"players = [{self.players}]",
+            lines += ["", "[lineups]", f"{lineup.name} = {toml_value(lineup.text)}"]
+        lines += ["", "[[grid]]", f"variants = {toml_value([base, *names])}", f"players = [{self.players}]",
                   f'lineups = ["{lineup.name}"]']
         for name in names:
             lines += ["", "[[comparisons]]", 'axis = "variant"', f'a = "{base}"', f'b = "{name}"']
@@ -194,27 +195,10 @@ def _variant_line(name: str, base: str, overrides: dict[str, Any]) -> str:
     parts = [f'base = "{base}"']
     plain = {k: v for k, v in overrides.items() if k != "deck"}
     if plain:
-        parts.append(f"rules = {_toml(plain)}")
+        parts.append(f"rules = {toml_value(plain)}")
     if overrides.get("deck"):
-        parts.append(f"deck = {_toml(overrides['deck'])}")
+        parts.append(f"deck = {toml_value(overrides['deck'])}")
     return f"{name} = {{ {', '.join(parts)} }}"
-
-
-def _toml(value: Any) -> str:
-    """A JSON value as TOML (inline tables and arrays; None as the rule word ``none``)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return '"none"'
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    raise ValueError(f"value {value!r} cannot be written to a study spec")
 
 
 # ---- running ------------------------------------------------------------------------------------------

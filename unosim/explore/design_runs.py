@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..pipeline.study import toml_value
+
 MAX_MINUTES = 2.0
 #: design searches running at once (each is a process playing for minutes); a new one past that is a 429
 MAX_RUNNING = 1
@@ -133,5 +135,4 @@ class DesignRuns:
 
 
 def _toml(table: dict[str, Any]) -> str:
-    from ..design.confirm import toml_value
     return "[design]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in table.items())

@@ -46,6 +46,7 @@ from typing import Any
 
 from ..game import policies, rules
 from ..store.atomic import write_text_atomic
+from .study import toml_value
 
 DEFAULT_GAMES = 100_000
 #: the expert-in-one-seat lineup of the skill cells, and their games (classic 4p: ~250 games/s per core)
@@ -160,7 +161,7 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
         "[variants]",
     ]
     for alt in alts:
-        lines.append(f'{alt.name} = {{ base = "{variant}", rules = {{ {alt.rule} = {_toml(alt.value)} }} }}')
+        lines.append(f'{alt.name} = {{ base = "{variant}", rules = {{ {alt.rule} = {toml_value(alt.value)} }} }}')
     custom = {k: v for k, v in names.items() if k not in predefined}
     if skill:
         custom[EXPERT_LINEUP[0]] = EXPERT_LINEUP[1]
@@ -172,12 +173,12 @@ def house_rules_spec(variant: str, players: list[int], games: int = DEFAULT_GAME
     grids = [("", [variant, *every], players)] + ([("  # rules that only act with two active players",
                                                     two_only, [2])] if two_only else [])
     for comment, grid_variants, grid_players in grids:
-        lines += ["", f"[[grid]]{comment}", f"variants = {_toml_list(grid_variants)}",
-                  f"players = {_toml_list(grid_players)}", f"lineups = [{lineup_list}]"]
+        lines += ["", f"[[grid]]{comment}", f"variants = {toml_value(grid_variants)}",
+                  f"players = {toml_value(grid_players)}", f"lineups = [{lineup_list}]"]
     if skill:
         for _, grid_variants, grid_players in grids:
             lines += ["", "[[grid]]  # the expert's cells (its all-random twin is in the grid above)",
-                      f"variants = {_toml_list(grid_variants)}", f"players = {_toml_list(grid_players)}",
+                      f"variants = {toml_value(grid_variants)}", f"players = {toml_value(grid_players)}",
                       f'lineups = ["{EXPERT_LINEUP[0]}"]', f"games = {min(games, SKILL_GAMES)}"]
     for alt in alts:
         lines += ["", "[[comparisons]]", 'axis = "variant"', f'a = "{variant}"', f'b = "{alt.name}"']
@@ -195,20 +196,6 @@ def _command(variant, players, games, lineups, seed, name, skill=True) -> str:
 
 def _players_text(players: list[int]) -> str:
     return ", ".join(map(str, players[:-1])) + (" and " if len(players) > 1 else "") + str(players[-1])
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return '"none"'
-    if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
-
-
-def _toml_list(values: list) -> str:
-    return "[" + ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in values) + "]"
 
 
 def _validate(text: str) -> None:

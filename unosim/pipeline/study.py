@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 import re
 import tomllib
 from collections.abc import Callable, Iterator
@@ -476,3 +477,23 @@ def _parse_comparisons(entries: Any, used_variants: set[str], used_lineups: set[
             raise fail(f"{where}: a and b are both {entry['a']!r}")
         out.append(Comparison(axis, entry["a"], entry["b"]))
     return tuple(out)
+
+
+def toml_value(value: Any) -> str:
+    """A spec value written as TOML (inline tables and arrays; None as the rule word ``none``), as the
+    generated specs (house rules, the explorer's, a design's confirmation) write their values."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return '"none"'
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(float(value))
+    if isinstance(value, str):
+        return json.dumps(value)   # a JSON string is a TOML basic string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
+    raise ValueError(f"value {value!r} cannot be written to a study spec")
