@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from study_specs import small
+from study_specs import small, spec_file
 
+from commands import UNOSIM, run_unosim
 from unosim.store.ledger import read_ledger
 from unosim.store.manifest import read_manifest
 from unosim.pipeline.runner import DEFAULT_CHUNK_SIZE, run_study
@@ -24,22 +25,8 @@ from unosim.pipeline.study import parse_study
 
 psutil = pytest.importorskip("psutil")
 
-SPEC = """[study]
-name = '{name}'
-seed = 5
-games = {games}
-mode = 'single_round'
-[[grid]]
-variants = ['classic', 'minions']
-players = [4]
-lineups = ['random']
-"""
-
-
 def write_spec(tmp_path: Path, name: str, games: int) -> Path:
-    path = tmp_path / f"{name}.toml"
-    path.write_text(SPEC.format(name=name, games=games))
-    return path
+    return spec_file(tmp_path, name, seed=5, games=games, variants=["classic", "minions"], players=[4])
 
 
 # The runs that are stopped mid-way and resumed: 60 jobs of 2,000 games (30 per cell). A job costs about
@@ -68,7 +55,7 @@ def uninterrupted(tmp_path_factory) -> dict:
 
 
 def start_run(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(out),
+    return subprocess.Popen([*UNOSIM, "study", "run", str(spec), "--out", str(out),
                              "--quiet", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
 
@@ -123,8 +110,7 @@ def test_a_second_run_on_the_same_dataset_is_refused_with_the_holders_pid(tmp_pa
     first = start_run(spec, tmp_path / "out", "--n-jobs", "1", "--chunk-size", "2000")
     try:
         wait_for(lambda: (tmp_path / "out" / "busy" / ".lock.owner").exists(), first, "the lock")
-        second = subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
-                                 str(tmp_path / "out"), "--quiet"], capture_output=True, text=True, timeout=120)
+        second = run_unosim("study", "run", str(spec), "--out", str(tmp_path / "out"), "--quiet", timeout=120)
         assert second.returncode == 2
         assert second.stderr.count("\n") == 1
         assert f"is in use by another unosim run (PID {first.pid})" in second.stderr
@@ -298,7 +284,7 @@ def test_oversized_requests_end_in_one_line_not_a_memory_error_traceback(tmp_pat
     spec = write_spec(tmp_path, "oversized", 1000)
     for command in (["simulate", "classic", "-n", "4", "--seed", "1", "--games", "100000000"],
                     ["study", "run", str(spec), "--out", str(tmp_path / "out"), "--chunk-size", "1000000000"]):
-        done = subprocess.run([sys.executable, "-m", "unosim", *command], capture_output=True, text=True,
+        done = subprocess.run([*UNOSIM, *command], capture_output=True, text=True,
                               timeout=300, preexec_fn=limit_memory)
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("unosim: error: "), done.stderr
