@@ -31,7 +31,7 @@ LAYERS = (
 MAX_UNITS = 13   # design search (unosim.design) made it 13: a concept of its own, beside strategies
 #: the modules of ``unosim.store``, highest first: the reader above integrity, integrity above what it checks
 #: (the manifest's seal, the ledger's records, the parts the writer wrote), all above the dataset's layout
-STORE_LAYERS = (("reader", "resume"), ("integrity",), ("manifest", "writer"), ("ledger",),
+STORE_LAYERS = (("reader", "resume"), ("integrity",), ("manifest", "writer"), ("ledger", "growth"),
                 ("layout", "columns", "consolidate", "interop", "lock", "table_store"), ("atomic",))
 
 

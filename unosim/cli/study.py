@@ -8,7 +8,8 @@ from pathlib import Path
 
 def cmd_run(args) -> None:
     from ..analysis.profile import Profile
-    from ..pipeline.runner import RunStopped, run_study
+    from ..pipeline.run_errors import RunStopped
+    from ..pipeline.runner import run_study
     from ..pipeline.study import load_study
     study = load_study(args.spec, profile_check=Profile.from_mapping)
     again = f"`unosim study run {args.spec} --out {args.out}`"
