@@ -212,7 +212,7 @@ def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[lis
     (:func:`unosim.engine.prepare.prepare`: one, or two side by side on two or more cores), so the workers
     only load them. The schema comes from tables of no games (:meth:`Results.empty`), so a parent whose
     builds are in the cache never loads the engine: the workers' start is the only engine load before the
-    first job (tests/test_dataset.py checks these tables against played ones). The manifest records the
+    first job (tests/store/test_dataset.py checks these tables against played ones). The manifest records the
     schema; every part is checked against it.
     """
     from ..engine.prepare import prepare
