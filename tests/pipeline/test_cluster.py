@@ -98,17 +98,18 @@ class _Client:
 
 
 def test_workers_that_cannot_write_the_dataset_stop_the_run_before_the_first_job(tmp_path):
-    from unosim.pipeline.runner import RunError, _probe_workers
+    from unosim.pipeline.backends import probe_workers
+    from unosim.pipeline.runner import RunError
     root = tmp_path / "data" / "study"
     root.mkdir(parents=True)
-    _probe_workers(_Client(2), root)  # the same directory: fine, and the probes are cleaned up
+    probe_workers(_Client(2), root)  # the same directory: fine, and the probes are cleaned up
     assert list(root.iterdir()) == []
     other = tmp_path / "worker-local-disk"
     other.mkdir()
     with pytest.raises(RunError, match="writes .* on another filesystem than this process"):
-        _probe_workers(_Client(2, elsewhere=other), root)
+        probe_workers(_Client(2, elsewhere=other), root)
     with pytest.raises(RunError, match="cannot write the dataset directory: .* does not exist on worker"):
-        _probe_workers(_Client(1, elsewhere=tmp_path / "missing"), root)
+        probe_workers(_Client(1, elsewhere=tmp_path / "missing"), root)
 
 
 @pytest.mark.slow
@@ -142,7 +143,7 @@ def test_a_killed_local_dask_worker_has_its_jobs_run_again_quietly(tmp_path):
 def test_a_worker_lost_again_and_again_is_one_line_naming_memory():
     from distributed.scheduler import KilledWorker
 
-    from unosim.pipeline.runner import worker_death
+    from unosim.pipeline.run_errors import worker_death
     line = worker_death(KilledWorker("run_job-1234", SimpleNamespace(address="tcp://127.0.0.1:4567"), 3))
     assert "\n" not in line and "out of memory" in line and "--chunk-size" in line
     from joblib.externals.loky.process_executor import TerminatedWorkerError

@@ -20,7 +20,8 @@ from study_specs import small, spec_file
 from commands import UNOSIM, run_unosim
 from unosim.store.ledger import read_ledger
 from unosim.store.manifest import read_manifest
-from unosim.pipeline.runner import DEFAULT_CHUNK_SIZE, run_study
+from unosim.pipeline.runner import run_study
+from unosim.pipeline.start import DEFAULT_CHUNK_SIZE
 from unosim.pipeline.study import parse_study
 
 psutil = pytest.importorskip("psutil")

@@ -231,8 +231,8 @@ def test_the_dataset_directory_itself_may_be_a_link(small_pair, tmp_path):
 @pytest.mark.parametrize("stop_at", ["first directory", "second directory", "manifest"])
 def test_a_force_stopped_at_any_point_is_finished_by_the_next_run(copy, monkeypatch, stop_at):
     """Issue 24: a kill during --force, after the manifest was deleted, left a folder --force refused."""
-    from unosim.pipeline import runner
-    real_rmtree, real_remove, calls = shutil.rmtree, runner.remove, []
+    from unosim.pipeline import start
+    real_rmtree, real_remove, calls = shutil.rmtree, start.remove, []
 
     def rmtree(path, *args, **kwargs):
         calls.append(path)
@@ -245,12 +245,12 @@ def test_a_force_stopped_at_any_point_is_finished_by_the_next_run(copy, monkeypa
             raise KeyboardInterrupt
         return real_remove(path)
 
-    monkeypatch.setattr(runner.shutil, "rmtree", rmtree)
-    monkeypatch.setattr(runner, "remove", remove)
+    monkeypatch.setattr(start.shutil, "rmtree", rmtree)
+    monkeypatch.setattr(start, "remove", remove)
     with pytest.raises(KeyboardInterrupt):
         run_study(parse_study(small()), copy.parent, n_jobs=1, force=True, progress=False)
-    monkeypatch.setattr(runner.shutil, "rmtree", real_rmtree)
-    monkeypatch.setattr(runner, "remove", real_remove)
+    monkeypatch.setattr(start.shutil, "rmtree", real_rmtree)
+    monkeypatch.setattr(start, "remove", real_remove)
     with pytest.raises(DatasetError, match="was being deleted by `unosim study run --force`"):
         open_dataset(copy)
     summary = run_study(parse_study(small()), copy.parent, n_jobs=1, progress=False)   # without --force
