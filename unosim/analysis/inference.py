@@ -212,12 +212,10 @@ def paired_ratio_difference(xa: np.ndarray, wa: np.ndarray, xb: np.ndarray, wb: 
 def exact_paired_proportions(a: np.ndarray, b: np.ndarray, confidence: float = 0.95) -> dict[str, float]:
     """B − A of a 0/1 event on paired rounds: the exact McNemar test and Newcombe's score interval.
 
-    The test is the exact (conditional) McNemar test: of the ``m`` pairs that differ, the ``k`` where only
-    B has the event are Bin(m, ½) under no change; p is twice the smaller tail, capped at 1. The interval
-    is Newcombe's hybrid score interval for a paired difference (his method 10, from the two Wilson
-    intervals and the pairs' correlation), which keeps its coverage for rare events where the Wald
-    interval does not; the two are not one inversion (as the fairness change's bootstrap and its
-    permutation test), so "supported" is the test's and the practical class the interval's.
+    Of the ``m`` pairs that differ, the ``k`` where only B has the event are Bin(m, ½) under no change; p is
+    twice the smaller tail, capped at 1. Newcombe's interval (his method 10: the two Wilson intervals and
+    the pairs' correlation) keeps its coverage for rare events where the Wald interval does not. The two
+    are not one inversion, so "supported" is the test's and the practical class the interval's.
 
     Parameters
     ----------

@@ -31,55 +31,41 @@ def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confid
     Parameters
     ----------
     rounds : polars.LazyFrame or polars.DataFrame
-        The rounds table: ``variant``, ``players``, ``lineup`` and ``winner_seat`` (−1: no winner), and
-        the ``cluster`` column when given.
+        The rounds table: ``variant``, ``players``, ``lineup``, ``winner_seat`` (and ``cluster``).
     cells : polars.DataFrame
-        One row per cell: ``variant``, ``players``, ``lineup``, ``lineup_spec`` and ``lineup_label``
-        (the policy of each seat, comma-separated).
+        One row per cell: ``variant``, ``players``, ``lineup``, ``lineup_spec``, ``lineup_label``.
     confidence : float, default 0.95
         Coverage of the intervals.
     cluster : str, optional
         A column whose rounds are not independent (``"game"`` in match modes): the cluster-robust Wald
         interval and z test over it (:func:`.intervals.clustered_rates`) instead of Wilson's.
     house_rules : frozenset of str, default frozenset()
-        The variants a study compares with a baseline (the published variants and the study's own
-        baselines are not among them).
+        The variants a study compares with a baseline.
 
     Returns
     -------
     polars.DataFrame
-        One row per cell with exactly one seat whose policy is not ``random``: ``seat``, ``policy``,
-        ``win_rate`` (its share of the won rounds), ``fair_share`` (1/N), ``estimate`` = win rate − 1/N
-        with ``ci_low``/``ci_high`` (Wilson's interval) and ``p_value`` (the score test it inverts), ``n``
-        (won rounds), ``rounds``, ``random_rate`` (the seat's share in the all-``random`` lineup of the
-        same variant and player count, when the study has it), ``baseline`` (the variant is not one of
-        ``house_rules``), ``rounds_needed`` with its interval (:func:`.luck.rounds_needed_row`: the rounds
-        from which on the seat keeps a 95 % chance of having won more than its fair share of them; no
-        point value when the edge's interval reaches 0) and ``p_holm`` over the table. Empty when no
-        cell has a skilled seat.
+        One row per cell with one skilled seat (see the module docstring): ``seat``, ``policy``,
+        ``win_rate``, ``fair_share`` (1/N), ``estimate`` = win rate − 1/N with ``ci_low``/``ci_high`` and
+        ``p_value``, ``n`` (won rounds), ``rounds``, ``random_rate``, ``baseline`` (not one of
+        ``house_rules``), ``rounds_needed`` with its interval (:func:`.luck.rounds_needed_row`), ``p_holm``.
 
     References
     ----------
-    - Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference.
-      *Journal of the American Statistical Association* 22(158), 209–212.
-    - Holm, S. (1979). A simple sequentially rejective multiple test procedure. *Scandinavian Journal of
-      Statistics* 6(2), 65–70.
+    - Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference. *JASA* 22.
+    - Holm, S. (1979). A simple sequentially rejective multiple test procedure. *Scand. J. Statist.* 6(2).
 
     Examples
     --------
-    ``greedy_points`` in seat 0 wins 240 of the 390 won rounds of 400 at two players (the all-random
-    lineup's seat 0: 200 of 395):
-
     >>> import polars as pl
     >>> cells = pl.DataFrame({"variant": "classic", "players": 2, "lineup": ["greedy", "random"],
     ...                       "lineup_spec": ["greedy_points,random", "random"],
     ...                       "lineup_label": ["greedy_points,random", "random,random"]})
-    >>> winners = [0] * 240 + [1] * 150 + [-1] * 10 + [0] * 200 + [1] * 195 + [-1] * 5
-    >>> rounds = pl.DataFrame({"variant": "classic", "players": 2, "lineup": ["greedy"] * 400 + ["random"] * 400,
-    ...                        "winner_seat": winners})
-    >>> edge = skill_edges(rounds, cells)
-    >>> edge.select("seat", "policy", "n", pl.col("estimate", "ci_low", "ci_high", "random_rate").round(4)).rows()
-    [(0, 'greedy_points', 390, 0.1154, 0.0662, 0.1623, 0.5063)]
+    >>> winners = [0] * 240 + [1] * 150 + [-1] * 10 + [0] * 200 + [1] * 195 + [-1] * 5   # 400 rounds each
+    >>> rounds = pl.DataFrame({"variant": "classic", "players": 2, "winner_seat": winners,
+    ...                        "lineup": ["greedy"] * 400 + ["random"] * 400})
+    >>> skill_edges(rounds, cells).select("n", pl.col("estimate", "ci_low", "random_rate").round(4)).rows()
+    [(390, 0.1154, 0.0662, 0.5063)]
     """
     keys = ["variant", "players", "lineup", "winner_seat", *([cluster] if cluster else [])]
     wins = (rounds.lazy().group_by(keys).agg(count=pl.len())
