@@ -212,12 +212,13 @@ def test_a_stop_waits_for_the_job_threads_so_the_process_never_aborts(tmp_path):
     """A job thread still in the engine or the parquet writer when the interpreter exits is killed
     mid-call: SIGTERM of a threads run ended with SIGABRT (exit 134) in 6 of 20 tries before the run
     stopped its job threads and waited for them (this test, 10 stops, failed 1 run in 3 without it).
-    Sixteen stops at random moments of 100,000-game jobs."""
+    Sixteen stops at random moments of 10,000-game jobs: short jobs, so that a stop lands in the engine or
+    in the writer alike and the first part is not long in coming."""
     spec = write_spec(tmp_path, "abort", 10**9)
     rng = random.Random(7)
     for attempt in range(16):
         out = tmp_path / f"out{attempt}"
-        proc = start_run(spec, out, "--n-jobs", "2", "--threads")
+        proc = start_run(spec, out, "--n-jobs", "2", "--threads", "--chunk-size", "10000")
         wait_for(lambda: parts(out / "abort") >= 1, proc, "the first part")   # noqa: B023 (waited for at once)
         time.sleep(rng.uniform(0, 0.5))
         proc.send_signal(signal.SIGTERM)
