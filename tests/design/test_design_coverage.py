@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "analyses"))
+sys.path.insert(0, str(Path(__file__).parents[2] / "analyses"))
 import design_coverage  # noqa: E402
 
 SEARCHES = 50
