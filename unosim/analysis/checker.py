@@ -53,7 +53,7 @@ def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim], profile: 
     problems = []
     indexed = {name: _index(name, tables[name]) for name in KEYS if name in tables and not tables[name].is_empty()}
     for name in indexed:
-        problems += _check_family(name, tables[name])
+        problems += _check_family(name, tables[name]) if name in FAMILIES else []
     if "effects" in indexed:
         problems += _check_classes(tables["effects"])
     if "skill_changes" in indexed and "games_to_decide" in tables["skill_changes"].columns:

@@ -31,6 +31,7 @@ KEYS = {
     "fairness": ("variant", "players", "lineup"),
     "card_balance": ("variant", "players", "lineup", "card"),
     "head_to_head": ("a", "b"),
+    "design_search": ("search",),   # a design search (no p-value: no Holm family)
 }
 #: each table's p-value column and its Holm family's name (the family is the whole table)
 FAMILIES = {

@@ -18,6 +18,7 @@ from .cells import CellScan, streaming, tables_by_cell
 from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .checker import assert_claims
 from .claims import FAMILIES, Claim
+from .design import design_tables
 from .fairness import seat_fairness, with_fairness_holm
 from .findings import claims
 from .inference import holm
@@ -76,6 +77,7 @@ def standard_tables(ds: Dataset, confidence: float = 0.95,
             tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
             tables.update(judged(tables, profile or study_profile(ds)))
     tables.update(tournament_tables(ds))
+    tables.update(design_tables(ds.path))
     return tables
 
 

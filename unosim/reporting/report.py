@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +65,23 @@ class Section:
     tables: list[Table] = field(default_factory=list)
     empty: str = ""  # shown when the study cannot answer the question
     lead: list[tuple[str, list[str]]] = field(default_factory=list)  # headed lists of findings, before the text
+    folded: list[Table] = field(default_factory=list)  # tables shown closed, each opened on a click
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a section is built from: the dataset, its tables and findings, the charts drawn from them (by
+    name: the chart and its image) and where the report goes."""
+
+    ds: Dataset
+    tables: dict[str, pl.DataFrame]
+    figures: dict
+    found: list
+    out: Path
+
+    @property
+    def study(self) -> dict:
+        return self.ds.manifest["study"]
 
 
 def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
@@ -89,12 +107,15 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     study = ds.manifest["study"]
     answer = _answer(tables, found, ds.manifest["study"]["variants"])
+    context = Context(ds, tables, figures, found, out)
+    built = [(entry, entry.build(context, Section(entry.id, entry.title))) for entry in SECTIONS if entry.when(context)]
     html = env.get_template("report.html.j2").render(
         study=study, manifest=ds.manifest, answer=answer, findings=found, grouped=_by_rule(found, answer),
         quiet=("no_effect", "identical", "negligible", "note", "inconclusive"),
         families=_families(tables), minimums=_minimums(), glossary=_glossary_link(out),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
-        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found, out), appendix=_appendix(ds, tables))
+        leading=[s for e, s in built if e.lead], sections=[s for e, s in built if not e.lead],
+        appendix=_appendix(ds, tables))
     write_text_atomic(out, html)
     return out
 
@@ -104,14 +125,18 @@ def _relative(path: Path, report: Path) -> str:
     return Path(os.path.relpath(path.resolve(), report.resolve().parent)).as_posix()
 
 
-def _tournament_sections(ds: Dataset, tables: dict[str, pl.DataFrame], out: Path) -> list[Section]:
+def _is_tournament(ctx: Context) -> bool:
+    from ..analysis.tournament import TOURNAMENT_FILE
+    return (ctx.ds.path / TOURNAMENT_FILE).is_file()
+
+
+def _tournament(ctx: Context, section: Section) -> Section:
     """A tournament dataset (``unosim tournament``) opens with its standings and head-to-head matrix."""
+    ds, tables, out = ctx.ds, ctx.tables, ctx.out
     from ..store.atomic import write_bytes_atomic
-    from ..analysis.tournament import TOURNAMENT_FILE, tournament_of
+    from ..analysis.tournament import tournament_of
     from .plots import to_svg
     from .tournament_chart import result_chart
-    if not (ds.path / TOURNAMENT_FILE).is_file():
-        return []
     result = tournament_of(ds.path, tables["standings"], tables["head_to_head"])
     data = to_svg(result_chart(result))
     path = ds.path / TABLE_DIR / CHART_DIR / "tournament.svg"
@@ -120,17 +145,18 @@ def _tournament_sections(ds: Dataset, tables: dict[str, pl.DataFrame], out: Path
                          "deal), and the head-to-head shares.",
                          "tournament standings with intervals and a head-to-head heatmap",
                          base64.b64encode(data).decode("ascii"), _relative(path, out))
-    return [Section("tournament", "Tournament",
-                    "Every deal is played under every seat arrangement of the tournament's seating scheme, "
+    section.text = ("Every deal is played under every seat arrangement of the tournament's seating scheme, "
                     "where each policy sits in each seat equally often, so card and seat luck cancel; intervals "
                     "are 95%, clustered by deal. Verdicts come from the head-to-head shares: a policy plays "
                     "better than another when the share of seat comparisons it finishes ahead is above 50% "
                     "after Holm's adjustment over the pairs and by at least 1 point; otherwise there is no "
-                    "clear difference. " + RATING_SENTENCE + " " + order_note(result.standings),
-                    [figure], [_table(result.standings, "Standings"),
-                               _table(result.head_to_head_matrix(intervals=True),
-                                      "Head-to-head: share of seat comparisons the row policy finished ahead "
-                                      "of the column policy, in %, with its 95% interval (clustered by deal)")])]
+                    "clear difference. " + RATING_SENTENCE + " " + order_note(result.standings))
+    section.figures.append(figure)
+    section.tables += [_table(result.standings, "Standings"),
+                       _table(result.head_to_head_matrix(intervals=True),
+                              "Head-to-head: share of seat comparisons the row policy finished ahead of the column "
+                              "policy, in %, with its 95% interval (clustered by deal)")]
+    return section
 
 
 RATING_SENTENCE = ("The rating is a Bradley–Terry fit to who finished ahead of whom, on the Elo scale (mean 0; "
@@ -204,7 +230,7 @@ def unexercised(card: pl.DataFrame, variants: dict) -> list[str]:
             words = " or ".join(CHOICE_WORDS[c] for c in choices)
             example = ",".join(f"{c}=0.3" for c in choices)
             text += (f" Players who sometimes {words} would: a lineup such as random({example}) (the demo's "
-                     "casual players; docs/rules.md §5.1).")
+                    "casual players; docs/rules.md §5.1).")
         notes.append(text)
     return notes
 
@@ -268,11 +294,9 @@ def _ladder_link(report: Path) -> str:
     return f' <a class="ladder" href="{_relative(LADDER_FIGURE, report)}">The ladder at 2 players (figure)</a>.'
 
 
-def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found: list, out: Path) -> list[Section]:
-    sections = []
-    effects = tables.get("effects")
-    house = Section("effects", "House-rule effects",
-                    "Each rule (B) against its baseline (A) on the same decks, game by game (paired), or "
+def _effects(ctx: Context, section: Section) -> Section:
+    effects = ctx.tables.get("effects")
+    section.text = ("Each rule (B) against its baseline (A) on the same decks, game by game (paired), or "
                     "on independent samples when the deck differs. Effects are B − A with raw 95% intervals; "
                     "the relative change uses Fieller's interval (blank when it is unbounded). <em>p (Holm)</em> "
                     "is adjusted over every effect of the study; only those below 0.05 and at least the "
@@ -280,105 +304,162 @@ def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found
                     "of wins by position changes (χ² homogeneity, or its permutation test when paired), "
                     "without an interval. A length from cells with rounds stopped by the turn cap is a "
                     "restricted mean (truncated_a/truncated_b: the capped shares); tension and comebacks are "
-                    "over the rounds with a winner.",
-                    _figures(figures, "effects"),
-                    empty="This study compares no house rules: add a comparisons entry per rule to its spec "
-                          "(`unosim study new house-rules` writes such a study).")
+                    "over the rounds with a winner.")
+    section.figures = _figures(ctx.figures, "effects")
+    section.empty = ("This study compares no house rules: add a comparisons entry per rule to its spec "
+                    "(`unosim study new house-rules` writes such a study).")
     if effects is not None and not effects.is_empty() and (effects["axis"] == "variant").any():
-        house.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "variant")),
-                                   "Every effect of a house rule (B − A), strongest first"))
-    sections.append(house)
+        section.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "variant")),
+                                     "Every effect of a house rule (B − A), strongest first"))
+    return section
 
-    length = Section("length", "Length",
-                     "Turns per round (docs/rules.md §1.13). Rounds stopped by the turn cap are censored: "
-                     "their true length is unknown but longer than the cap, so the survival curve is "
-                     "Kaplan-Meier's, the mean of such a cell is a <em>restricted mean</em> (the mean of "
-                     "min(turns, cap)) and a quantile at the cap prints as “&gt; cap”.",
-                     _figures(figures, "length"))
-    length.tables.append(_table(_lengths_view(tables["lengths"]), "Turns per round per cell"))
-    sections.append(length)
 
-    tension = Section("tension", "Tension and comebacks",
-                      "Tension: how often the unique leader (the seat with strictly the fewest cards) changes "
-                      "in a round. Comebacks: the share of rounds won by a seat that had been at least 3 cards "
-                      "behind the smallest hand. How each rule changes them is under House-rule effects.",
-                      _figures(figures, "tension"),
-                      empty="This dataset has no lead-change or deficit counters (it was simulated before "
-                            "they existed); re-run the study to measure tension and comebacks.")
-    if "quality" in tables:
-        tension.tables.append(_table(tables["quality"].select(
+def _length(ctx: Context, section: Section) -> Section:
+    section.text = ("Turns per round (docs/rules.md §1.13). Rounds stopped by the turn cap are censored: "
+                    "their true length is unknown but longer than the cap, so the survival curve is "
+                    "Kaplan-Meier's, the mean of such a cell is a <em>restricted mean</em> (the mean of "
+                    "min(turns, cap)) and a quantile at the cap prints as “&gt; cap”.")
+    section.figures = _figures(ctx.figures, "length")
+    section.tables.append(_table(_lengths_view(ctx.tables["lengths"]), "Turns per round per cell"))
+    return section
+
+
+def _tension(ctx: Context, section: Section) -> Section:
+    section.text = ("Tension: how often the unique leader (the seat with strictly the fewest cards) changes "
+                    "in a round. Comebacks: the share of rounds won by a seat that had been at least 3 cards "
+                    "behind the smallest hand. How each rule changes them is under House-rule effects.")
+    section.figures = _figures(ctx.figures, "tension")
+    section.empty = ("This dataset has no lead-change or deficit counters (it was simulated before they existed); "
+                    "re-run the study to measure tension and comebacks.")
+    if "quality" in ctx.tables:
+        section.tables.append(_table(ctx.tables["quality"].select(
             "variant", "players", "lineup", "label", "estimate", "ci_low", "ci_high", "n"), "Per cell"))
-    sections.append(tension)
+    return section
 
-    fairness = Section("fairness", "Seat fairness",
-                       "Win rate by position after the dealer. A fair game gives every position 1/N of the "
-                       "rounds someone won: (1 − s)/N of all rounds, s being the share that ended in a "
-                       "stalemate. The spread is the best minus the worst position, with Tukey's simultaneous "
-                       "95% interval (it covers 0 for a fair game 95% of the time); the range test it inverts "
-                       "asks whether the positions win equally often (<em>p (Holm)</em> over the cells; the χ² "
-                       "test is shown for reference).",
-                       _figures(figures, "fairness"))
-    fairness.tables.append(_table(tables["fairness"].select(
+
+def _fairness(ctx: Context, section: Section) -> Section:
+    section.text = ("Win rate by position after the dealer. A fair game gives every position 1/N of the "
+                    "rounds someone won: (1 − s)/N of all rounds, s being the share that ended in a "
+                    "stalemate. The spread is the best minus the worst position, with Tukey's simultaneous "
+                    "95% interval (it covers 0 for a fair game 95% of the time); the range test it inverts "
+                    "asks whether the positions win equally often (<em>p (Holm)</em> over the cells; the χ² "
+                    "test is shown for reference).")
+    section.figures = _figures(ctx.figures, "fairness")
+    section.tables.append(_table(ctx.tables["fairness"].select(
         "variant", "players", "lineup", pl.col("estimate").alias("spread"), "ci_low", "ci_high", "range_p", "p_holm",
         "chi2", "dof", "chi2_p", "best", "worst", "n", "won_rounds"),
         "Spread of win rates by position, its simultaneous interval and the range test of equal positions"))
-    sections.append(fairness)
+    return section
 
-    skill = Section("skill", "Skill",
-                    SKILL_MEANING + _ladder_link(out) + " Here: the one skilled seat's share of the rounds that have a "
+
+def _skill(ctx: Context, section: Section) -> Section:
+    tables, effects = ctx.tables, ctx.tables.get("effects")
+    section.text = (SKILL_MEANING + _ladder_link(ctx.out) + " Here: the one skilled seat's share of the rounds that have a "
                     "winner minus its fair share 1/N (Wilson interval, score test, Holm over the table; rounds "
                     "without a winner are left out, <em>n</em> counts the won rounds). How a rule changes the "
                     "skilled seat's edge over random players: its share of the won rounds minus the same seat's "
                     "share in the all-random twin on the same deals, the rule's minus the published game's "
-                    "(paired over the deals by the delta method, raw 95% intervals, Holm within the skill changes).",
-                    _figures(figures, "skill"), lead=_skill_lead(found),
-                    empty="No lineup of this study has exactly one skilled seat (e.g. "
-                          "'greedy_points,random*'), so skill is not measured.")
+                    "(paired over the deals by the delta method, raw 95% intervals, Holm within the skill changes).")
+    section.figures, section.lead = _figures(ctx.figures, "skill"), _skill_lead(ctx.found)
+    section.empty = ("No lineup of this study has exactly one skilled seat (e.g. 'greedy_points,random*'), so skill "
+                    "is not measured.")
     if effects is not None and (effects["axis"] == "lineup").any():
-        skill.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "lineup")),
-                                   "What a lineup changes against another (B − A), strongest first"))
+        section.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "lineup")),
+                                     "What a lineup changes against another (B − A), strongest first"))
     if "skill" in tables and "rounds_needed" in tables["skill"].columns:
-        skill.tables.append(_table(_luck_skill_view(tables["skill"]),
-                                   "Luck vs skill per variant: the skilled seat's share of the rounds with a winner "
-                                   "against its fair share, how far above it, and the rounds it needs for a 95% chance of "
-                                   "having won more than its fair share of them (raw 95% intervals; ∞: no bound)"))
+        section.tables.append(_table(_luck_skill_view(tables["skill"]),
+                                     "Luck vs skill per variant: the skilled seat's share of the rounds with a winner "
+                                     "against its fair share, how far above it, and the rounds it needs for a 95% "
+                                     "chance of having won more than its fair share of them (raw 95% intervals; ∞: "
+                                     "no bound)"))
     if "skill_changes" in tables:
-        skill.tables.append(_table(_skill_changes_view(tables["skill_changes"]),
-                                   "The house rules ranked by how they change the skilled seat's edge over its "
-                                   "all-random twin (B − A, in shares of won rounds)"))
+        section.tables.append(_table(_skill_changes_view(tables["skill_changes"]),
+                                     "The house rules ranked by how they change the skilled seat's edge over its "
+                                     "all-random twin (B − A, in shares of won rounds)"))
     if "skill" in tables:
-        skill.tables.append(_table(tables["skill"].select(
+        section.tables.append(_table(tables["skill"].select(
             "variant", "players", "lineup", "seat", "policy", "win_rate", "fair_share", "estimate", "ci_low",
             "ci_high", "p_holm", "random_rate", "n", "rounds",
             *[c for c in ("rounds_needed", "rounds_needed_ci_low", "rounds_needed_ci_high") if c in tables["skill"].columns]),
             "Skill edge per cell (shares of won rounds) and the rounds needed for a 95% chance of winning more "
             "than the fair share"))
-    sections.append(skill)
+    return section
 
-    cards = Section("cards", "Card values",
-                    "What holding a card in the opening hand is worth (change in win probability against an "
+
+def _cards(ctx: Context, section: Section) -> Section:
+    section.text = ("What holding a card in the opening hand is worth (change in win probability against an "
                     "average card), compared with what its printed points promise (the least-squares line of "
                     "value on points). Positive: the card is worth more than its points say "
                     "(under-valued). A card's suggested points differ from its printed ones only when its "
                     "mismatch is supported after Holm's adjustment and at least 0.5 points of win probability: "
                     "it then moves to the points the line gives the edge of its interval nearest to the line "
-                    "(the smallest change the evidence demands); every other card keeps its printed points.",
-                    _figures(figures, "cards"))
-    if not tables["card_balance"].is_empty():
-        cards.tables.append(_table(tables["card_balance"].select(
+                    "(the smallest change the evidence demands); every other card keeps its printed points.")
+    section.figures = _figures(ctx.figures, "cards")
+    if not ctx.tables["card_balance"].is_empty():
+        section.tables.append(_table(ctx.tables["card_balance"].select(
             "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",
             "ci_low", "ci_high", "p_holm"), "Cards ranked by mismatch, with the suggested point table"))
     else:
-        cards.empty = "Too few games to tell the cards' values apart: no card values are estimated."
-    sections.append(cards)
+        section.empty = "Too few games to tell the cards' values apart: no card values are estimated."
+    return section
 
-    if "match_wins" in tables:
-        matches = Section("matches", "Matches", "Match win probability against round win probability per seat.",
-                          _figures(figures, "matches"))
-        matches.tables.append(_table(tables["match_wins"], "Match and round win rates"))
-        matches.tables.append(_table(tables["match_ends"], "How matches end"))
-        sections.append(matches)
-    return sections
+
+def _matches(ctx: Context, section: Section) -> Section:
+    section.text = "Match win probability against round win probability per seat."
+    section.figures = _figures(ctx.figures, "matches")
+    section.tables.append(_table(ctx.tables["match_wins"], "Match and round win rates"))
+    section.tables.append(_table(ctx.tables["match_ends"], "How matches end"))
+    return section
+
+
+def _is_design(ctx: Context) -> bool:
+    return "design_search" in ctx.tables and not ctx.tables["design_search"].is_empty()
+
+
+def _design(ctx: Context, section: Section) -> Section:
+    """A design's confirmation study opens with the design verdict (the checked claims of
+    :mod:`unosim.analysis.design_findings`), the Pareto chart and, folded, every design the search tried."""
+    import html
+    search = ctx.tables["design_search"].row(0, named=True)
+    section.lead = [("The design verdict", [c.text for c in ctx.found if c.section == "design"])]
+    section.text = (f"Objectives: {html.escape(str(search['objectives']))}. Constraints: "
+                    f"{html.escape(str(search['constraints']))}. The verdicts below judge each confirmed design "
+                    "against the base game by these objectives, on the confirmation's games.")
+    section.figures = _figures(ctx.figures, "design")
+    trials = ctx.tables["design_trials"]
+    view = trials.sort(["confirmed", "pareto", "trial"], descending=[True, True, False], nulls_last=True)
+    view = view.select([c for c in view.columns if view[c].null_count() < view.height])
+    section.folded.append(_table(view, f"Every design the search tried ({trials.height:,}), the confirmed first, "
+                                       "with its numbers on the search's games (optimistic for the best) and the base "
+                                       "game's on the same games (base_…)"))
+    return section
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One section of the report: its id (the page anchor) and title, the function that builds it
+    (given the context and the empty section) and whether the study has it; ``lead``: shown before the
+    verdicts."""
+
+    id: str
+    title: str
+    build: Callable[[Context, Section], Section]
+    when: Callable[[Context], bool] = lambda ctx: True
+    lead: bool = False
+
+
+#: the report's sections in order (the charts name the section they belong to: :data:`.charts.CHARTS`)
+SECTIONS = (
+    Entry("design", "Design search", _design, _is_design, lead=True),
+    Entry("tournament", "Tournament", _tournament, _is_tournament),
+    Entry("effects", "House-rule effects", _effects),
+    Entry("length", "Length", _length),
+    Entry("tension", "Tension and comebacks", _tension),
+    Entry("fairness", "Seat fairness", _fairness),
+    Entry("skill", "Skill", _skill),
+    Entry("cards", "Card values", _cards),
+    Entry("matches", "Matches", _matches, lambda ctx: "match_wins" in ctx.tables),
+)
 
 
 def _skill_lead(found: list) -> list[tuple[str, list[str]]]:
