@@ -20,6 +20,7 @@ confirmation (:data:`unosim.pipeline.house_rules.EXPERT_LINEUP`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,7 +69,7 @@ def designs(study) -> list[Design]:
 
 
 def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> list[Design]:
-    """The ``top`` designs (module docstring), feasible or not: the caller says which are."""
+    """The ``top`` distinct designs (module docstring), feasible or not: the caller says which are."""
     from .search import Scored
     scored = {d.trial: Scored(d.values, d.base, list(d.scores), [d.violation], d.games, 0) for d in found}
     by_trial = {d.trial: d for d in found}
@@ -92,7 +93,13 @@ def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> lis
         ranked = sorted(feasible, key=lambda k: (ranks[k], missed[k], worst[k], total[k], -by_trial[k].games))
     else:
         ranked = sorted(scored, key=lambda k: (by_trial[k].violation, -by_trial[k].games))
-    return [by_trial[k] for k in ranked[: top or spec.top]]
+    seen, distinct = set(), []   # a design the sampler proposed twice is confirmed once (its best-ranked trial)
+    for k in ranked:
+        key = json.dumps(by_trial[k].overrides, sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            distinct.append(k)
+    return [by_trial[k] for k in distinct[: top or spec.top]]
 
 
 def profile_of(spec: DesignSpec) -> dict[str, Any]:
@@ -209,7 +216,6 @@ def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, tried: i
     """Play ``chosen`` and the base game on fresh games (the confirmation seed) as a study in
     ``directory/confirm``, with ``record`` (:func:`search_record`) as its ``design.json``; analyse it
     (checked findings, the design verdict first) and write its report; returns the dataset."""
-    import json
     import tomllib
 
     from ..analysis.design import DESIGN_FILE
