@@ -269,6 +269,8 @@ def _design(ctx: Context, section: Section) -> Section:
                     "against the base game by these objectives, on the confirmation's games.")
     section.figures = _figures(ctx.figures, "design")
     trials = ctx.tables["design_trials"]
+    if trials.is_empty():
+        return section
     view = trials.sort(["confirmed", "pareto", "trial"], descending=[True, True, False], nulls_last=True)
     view = view.select([c for c in view.columns if view[c].null_count() < view.height])
     section.folded.append(as_table(view, f"Every design the search tried ({trials.height:,}), the confirmed first, "
