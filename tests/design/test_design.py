@@ -137,6 +137,7 @@ def test_confirmation_intervals_do_not_depend_on_the_search_seed(tmp_path, monke
     assert tables[0].equals(tables[1])
     assert tables[0].filter(pl.col("measure") == "length")["estimate"][0] < 0   # 5 cards: shorter rounds
     _the_report_leads_with_the_checked_design_verdict(ds)
+    _the_design_section_in_a_real_browser(ds, tmp_path)
 
 
 def _record(spec, chosen):
@@ -269,3 +270,26 @@ def test_a_journal_of_another_spec_is_refused_in_one_line(tmp_path):
         search.open_study(_spec(objectives={"length": "more"}), tmp_path, 0)
     assert "holds the trials of another design spec" in str(caught.value) and "\n" not in str(caught.value)
     search.open_study(_spec(budget={"games": 10**6}), tmp_path, 0)   # a larger budget resumes the same search
+
+
+def _the_design_section_in_a_real_browser(ds, tmp_path):
+    """At 1280 px and on a phone (390 px): the design section first, its Pareto chart drawn (a phone's chart
+    with a full-size link on screen), the folded trials table, no sideways scroll, every link resolved (without
+    Chromium, as the browser tests do: skipped)."""
+    import browser
+    from browser import PROBE, chromium_dom
+    chromium = browser.chromium()
+    if chromium is None:
+        return
+    probe = ds.path / "probe.html"
+    probe.write_text((ds.path / "report.html").read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"))
+    for width in (1280, 390):
+        dom = chromium_dom(chromium, probe, tmp_path / f"profile{width}", width=width)
+        assert dom["innerWidth"] == width and dom["sections"][:2] == ["design", "findings"], dom["sections"]
+        assert dom["navLinks"][:2] == ["#design", "#findings"] and not dom["unresolved"], dom["unresolved"]
+        pareto = [i for i in dom["images"] if i["alt"].startswith("Pareto chart")]
+        assert pareto and all(i["complete"] and i["width"] > 0 for i in pareto), dom["images"]
+        assert any(c["text"].startswith("Every design the search tried") for c in dom["captions"]), dom["captions"]
+        for figure in dom["figures"]:
+            assert 0 <= figure["left"] and figure["right"] <= width, figure
+        assert dom["scrollWidth"] <= dom["clientWidth"], (width, dom["scrollWidth"], dom["clientWidth"])
