@@ -101,13 +101,13 @@ def test_the_engine_cache_digest_follows_the_rule_slots_not_the_tables_prose(tmp
     import os
     import shutil
 
-    from unosim.engine import cache
+    from unosim.engine.build import cache
     package = tmp_path / "unosim"
     shutil.copytree(ROOT / "unosim", package, ignore=shutil.ignore_patterns("__pycache__"))
     table = package / "game" / "rule_table.py"
 
     def digest() -> str:
-        out = subprocess.run([sys.executable, "-c", "from unosim.engine.cache import DIGEST; print(DIGEST)"],
+        out = subprocess.run([sys.executable, "-c", "from unosim.engine.build.cache import DIGEST; print(DIGEST)"],
                              capture_output=True, text=True, cwd=tmp_path,
                              env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=300)
         assert out.returncode == 0, out.stderr
