@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import protocol as L
-from ..game.protocol import LOOKAHEAD, WEIGHTED
-from ..game.rule_table import switched_on
+from ...game import protocol as L
+from ...game.protocol import LOOKAHEAD, WEIGHTED
+from ...game.rule_table import switched_on
 
 # name -> how a compile notice names it (the order is the build key's): protocol.MECHANISMS, the one
 # registry of mechanisms (classic's blank cards, three families' own cards and turn steps, the house
@@ -138,7 +138,7 @@ def build_for(rules, lineup) -> Build:
 
 
 def _blank_ids() -> list[int]:
-    from ..game import cards
+    from ...game import cards
     return list(cards.ID_BLANK)
 
 
