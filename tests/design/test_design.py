@@ -107,9 +107,9 @@ def test_no_feasible_design_says_so_with_the_closest(tmp_path):
                           constraints={"length": {"max": 3}}, budget={"games": 30_000}, confirm_games=0,
                           out=tmp_path, say=lines.append, **TINY,
                           space={"rules": ["hand_size"], "ranges": {"hand_size": [5, 9]}, "deck": False})
-    assert not frame["feasible"].any()
+    assert not frame["feasible"].any() and not frame["confirmed"].any()
     assert any(line.startswith("no design satisfies the constraints; the closest: design_") for line in lines)
-    assert "No design the search tried satisfies the constraints" in (tmp_path / "nf" / "design_report.html").read_text()
+    assert not (tmp_path / "nf" / "confirm").exists()   # nothing confirmed, no report of designs
 
 
 def test_confirmation_seed_is_not_a_search_seed():
@@ -133,10 +133,40 @@ def test_confirmation_intervals_do_not_depend_on_the_search_seed(tmp_path, monke
     tables = []
     for run, search_seed in (("a", real["search"]), ("b", real["search"] + 1)):
         monkeypatch.setattr(confirming, "seeds", lambda seed, s=search_seed: {**real, "search": s})
-        ds = confirming.confirm(spec, chosen, tmp_path / run, tried=1)
+        ds = confirming.confirm(spec, chosen, tmp_path / run, tried=2, record=_record(spec, chosen))
         tables.append(read_tables(ds.path / TABLE_DIR)["effects"].select("measure", "estimate", "ci_low", "ci_high"))
     assert tables[0].equals(tables[1])
     assert tables[0].filter(pl.col("measure") == "length")["estimate"][0] < 0   # 5 cards: shorter rounds
+    _the_report_leads_with_the_checked_design_verdict(ds)
+    _the_design_section_in_a_real_browser(ds, tmp_path)
+
+
+def _record(spec, chosen):
+    """The search record of two designs tried by hand (trial 1 confirmed)."""
+    import polars as pl
+    trials = pl.DataFrame({"trial": [1, 2], "batch": [0, 0], "state": ["complete", "complete"], "rung": [1, 0],
+                           "games": [600, 200], "length": [40.0, 47.0], "base_length": [49.0, 48.5],
+                           "violation": [0.0, 0.0], "feasible": [True, True], "hand_size": ["5", "6"],
+                           "refused": [None, None], "pareto": [True, False]})
+    return confirming.search_record(spec, trials, chosen, games=1_600, seconds=1.0)
+
+
+def _the_report_leads_with_the_checked_design_verdict(ds):
+    from unosim.analysis.checker import check_claims
+    from unosim.analysis.standard import TABLE_DIR, as_written, read_findings, read_profile, read_tables
+    directory = ds.path / TABLE_DIR
+    claims = [c for c in read_findings(directory) if c.section == "design"]
+    assert claims[0].text.startswith("These designs were selected by a search: it tried 2 designs of classic at 4 "
+                                     "players on 1,600 games") and "never played" in claims[0].text
+    assert claims[1].text.startswith("Best on less length: design_1, −") and claims[1].table == "effects"
+    tables, profile = read_tables(directory), read_profile(directory)
+    assert check_claims(as_written(tables), read_findings(directory), profile) == []
+    lied = dict(tables, design_search=tables["design_search"].with_columns(tried=3))   # a sentence the table denies
+    assert any("tried" in p for p in check_claims(as_written(lied), read_findings(directory), profile))
+    page = (ds.path / "report.html").read_text(encoding="utf-8")
+    assert page.index('<section id="design">') < page.index('<section id="findings">')
+    assert "The design verdict" in page and "Pareto chart of the 2 designs tried" in page
+    assert (directory / "charts" / "pareto.svg").is_file()
 
 
 def test_export_is_a_runnable_study_spec(tmp_path):
@@ -218,3 +248,26 @@ def test_a_journal_of_another_spec_is_refused_in_one_line(tmp_path):
         search.open_study(_spec(objectives={"length": "more"}), tmp_path, 0)
     assert "holds the trials of another design spec" in str(caught.value) and "\n" not in str(caught.value)
     search.open_study(_spec(budget={"games": 10**6}), tmp_path, 0)   # a larger budget resumes the same search
+
+
+def _the_design_section_in_a_real_browser(ds, tmp_path):
+    """At 1280 px and on a phone (390 px): the design section first, its Pareto chart drawn (a phone's chart
+    with a full-size link on screen), the folded trials table, no sideways scroll, every link resolved (without
+    Chromium, as the browser tests do: skipped)."""
+    import browser
+    from browser import PROBE, chromium_dom
+    chromium = browser.chromium()
+    if chromium is None:
+        return
+    probe = ds.path / "probe.html"
+    probe.write_text((ds.path / "report.html").read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"))
+    for width in (1280, 390):
+        dom = chromium_dom(chromium, probe, tmp_path / f"profile{width}", width=width)
+        assert dom["innerWidth"] == width and dom["sections"][:2] == ["design", "findings"], dom["sections"]
+        assert dom["navLinks"][:2] == ["#design", "#findings"] and not dom["unresolved"], dom["unresolved"]
+        pareto = [i for i in dom["images"] if i["alt"].startswith("Pareto chart")]
+        assert pareto and all(i["complete"] and i["width"] > 0 for i in pareto), dom["images"]
+        assert any(c["text"].startswith("Every design the search tried") for c in dom["captions"]), dom["captions"]
+        for figure in dom["figures"]:
+            assert 0 <= figure["left"] and figure["right"] <= width, figure
+        assert dom["scrollWidth"] <= dom["clientWidth"], (width, dom["scrollWidth"], dom["clientWidth"])
