@@ -1,24 +1,26 @@
-"""Shared session fixtures. Helpers live in plain helper modules (``study_specs``, ``browser``,
-``scenario_tools``, ``differential_cases``, ``fuzz_draws``); no test module imports another."""
+"""Shared session fixtures. Helpers live in plain modules of tests/helpers/ (``study_specs``, ``browser``,
+``scenario_tools``, ``differential_cases``, ``fuzz_draws``, …), imported by name (pyproject's pytest
+``pythonpath``); no test module imports another. tests/README.md says where a test goes."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
 
 import browser
 import pytest
-from study_specs import DEMO_SPEC, HOUSE_RULE_SPEC, MATCH_SPEC, small_spec
+from study_specs import DEMO_SPEC, HOUSE_RULE_SPEC, MATCH_SPEC, small, small_spec
 
 from unosim.pipeline.runner import run_study
 from unosim.pipeline.study import parse_study
 
 # Every engine call of the tests (subprocesses included) runs on one build with every mechanism and
 # policy, compiled once into the shared cache (the first worker to need it compiles it, the other waits):
-# compiling each call's own build would compile dozens. tests/test_builds.py plays specialised builds
-# against it, and tests/test_warm_cache.py compiles a user's first build in a cache of its own.
+# compiling each call's own build would compile dozens. tests/engine/test_builds.py plays specialised builds
+# against it, and tests/engine/test_warm_cache.py compiles a user's first build in a cache of its own.
 os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 
 
@@ -26,7 +28,8 @@ os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 #: engine, statistics on synthetic tables): they run early, while the session's build compiles
 ENGINE_FREE = ("test_atomic", "test_browser_wait", "test_cards_rules", "test_docs", "test_docs_site", "test_effects",
                "test_fairness_calibration", "test_house_rules", "test_prepare", "test_protocol", "test_rule_table",
-               "test_structure", "test_study", "test_reference_", "test_scenarios_")   # a name ending in _ is a prefix
+               "test_structure", "test_study", "test_reference_", "test_scenarios_",
+               "test_docstring_examples")   # a name ending in _ is a prefix
 #: ... except these, which also play their scenarios on the compiled engine
 PLAYS_COMPILED = ("test_scenarios_flip",)
 
@@ -78,6 +81,22 @@ def small_dataset(tmp_path_factory):
     return run_study(parse_study(small_spec()), out, n_jobs=1, chunk_size=250, progress=False).path
 
 
+@pytest.fixture
+def copy_of(small_dataset, tmp_path):
+    """A copy of :func:`small_dataset` for a test that damages or extends it."""
+    return shutil.copytree(small_dataset, tmp_path / "copy")
+
+
+@pytest.fixture(scope="session")
+def small_pair(tmp_path_factory):
+    """Two complete datasets of 'small' (study_specs.small: seed 7 and seed 99), 150 games per job: the
+    same spec but another seed, for parts that belong to another study. Tests copy them before damage."""
+    out = tmp_path_factory.mktemp("pair")
+    a = run_study(parse_study(small()), out / "a", n_jobs=1, chunk_size=150, progress=False).path
+    b = run_study(parse_study(small(seed=99)), out / "b", n_jobs=1, chunk_size=150, progress=False).path
+    return a, b
+
+
 @pytest.fixture(scope="session")
 def match_dataset(tmp_path_factory):
     """The path of a complete small points-mode study."""
@@ -102,9 +121,18 @@ def house_rule_dataset(tmp_path_factory):
     return run_study(parse_study(HOUSE_RULE_SPEC), out, n_jobs=1, progress=False).path
 
 
+@pytest.fixture(scope="module")
+def explorer(tmp_path_factory):
+    """The explorer's server started in this process (``unosim.explore.start``), one per test module."""
+    from unosim.explore import start
+    app = start(workdir=tmp_path_factory.mktemp("explore"))
+    yield app
+    app.stop()
+
+
 @pytest.fixture(scope="session")
 def chromium():
-    """Debian's Chromium (waited for while `.ci/run` installs it: tests/browser.py); skips without one."""
+    """Debian's Chromium (waited for while `.ci/run` installs it: tests/helpers/browser.py); skips without one."""
     path = browser.chromium()
     if path is None:
         pytest.skip("needs Debian's chromium (.ci/run installs it)")

@@ -21,7 +21,8 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
 ``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
     Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
     ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
-    and, when done, the URL of its design report, served with the files it links to.
+    and, when done, the URL of its confirmation study's report (it opens with the design verdict; none when
+    no design met the constraints), served with the files it links to.
 
 It answers only its own page (:func:`create_app`'s ``hosts``): a request naming another Host (DNS
 rebinding) is refused by Starlette's ``TrustedHostMiddleware``; a state-changing request (POST, DELETE)
@@ -222,6 +223,23 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
     async def get_options(request: Request) -> Response:
         return JSONResponse(cached_options)
 
+    async def failure(request: Request, exc: Exception) -> Response:   # a bug: the terminal gets its traceback
+        return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+    middleware = [Middleware(JSONErrors), Middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False),
+                  Middleware(SameOriginJSON, origins=origins)]
+    return Starlette(exception_handlers={Exception: failure}, middleware=middleware, routes=[
+        *_design_routes(designs),
+        Route("/", index),
+        Route("/api/options", get_options),
+        Route("/docs/rules.md", rules_doc),
+        *_run_routes(runs, stopping),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+
+
+def _run_routes(runs: Runs, stopping: threading.Event) -> list[Route]:
+    """Comparisons: submit one, follow or cancel it, download its spec and tables."""
     async def compare(request: Request) -> Response:
         try:
             if runs.full():   # before reading: a flood of posts costs nothing
@@ -276,6 +294,17 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         return FileResponse(run.dataset / "analysis" / f"{name}.csv", media_type="text/csv",
                             filename=f"what_if_{name}.csv")
 
+    return [
+        Route("/api/compare", compare, methods=["POST"]),
+        Route("/api/runs/{run}", get_run),
+        Route("/api/runs/{run}", cancel_run, methods=["DELETE"]),
+        Route("/api/runs/{run}/spec.toml", spec),
+        Route("/api/runs/{run}/tables/{name}.csv", table),
+    ]
+
+
+def _design_routes(designs: DesignRuns) -> list[Route]:
+    """Design searches: start one, follow or cancel it, read its files."""
     async def design(request: Request) -> Response:
         try:
             body = await _read_body(request)
@@ -300,22 +329,8 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         path = designs.file(request.path_params["run"], request.path_params["path"])
         return _error("no such file of a design search", 404) if path is None else FileResponse(path)
 
-    async def failure(request: Request, exc: Exception) -> Response:   # a bug: the terminal gets its traceback
-        return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
-
-    return Starlette(exception_handlers={Exception: failure}, middleware=[Middleware(JSONErrors), Middleware(TrustedHostMiddleware, allowed_hosts=hosts,
-                                                                    www_redirect=False),
-                                 Middleware(SameOriginJSON, origins=origins)], routes=[
+    return [
         Route("/api/design", design, methods=["POST"]),
         Route("/api/design/{run}", design_state, methods=["GET", "DELETE"]),
         Route("/api/design/{run}/{path:path}", design_file),
-        Route("/", index),
-        Route("/api/options", get_options),
-        Route("/docs/rules.md", rules_doc),
-        Route("/api/compare", compare, methods=["POST"]),
-        Route("/api/runs/{run}", get_run),
-        Route("/api/runs/{run}", cancel_run, methods=["DELETE"]),
-        Route("/api/runs/{run}/spec.toml", spec),
-        Route("/api/runs/{run}/tables/{name}.csv", table),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ])
+    ]

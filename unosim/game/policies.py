@@ -63,7 +63,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -339,6 +341,21 @@ def _valid_range(key: str) -> str:
     if key == "horizon":
         return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
     return "a finite number (a weight)" if key in WEIGHT_PARAMS else "a probability in [0, 1]"
+
+
+def parse_policies(policy_list, keep: Callable[[Any], bool] = lambda item: False) -> tuple:
+    """The one parser of a list of policies (a tournament's or ladder's entrants, a tuning's comparisons;
+    a lineup is :func:`parse_lineup`'s): a list of specs or PolicySpecs, or one comma-separated string (a
+    comma inside a spec's parentheses does not split) → one PolicySpec each; an item ``keep`` accepts (a
+    tournament's Python policy) stays as given. Bad input raises ValueError naming it and what is valid."""
+    if isinstance(policy_list, str):
+        policy_list = _split_top_level(policy_list)
+    if not isinstance(policy_list, (list, tuple)) or not all(
+            isinstance(item, (str, PolicySpec)) or keep(item) for item in policy_list):
+        raise ValueError(f"policies={policy_list!r} is invalid: valid is a list of policy specs such as "
+                         f"['random', 'greedy_points'] (policies: {list(POLICIES)})")
+    return tuple(item if keep(item) else parse_policy(item.strip() if isinstance(item, str) else item)
+                 for item in policy_list)
 
 
 def _split_top_level(text: str) -> list[str]:

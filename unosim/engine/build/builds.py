@@ -5,7 +5,7 @@ tier its lineup needs. A build compiles only that code — numba prunes
 every branch on a false compile-time constant of :mod:`.features` before typing, so the callees behind
 it are never typed, optimised or emitted — and each build is cached on its own
 (:mod:`.cache`). The games do not depend on the build: a build that covers a call plays exactly the
-games of the smallest one (tests/test_builds.py compares them).
+games of the smallest one (tests/engine/test_builds.py compares them).
 
 Mechanisms (:data:`MECHANISMS`) are the verbs a variant's cards or house rules add to the core turn
 (numbers, Skip, Reverse, Draw Two, wilds and Wild Draw Four, the UNO checkpoint, the match). A rule
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ...game import protocol as L
 from ...game.protocol import LOOKAHEAD, WEIGHTED
+from ...game.rule_table import switched_on
 
 # name -> how a compile notice names it (the order is the build key's): protocol.MECHANISMS, the one
 # registry of mechanisms (classic's blank cards, three families' own cards and turn steps, the house
@@ -119,10 +120,7 @@ def mechanisms_of(rules) -> frozenset[str]:
     """The mechanisms a rule set (``unosim.game.rules.RuleSet``) uses."""
     used = set(family_mechanisms(rules.mechanics))
     used |= {"blank"} if rules.deck_counts()[_blank_ids()].sum() > 0 else set()
-    used |= {"stacking"} if rules.stacking != "none" else set()
-    used |= {"mercy"} if rules.mercy_limit is not None else set()
-    used |= {"seven_o"} if rules.seven_o else set()
-    used |= {"jump_in"} if rules.jump_in else set()
+    used |= switched_on(rules)   # the house rules' mechanisms: the rule table says which
     return frozenset(used)
 
 

@@ -1,0 +1,183 @@
+"""The explorer answers only its own page and no request can stall it: cross-site posts, foreign Host
+headers (DNS rebinding), a 50 MB body and a flood of 2,000 posts are refused while the page itself is
+served within 100 ms throughout; slow bodies time out; every failure is a bounded JSON error."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from commands import unosim_explore
+from unosim.explore import server, start
+
+JSON = {"Content-Type": "application/json"}
+LONG_RUN = json.dumps({"games": 200_000, "what_if": {"seven_o": True}}).encode()   # hours of CPU each, if they were let in
+
+
+async def http(port: int, method: str, path: str, headers: dict | None = None, body: bytes = b"",
+               chunks: int = 0, host: str = "127.0.0.1") -> tuple[int, dict | str]:
+    """One request on its own connection: (status, JSON or text). ``chunks``: send that many MiB as a
+    chunked body instead of ``body`` (stopping when the server stops reading); a server that refuses it
+    may reset the connection before its answer is read: then (None, the bytes sent)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = {"Host": f"{host}:{port}", "Connection": "close", **(headers or {})}
+    if chunks:
+        head["Transfer-Encoding"] = "chunked"
+    else:
+        head.setdefault("Content-Length", str(len(body)))
+    received = bytearray()
+
+    async def read():   # while writing: a server that refuses a body answers, then resets the connection
+        try:
+            while data := await reader.read(65536):
+                received.extend(data)
+        except ConnectionResetError:
+            pass
+
+    reading = asyncio.create_task(read())
+    writer.write(f"{method} {path} HTTP/1.1\r\n".encode()
+                 + "".join(f"{k}: {v}\r\n" for k, v in head.items()).encode() + b"\r\n" + (b"" if chunks else body))
+    sent = 0
+    try:
+        mib = b"x" * (1 << 20)
+        for _ in range(chunks):
+            writer.write(b"%x\r\n" % len(mib) + mib + b"\r\n")
+            await writer.drain()
+            sent += len(mib)
+        if chunks:
+            writer.write(b"0\r\n\r\n")
+        await writer.drain()
+    except (ConnectionResetError, BrokenPipeError):
+        pass   # the server stopped reading: its answer is already there
+    await reading
+    raw = bytes(received)
+    writer.close()
+    if not raw:
+        return None, sent
+    head_text, _, payload = raw.partition(b"\r\n\r\n")
+    status = int(head_text.split()[1])
+    text = payload.decode("utf-8", "replace")
+    return status, json.loads(text) if b"application/json" in head_text else text
+
+
+@pytest.fixture(scope="module")
+def explorer_process():
+    process, line = unosim_explore()
+    port = int(line.split()[2].rstrip("/").rsplit(":", 1)[1])
+    asyncio.run(http(port, "GET", "/"))
+    time.sleep(2)   # past the first requests' imports and the worker's start
+    yield port
+    process.terminate()
+    process.wait(30)
+
+
+def _slowdown(cpu_s: float = 0.1) -> float:
+    """Wall time over CPU time of a busy loop in this process: how many processes share each core now
+    (1 on a quiet machine; a shared 2-core machine under a load of 16 gives about 8)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    while time.process_time() - cpu < cpu_s:
+        pass
+    return max(1.0, (time.perf_counter() - wall) / (time.process_time() - cpu))
+
+
+def test_attacks_are_refused_while_the_page_answers_within_100_ms(explorer_process):
+    """100 ms on a quiet machine: the bound scales with the contention measured before, during and after
+    (a loaded shared machine slows every process alike; a request that blocked the server would not)."""
+    port = explorer_process
+
+    async def main():
+        latencies: list[float] = []
+        done = asyncio.Event()
+
+        async def watch():   # the explorer's own page, every 20 ms, for as long as the attacks last
+            while not done.is_set():
+                t = time.perf_counter()
+                status, page = await http(port, "GET", "/")
+                latencies.append(time.perf_counter() - t)
+                assert status == 200 and "what-if explorer" in page
+                contention.append(_slowdown(0.01))
+                await asyncio.sleep(0.02)
+
+        async def flood():
+            gate = asyncio.Semaphore(10)
+
+            async def one():
+                async with gate:
+                    return (await http(port, "POST", "/api/compare", JSON, LONG_RUN))[0]
+            return await asyncio.gather(*(one() for _ in range(2000)))
+
+        watcher = asyncio.create_task(watch())
+        await asyncio.sleep(0.2)
+        results = await asyncio.gather(
+            http(port, "POST", "/api/compare", {"Content-Type": "text/plain", "Origin": "https://evil.example"},
+                 LONG_RUN),
+            http(port, "POST", "/api/compare", {**JSON, "Origin": "https://evil.example"}, LONG_RUN),
+            http(port, "GET", "/api/options", host="evil.example"),
+            http(port, "POST", "/api/compare", JSON, LONG_RUN, host="rebound.example"),
+            http(port, "POST", "/api/compare", JSON, chunks=50),
+            http(port, "POST", "/api/compare", {**JSON, "Content-Length": str(50 << 20)}),
+            flood())
+        done.set()
+        await watcher
+        return results, latencies
+
+    contention = [_slowdown()]
+    (text_post, cross_site, foreign, rebound, chunked, declared, flood), latencies = asyncio.run(main())
+    bound = 0.1 * max(*contention, _slowdown())
+    assert text_post[0] == 403 and cross_site[0] == 403 and "another origin" in cross_site[1]["error"]
+    assert foreign == (400, {"error": "Invalid host header"}) and rebound[0] == 400
+    assert declared[0] == 413 and "at most 65,536" in declared[1]["error"]
+    # refused while read: answered, or reset (its answer lost) long before 50 MB went through
+    assert (chunked[0] == 413 and "at most 65,536" in chunked[1]["error"]) or (chunked[0] is None and chunked[1] < 20 << 20)
+    assert flood.count(202) == 4 and flood.count(429) == 2000 - 4
+    assert len(latencies) > 10 and max(latencies) < bound, (bound, sorted(latencies)[-5:], sorted(contention)[-5:])
+
+
+@pytest.fixture(scope="module")
+def explorer(tmp_path_factory):
+    app = start(workdir=tmp_path_factory.mktemp("explore"))
+    yield app
+    app.stop()
+
+
+def _port(explorer) -> int:
+    return int(explorer.url.rstrip("/").rsplit(":", 1)[1])
+
+
+@pytest.mark.parametrize("body, message", [
+    (b"[" * 30_000 + b"]" * 30_000, "the request body is JSON nested too deeply"),
+    (b'{"what_if": {"deck": ' + b'{"a":' * 5000 + b"1" + b"}" * 5000 + b"}}", "JSON nested too deeply"),
+    (b"not json", "the request body is not JSON"),
+    (json.dumps({"lineup": "x" * 50_000}).encode(), "unknown policy 'xxx"),
+])
+def test_malformed_bodies_get_a_bounded_json_error(explorer, body, message):
+    status, answer = asyncio.run(http(_port(explorer), "POST", "/api/compare", JSON, body))
+    assert status == 400 and message in answer["error"]
+    assert len(answer["error"]) <= server.MAX_ERROR
+
+
+@pytest.mark.parametrize("method, path, status", [("GET", "/api/nowhere", 404), ("GET", "/api/compare", 405),
+                                                  ("PUT", "/api/runs/r1", 405)])
+def test_the_frameworks_own_errors_are_json_too(explorer, method, path, status):
+    assert asyncio.run(http(_port(explorer), method, path, JSON))[0] == status
+    assert "error" in asyncio.run(http(_port(explorer), method, path, JSON))[1]
+
+
+def test_a_slow_body_times_out(explorer, monkeypatch):
+    monkeypatch.setattr(server, "BODY_TIMEOUT_S", 0.5)
+
+    async def slow():
+        reader, writer = await asyncio.open_connection("127.0.0.1", _port(explorer))
+        writer.write("POST /api/compare HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     "Content-Length: 100\r\nConnection: close\r\n\r\n{".encode())
+        await writer.drain()
+        t = time.perf_counter()
+        raw = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
+        return raw, time.perf_counter() - t
+
+    raw, seconds = asyncio.run(slow())
+    assert raw.startswith(b"HTTP/1.1 408") and b"did not arrive within 0.5 s" in raw and seconds < 5
