@@ -71,6 +71,7 @@ def test_a_build_that_cannot_play_the_call_is_refused():
 def test_the_compile_estimate_follows_the_measured_model():
     assert builds.model_seconds(Build()) < builds.model_seconds(Build(frozenset({"spin"})))
     assert builds.model_seconds(Build.full()) > 3 * builds.model_seconds(Build())
+    assert set(builds.MECHANISM_COMPILE_SECONDS) == set(builds.MECHANISMS)   # every mechanism has its estimate
 
 
 def test_the_estimate_is_scaled_by_the_fastest_earlier_compiles_here(tmp_path, monkeypatch):

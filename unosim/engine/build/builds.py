@@ -28,7 +28,7 @@ from ...game.rule_table import switched_on
 # name -> how a compile notice names it (the order is the build key's): protocol.MECHANISMS, the one
 # registry of mechanisms (classic's blank cards, three families' own cards and turn steps, the house
 # rules that add a step to the turn, UNO Flip's sides)
-MECHANISMS = {name: spec["label"] for name, spec in L.MECHANISMS.items()}
+MECHANISMS = {name: mechanism.label for name, mechanism in L.MECHANISMS.items()}
 # the mechanisms a family's own rules always use (a house rule can add more): its own, if it names one,
 # and No Mercy's fixed house rules
 IMPLIED = {"no_mercy": ("stacking", "mercy", "seven_o")}
@@ -146,13 +146,15 @@ def model_seconds(build: Build) -> float:
     """A build's compile time on one core of the 2-core development machine (measured; see
     :data:`COMPILE_SECONDS`): the core, plus each mechanism and the policy tier."""
     parts = COMPILE_SECONDS
-    return (parts["core"] + sum(L.MECHANISMS[m]["compile_seconds"] for m in build.mechanisms)
+    return (parts["core"] + sum(MECHANISM_COMPILE_SECONDS[m] for m in build.mechanisms)
             + parts[build.policies])
 
 
 # The model's parts, in CPU seconds of a cold compile on one idle core (docs/results/engine_compile.json):
-# the core is the build with no mechanism and the basic tier; a mechanism's own cost (protocol.MECHANISMS)
+# the core is the build with no mechanism and the basic tier; a mechanism's own cost
 # and each tier's here are what adding it to the core cost. Mechanisms compiled together cost more than
 # the sum, and machines differ: a compile's notice scales the model by this machine's earlier compiles
 # (loader.estimate_seconds).
 COMPILE_SECONDS = {"core": 18.0, "basic": 0.0, "weighted": 3.0, "lookahead": 21.0}
+MECHANISM_COMPILE_SECONDS = {"blank": 6.0, "minions": 3.0, "spin": 18.0, "no_mercy": 3.0, "stacking": 2.0,
+                             "mercy": 1.5, "seven_o": 1.5, "jump_in": 5.0, "flip": 9.0}

@@ -1,9 +1,8 @@
 """The hooks through which the core calls the mechanism wings (:mod:`.mechanics`).
 
 The core (``effects``, ``turn``, ``output``, ``audit``, ``lookahead``) calls a wing only through the hooks
-below (the draw verb excepted: ``piles.draw_one`` asks the mercy wing itself, because this module
-imports every wing and the wings import the piles), and this module is the one place that lists the
-wings. Each hook calls a wing under its compile-time switch (``if HAS_<NAME>:``, :mod:`.features`), so a
+below, and this module is the one place that lists the wings (the mercy rule's knock-out is not a wing:
+the draw verb, ``record.piles.draw_one``, knocks out itself). Each hook calls a wing under its compile-time switch (``if HAS_<NAME>:``, :mod:`.features`), so a
 build without the mechanism never compiles the wing, and every hook is inlined (``inline='always'``),
 so dispatch costs nothing:
 
@@ -43,7 +42,8 @@ hook                           called from                 what a wing does ther
                                                            deck counted as it shows now
 ``physical(c)``                ``audit.audit``             the card id a face belongs to
 ``consistent(g)``              ``audit.audit``             its own invariants hold
-``write(g, row)``              ``output.write_round``      its round counters
+``write(g, row)``              ``output.write_round``      its round counters (the output zeroes every
+                                                           wing's first)
 ``write_seat(g, srow, s)``     ``output.write_seats``      its seat counters
 =============================  ==========================  ==================================================
 
@@ -52,8 +52,6 @@ Adding a wing: its module pair, a line under each hook it uses here and in
 """
 
 from unosim.engine.build.jit import njit
-
-from unosim.game import protocol as L
 
 from ..features import (HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN,
                         HAS_STACKING)
@@ -210,33 +208,17 @@ def consistent(g):
 
 @njit(inline='always')
 def write(g, row):
-    # every column is written (the round table is allocated empty): a wing not compiled in writes zeros
     if HAS_MINIONS:
         minions.write(g, row)
-    else:
-        row[L.RC_DUMBFU_PENALTIES] = 0
     if HAS_SPIN:
         spin.write(g, row)
-    else:
-        row[L.RC_SPINS] = 0
-        row[L.RC_FINAL_SPINS] = 0
-        for o in range(L.N_SPIN_OUTCOMES):
-            row[L.RC_OUTCOME + o] = 0
     if HAS_SEVEN_O:
         seven_o.write(g, row)
-    else:
-        row[L.RC_SWAPS_7] = 0
-        row[L.RC_PASSES_0] = 0
     if HAS_FLIP:
         flip.write(g, row)
-    else:
-        row[L.RC_FLIPS] = 0
 
 
 @njit(inline='always')
 def write_seat(g, srow, s):
     if HAS_SPIN:
         spin.write_seat(g, srow, s)
-    else:
-        srow[L.SC_WHEEL_GAINED] = 0
-        srow[L.SC_WHEEL_LOST] = 0

@@ -7,14 +7,14 @@ to stack, or accept), a lookahead seat ``p``:
    with ``voluntary_draw``, or *accept* facing a penalty). It never bluffs a Wild Draw Four: the
    rollouts could not price the risk of a challenge. Fewer than two options: no search;
 2. takes ONE 64-bit number from the game's play stream: the seed of the whole search;
-3. for each of ``R = rollouts`` worlds: samples the cards it cannot see (:func:`deal_world`) —
+3. for each of ``R = rollouts`` worlds: samples the cards it cannot see (:func:`.worlds.deal_world`) —
    the unseen cards, i.e. the deck minus its own hand, the discard pile and the cards it knows to be
    in other hands (:mod:`.belief`), shuffled into the other hands (around their known cards, and
    keeping out of a hand the cards its seat was seen to lack when it drew: its *void*), the draw pile
    and the set-aside pile, every count as observed — then, in that same world and with the
    same random streams for every option (common random numbers), applies each option and lets the
    rollout preset play every seat for ``horizon`` turns (0: to the end of the round). The world is
-   dealt once and copied for each option (:func:`copy_world`). **Pruning** (``prune`` > 0, 3+ players):
+   dealt once and copied for each option (:func:`.worlds.copy_world`). **Pruning** (``prune`` > 0, 3+ players):
    after PRUNE_FIRST worlds, and every PRUNE_EVERY after, an option whose mean gain over the anchor's
    option lies ``prune`` standard errors or more below 0 is no longer played out
    (:func:`prune_below_anchor`; the anchor's option always is, the base of every gain), and the search
@@ -99,29 +99,23 @@ from unosim.engine.build.jit import njit
 from unosim.game import protocol as L
 from . import hooks
 from . import turn
-from ..policies.dispatch import NO_CHOICE, ROLLOUT_POLICY, acting_policy, play_as, stack_as
-from ..record.rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
+from .worlds import copy_world, deal_world, seat_rollout_policies, unseen_cards
+from ..policies.dispatch import NO_CHOICE, ROLLOUT_POLICY, play_as, stack_as
+from ..record.rng import PLAY_STREAM, below, next64, seed_streams
 from ..record.state import (
-    ASIDE,
     COLOUR,
     NO_COLOUR,
-    DISC,
-    DRAW,
     KO_POINTS,
-    LOOKAHEAD,
     MAXC,
     POINTS,
     SE_ACTIVE,
     ST_LA_CHOICE,
     ST_LA_READY,
-    ST_LA_SEARCH,
     ST_N,
-    ST_TRACE,
     ST_TURNS,
     ST_VIOLATIONS,
     ST_WINNER,
     game_dtype,
-    recount_held,
 )
 
 DRAW_OR_ACCEPT = -1            # the option "draw" (normal turn) / "accept the penalty" (stack turn)
@@ -184,150 +178,6 @@ def candidates(g, p, options):
         options[k] = DRAW_OR_ACCEPT
         k += 1
     return k
-
-
-@njit
-def unseen_cards(g, p, deck_counts, out):
-    """out[:m] = the cards p cannot locate (ascending ids): the deck minus p's hand, the discard pile
-    and the cards p knows to be in the other hands. Returns m, or -1 when that count disagrees with
-    the hidden places (other hands' unknown cards, draw pile, set-aside pile): a corrupt belief."""
-    st = g["st"]
-    known = g["known"]
-    hands = g["hands"]
-    hlen = g["hlen"]
-    pile = g["pile"]
-    plen = g["plen"]
-    count = deck_counts.copy()
-    for i in range(hlen[p]):
-        count[hands[p, i]] -= 1
-    for i in range(plen[DISC]):
-        count[pile[DISC, i]] -= 1
-    hidden = plen[DRAW] + plen[ASIDE]
-    for t in range(st[ST_N]):
-        if t != p:
-            hidden += hlen[t]
-            for c in range(count.shape[0]):
-                count[c] -= known[p, t, c]
-                hidden -= known[p, t, c]
-    m = 0
-    for c in range(count.shape[0]):
-        if count[c] < 0:
-            return -1
-        for _ in range(count[c]):
-            out[m] = c
-            m += 1
-    return m if m == hidden else -1
-
-
-@njit
-def deal_world(g, p, work, unseen, m, seed, world):
-    """Fill ``work`` with one world consistent with what p has observed: every public field of g, p's
-    own hand, the other hands' known cards (ascending ids, first) and the unseen cards shuffled by the
-    world's deck stream into the remaining places of the other hands, the draw pile and the set-aside
-    pile; at least ``void_kept[t]`` of t's unknown cards come from outside t's void (:mod:`.belief`).
-    The world's two streams are seeded from (seed, world) only. The seats' policies are set once
-    per search (:func:`seat_rollout_policies`): p's rollout preset, p itself through the lookahead
-    dispatch (st[ST_LA_CHOICE] first, then the preset)."""
-    st = g["st"]
-    n = st[ST_N]
-    hlen = g["hlen"]
-    plen = g["plen"]
-    known = g["known"]
-    seed_streams(work, seed, world)
-    wst = work["st"]
-    wst[:] = st
-    wst[ST_TRACE] = 0
-    wst[ST_LA_SEARCH] = 0
-    wst[ST_LA_READY] = 1
-    work["ir"][:] = g["ir"]
-    work["fr"][:] = g["fr"]
-    work["plen"][:] = plen
-    work["outcomes"][:] = g["outcomes"]
-    for t in range(n):
-        work["hlen"][t] = hlen[t]
-        work["seat"][t] = g["seat"][t]
-        work["shown"][t] = g["shown"][t]
-        work["deficit"][t] = g["deficit"][t]
-        work["totals"][t] = g["totals"][t]
-    wpile = work["pile"]
-    wpile[DISC, :plen[DISC]] = g["pile"][DISC, :plen[DISC]]
-    work["discards"][:] = g["discards"]
-    whands = work["hands"]
-    whands[p, :hlen[p]] = g["hands"][p, :hlen[p]]
-    pool = work["buf"]
-    pool[:m] = unseen[:m]
-    shuffle(work, pool, m, DECK_STREAM)
-    j = 0
-    for t in range(n):
-        if t == p:
-            continue
-        h = 0
-        for c in range(known.shape[2]):
-            for _ in range(known[p, t, c]):
-                whands[t, h] = c
-                h += 1
-        kept = min(g["void_kept"][t], hlen[t]) - h   # unknown cards t is known to hold outside its void
-        while h < hlen[t]:
-            if kept > 0:
-                kept -= 1
-                outside_void(g["void"], t, pool, j, m)
-            whands[t, h] = pool[j]
-            h += 1
-            j += 1
-    for t in range(n):
-        recount_held(work, t)
-    for row in (DRAW, ASIDE):
-        for i in range(plen[row]):
-            wpile[row, i] = pool[j]
-            j += 1
-
-
-@njit
-def copy_world(source, dest, n):
-    """dest = source in every field :func:`deal_world` deals (the others are the rollout's scratch, or
-    set once per search): each option of a world starts from the same world and random streams."""
-    dest["rng"][:] = source["rng"]
-    dest["st"][:] = source["st"]
-    dest["ir"][:] = source["ir"]
-    dest["fr"][:] = source["fr"]
-    dest["plen"][:] = source["plen"]
-    dest["outcomes"][:] = source["outcomes"]
-    dest["discards"][:] = source["discards"]
-    for t in range(n):
-        dest["hlen"][t] = source["hlen"][t]
-        dest["seat"][t] = source["seat"][t]
-        dest["shown"][t] = source["shown"][t]
-        dest["deficit"][t] = source["deficit"][t]
-        dest["totals"][t] = source["totals"][t]
-        dest["held"][t] = source["held"][t]
-        for i in range(source["hlen"][t]):
-            dest["hands"][t, i] = source["hands"][t, i]
-    for row in range(3):
-        for i in range(source["plen"][row]):
-            dest["pile"][row, i] = source["pile"][row, i]
-
-
-@njit
-def outside_void(void, t, pool, j, m):
-    """Move the first card of pool[j:m] that lies outside seat t's void to pool[j] (a uniform choice
-    among them: the pool is shuffled). None left (a belief the unseen cards cannot meet): as it is."""
-    for i in range(j, m):
-        if not void[t, pool[i]]:
-            pool[i], pool[j] = pool[j], pool[i]
-            return
-
-
-@njit
-def seat_rollout_policies(g, p, work):
-    """Every seat of the worlds of p's search plays p's rollout preset, p itself through the lookahead
-    dispatch: set once per search (no world's rollout changes them), not per world."""
-    preset = acting_policy(g, p)
-    for t in range(g["st"][ST_N]):
-        work["pol"][t] = preset
-        work["pp"][t, :] = g["pp"][p]   # a weighted preset's weights ride in p's vector (policies.py)
-        work["card_floor"][t] = g["card_floor"][p]
-        work["card_early"][t, :] = g["card_early"][p]
-    work["pol"][p] = LOOKAHEAD
 
 
 @njit
@@ -479,7 +329,7 @@ def search(g, p, deck_counts, work_block):
     ``work_block``: :data:`WORK_RECORDS` records of :data:`WORLD`, the one rollouts play in and the world
     they start from (``round.run_games`` allocates them once per call: a record holds the trace buffer,
     so fresh zeroed ones per search would cost a 32 MB fill each); every field a rollout reads is dealt
-    afresh (:func:`deal_world`), once per world and copied for each option (:func:`copy_world`). It is
+    afresh (:func:`.worlds.deal_world`), once per world and copied for each option (:func:`.worlds.copy_world`). It is
     required: an omitted optional record array, allocated inside, crashed numba's compiled code."""
     st = g["st"]
     st[ST_LA_READY] = 1

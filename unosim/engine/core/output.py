@@ -1,5 +1,6 @@
 """The output rows of a round, its seats and a match (``protocol.RC_*``, ``SC_*``, ``MC_*`` columns): every
-column is written (the tables are allocated empty); a wing writes its own counters (:mod:`.hooks`)."""
+column is written (the tables are allocated empty): the wings' columns, after the core's, are zeroed and a
+wing compiled in writes its own counters (:mod:`.hooks`)."""
 
 from unosim.engine.build.jit import njit
 
@@ -51,6 +52,8 @@ def write_round(g, row, game, rnd, points):
     row[L.RC_LEAD_CHANGES] = st[ST_LEAD_CHANGES]
     row[L.RC_WINNER_MAX_DEFICIT] = g["deficit"][w] if w >= 0 else -1
     row[L.RC_MAX_HAND] = st[ST_MAX_HAND]
+    for k in range(L.RC_WINGS, L.RC_SIZE):
+        row[k] = 0
     hooks.write(g, row)
 
 
@@ -77,6 +80,8 @@ def write_seats(g, seats, first):
         srow[L.SC_PLAYED] = seat[s, SE_PLAYED]
         srow[L.SC_KNOCKED_OUT] = 1 - seat[s, SE_ACTIVE]
         srow[L.SC_KNOCKOUT_TURN] = seat[s, SE_KO_TURN]
+        for k in range(L.SC_WINGS, L.SC_SIZE):
+            srow[k] = 0
         hooks.write_seat(g, srow, s)
 
 

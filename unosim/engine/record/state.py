@@ -315,11 +315,10 @@ def game_dtype() -> np.dtype:
         ("rng", np.uint64, (8,)), ("ir", np.int64, (L.IR_SIZE,)), ("fr", np.float64, (L.FR_SIZE,)),
         ("pol", np.int64, (MAXP,)), ("pp", np.float64, (MAXP, N_POLICY_PARAMS)), ("legal", np.int64, (MAXC,)),
         ("buf", np.int64, (MAXC,)), ("cand", np.int64, (MAXP,)),
-        ("totals", np.int64, (MAXP,)), ("outcomes", np.int64, (N_SPIN_OUTCOMES,)),
+        ("totals", np.int64, (MAXP,)),
         ("shown", np.int64, (MAXP, N_COLOURS)), ("scores", np.float64, (MAXC,)),
-        ("mark", np.int64, (MAXC,)), ("order", np.int64, (MAXC,)), ("war_value", np.int64, (MAXP,)),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
-        ("tally", np.int64, (N_NUMBERS,)), ("group_points", np.int64, (N_NUMBERS,)), ("fbuf", np.float64, (MAXP,)), ("deficit", np.int64, (MAXP,)),
+        ("deficit", np.int64, (MAXP,)),
         ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)),
         ("held", np.int64, (MAXP, N_COLOURS + 1)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
         ("belief_order", np.int64, (MAXP,)), ("void", np.int8, (MAXP, C.N_CARD_IDS)),
@@ -327,6 +326,8 @@ def game_dtype() -> np.dtype:
         # the per-seat score tables come after every other field but the trace: placed before them,
         # card_floor moved the fields the turn loop reads and cost colour_counter its gain (measured)
         ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, C.N_CARD_IDS)),
+        # the wings' scratch arrays (protocol.MECHANISMS), before the trace buffer
+        *((name, np.dtype(dtype), shape) for name, dtype, shape in L.wing_arrays()),
         ("ev", np.int64, (TRACE_CAPACITY, 4)),
     ])
 
