@@ -32,15 +32,9 @@ GOAL = 0.95            # the chance of having finished ahead in more rounds
 MAX_ROUNDS = 10**7     # beyond this the edge is called unmeasurable (None)
 
 
-def majority_chance(n: int, q: float, share: float = 0.5) -> float:
-    """P(more than ``share`` of ``n`` independent rounds won), each won with probability ``q``."""
-    from scipy import stats  # a second to import: only when used (see .distributions)
-    return float(stats.binom.sf(math.floor(n * share + 1e-9), n, q))
-
-
 def rounds_needed(q: float, goal: float = GOAL, share: float = 0.5) -> int | None:
     """The smallest number of rounds ``n`` from which on the chance of having won more than ``share`` of
-    them stays at ``goal`` or above: ``majority_chance(m, q, share) >= goal`` for every ``m >= n`` (None
+    them stays at ``goal`` or above: P(Bin(m, q) > ⌊m · share⌋) ≥ ``goal`` for every ``m >= n`` (None
     when q ≤ share or the answer exceeds MAX_ROUNDS). ``share`` is a fair share 1/N (½: more rounds than
     the one opponent).
 

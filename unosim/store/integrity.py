@@ -59,7 +59,6 @@ class Problem:
 class Verdict:
     problems: list[Problem] = field(default_factory=list)
     parts_checked: int = 0
-    bytes_checked: int = 0
     #: of the parts checked: read (and hashed) now, and proven by the cache of an earlier verification
     parts_read: int = 0
     bytes_read: int = 0
@@ -212,7 +211,6 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
     verdict.parts_cached = sum(1 for proof in proofs if proof is not None) - len(unknown)
     for (key, rel, info, _, _), reason in zip(checks, reasons, strict=True):
         verdict.parts_checked += 1
-        verdict.bytes_checked += info.bytes
         if reason:
             verdict.problems.append(Problem(rel, reason, key))
     bad = verdict.bad_jobs
