@@ -49,7 +49,7 @@ from ..store.atomic import write_text_atomic
 from .study import toml_value
 
 DEFAULT_GAMES = 100_000
-#: the expert-in-one-seat lineup of the skill cells, and their games (classic 4p: ~250 games/s per core)
+#: the expert-in-one-seat lineup of the skill cells, and their games (the expert's speed: docs/results/expert_speed.json)
 EXPERT_LINEUP = ("expert", "lookahead,random*")
 SKILL_GAMES = 5_000
 HAND_SIZE_STEP = 2
