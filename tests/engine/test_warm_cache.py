@@ -20,23 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from commands import UNOSIM
+from study_specs import spec_file
 from unosim.engine import cache
 from unosim.engine.builds import Build
 from unosim.engine.notice import CompileNotice, about
 
 ROOT = Path(__file__).parents[2]
-SPEC = """
-[study]
-name = "warm"
-seed = 3
-games = 40
-mode = "single_round"
-
-[[grid]]
-variants = ["classic"]
-players = [3]
-lineups = ["random"]
-"""
 WARM_CALL = """
 import unosim
 from unosim import engine
@@ -55,7 +45,7 @@ def _env(cache_home, package_parent: Path = ROOT) -> dict[str, str]:
 
 
 def _study_run(tmp_path, env) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(tmp_path / "warm.toml"),
+    return subprocess.Popen([*UNOSIM, "study", "run", str(tmp_path / "warm.toml"),
                              "--out", str(tmp_path / "data"), "--n-jobs", "1", "--force", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
 
@@ -74,9 +64,9 @@ def _version_dir(cache_home) -> Path:
 @pytest.mark.slow
 @pytest.mark.long
 def test_one_compile_per_build_for_every_process_and_every_checkout(tmp_path):
-    (tmp_path / "warm.toml").write_text(SPEC)
+    spec_file(tmp_path, "warm", seed=3, games=40)
     (tmp_path / "other").mkdir()
-    (tmp_path / "other" / "warm.toml").write_text(SPEC)
+    spec_file(tmp_path / "other", "warm", seed=3, games=40)
     env = _env(tmp_path / "cache")
     base = tmp_path / "cache" / "unosim"
     stale, recent = _old_version(base, "stale", 40), _old_version(base, "recent", 5)

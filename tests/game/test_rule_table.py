@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from commands import run_unosim
 from unosim.game import protocol, rule_table, rules
 from unosim.game.rule_table import PARAMETERS
 
@@ -82,8 +83,7 @@ def test_every_rule_section_is_a_heading_of_the_rules_doc():
 
 
 def test_rules_help_lists_every_rule_with_its_description():
-    out = subprocess.run([sys.executable, "-m", "unosim", "rules", "--help"], capture_output=True, text=True,
-                         check=True).stdout
+    out = run_unosim("rules", "--help", check=True).stdout
     for r in PARAMETERS:
         assert f"{r.name}: {r.doc}" in out
 

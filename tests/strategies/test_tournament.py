@@ -8,8 +8,6 @@ import itertools
 import math
 import os
 import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from study_specs import analyzed
 
+from commands import run_unosim, unosim_on_a_terminal
 import unosim
 from unosim.store.reader import open_dataset
 from unosim.analysis.tournament import TOURNAMENT_FILE, load_tournament
@@ -327,9 +326,7 @@ def test_parameterised_specs_are_entrants_and_copies_are_numbered():
 
 # ---- the CLI ---------------------------------------------------------------------------------------------
 def _cli(*args, cwd: Path):
-    env = {**os.environ, "COLUMNS": "120"}
-    return subprocess.run([sys.executable, "-m", "unosim", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return run_unosim(*args, cwd=cwd, env={**os.environ, "COLUMNS": "120"})
 
 
 def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
@@ -357,10 +354,9 @@ def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
 
 def test_cli_on_a_terminal_shows_progress_then_the_table(tmp_path):
     """Under a pseudo-terminal (as a user sees it): a progress bar on stderr, then the standings."""
-    from terminal import on_a_terminal
-    screen = on_a_terminal([sys.executable, "-m", "unosim", "tournament", "--variant", "classic", "--players", "2",
-                            "--policies", "random,keep_wilds", "--games", "300", "--n-jobs", "1", "--out",
-                            str(tmp_path)], tmp_path, 120, {**os.environ, "COLUMNS": "120"})
+    screen = unosim_on_a_terminal("tournament", "--variant", "classic", "--players", "2", "--policies",
+                                  "random,keep_wilds", "--games", "300", "--n-jobs", "1", "--out", str(tmp_path),
+                                  cwd=tmp_path, columns=120)
     assert "tournament_classic_p2" in screen and "600/600" in screen   # the bar: 300 deals × 2 arrangements
     table = screen[screen.index("rank"):]
     assert "keep_wilds" in table and "random" in table and "head-to-head" in table
