@@ -8,7 +8,7 @@ started, so the check follows the engine). The matches part of a job holds exact
 Nothing else may lie among the tables: no unrecorded part, no symbolic link, no other kind of file.
 Readers then scan exactly the recorded parts (:attr:`unosim.store.reader.Dataset.parts`).
 
-Hashing reads every byte once (about 1 GB/s per core, on a few threads). What was learned about a
+Hashing reads every byte once, on a few threads. What was learned about a
 file is kept by (size, mtime, ctime, inode) — in memory, and in ``parts.verified`` (with its own
 sha256) for the next process. Only the kernel sets a file's ctime and inode, so a part replaced or
 rewritten through the file system has a new stamp; damage below the file system (a disk's bit rot, a
