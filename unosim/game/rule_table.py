@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import clip_message, is_int, is_real, scaled
+from .checks import bad_value, clip_message, is_int, is_real, scaled
 
 # ---- the rule vocabulary (re-exported by unosim.protocol, which numbers them for the kernels) ------
 MAX_PLAYERS = 10
@@ -98,7 +98,7 @@ class Rule:
 
 
 def bad(name: str, value: Any, valid: str) -> ValueError:
-    return ValueError(f"rule {name}={value!r} is invalid: valid is {valid}")
+    return bad_value(f"rule {name}", value, valid)
 
 
 # ---- checks ------------------------------------------------------------------------------------------

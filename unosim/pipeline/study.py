@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import policies, rules
-from ..game.checks import clip_message
+from ..game.checks import clip_message, is_int
 from ..store.layout import job_count, job_range
 
 MODES = rules.MATCH_MODES
@@ -273,9 +273,9 @@ def _identifier(value: Any, where: str, fail) -> str:
 
 
 def _int(value: Any, where: str, lo: int, hi: int, fail) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+    if not is_int(value) or not lo <= value <= hi:
         raise fail(f"{where}={value!r} must be an integer in {lo}..{hi}")
-    return value
+    return int(value)
 
 
 def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
