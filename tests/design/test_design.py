@@ -4,6 +4,7 @@ resuming after an interruption, the confirmation's independence from the search.
 from __future__ import annotations
 
 import pytest
+from explorer_client import call
 
 from unosim.design import DesignSpecError
 from unosim.design import confirm as confirming
@@ -178,58 +179,35 @@ def test_export_is_a_runnable_study_spec(tmp_path):
     assert study.variants["design_4"].deck_in_effect()["wild"] == 6
 
 
-def _call(url: str, body=None, method: str | None = None):
-    import json
-    import urllib.error
-    import urllib.request
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
-
-
-@pytest.fixture(scope="module")
-def explorer(tmp_path_factory):
-    from unosim.explore import start
-    app = start(workdir=tmp_path_factory.mktemp("explore"))
-    yield app
-    app.stop()
-
-
 @pytest.mark.parametrize("body, words", [
     ({"variant": "classic", "players": 4, "objectives": {"fun": "more"}}, "unknown objective 'fun'"),
     ({"variant": "classic", "players": 4, "objectives": {"length": "less"}, "minutes": 30}, "minutes = 30"),
 ])
 def test_explorer_design_mode_refuses_a_bad_search_in_one_line(explorer, body, words):
-    import json
-    status, text = _call(explorer.url + "api/design", body)
+    status, answer = call(explorer, "/api/design", body)
     assert status == 400
-    message = json.loads(text)["error"]
+    message = answer["error"]
     assert words in message and "\n" not in message
 
 
 @pytest.mark.slow
 def test_explorer_design_mode_runs_a_search_and_serves_its_report(explorer):
-    import json
     import time
     body = {"variant": "classic", "players": 4, "objectives": {"length": "less"}, "minutes": 0.05,
             "space": {"rules": ["hand_size"], "ranges": {"hand_size": [5, 7]}, "deck": False}}
-    status, text = _call(explorer.url + "api/design", body)
+    status, answer = call(explorer, "/api/design", body)
     assert status == 202
-    run = json.loads(text)["id"]
-    status, text = _call(explorer.url + "api/design", body)   # one search at a time: each is minutes of CPU
-    assert status == 429 and "already running" in json.loads(text)["error"]
+    run = answer["id"]
+    status, answer = call(explorer, "/api/design", body)   # one search at a time: each is minutes of CPU
+    assert status == 429 and "already running" in answer["error"]
     deadline = time.monotonic() + 300
-    while (state := json.loads(_call(f"{explorer.url}api/design/{run}")[1]))["status"] == "running":
+    while (state := call(explorer, f"/api/design/{run}")[1])["status"] == "running":
         assert time.monotonic() < deadline
         time.sleep(0.5)
     assert state["status"] == "done", state
-    status, page = _call(explorer.url.rstrip("/") + state["report"])
+    status, page = call(explorer, state["report"])
     assert status == 200 and "These designs were selected by a search" in page
-    assert _call(f"{explorer.url}api/design/{run}/../../etc/passwd")[0] == 404
+    assert call(explorer, f"/api/design/{run}/../../etc/passwd")[0] == 404
 
 
 def test_command_line_space_and_bad_spec(tmp_path, capsys):

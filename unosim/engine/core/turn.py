@@ -6,19 +6,19 @@ the same loop, which is why it lives apart from the round (the search sits betwe
 """
 
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from .belief import drew_at_turn
+from ..record.belief import drew_at_turn
 from .effects import after_wing, checkpoint, play_card, skip_seat
-from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
+from ..features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
 from . import hooks
 from .audit import audit
-from .piles import draw_n, draw_one
-from .policy import choose_colour, choose_play, jumps_in, plays_drawn
-from .quality import check_standings, check_standings_out_of_loop
-from .rng import DECK_STREAM, below, shuffle
-from .state import (
+from ..record.piles import draw_n, draw_one
+from ..policies.dispatch import choose_colour, choose_play, jumps_in, plays_drawn
+from ..record.quality import check_standings, check_standings_out_of_loop
+from ..record.rng import DECK_STREAM, below, shuffle
+from ..record.state import (
     ASIDE,
     COLOUR,
     DISC,
@@ -372,7 +372,7 @@ def turn_loop(g, cur, deck_counts):
 
     Returns -1 when the round ended, or pauses before the turn of a lookahead seat whose search has
     not run yet and returns that seat (``play_round`` runs the search and calls again; the idle-turn
-    count survives in ``st[ST_IDLE]``, engine/lookahead.py)."""
+    count survives in ``st[ST_IDLE]``, engine/core/lookahead.py)."""
     st = g["st"]
     ir = g["ir"]
     idle = st[ST_IDLE]

@@ -16,9 +16,9 @@ from pathlib import Path
 from .builds import Build
 
 #: the engine package, whose modules every build loads under a package name of its own
-ENGINE_PACKAGE = __name__.rpartition(".")[0]
-ENGINE_PATH = [str(Path(__file__).resolve().parent)]
-#: the build of the engine package's own modules (``unosim.engine.round`` …): everything
+ENGINE_PACKAGE = __name__.rsplit(".", 2)[0]
+ENGINE_PATH = [str(Path(__file__).resolve().parent.parent)]
+#: the build of the engine package's own modules (``unosim.engine.core.round`` …): everything
 OWN_BUILD = Build.full()
 _loaded: dict[Build, Kernel] = {}
 #: held while a build loads: a study's job threads (unosim.pipeline.runner) may ask for one at once
@@ -30,7 +30,7 @@ COMPILES: list[tuple[Build, float]] = []
 @dataclass(frozen=True)
 class Kernel:
     """A loaded build: its entry point and game record constructor (``round.run_games``,
-    ``state.new_game``, ``state.TRACE_CAPACITY``)."""
+    ``round.new_game``, ``state.TRACE_CAPACITY``)."""
 
     build: Build
     round: types.ModuleType
@@ -41,7 +41,7 @@ class Kernel:
         return self.round.run_games
 
     def new_game(self, ir, fr, pol, pp, trace=False):
-        return self.state.new_game(ir, fr, pol, pp, trace)
+        return self.round.new_game(ir, fr, pol, pp, trace)
 
 
 def package_name(build: Build) -> str:
@@ -54,7 +54,7 @@ def package_name(build: Build) -> str:
 def _import(build: Build) -> Kernel:
     """Import the kernel modules as the build's package: a package whose ``__path__`` is this directory
     and whose ``features`` module holds the build's switches, so relative imports resolve inside it."""
-    from . import numba_cache   # registers the per-build cache locator before any function is decorated
+    from . import numba_cache  # registers the per-build cache locator before any function is decorated
 
     name = package_name(build)
     numba_cache.PACKAGES[name] = build
@@ -66,7 +66,8 @@ def _import(build: Build) -> Kernel:
         features.__dict__.update(build.constants())
         sys.modules[name] = package
         sys.modules[features.__name__] = features
-    return Kernel(build, importlib.import_module(f"{name}.round"), importlib.import_module(f"{name}.state"))
+    return Kernel(build, importlib.import_module(f"{name}.core.round"),
+                  importlib.import_module(f"{name}.record.state"))
 
 
 def choose(needed: Build) -> Build:
@@ -153,10 +154,10 @@ def _say(line: str) -> None:
 def _first_call(loaded: Kernel) -> None:
     """One tiny game (classic core, random, one round: every build plays it), which compiles or loads
     the entry point for the build's game record."""
-    from ..game.policies import lineup_arrays, make_lineup
-    from ..game.rules import get_variant
+    from ...game.policies import lineup_arrays, make_lineup
+    from ...game.rules import get_variant
 
-    from ..game.protocol import output_buffers
+    from ...game.protocol import output_buffers
 
     ir, fr, deck = get_variant("classic", {"n_blank": 0, "match_mode": "single_round"}).compile(2)
     pol, pp = lineup_arrays(make_lineup("random", 2))

@@ -17,15 +17,15 @@ stored before the turn (``st[ST_LA_READY]``), and every other decision as its ro
 """
 
 import numpy as np
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from . import policy_heuristic as heuristic
-from . import policy_random as random
-from . import policy_weighted as weighted
-from .features import HAS_LOOKAHEAD, HAS_WEIGHTED
-from .rng import PLAY_STREAM, bernoulli
-from .state import (
+from . import heuristic
+from . import random
+from . import weighted
+from ..features import HAS_LOOKAHEAD, HAS_WEIGHTED
+from ..record.rng import PLAY_STREAM, bernoulli
+from ..record.state import (
     GREEDY_POINTS,
     KEEP_WILDS,
     LOOKAHEAD,
@@ -47,7 +47,7 @@ UNKNOWN_POLICY = ("unknown policy id: the built-in ids are 0 (random), 1 (greedy
 # built-in policy is a ``weighted`` preset, whose weights the lookahead seat's vector carries
 ROLLOUT_POLICY = np.asarray([L.POLICY_NAMES.index(name) if name in L.POLICY_NAMES else L.WEIGHTED
                              for name in L.ROLLOUT_PRESETS], np.int64)
-NO_CHOICE = -2   # st[ST_LA_CHOICE] when no search ran (engine/lookahead.py)
+NO_CHOICE = -2   # st[ST_LA_CHOICE] when no search ran (engine/core/lookahead.py)
 
 
 @njit

@@ -15,6 +15,8 @@ from numba.core.registry import CPUDispatcher
 from .numba_cache import BuildCache, kernel_package
 
 
+#: the package of the full build, whose functions tests call from Python
+_ENGINE_PACKAGE = __package__.rpartition(".")[0]
 # the kernel functions called from Python (every other one only from compiled code)
 ENTRY_POINTS = ("run_games", "card_floor", "card_early")
 
@@ -40,7 +42,7 @@ def njit(*args, **kwargs):
 
     def decorate(func):
         package = kernel_package(func.__module__)
-        if package != __package__ and func.__name__ not in ENTRY_POINTS:
+        if package != _ENGINE_PACKAGE and func.__name__ not in ENTRY_POINTS:
             kwargs.setdefault("no_cpython_wrapper", True)
             kwargs.setdefault("no_cfunc_wrapper", True)
         dispatcher = _njit(**kwargs)(func)

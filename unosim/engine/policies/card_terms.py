@@ -2,11 +2,12 @@
 below every card score (:func:`card_floor`) and each card's first four terms (:func:`card_early`).
 
 They depend on the card tables and a seat's weights alone, so the game record is given them when it is
-made (``state.new_game``) and :mod:`.policy_features` reads them per decision.
+made (:func:`score_tables`, called by ``round.new_game``) and :mod:`.weighted_features` reads them per
+decision.
 """
 
 import numpy as np
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
 from unosim.game.protocol import MAX_CARDS as MAXC
@@ -69,7 +70,7 @@ def card_floor(w):
 @njit
 def early_terms(w, c):
     """Card c's first four terms under the weights ``w`` (points, action, wild, draw: they depend on the
-    card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`~unosim.engine.policy_features.card_score`."""
+    card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`~unosim.engine.policies.weighted_features.card_score`."""
     score = 0.0
     if w[PP_W_POINTS] != 0.0:
         score += w[PP_W_POINTS] * POINTS[c]
@@ -88,3 +89,11 @@ def card_early(w, out):
     (set with ``pp``), which ``card_score`` reads instead of four products and tests per card."""
     for c in range(len(out)):
         out[c] = early_terms(w, c)
+
+
+def score_tables(g, players: int) -> None:
+    """Fill the game record's ``card_floor`` and ``card_early`` rows of the first ``players`` seats from
+    their weights (``g["pp"]``), once per lineup."""
+    for s, vector in enumerate(g["pp"][:players]):
+        g["card_floor"][s] = card_floor(vector)
+        card_early(vector, g["card_early"][s])

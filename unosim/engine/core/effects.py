@@ -1,18 +1,18 @@
 """What a played card does (docs/rules.md §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.4.4), skips
 and the UNO checkpoint; the cards of a mechanism's wing act through :mod:`.hooks`."""
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from .piles import (
+from ..record.piles import (
     draw_n,
     remove_card,
     win,
 )
 from . import hooks
-from .policy import challenges, choose_colour
-from .rng import PLAY_STREAM, bernoulli
-from .state import (
+from ..policies.dispatch import challenges, choose_colour
+from ..record.rng import PLAY_STREAM, bernoulli
+from ..record.state import (
     CHALLENGE_PENALTY,
     COLOUR,
     DISC,
@@ -53,7 +53,7 @@ from .state import (
 # ---- verbs of the classic family --------------------------------------------------------------------
 @njit(inline='always')
 def after_wing(g, r):
-    """A wing's answer r (engine/hooks.py): SKIPS - v, v is skipped and the turn goes to next(v);
+    """A wing's answer r (engine/core/hooks.py): SKIPS - v, v is skipped and the turn goes to next(v);
     anything else (a seat, -1, NOT_MINE) is returned as it is."""
     if r <= hooks.SKIPS:
         v = hooks.SKIPS - r

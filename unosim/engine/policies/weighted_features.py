@@ -47,10 +47,10 @@ Challenge of a Wild Draw Four played on ``v``: score = ``w_challenge`` + ``w_cha
 held by the Wild Draw Four's player (the seat before ``v``, after the play).
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from .card_terms import IS_ATTACK, IS_REVERSE, NUMBER_KEY
-from .state import (
+from ..record.state import (
     COLOUR,
     NO_COLOUR,
     SE_ACTIVE,
@@ -111,7 +111,7 @@ def card_context(g, p):
     is close to UNO, own_hand's term, the colour in play and the top card's NUMBER_KEY, and ``late``:
     whether any term after ``draw`` has a weight (without one, as in high_card_out, a card's score is
     its row entry and the other nine tests are skipped). Nothing is counted: the game record keeps p's
-    colour counts (``held``) and the discard pile's (``discards``, engine/state.py)."""
+    colour counts (``held``) and the discard pile's (``discards``, engine/record/state.py)."""
     w = g["pp"][p]
     w_attack_close = w[PP_W_ATTACK_CLOSE]
     if w_attack_close != 0.0 and not next_close_to_uno(g, p):

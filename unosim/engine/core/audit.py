@@ -2,11 +2,11 @@
 every turn and jump-in, a failed check adds 1 to ``st[ST_VIOLATIONS]``."""
 
 import numpy as np
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
 from . import hooks
-from .state import (
+from ..record.state import (
     ASIDE,
     DISC,
     DRAW,
@@ -33,7 +33,7 @@ def audit(g, deck_counts, round_over):
     Parameters
     ----------
     g : numpy.void
-        The game record (``state.new_game(...)[0]``); a failed check adds 1 to ``g["st"][ST_VIOLATIONS]``.
+        The game record (``round.new_game(...)[0]``); a failed check adds 1 to ``g["st"][ST_VIOLATIONS]``.
     deck_counts : int64[cards.N_CARD_IDS]
         How many copies of each card id the variant's deck holds.
     round_over : bool

@@ -37,13 +37,12 @@ Card tables are constants frozen into the compiled code; rule switches are data 
 """
 
 import numpy as np
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
 from unosim.game import protocol as L
 from .belief import observe
-from .card_terms import card_early, card_floor
-from .features import HAS_LOOKAHEAD
+from ..features import HAS_LOOKAHEAD
 from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
     GREEDY_POINTS,
     KEEP_WILDS,
@@ -130,7 +129,7 @@ KO_POINTS = 250     # points for each knocked-out seat (docs/rules.md §2.4.8)
 CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
 BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
 BLANK_ID0 = C.ID_BLANK[0]
-# what a wing's play hook answers besides a seat (engine/hooks.py): NOT_MINE, no wing owns
+# what a wing's play hook answers besides a seat (engine/core/hooks.py): NOT_MINE, no wing owns
 # the card (the core's own effect applies); SKIPS - v, seat v loses its turn (the core skips it: a pose
 # event in minions, nothing if v was knocked out meanwhile) and the turn goes to next(v)
 NOT_MINE = -2
@@ -333,49 +332,3 @@ def game_dtype() -> np.dtype:
 
 
 GAME = game_dtype()
-
-
-def new_game(ir, fr, pol, pp, trace: bool = False):
-    """A one-element array holding a zeroed game record with the compiled rules and the lineup.
-
-    Keep the array alive while its record ``[0]`` is used: a record (and views of its fields) does not
-    own its memory. Traced or not, a game has the one record layout (numba compiles per layout, so a
-    replay needs no second compile): its trace buffer of TRACE_CAPACITY events (32 MB) is allocated
-    zeroed by the system, and memory an untraced game never writes is never backed by pages.
-
-    Parameters
-    ----------
-    ir : int64[protocol.IR_SIZE]
-        Compiled integer rules (``RuleSet.compile``); ``ir[IR_PLAYERS]`` is the number of seats n.
-    fr : float64[protocol.FR_SIZE]
-        Compiled float rules.
-    pol : int64[n]
-        Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``, ``WEIGHTED``, ``LOOKAHEAD``);
-        the kernel raises on others.
-    pp : float64[n, N_POLICY_PARAMS]
-        Policy parameters per seat (``PP_*`` columns).
-    trace : bool
-        Record the game's events into the record's trace buffer.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape (1,), dtype ``game_dtype()``.
-    """
-    block = np.zeros(1, GAME)
-    g = block[0]
-    g["st"][ST_EV_CAP] = TRACE_CAPACITY
-    g["ir"][:] = ir
-    g["fr"][:] = fr
-    g["pol"][:len(pol)] = pol
-    g["pp"][:len(pol)] = pp
-    for s, vector in enumerate(g["pp"][:len(pol)]):
-        g["card_floor"][s] = card_floor(vector)
-        card_early(vector, g["card_early"][s])
-    g["st"][ST_N] = ir[L.IR_PLAYERS]
-    g["st"][ST_TRACE] = 1 if trace else 0
-    n = ir[L.IR_PLAYERS]
-    forgetful = (fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + n] > 0).any()
-    g["st"][ST_UNO_CHECKS] = 1 if trace or forgetful else 0
-    g["st"][ST_LA_SEARCH] = 1 if (np.asarray(pol) == LOOKAHEAD).any() else 0
-    return block

@@ -1,11 +1,11 @@
 """The output rows of a round, its seats and a match (``protocol.RC_*``, ``SC_*``, ``MC_*`` columns): every
 column is written (the tables are allocated empty); a wing writes its own counters (:mod:`.hooks`)."""
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
 from . import hooks
-from .state import (
+from ..record.state import (
     POINTS,
     SE_ACTIVE,
     SE_DRAWN,

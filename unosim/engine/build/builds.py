@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import protocol as L
-from ..game.protocol import LOOKAHEAD, WEIGHTED
+from ...game import protocol as L
+from ...game.protocol import LOOKAHEAD, WEIGHTED
+from ...game.rule_table import switched_on
 
 # name -> how a compile notice names it (the order is the build key's): protocol.MECHANISMS, the one
 # registry of mechanisms (classic's blank cards, three families' own cards and turn steps, the house
@@ -119,10 +120,7 @@ def mechanisms_of(rules) -> frozenset[str]:
     """The mechanisms a rule set (``unosim.game.rules.RuleSet``) uses."""
     used = set(family_mechanisms(rules.mechanics))
     used |= {"blank"} if rules.deck_counts()[_blank_ids()].sum() > 0 else set()
-    used |= {"stacking"} if rules.stacking != "none" else set()
-    used |= {"mercy"} if rules.mercy_limit is not None else set()
-    used |= {"seven_o"} if rules.seven_o else set()
-    used |= {"jump_in"} if rules.jump_in else set()
+    used |= switched_on(rules)   # the house rules' mechanisms: the rule table says which
     return frozenset(used)
 
 
@@ -140,7 +138,7 @@ def build_for(rules, lineup) -> Build:
 
 
 def _blank_ids() -> list[int]:
-    from ..game import cards
+    from ...game import cards
     return list(cards.ID_BLANK)
 
 

@@ -5,10 +5,10 @@ flag ``wilds_last`` (True for ``keep_wilds``). Called only through :mod:`.policy
 decision reads (``legal``, ``cand``, ``order``, a colour count) are its arguments or filled by itself.
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
-from .rng import PLAY_STREAM, below
-from .state import COLOUR, N_COLOURS, NO_COLOUR, POINTS, next_seat
+from ..record.rng import PLAY_STREAM, below
+from ..record.state import COLOUR, N_COLOURS, NO_COLOUR, POINTS, next_seat
 
 COLOUR_WEIGHT = 100      # keep_wilds: one more card of a colour outweighs any difference in points
 WILD_KEEP_SCORE = 1000   # keep_wilds keeps a wild before any coloured card (ALMOST_UNO)

@@ -1,24 +1,28 @@
 """The round and the match: a round from the shuffle to its end, scoring and the compiled entry point
 (docs/rules.md §1.2, §1.9, §1.12, §2.4.8); the output rows are :mod:`.output`'s.
 
-``run_games`` is the compiled entry point; ``unosim.play.simulate.run_compiled`` validates and calls it.
+``run_games`` is the compiled entry point, playing on a game record made by :func:`new_game`;
+``unosim.play.simulate.run_compiled`` validates and calls them.
 The turns themselves are :mod:`.turn`'s; a lookahead seat's search (:mod:`.lookahead`) runs between them.
 """
 
 
 import numpy as np
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
 from . import lookahead
 from .effects import checkpoint
-from .features import HAS_LOOKAHEAD
+from ..features import HAS_LOOKAHEAD
 from .output import hand_points, write_match, write_round, write_seats
-from .policy import check_lineup
-from .quality import check_standings_out_of_loop
-from .rng import DECK_STREAM, below, seed_streams
-from .state import (
+from ..policies.card_terms import score_tables
+from ..policies.dispatch import check_lineup
+from ..record.quality import check_standings_out_of_loop
+from ..record.rng import DECK_STREAM, below, seed_streams
+from ..record.state import (
+    GAME,
     KIND,
+    LOOKAHEAD,
     KO_POINTS,
     POINTS,
     SE_ACTIVE,
@@ -26,13 +30,17 @@ from .state import (
     ST_DIR,
     ST_END,
     ST_ENDED,
+    ST_EV_CAP,
     ST_EV_LEN,
     ST_FIRST_SEAT,
     ST_KNOCKOUTS,
     ST_LA_SEARCH,
     ST_N,
+    ST_TRACE,
     ST_TURNS,
+    ST_UNO_CHECKS,
     ST_WINNER,
+    TRACE_CAPACITY,
     emit,
 )
 from .turn import deal, first_card, reset_round, turn_loop
@@ -236,3 +244,47 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
                                     matches_out[first_row + gi], deck_counts, work_block)
         turns += match_turns
     return n_games, r - first_row, st[ST_EV_LEN]
+
+
+def new_game(ir, fr, pol, pp, trace: bool = False):
+    """A one-element array holding a zeroed game record with the compiled rules and the lineup.
+
+    Keep the array alive while its record ``[0]`` is used: a record (and views of its fields) does not
+    own its memory. Traced or not, a game has the one record layout (numba compiles per layout, so a
+    replay needs no second compile): its trace buffer of TRACE_CAPACITY events (32 MB) is allocated
+    zeroed by the system, and memory an untraced game never writes is never backed by pages.
+
+    Parameters
+    ----------
+    ir : int64[protocol.IR_SIZE]
+        Compiled integer rules (``RuleSet.compile``); ``ir[IR_PLAYERS]`` is the number of seats n.
+    fr : float64[protocol.FR_SIZE]
+        Compiled float rules.
+    pol : int64[n]
+        Policy id per seat (``RANDOM``, ``GREEDY_POINTS``, ``KEEP_WILDS``, ``WEIGHTED``, ``LOOKAHEAD``);
+        the kernel raises on others.
+    pp : float64[n, N_POLICY_PARAMS]
+        Policy parameters per seat (``PP_*`` columns).
+    trace : bool
+        Record the game's events into the record's trace buffer.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (1,), dtype ``state.game_dtype()``.
+    """
+    block = np.zeros(1, GAME)
+    g = block[0]
+    g["st"][ST_EV_CAP] = TRACE_CAPACITY
+    g["ir"][:] = ir
+    g["fr"][:] = fr
+    g["pol"][:len(pol)] = pol
+    g["pp"][:len(pol)] = pp
+    score_tables(g, len(pol))
+    g["st"][ST_N] = ir[L.IR_PLAYERS]
+    g["st"][ST_TRACE] = 1 if trace else 0
+    n = ir[L.IR_PLAYERS]
+    forgetful = (fr[L.FR_P_FORGET_UNO:L.FR_P_FORGET_UNO + n] > 0).any()
+    g["st"][ST_UNO_CHECKS] = 1 if trace or forgetful else 0
+    g["st"][ST_LA_SEARCH] = 1 if (np.asarray(pol) == LOOKAHEAD).any() else 0
+    return block

@@ -1,14 +1,17 @@
-"""Moving cards: draws (with reshuffles; the mercy wing stops them at a knock-out), removal, swaps,
-discards under the top card, and the end of a round by a win (docs/rules.md §1.6, §2.1.3, §2.4.4).
+"""Moving cards: draws (with reshuffles), removal, swaps, discards under the top card, the end of a round by
+a win (docs/rules.md §1.6, §2.1.3, §2.4.4) and by knock-outs (the mercy rule, §2.4.6-§2.4.8; No Mercy
+plays it always).
 
-The draw is the one verb below the hooks (:mod:`.hooks` imports every wing, and the wings import these
-verbs), so it asks the mercy wing itself, under its switch."""
+The knock-out is a core verb, not a wing: whether a seat is active (``SE_ACTIVE``, ``ST_N_ACTIVE``) is the
+core's — turn order, the standings scan, scoring (``KO_POINTS`` per knocked-out seat, §2.4.8) and the
+lookahead's values read it — and the draw that reaches the limit knocks the drawer out at once, under the
+``mercy`` mechanism's switch."""
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from .features import HAS_MERCY
-from .mechanics import mercy
+from ..features import HAS_MERCY
+from .quality import OUT
 from .rng import DECK_STREAM, shuffle
 from .state import (
     ASIDE,
@@ -16,14 +19,24 @@ from .state import (
     DISC,
     DRAW,
     N_COLOURS,
+    SE_ACTIVE,
     SE_DRAWN,
+    SE_KO_TURN,
     SE_UNO_DONE,
+    SE_WINDOW,
     ST_DRAWS,
     ST_END,
     ST_ENDED,
+    ST_KNOCKOUTS,
+    ST_KO_SEAT,
     ST_MAX_HAND,
     ST_MOVES,
+    ST_N,
+    ST_N_ACTIVE,
+    ST_P,
     ST_RESHUFFLES,
+    ST_RESPONDER,
+    ST_TURNS,
     ST_WINNER,
     clear_stack,
     discarded,
@@ -98,7 +111,7 @@ def draw_one(g, s):
     seat[s, SE_UNO_DONE] = 0
     emit(g, L.EV_DRAW, s, c, 0)
     if HAS_MERCY:   # a hand at the mercy limit is knocked out (§2.4.6): the draws stop
-        return mercy.on_draw(g, s)
+        return not_knocked_out(g, s)
     return True
 
 
@@ -192,3 +205,47 @@ def rotate_hands(g, order, k):
         seat[order[j], SE_UNO_DONE] = 0
     st[ST_MOVES] += 1
 
+
+# ---- knock-outs (the mercy rule) --------------------------------------------------------------------
+@njit(inline='always')
+def not_knocked_out(g, s):
+    """s has just drawn: at the mercy limit it is knocked out (the draws stop: False)."""
+    limit = g["ir"][L.IR_MERCY_LIMIT]
+    if limit > 0 and g["hlen"][s] >= limit:
+        knock_out(g, s)
+        return False
+    return True
+
+
+@njit
+def knock_out(g, s):
+    """§2.4.6: s's hand is set aside, s leaves the round; the last active seat wins by knock-out."""
+    st = g["st"]
+    hands = g["hands"]
+    hlen = g["hlen"]
+    pile = g["pile"]
+    plen = g["plen"]
+    seat = g["seat"]
+    emit(g, L.EV_KNOCKOUT, s, st[ST_TURNS], 0)
+    for i in range(hlen[s]):
+        pile[ASIDE, plen[ASIDE]] = hands[s, i]
+        plen[ASIDE] += 1
+    hlen[s] = 0
+    g["held"][s, :] = 0
+    seat[s, SE_ACTIVE] = 0
+    g["out_pad"][s] = OUT
+    seat[s, SE_UNO_DONE] = 0
+    seat[s, SE_KO_TURN] = st[ST_TURNS]
+    seat[s, SE_WINDOW] = -1   # its Dumb Fu window closes (minions)
+    st[ST_N_ACTIVE] -= 1
+    st[ST_KNOCKOUTS] += 1
+    st[ST_KO_SEAT] = s
+    st[ST_MOVES] += 1
+    if st[ST_P] > 0 and st[ST_RESPONDER] == s:
+        clear_stack(st)
+    if st[ST_N_ACTIVE] == 1 and not st[ST_ENDED]:
+        for t in range(st[ST_N]):
+            if seat[t, SE_ACTIVE]:
+                st[ST_ENDED] = 1
+                st[ST_WINNER] = t
+                st[ST_END] = L.END_KNOCKOUT

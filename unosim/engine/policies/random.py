@@ -5,11 +5,11 @@ Called only through :mod:`.policy`, which asks each decision of the seat's polic
 a decision reads or fills (``legal``, ``cand``, ``order`` …) are its arguments.
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from .rng import PLAY_STREAM, below, bernoulli, shuffle
-from .state import N_COLOURS, PP_BLUFF, PP_CHALLENGE, PP_DRAW
+from ..record.rng import PLAY_STREAM, below, bernoulli, shuffle
+from ..record.state import N_COLOURS, PP_BLUFF, PP_CHALLENGE, PP_DRAW
 
 
 @njit

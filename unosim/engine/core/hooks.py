@@ -51,14 +51,14 @@ Adding a wing: its module pair, a line under each hook it uses here and in
 ``reference/hooks.py``, and its entry in ``protocol.MECHANISMS`` (CONTRIBUTING.md).
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
 
-from .features import (HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN,
+from ..features import (HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN,
                         HAS_STACKING)
-from .state import ACCEPTED, NOT_MINE, SKIPS  # noqa: F401 (the hooks' answers, for the core)
-from .mechanics import blank, flip, minions, no_mercy, seven_o, spin, stacking
+from ..record.state import ACCEPTED, NOT_MINE, SKIPS  # noqa: F401 (the hooks' answers, for the core)
+from ..mechanics import blank, flip, minions, no_mercy, seven_o, spin, stacking
 
 
 @njit(inline='always')

@@ -26,16 +26,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..store.atomic import write_text_atomic
+from ...store.atomic import write_text_atomic
 from .builds import Build
 
-ENGINE_DIR = Path(__file__).resolve().parent
+ENGINE_DIR = Path(__file__).resolve().parent.parent
 _PACKAGE = ENGINE_DIR.parent
+#: the engine's compiled code: its kernel folders and the switches of a build. The build machinery
+#: (this folder) decides where, when and how loudly a build compiles and how it loads, never what it
+#: compiles, so editing it does not make every user recompile; its decorator is the exception
+KERNEL_SOURCES = ("features.py", "record", "policies", "mechanics", "core", "build/jit.py")
 #: the modules outside the engine whose constants the kernels freeze into their machine code
 FROZEN_MODULES = ("game/cards.py", "game/protocol.py")
-#: the engine's modules that decide where, when and how loudly a build compiles and how it loads, never
-#: what it compiles: editing them must not make every user recompile
-NOT_COMPILED = ("cache.py", "loader.py", "notice.py", "numba_cache.py", "prepare.py")
 #: a build directory unused for this long is deleted when a new build compiles (a build is 5-40 MB)
 STALE_AFTER_DAYS = 30
 MARKER = "compiled"
@@ -64,14 +65,13 @@ def cache_base() -> Path:
 
 def source_digest() -> str:
     """A hash of every file whose content the compiled code depends on."""
-    from ..game import protocol
+    from ...game import protocol
 
-    engine = [path for path in sorted(ENGINE_DIR.glob("*.py")) if path.name not in NOT_COMPILED]
-    sources = (*engine, *sorted(ENGINE_DIR.glob("mechanics/*.py")), *(_PACKAGE / m for m in FROZEN_MODULES))
+    kernel = [path for name in KERNEL_SOURCES
+              for path in ((ENGINE_DIR / name,) if name.endswith(".py") else sorted((ENGINE_DIR / name).glob("*.py")))]
     digest = hashlib.sha256()
-    for path in sources:
-        digest.update(path.relative_to(_PACKAGE).as_posix().encode() if path.parent.name == "mechanics"
-                      else path.name.encode())
+    for path in (*kernel, *(_PACKAGE / m for m in FROZEN_MODULES)):
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     # the constants as generated: the rule slots come from unosim.game.rule_table, whose prose is not frozen in
     digest.update(repr(sorted(protocol.GENERATED.items())).encode())

@@ -94,13 +94,14 @@ play_round → search → turn_loop → … → choose_play (which only reads th
 """
 
 import numpy as np
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from . import hooks, turn
-from .policy import NO_CHOICE, ROLLOUT_POLICY, acting_policy, play_as, stack_as
-from .rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
-from .state import (
+from . import hooks
+from . import turn
+from ..policies.dispatch import NO_CHOICE, ROLLOUT_POLICY, acting_policy, play_as, stack_as
+from ..record.rng import DECK_STREAM, PLAY_STREAM, below, next64, seed_streams, shuffle
+from ..record.state import (
     ASIDE,
     COLOUR,
     NO_COLOUR,

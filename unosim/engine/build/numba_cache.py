@@ -4,7 +4,7 @@
 :class:`BuildLocator` with numba (numba picks a function's locator when the function is decorated), and
 gives each kernel function a :class:`BuildCache`. Neither changes what numba compiles, only where the
 result is kept and how it is read back, so this module is not part of the engine's digest
-(:data:`.cache.NOT_COMPILED`).
+(:data:`.cache.KERNEL_SOURCES`).
 """
 
 from __future__ import annotations
@@ -18,14 +18,13 @@ from .cache import DIGEST, build_dir
 #: kernel package name -> its build: ``unosim.engine`` itself is the full build from the start, so a
 #: kernel function a test (or a user) calls straight from ``unosim.engine.<module>`` is cached with that
 #: build, not compiled a second time under numba's default per-path cache
-PACKAGES: dict = {__package__: Build.full()}
+PACKAGES: dict = {__package__.rpartition(".")[0]: Build.full()}
 
 
 def kernel_package(module: str) -> str:
-    """The kernel package a kernel module belongs to: its package, or its package's for a mechanism's
-    wing (``<package>.mechanics.<name>``, engine/mechanics/)."""
-    package = module.rpartition(".")[0]
-    return package.removesuffix(".mechanics")
+    """The kernel package a kernel module belongs to: the package of its kernel folder
+    (``<package>.core.turn``, ``<package>.mechanics.spin`` …)."""
+    return module.rsplit(".", 2)[0]
 
 
 class BuildLocator(caching._CacheLocator):
