@@ -198,6 +198,13 @@ def _deck(name: str, value: Any, values: dict) -> tuple[tuple[str, int], ...]:
     return normalise(name, value)
 
 
+def _cards(name: str, value: Any, values: dict) -> tuple:
+    """Cards declared as data (docs/rules.md §2.7), checked one by one by :mod:`unosim.game.custom_cards`
+    (the family's support and the deck's size by ``RuleSet``)."""
+    from .custom_cards import normalise
+    return normalise(name, value)
+
+
 # ---- encoders ----------------------------------------------------------------------------------------
 def _int(value: Any, rules: Any, players: int) -> int:
     return int(value)
@@ -233,6 +240,9 @@ PARAMETERS: tuple[Rule, ...] = (
     Rule("deck", tuple[tuple[str, int], ...], (), _deck,
          "a table of card class → count, e.g. {draw_two = 12, wild = 8}",
          "designer deck: the count of each card class that differs from the published deck", "2.5", "deck"),
+    Rule("cards", tuple, (), _cards,
+         "a table of card name → card, or NAME:coloured|wild,effects=E+E,points=P,count=C strings",
+         "cards declared as data: a colour class, effects in order, points and count", "2.7", "deck"),
     # match
     Rule("match_mode", str, "points", _choice(MATCH_MODES), f"one of {list(MATCH_MODES)}",
          "what a game is: a match to a points target, lowest total, or a single round", "1.12", "match",

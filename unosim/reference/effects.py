@@ -18,6 +18,7 @@ from .penalties import (
     victim_draws_and_is_skipped,
 )
 from . import hooks
+from .mechanics import cards as declared
 from .table import Skips, Table
 
 
@@ -99,7 +100,9 @@ def apply_final_card(table: Table, player: int, card: int, pending: int) -> None
     A last ``shuffle_hands`` blank never gets here (the round goes on); a wing's card acts through its
     wing. No other no_mercy card has a final-card effect (docs/rules.md §4).
     """
-    if DRAW_VALUE[card] > 0:
+    if table.book.is_custom(card):
+        declared.on_final(table, player, card, pending)   # a declared card's effects (§2.7)
+    elif DRAW_VALUE[card] > 0:
         final_draw(table, player, card, pending)   # no response, no challenge
     else:
         hooks.on_final(table, player, card)    # a last blank (§2.1.3), a last spin card (§2.3.6)
