@@ -92,7 +92,7 @@ def test_a_card_that_copies_a_built_in_class_is_that_class():
     ({"stacking": {"coloured": True}}, "clashes with the rule 'stacking'"),
     ({"Draw Three": {"coloured": True}}, "card name 'Draw Three' is invalid"),
     ({"x": {"coloured": True, "count": 20}}, "holds 191 cards: valid is at most 168"),
-    ({f"c{i}": {"coloured": True, "points": 21 + i} for i in range(9)}, "9 new cards: valid is at most 8"),
+    ({f"c{i}": {"wild": True, "effects": ["wild"], "points": 21 + i} for i in range(13)}, "13 new cards: valid is at most 12"),
 ])
 def test_bad_cards_are_refused_with_one_line_naming_them(cards, message):
     with pytest.raises(ValueError, match=re.escape(message)) as info:
@@ -111,6 +111,15 @@ def test_uno_flip_refuses_one_faced_cards():
         get_variant("flip", {"cards": [DRAW_THREE]})
 
 
-def test_the_compiled_engine_refuses_a_new_card_with_a_clear_line():
-    with pytest.raises(ValueError, match="plays in the reference engine only"):
-        get_variant("classic", {"cards": [DRAW_THREE]}).compile(4)
+@pytest.mark.parametrize("flag", ["challengeable", "same_effect=false"])
+def test_the_compiled_engine_refuses_reference_only_cards_with_a_clear_line(flag):
+    card = "x:wild,effects=wild+draw:3," + flag if flag == "challengeable" else f"x:coloured,{flag}"
+    with pytest.raises(ValueError, match=f"declared card 'x' \\({flag}\\) plays in the reference engine only"):
+        get_variant("classic", {"cards": [card]}).compile(4)
+
+
+def test_the_compiled_rules_carry_a_new_card_as_a_row_of_numbers():
+    from unosim.game import protocol as L
+    ir = get_variant("classic", {"cards": ["x:coloured,effects=reverse+draw:3,points=30"]}).compile(4)[0]
+    assert ir[L.IR_CARDS:L.IR_CARDS + 7].tolist() == [30, 3, 2, card_effects.BY_NAME["reverse"].code, 0,
+                                                      card_effects.BY_NAME["draw"].code, 3]

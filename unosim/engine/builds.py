@@ -123,6 +123,7 @@ def mechanisms_of(rules) -> frozenset[str]:
     used |= {"mercy"} if rules.mercy_limit is not None else set()
     used |= {"seven_o"} if rules.seven_o else set()
     used |= {"jump_in"} if rules.jump_in else set()
+    used |= {"cards"} if rules.new_cards else set()
     return frozenset(used)
 
 

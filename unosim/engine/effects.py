@@ -10,6 +10,8 @@ from .piles import (
     win,
 )
 from . import hooks
+from .features import HAS_CARDS
+from .mechanics import cards as declared
 from .policy import challenges, choose_colour
 from .rng import PLAY_STREAM, bernoulli
 from .state import (
@@ -17,6 +19,7 @@ from .state import (
     COLOUR,
     DISC,
     DRAW_VALUE,
+    ID_CUSTOM0,
     K_NUMBER,
     K_REVERSE,
     K_ROULETTE,
@@ -43,6 +46,7 @@ from .state import (
     ST_TOP,
     ST_UNO_CHECKS,
     discarded,
+    draw_value_of,
     emit,
     holds_colour,
     next_seat,
@@ -112,7 +116,9 @@ def final_card_effects(g, p, c, pending):
     """
     st = g["st"]
     k = KIND[c]
-    if DRAW_VALUE[c] > 0:
+    if HAS_CARDS and c >= ID_CUSTOM0:
+        declared.on_final(g, p, c, pending)   # a declared card's effects (docs/rules.md §2.7)
+    elif DRAW_VALUE[c] > 0:
         if k == K_WRD4:
             st[ST_DIR] = -st[ST_DIR]
         draw_n(g, next_seat(g, p), pending + DRAW_VALUE[c])
@@ -126,7 +132,7 @@ def draw_card_effect(g, p, c, responding, guilty):
     st = g["st"]
     ir = g["ir"]
     k = KIND[c]
-    value = DRAW_VALUE[c]
+    value = draw_value_of(g, c)
     if k == K_WRD4:
         st[ST_DIR] = -st[ST_DIR]
     if RESTRICTED[c] and not responding:

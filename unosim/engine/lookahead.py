@@ -109,7 +109,7 @@ from .state import (
     KO_POINTS,
     LOOKAHEAD,
     MAXC,
-    POINTS,
+    points_of,
     SE_ACTIVE,
     ST_LA_CHOICE,
     ST_LA_READY,
@@ -334,7 +334,7 @@ def held_points(work, t):
     """The points of the cards seat t holds (docs/rules.md §4: what ranks the seats that did not win)."""
     points = 0
     for i in range(work["hlen"][t]):
-        points += POINTS[work["hands"][t, i]]
+        points += points_of(work, work["hands"][t, i])
     return points
 
 

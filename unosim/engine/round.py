@@ -20,7 +20,7 @@ from .rng import DECK_STREAM, below, seed_streams
 from .state import (
     KIND,
     KO_POINTS,
-    POINTS,
+    points_of,
     SE_ACTIVE,
     ST_DEALER,
     ST_DIR,
@@ -77,7 +77,7 @@ def round_points(g):
     for s in range(st[ST_N]):
         if s != w:
             for i in range(hlen[s]):
-                points += POINTS[hands[s, i]]
+                points += points_of(g, hands[s, i])
     return points
 
 

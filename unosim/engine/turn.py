@@ -11,7 +11,7 @@ from unosim.engine._jit import njit
 from unosim.game import protocol as L
 from .belief import drew_at_turn
 from .effects import after_wing, checkpoint, play_card, skip_seat
-from .features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
+from .features import HAS_CARDS, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
 from . import hooks
 from .audit import audit
 from .piles import draw_n, draw_one
@@ -362,7 +362,9 @@ def deal(g, deck, order, opening, orow):
     for s in range(n):
         recount_held(g, s)
         for i in range(hlen[s]):
-            opening[orow + s, HAND_CLASS[hands[s, i]]] += 1
+            k = HAND_CLASS[hands[s, i]]
+            if not HAS_CARDS or k >= 0:   # a declared card has no opening-hand class (docs/rules.md §2.7)
+                opening[orow + s, k] += 1
 
 
 @njit

@@ -48,7 +48,7 @@ BY_NAME: dict[str, Effect] = {e.name: e for e in EFFECTS}
 BY_CODE: dict[int, Effect] = {e.code: e for e in EFFECTS}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
 #: the widest effect list a card may carry (the compiled engine's row length)
-MAX_EFFECTS = 6
+MAX_EFFECTS = 6   # rule_table.MAX_CARD_EFFECTS (this module imports nothing of unosim)
 
 
 def valid_forms() -> list[str]:

@@ -35,7 +35,10 @@ from .card_effects import MAX_EFFECTS
 from .checks import is_int
 from .protocol import MAX_CARDS
 
-MAX_CUSTOM = 8                       # declared cards per rule set that are not a built-in class
+from .rule_table import CARD_ROW, MAX_CARD_EFFECTS, N_CARD_SLOTS
+
+assert MAX_CARD_EFFECTS == MAX_EFFECTS
+MAX_CUSTOM = N_CARD_SLOTS            # declared cards per rule set that are not a built-in class
 ID_CUSTOM0 = cards.N_CARD_IDS        # the first declared card's id: slot s, colour c is ID_CUSTOM0 + 5 s + c
 N_ALL_IDS = ID_CUSTOM0 + 5 * MAX_CUSTOM
 CUSTOM_KIND0 = cards.N_KINDS         # a declared card's kind: its own, so a Skip-like card matches only itself
@@ -278,6 +281,27 @@ def custom_counts(new: tuple[CardDecl, ...]) -> np.ndarray:
     return counts
 
 
+def rows(new: tuple[CardDecl, ...]) -> list[int]:
+    """The compiled rules' ``IR_CARDS`` block: per slot, points, draw value, effect count, then (code, N)
+    per effect (``rule_table.CARD_ROW`` numbers; unused slots are zero). The kernels read a declared
+    card's effects from here: data, so a new card compiles nothing."""
+    out = [0] * (N_CARD_SLOTS * CARD_ROW)
+    for slot, d in enumerate(new):
+        row = [d.points, d.draw_value(), len(d.effects)] + [x for effect in d.effects for x in effect]
+        out[slot * CARD_ROW:slot * CARD_ROW + len(row)] = row
+    return out
+
+
+def compiled_refusal(new: tuple[CardDecl, ...]) -> str:
+    """Why the compiled engine cannot play these declared cards ('' when it can)."""
+    for d in new:
+        if d.challengeable or not d.same_effect:
+            flag = "challengeable" if d.challengeable else "same_effect=false"
+            return (f"declared card {d.name!r} ({flag}) plays in the reference engine only (unosim.reference); "
+                    f"the compiled engine plays declared cards without it (docs/rules.md §2.7)")
+    return ""
+
+
 def check(family: str, new: tuple[CardDecl, ...], mechanics: str) -> None:
     """The family can play the declared cards (the custom slots fit; UNO Flip's two-faced cards cannot
     take a one-faced card)."""
@@ -346,3 +370,24 @@ def default_tables() -> tuple[tuple[int, ...], ...]:
     kind = tuple(CUSTOM_KIND0 + (i - ID_CUSTOM0) // 5 for i in ids)
     points = tuple(50 if c == cards.NO_COLOUR else 20 for c in colour)
     return colour, kind, points
+
+
+def _extended(table: np.ndarray, custom) -> np.ndarray:
+    out = np.concatenate([np.asarray(table, np.int64), np.asarray(custom, np.int64)])
+    out.setflags(write=False)
+    return out
+
+
+# The per-id tables of unosim.game.cards over every id, the custom ids with their defaults (colour by
+# id, a kind per slot, class-default points — what a policy sees; the declared points score —, no draw
+# value, no number, no opening-hand class: -1): what the compiled engine freezes into its code.
+_COLOURS, _KINDS, _POINTS = default_tables()
+_N = N_ALL_IDS - ID_CUSTOM0
+ALL_COLOUR = _extended(cards.COLOUR, _COLOURS)
+ALL_KIND = _extended(cards.KIND, _KINDS)
+ALL_NUMBER_OF = _extended(cards.NUMBER_OF, [-1] * _N)
+ALL_POINTS = _extended(cards.POINTS, _POINTS)
+ALL_HAND_CLASS = _extended(cards.HAND_CLASS, [-1] * _N)
+ALL_DRAW_VALUE = _extended(cards.DRAW_VALUE, [0] * _N)
+ALL_SPIN = _extended(cards.SPIN, [0] * _N)
+ALL_RESTRICTED = _extended(cards.RESTRICTED, [0] * _N)

@@ -37,6 +37,10 @@ STACKING = ("none", "same_kind", "any_draw", "escalating")
 BLANK_EFFECTS = ("plain_wild", "swap_hands", "shuffle_hands", "others_draw_1", "discard_colour",
                  "draw_two_next")
 N_BLANK_SLOTS = 3        # blank cards with their own effect (docs/rules.md §2.1)
+# cards declared as data (docs/rules.md §2.7): at most N_CARD_SLOTS new cards per rule set, each a row of
+# CARD_ROW numbers in the compiled rules: points, draw value, effect count, then (code, N) per effect
+N_CARD_SLOTS, MAX_CARD_EFFECTS = 12, 6
+CARD_ROW = 3 + 2 * MAX_CARD_EFFECTS
 SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
                  "trade_hands", "show_hand", "war", "uno_spin")
 N_SPIN_OUTCOMES = len(SPIN_OUTCOMES)
@@ -242,7 +246,8 @@ PARAMETERS: tuple[Rule, ...] = (
          "designer deck: the count of each card class that differs from the published deck", "2.5", "deck"),
     Rule("cards", tuple, (), _cards,
          "a table of card name → card, or NAME:coloured|wild,effects=E+E,points=P,count=C strings",
-         "cards declared as data: a colour class, effects in order, points and count", "2.7", "deck"),
+         "cards declared as data: a colour class, effects in order, points and count", "2.7", "deck",
+         "IR_CARDS", N_CARD_SLOTS * CARD_ROW, encode=lambda value, rules, players: rules.card_rows()),
     # match
     Rule("match_mode", str, "points", _choice(MATCH_MODES), f"one of {list(MATCH_MODES)}",
          "what a game is: a match to a points target, lowest total, or a single round", "1.12", "match",

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cards, custom_cards, designer_deck, families, rule_table
+from . import custom_cards, designer_deck, families, rule_table
 from . import protocol as L
 from .checks import is_int
 from .protocol import BLANK_EFFECTS, FAMILIES, MATCH_MODES, SPIN_OUTCOMES, STACKING
@@ -116,6 +116,10 @@ class _RuleSetMethods:
     def custom_counts(self) -> np.ndarray:
         """Count vector over the custom ids (``custom_cards.ID_CUSTOM0`` on)."""
         return custom_cards.custom_counts(self.new_cards)
+
+    def card_rows(self) -> list[int]:
+        """The declared cards' rows of the compiled rules (``custom_cards.rows``)."""
+        return custom_cards.rows(self.new_cards)
 
     def all_counts(self) -> np.ndarray:
         """Count vector over every id, built-in then custom (``custom_cards.N_ALL_IDS``)."""
@@ -203,10 +207,9 @@ class _RuleSetMethods:
     def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.game.protocol`."""
         self.check_players(players)
-        if self.new_cards:
-            raise ValueError(f"declared card {self.new_cards[0].name!r} plays in the reference engine only "
-                             f"(unosim.reference); the compiled engine does not play declared cards yet "
-                             f"(docs/rules.md §2.7)")
+        refusal = custom_cards.compiled_refusal(self.new_cards)
+        if refusal:
+            raise ValueError(refusal)
         players = int(players)
         ir = np.zeros(L.IR_SIZE, np.int64)
         fr = np.zeros(L.FR_SIZE, np.float64)
@@ -221,7 +224,7 @@ class _RuleSetMethods:
                     records[rule.record][offset] = value
                 else:
                     records[rule.record][offset:offset + len(value)] = value
-        return ir, fr, cards.deck_ids(self.deck_counts())
+        return ir, fr, np.repeat(np.arange(custom_cards.N_ALL_IDS, dtype=np.int64), self.all_counts())
 
 
 _format = rule_table.format_value

@@ -151,7 +151,7 @@ class Study:
             "name": self.name, "seed": self.seed, "mode": self.mode,
             "common_random_numbers": self.common_random_numbers, "description": self.description,
             "variants": {name: {"key": rs.key, "base": rs.name, "overrides": self.variant_overrides[name],
-                                **({"deck_in_effect": rs.deck_in_effect()} if rs.deck else {})}
+                                **({"deck_in_effect": rs.deck_in_effect()} if rs.deck or rs.cards else {})}
                          for name, rs in self.variants.items()},
             "lineups": dict(self.lineups),
             "cells": [c.describe() for c in self.cells],

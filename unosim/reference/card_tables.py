@@ -7,13 +7,11 @@ challenge) is in the table's ``book`` (``custom_cards.book``), which the rules r
 
 from ..game import cards, custom_cards
 
-_CUSTOM_COLOUR, _CUSTOM_KIND, _CUSTOM_POINTS = custom_cards.default_tables()
-_N_CUSTOM = len(_CUSTOM_COLOUR)
-COLOUR = tuple(int(x) for x in cards.COLOUR) + _CUSTOM_COLOUR
-KIND = tuple(int(x) for x in cards.KIND) + _CUSTOM_KIND
-NUMBER_OF = tuple(int(x) for x in cards.NUMBER_OF) + (-1,) * _N_CUSTOM
-POINTS = tuple(int(x) for x in cards.POINTS) + _CUSTOM_POINTS
-DRAW_VALUE = tuple(int(x) for x in cards.DRAW_VALUE) + (0,) * _N_CUSTOM
+COLOUR = tuple(int(x) for x in custom_cards.ALL_COLOUR)
+KIND = tuple(int(x) for x in custom_cards.ALL_KIND)
+NUMBER_OF = tuple(int(x) for x in custom_cards.ALL_NUMBER_OF)
+POINTS = tuple(int(x) for x in custom_cards.ALL_POINTS)
+DRAW_VALUE = tuple(int(x) for x in custom_cards.ALL_DRAW_VALUE)
 HAND_CLASS = tuple(int(x) for x in cards.HAND_CLASS)
 
 
