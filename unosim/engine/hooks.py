@@ -55,10 +55,10 @@ from unosim.engine._jit import njit
 
 from unosim.game import protocol as L
 
-from .features import (HAS_BLANK, HAS_CARDS, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN,
+from .features import (HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN,
                         HAS_STACKING)
 from .state import ACCEPTED, NOT_MINE, SKIPS  # noqa: F401 (the hooks' answers, for the core)
-from .mechanics import blank, cards, flip, minions, no_mercy, seven_o, spin, stacking
+from .mechanics import blank, flip, minions, no_mercy, seven_o, spin, stacking
 
 
 @njit(inline='always')
@@ -134,8 +134,6 @@ def on_first_card(g, f, c):
     r = NOT_MINE
     if HAS_SPIN:
         spin.on_first_card(g, f, c)
-    if HAS_CARDS and r == NOT_MINE:
-        r = cards.on_first_card(g, f, c)
     if HAS_BLANK and r == NOT_MINE:
         r = blank.on_first_card(g, f, c)
     return r
@@ -152,8 +150,6 @@ def on_play(g, p, c, guilty):
         r = no_mercy.on_play(g, p, c)
     if HAS_FLIP and r == NOT_MINE:
         r = flip.on_play(g, p, c, guilty)
-    if HAS_CARDS and r == NOT_MINE:
-        r = cards.on_play(g, p, c, guilty)
     return r
 
 

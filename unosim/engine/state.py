@@ -45,7 +45,7 @@ from .belief import observe
 from .card_terms import card_early, card_floor
 from .features import HAS_CARDS, HAS_LOOKAHEAD
 from unosim.game import custom_cards as CC
-from unosim.game.rule_table import CARD_ROW
+from unosim.game.card_effects import CARD_ROW
 from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
     GREEDY_POINTS,
     KEEP_WILDS,

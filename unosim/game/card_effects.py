@@ -47,8 +47,12 @@ EFFECTS: tuple[Effect, ...] = (
 BY_NAME: dict[str, Effect] = {e.name: e for e in EFFECTS}
 BY_CODE: dict[int, Effect] = {e.code: e for e in EFFECTS}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
-#: the widest effect list a card may carry (the compiled engine's row length)
-MAX_EFFECTS = 6   # rule_table.MAX_CARD_EFFECTS (this module imports nothing of unosim)
+#: the widest effect list a card may carry
+MAX_EFFECTS = 6
+# the compiled rules hold at most N_CARD_SLOTS new cards per rule set, each a row of CARD_ROW numbers:
+# points, draw value, effect count, then (code, N) per effect (custom_cards.rows; rule_table's IR_CARDS)
+N_CARD_SLOTS = 12
+CARD_ROW = 3 + 2 * MAX_EFFECTS
 
 
 def valid_forms() -> list[str]:

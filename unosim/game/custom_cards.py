@@ -31,13 +31,10 @@ import numpy as np
 
 from . import card_effects as E
 from . import cards
-from .card_effects import MAX_EFFECTS
+from .card_effects import CARD_ROW, MAX_EFFECTS, N_CARD_SLOTS
+from .cards import MAX_CARDS
 from .checks import is_int
-from .protocol import MAX_CARDS
 
-from .rule_table import CARD_ROW, MAX_CARD_EFFECTS, N_CARD_SLOTS
-
-assert MAX_CARD_EFFECTS == MAX_EFFECTS
 MAX_CUSTOM = N_CARD_SLOTS            # declared cards per rule set that are not a built-in class
 ID_CUSTOM0 = cards.N_CARD_IDS        # the first declared card's id: slot s, colour c is ID_CUSTOM0 + 5 s + c
 N_ALL_IDS = ID_CUSTOM0 + 5 * MAX_CUSTOM
@@ -167,9 +164,10 @@ def _decl(rule: str, name: Any, fields: Any) -> CardDecl:
     return CardDecl(name, wild, parsed, int(points), int(count), **flags)
 
 
-def normalise(rule: str, value: Any) -> tuple[CardDecl, ...]:
+def normalise(rule: str, value: Any, reserved: tuple[str, ...] = ()) -> tuple[CardDecl, ...]:
     """``value`` (a table ``{name: {field: value}}``, or a list of ``--card`` strings) as declarations
-    in the order given, each checked on its own (:func:`contradiction`); a ValueError names the bad one."""
+    in the order given, each checked on its own (:func:`contradiction`); a ValueError names the bad one.
+    ``reserved``: the rule names, which a card may not take."""
     if value is None or value == "none" or value == ():
         return ()
     if isinstance(value, (str, CardDecl)):
@@ -197,7 +195,7 @@ def normalise(rule: str, value: Any) -> tuple[CardDecl, ...]:
         why = contradiction(d)
         if why:
             raise ValueError(f"rule {rule}: card {d.name!r} is contradictory: {why}")
-        clash = name_clash(d.name)
+        clash = name_clash(d.name, reserved)
         if clash:
             raise ValueError(f"rule {rule}: card name {d.name!r} clashes with {clash}; choose another name")
         if d.count == 0:
@@ -232,12 +230,11 @@ def contradiction(d: CardDecl) -> str:
     return ""
 
 
-def name_clash(name: str) -> str:
+def name_clash(name: str, rule_names: tuple[str, ...]) -> str:
     """What existing name ``name`` would shadow ('' if none): a card class, a rule, an effect."""
-    from .rule_table import RULE_KEYS
     if name in cards.HAND_CLASSES or name == "blank":
         return f"the built-in card class {name!r}"
-    if name in RULE_KEYS:
+    if name in rule_names:
         return f"the rule {name!r}"
     if name in E.NAMES:
         return f"the effect {name!r}"
@@ -283,7 +280,7 @@ def custom_counts(new: tuple[CardDecl, ...]) -> np.ndarray:
 
 def rows(new: tuple[CardDecl, ...]) -> list[int]:
     """The compiled rules' ``IR_CARDS`` block: per slot, points, draw value, effect count, then (code, N)
-    per effect (``rule_table.CARD_ROW`` numbers; unused slots are zero). The kernels read a declared
+    per effect (``card_effects.CARD_ROW`` numbers; unused slots are zero). The kernels read a declared
     card's effects from here: data, so a new card compiles nothing."""
     out = [0] * (N_CARD_SLOTS * CARD_ROW)
     for slot, d in enumerate(new):

@@ -16,7 +16,8 @@ table also carries what a person needs to read (descriptions, sections) and what
 
 Pure Python: this module is the ground the protocol stands on (it defines the rule enumerations
 ``MATCH_MODES``, ``STACKING``, ``BLANK_EFFECTS``, ``SPIN_OUTCOMES``, which the protocol re-exports), so
-it imports nothing of unosim but :mod:`unosim.game.checks`.
+it imports nothing of unosim but :mod:`unosim.game.checks` and the card-effect vocabulary
+(:mod:`unosim.game.card_effects`, pure too).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .card_effects import CARD_ROW, N_CARD_SLOTS   # cards declared as data (docs/rules.md §2.7)
 from .checks import clip_message, is_int, is_real, scaled
 
 # ---- the rule vocabulary (re-exported by unosim.protocol, which numbers them for the kernels) ------
@@ -37,10 +39,6 @@ STACKING = ("none", "same_kind", "any_draw", "escalating")
 BLANK_EFFECTS = ("plain_wild", "swap_hands", "shuffle_hands", "others_draw_1", "discard_colour",
                  "draw_two_next")
 N_BLANK_SLOTS = 3        # blank cards with their own effect (docs/rules.md §2.1)
-# cards declared as data (docs/rules.md §2.7): at most N_CARD_SLOTS new cards per rule set, each a row of
-# CARD_ROW numbers in the compiled rules: points, draw value, effect count, then (code, N) per effect
-N_CARD_SLOTS, MAX_CARD_EFFECTS = 12, 6
-CARD_ROW = 3 + 2 * MAX_CARD_EFFECTS
 SPIN_OUTCOMES = ("almost_uno", "discard_number", "discard_colour", "draw_red", "draw_blue",
                  "trade_hands", "show_hand", "war", "uno_spin")
 N_SPIN_OUTCOMES = len(SPIN_OUTCOMES)
@@ -206,7 +204,7 @@ def _cards(name: str, value: Any, values: dict) -> tuple:
     """Cards declared as data (docs/rules.md §2.7), checked one by one by :mod:`unosim.game.custom_cards`
     (the family's support and the deck's size by ``RuleSet``)."""
     from .custom_cards import normalise
-    return normalise(name, value)
+    return normalise(name, value, reserved=RULE_KEYS)
 
 
 # ---- encoders ----------------------------------------------------------------------------------------

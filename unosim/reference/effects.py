@@ -36,6 +36,8 @@ def after_wing(table: Table, answer):
 def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """The effect of ``card`` just played by ``player``; ``guilty``: an illegal (bluffed) WD4."""
     kind = KIND[card]
+    if table.book.is_custom(card):   # a declared card's effects (docs/rules.md §2.7)
+        return declared.on_play(table, player, card, guilty)
     answer = hooks.on_play(table, player, card, guilty)
     answer = after_wing(table, answer)
     if answer is not hooks.NOT_MINE:
@@ -85,6 +87,8 @@ def apply_first_card(table: Table) -> int | None:
     if kind == cards.REVERSE:
         table.direction = -1
         return table.dealer
+    if table.book.is_custom(top):   # a declared card (docs/rules.md §2.7)
+        return declared.on_first_card(table, f_seat, top)
     answer = hooks.on_first_card(table, f_seat, top)   # spin_first_card_spins (§2.3.6), a blank (§2.1.3)
     answer = after_wing(table, answer)
     if answer is not hooks.NOT_MINE:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from .table import NOT_MINE, Table  # noqa: F401 (the hooks' answer, for the core)
 from .mechanics.stacking import ACCEPTED  # noqa: F401 (a response turn's answer, for the core)
-from .mechanics import blank, cards, flip, minions, no_mercy, seven_o, spin, stacking
+from .mechanics import blank, flip, minions, no_mercy, seven_o, spin, stacking
 
 
 def start(table: Table) -> None:
@@ -69,12 +69,11 @@ def on_draw_card(table: Table, player: int, card: int, victim: int):
 
 def on_first_card(table: Table, first: int, card: int):
     spin.on_first_card(table, first, card)
-    answer = cards.on_first_card(table, first, card)   # a declared card (§2.7)
-    return answer if answer is not NOT_MINE else blank.on_first_card(table, first, card)
+    return blank.on_first_card(table, first, card)
 
 
 def on_play(table: Table, player: int, card: int, guilty: bool):
-    for wing in (blank, minions, no_mercy, flip, cards):
+    for wing in (blank, minions, no_mercy, flip):
         answer = wing.on_play(table, player, card, guilty)
         if answer is not NOT_MINE:
             return answer

@@ -1,6 +1,7 @@
 """Cards declared as data, reference interpreter (docs/rules.md §2.7): a declared card's effects
 (:mod:`unosim.game.card_effects`) applied in order, as played with cards left, as the first card (§1.9)
-and as the last card (§1.11 with ``final_card_effects``).
+and as the last card (§1.11 with ``final_card_effects``). The core (:mod:`..effects`) calls it for
+every declared card, before any wing: a declared card belongs to no mechanism.
 
 The effect list is the table's ``book`` (``custom_cards.book``); every verb is the one the built-in
 cards use (skips and draw cards from :mod:`..penalties`, the swap from the table, the pass from 7-0,
@@ -16,7 +17,7 @@ from __future__ import annotations
 from ...game import card_effects as E
 from ...game import protocol as L
 from ..penalties import draw_card_played, skip
-from ..table import NOT_MINE, Table
+from ..table import Table
 from .blank import discard_named_colour
 from .flip import draw_until_colour
 from .seven_o import pass_hands
@@ -27,11 +28,9 @@ DRAW, SKIP, REVERSE, SKIP_EVERYONE, OTHERS_DRAW, WILD, DISCARD_COLOUR, SWAP_HAND
         "pass_hands", "draw_until_colour", "self_draw"))
 
 
-def on_play(table: Table, player: int, card: int, guilty: bool):
+def on_play(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """A declared card played with cards left: the next seat, None when an effect ended the round (the
-    player's hand emptied by ``discard_colour``, a knock-out); ``NOT_MINE`` for any other card."""
-    if not table.book.is_custom(card):
-        return NOT_MINE
+    player's hand emptied by ``discard_colour``, a knock-out)."""
     effects = table.book.effects[card]
     anchor, again = player, False
     has_draw = any(code == DRAW for code, _ in effects)
@@ -85,12 +84,10 @@ def others_draw(table: Table, player: int, count: int) -> None:
         table.draw(other, count)
 
 
-def on_first_card(table: Table, first: int, card: int):
+def on_first_card(table: Table, first: int, card: int) -> int | None:
     """A declared card turned up first (F has named a wild's colour): its skip and draw effects act as
     if the dealer had played it, its reverse as the built-in Reverse (d = −1, the dealer starts); its
-    other effects do nothing (docs/rules.md §2.7). F's seat, the next seat, or ``NOT_MINE``."""
-    if not table.book.is_custom(card):
-        return NOT_MINE
+    other effects do nothing (docs/rules.md §2.7). The seat of the first turn."""
     anchor = table.dealer
     for code, n in table.book.effects[card]:
         if code == REVERSE:

@@ -10,7 +10,7 @@ import pytest
 from unosim.game import card_effects, custom_cards
 from unosim.game.rules import from_key, get_variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DRAW_THREE = "draw_three:coloured,effects=draw:3,points=20,count=2"
 EVERYONE = "everyone:wild,effects=wild+others_draw:1,points=40,count=4"
 
