@@ -18,6 +18,7 @@ from .cells import CellScan, streaming, tables_by_cell
 from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .checker import assert_claims
 from .claims import CLAIM_TABLES, Claim
+from .design import design_tables
 from .fairness import seat_fairness, with_fairness_holm
 from .findings import claims
 from .inference import holm
@@ -76,6 +77,7 @@ def standard_tables(ds: Dataset, confidence: float = 0.95,
             tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
             tables.update(judged(tables, profile or study_profile(ds)))
     tables.update(tournament_tables(ds))
+    tables.update(design_tables(ds.path))
     return tables
 
 
@@ -196,7 +198,7 @@ def checked_claims(tables: dict[str, pl.DataFrame], profile: Profile | None = No
 
 
 def findings_json(found: list[Claim], profile: Profile | None = None) -> str:
-    return json.dumps({"format": ANALYSIS_FORMAT, "families": {t.name: t.family for t in CLAIM_TABLES.values()},
+    return json.dumps({"format": ANALYSIS_FORMAT, "families": {t.name: t.family for t in CLAIM_TABLES.values() if t.family},
                        "profile": (profile or Profile.default()).as_mapping(),
                        "claims": [c.as_dict() for c in found]}, indent=1, ensure_ascii=False) + "\n"
 

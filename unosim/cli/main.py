@@ -58,7 +58,7 @@ def cmd_policies(args) -> None:
         return
     print_table([{"policy": p.name, "description": p.doc} for p in policies.POLICIES.values()])
     print(f"\nparameters: probabilities {', '.join(policies.PROBABILITY_PARAMS)}, e.g. random(p_bluff=0.2); "
-          f"weights of weighted and its presets w_points, w_wild, … (unosim/engine/policy_features.py), "
+          f"weights of weighted and its presets w_points, w_wild, … (unosim/engine/policies/weighted_features.py), "
           f"e.g. by_colour(w_points=0.5); lookahead's {', '.join(policies.SEARCH_PARAMS)}, "
           f"e.g. lookahead(rollouts=64,horizon=12,rollout=by_colour)")
     print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")

@@ -13,7 +13,7 @@ right for constants and wrong for rule switches: rule switches travel in ``irule
 * ``RC_*`` (round table, int64), ``SC_*`` (seat table, int32), ``MC_*`` (match table, int64): the raw
   output columns of both engines, with ``ROUND_COLUMNS`` / ``SEAT_COLUMNS`` / ``MATCH_COLUMNS`` their
   names in :mod:`unosim.play.simulate`'s tables;
-* ``ST_*`` / ``SE_*``: the compiled game record's scalar state and per-seat state (``engine/state.py``);
+* ``ST_*`` / ``SE_*``: the compiled game record's scalar state and per-seat state (``engine/record/state.py``);
 * ``EV_*``: trace event codes of the 4-int (int64) records ``(code, seat, a, b)``, ``EV_NAMES`` code →
   name; the order of events is fixed by the protocol in :mod:`unosim.engine`;
 * enumerations ``FAMILY_*``, ``MODE_*``, ``STACKING_*``, ``BLANK_*``, ``END_*``, ``MATCH_END_*``, the
@@ -108,7 +108,7 @@ MATCH_END_NAMES = ("won", "no_winner", "truncated")
 # Built-in policies: ids are positions in POLICY_NAMES; every policy's parameter vector has one slot
 # per name of POLICY_PARAMS (PP_DRAW …: the name without its ``p_``; PP_W_POINTS …: a weight). The
 # probabilities come first, then the ``weighted`` policy's weights, one per feature of
-# engine/policy_features.py (documented there), then the ``lookahead`` search's parameters.
+# engine/policies/weighted_features.py (documented there), then the ``lookahead`` search's parameters.
 POLICY_NAMES = ("random", "greedy_points", "keep_wilds", "weighted", "lookahead")
 PROBABILITY_PARAMS = ("p_draw", "p_bluff", "p_challenge", "p_keep_drawn")
 WEIGHT_PARAMS = (
@@ -127,7 +127,7 @@ WEIGHT_PARAMS = (
 # the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS),
 # rollout depth in turns, anchor preset (an index of ROLLOUT_PRESETS) and the significance (in standard
 # errors) a searched option needs to overrule the anchor's choice, and the standard errors by which an
-# option must trail to be dropped before the budget is spent (0: never; engine/lookahead.py)
+# option must trail to be dropped before the budget is spent (0: never; engine/core/lookahead.py)
 SEARCH_PARAMS = ("rollouts", "rollout", "horizon", "anchor", "z", "prune")
 POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS + SEARCH_PARAMS
 N_POLICY_PARAMS = len(POLICY_PARAMS)
@@ -140,7 +140,7 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
 
 # ---- the mechanisms, and what each one's wing adds to the records (engine/mechanics/, reference/mechanics/)
 # A mechanism is a verb a variant's cards or house rules add to the core turn; the engine compiles one only
-# when a call uses it (unosim.engine.builds). Each entry: how a compile notice names it, its estimated
+# when a call uses it (unosim.engine.build.builds). Each entry: how a compile notice names it, its estimated
 # cold-compile CPU seconds on the development machine (python -m bench.compile measures them), and its
 # round columns, game-record and seat-record slots and events. Fields of the wings in _IN_PLACE keep the places they had
 # before wings existed (their indices, and every stored dataset's column order, stay as they were); every
@@ -236,7 +236,7 @@ ROUND_TABLE = Layout("RC", (
     *_wing("seven_o", "rounds"),
     *_wing("spin", "rounds"),
     field("LOOP_BOUND_HITS", "loop_bound_hits",
-          doc="loops cut short by an explicit bound (the round then ends truncated); see engine/turn.py"),
+          doc="loops cut short by an explicit bound (the round then ends truncated); see engine/core/turn.py"),
     field("LEAD_CHANGES", "lead_changes", doc="game-quality measures: engine.quality"),
     field("WINNER_MAX_DEFICIT", "winner_max_deficit", doc="-1 when the round has no winner (a null)"),
     field("MAX_HAND", "max_hand"),
@@ -267,7 +267,7 @@ ROUND_COLUMNS = ROUND_TABLE.columns
 SEAT_COLUMNS = SEAT_TABLE.columns
 MATCH_COLUMNS = MATCH_TABLE.columns
 
-# ---- the compiled game record (engine/state.py) -----------------------------------------------------
+# ---- the compiled game record (engine/record/state.py) -----------------------------------------------------
 STATE = Layout("ST", (
     field("N", doc="players"),
     field("DEALER"),
@@ -287,7 +287,7 @@ STATE = Layout("ST", (
     field("TRACE"),
     field("EV_LEN"),
     field("FIRST_SEAT"),
-    field("VIOLATIONS", doc="audit mode: failed invariant checks (engine/audit.py)"),
+    field("VIOLATIONS", doc="audit mode: failed invariant checks (engine/core/audit.py)"),
     field("P", doc="pending penalty P (stacking)"),
     field("V", doc="draw value of the last draw card in the stack"),
     field("K", doc="kind of the last draw card in the stack (same_kind stacking)"),
@@ -300,14 +300,14 @@ STATE = Layout("ST", (
     field("LAST_PLAYER"),
     field("UNO_CHECKS", doc="0 when checkpoints cannot change anything: no trace and nobody forgets UNO"),
     *_wing("spin", "state"),
-    field("EV_CAP", doc="rows of the trace buffer `ev` (kept as data: see state.new_game)"),
+    field("EV_CAP", doc="rows of the trace buffer `ev` (kept as data: see round.new_game)"),
     field("LOOP_BOUND_HITS", doc="loops of this round cut short by an explicit bound (RC_LOOP_BOUND_HITS)"),
     field("LEADER", doc="quality measures (engine.quality): last unique leader, -1 before the first"),
     field("LEAD_CHANGES"),
     field("MAX_HAND", doc="largest hand held so far in the round"),
     field("IDLE", doc="idle turns in a row so far (stalemate, §1.6), kept while the turn loop pauses"),
     field("LA_SEARCH", doc="1: a lookahead seat's turn pauses the turn loop for its search (0 in rollouts)"),
-    field("LA_READY", doc="1: the search of the seat about to move is done (engine/lookahead.py)"),
+    field("LA_READY", doc="1: the search of the seat about to move is done (engine/core/lookahead.py)"),
     field("LA_CHOICE", doc="the searched choice: hand index, -1 draw/accept, -2 none (the rollout preset)"),
     *_appended("state"),
 ))

@@ -186,7 +186,7 @@ class _RuleSetMethods:
                 f"hand_size={self.hand_size} × players={players} = {need} cards exceeds what the "
                 f"{self.deck_size}-card {self.family} deck can deal ({max(spare, 0)}, docs/rules.md §3); "
                 f"{self._deal_advice(players, spare)}")
-        for name in ("p_forget_uno", "shout_weight"):
+        for name in (r.name for r in PARAMETERS if r.per_seat):
             value = getattr(self, name)
             if isinstance(value, tuple) and len(value) != players:
                 raise ValueError(f"{name} has {len(value)} entries but players={players}; give one "

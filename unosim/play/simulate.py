@@ -190,7 +190,7 @@ def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
 
 
 def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, Column]:
-    """The game-quality measures (``unosim.engine.quality``) in compact dtypes: ``winner_max_deficit``
+    """The game-quality measures (``unosim.engine.record.quality``) in compact dtypes: ``winner_max_deficit``
     and ``max_hand`` never exceed the largest deck (168 cards); ``lead_changes`` is bounded by the turns
     of the round, so it keeps the turn counter's width. No winner: ``winner_max_deficit`` is null."""
     deficit = cols["winner_max_deficit"]

@@ -11,14 +11,14 @@ compiles nothing. The card ids (colour by id, a kind per slot) are constants of
 :mod:`unosim.game.custom_cards`.
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import card_effects as E
 from unosim.game import protocol as L
 from unosim.game.custom_cards import ID_CUSTOM0
 from unosim.game.card_effects import CARD_ROW
-from ..piles import draw_n, rotate_hands
-from ..state import SE_ACTIVE, ST_DIR, ST_ENDED, ST_N, emit, step
+from ..record.piles import draw_n, rotate_hands
+from ..record.state import SE_ACTIVE, ST_DIR, ST_ENDED, ST_N, emit, step
 
 DRAW, SKIP, REVERSE, SKIP_EVERYONE, OTHERS_DRAW = (E.BY_NAME[n].code for n in (
     "draw", "skip", "reverse", "skip_everyone", "others_draw"))

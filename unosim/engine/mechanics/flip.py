@@ -5,18 +5,18 @@ turn, legality and scoring work on the side in play unchanged; this wing turns e
 for the Wild Draw Colour, answers what a seat sees of the others (the faces turned away from their
 owners), turns a lookahead seat's beliefs over with the cards, and keeps its scratch (``ST_SIDE``,
 ``ST_FLIPS``) and its round counter (``RC_FLIPS``). The core reaches it only through the hooks of
-:mod:`unosim.engine.hooks`.
+:mod:`unosim.engine.core.hooks`.
 """
 
 import numpy as np
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
 from unosim.game import protocol as L
 from ..features import HAS_LOOKAHEAD
-from ..piles import draw_n, draw_one
-from ..policy import challenges, choose_colour
-from ..state import (
+from ..record.piles import draw_n, draw_one
+from ..policies.dispatch import challenges, choose_colour
+from ..record.state import (
     ASIDE,
     CHALLENGE_PENALTY,
     COLOUR,
@@ -92,7 +92,7 @@ def turn_over(g, p):
     if COLOUR[t] != NO_COLOUR:
         st[ST_COLOUR] = COLOUR[t]
     emit(g, L.EV_FLIP, p, st[L.ST_SIDE], 0)
-    if HAS_LOOKAHEAD and st[ST_LA_SEARCH] and not st[ST_ENDED]:   # what every seat saw (engine/belief.py)
+    if HAS_LOOKAHEAD and st[ST_LA_SEARCH] and not st[ST_ENDED]:   # what every seat saw (engine/record/belief.py)
         turn_beliefs_over(g, st[ST_N])
     if COLOUR[t] == NO_COLOUR:
         st[ST_COLOUR] = choose_colour(g, p)
@@ -102,7 +102,7 @@ def turn_over(g, p):
 @njit
 def turn_beliefs_over(g, n):
     """A Flip turned every card over: each known copy and void entry of a lookahead seat's beliefs
-    (engine/belief.py) moves to the face on its back."""
+    (engine/record/belief.py) moves to the face on its back."""
     known = g["known"]
     void = g["void"]
     for t in range(n):

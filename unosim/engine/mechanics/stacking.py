@@ -8,12 +8,12 @@ The pending penalty itself (``ST_P``, ``ST_V``, ``ST_K``, ``ST_RESPONDER``) is t
 card adds it (§1.11), a win or a knock-out of the responder clears it (``state.clear_stack``).
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from ..piles import draw_n
-from ..policy import choose_stack
-from ..state import (
+from ..record.piles import draw_n
+from ..policies.dispatch import choose_stack
+from ..record.state import (
     ACCEPTED,
     KIND,
     K_WRD4,
