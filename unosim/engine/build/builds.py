@@ -121,6 +121,7 @@ def mechanisms_of(rules) -> frozenset[str]:
     used = set(family_mechanisms(rules.mechanics))
     used |= {"blank"} if rules.deck_counts()[_blank_ids()].sum() > 0 else set()
     used |= switched_on(rules)   # the house rules' mechanisms: the rule table says which
+    used |= {"cards"} if rules.new_cards else set()   # new cards declared as data (docs/rules.md §2.7)
     return frozenset(used)
 
 
