@@ -209,7 +209,7 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
     verdict.parts_read = len(unknown)
     verdict.bytes_read = sum(checks[i][2].bytes for i in unknown)
     verdict.parts_cached = sum(1 for proof in proofs if proof is not None) - len(unknown)
-    for (key, rel, info, _, _), reason in zip(checks, reasons, strict=True):
+    for (key, rel, _info, _, _), reason in zip(checks, reasons, strict=True):
         verdict.parts_checked += 1
         if reason:
             verdict.problems.append(Problem(rel, reason, key))
