@@ -69,7 +69,9 @@ class Comparison:
                 raise ValueError(f"{side}={overrides!r} is invalid: valid is a table of rule name → value")
             if "match_mode" in overrides:
                 raise ValueError(f"{side}: match_mode is set once for the comparison, by mode")
-            self._ruleset(overrides).check_players(self.players)
+            ruleset = self._ruleset(overrides)
+            ruleset.check_players(self.players)
+            declared_cards.playable(ruleset)
         if not isinstance(self.lineup, str):
             raise ValueError(f"lineup={self.lineup!r} is invalid: valid is a lineup such as 'greedy_points,random*'")
         policies.make_lineup(self.lineup, self.players)

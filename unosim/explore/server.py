@@ -65,7 +65,9 @@ from .design_runs import Busy, DesignRuns
 from .jobs import QueueFull, Runs
 
 STATIC = Path(__file__).with_name("static")
-RULES_DOC = Path(__file__).parents[2] / "docs" / "rules.md"
+DOCS = Path(__file__).parents[2] / "docs"
+#: the docs the page links to (served from a source checkout): the rules and the invent-a-card tutorial
+LINKED_DOCS = ("rules.md", "tutorials/invent-a-card.md")
 #: the largest request body (a comparison with two designer decks is a few hundred bytes)
 MAX_BODY = 64 * 1024
 #: the longest a client may take to send its body
@@ -230,11 +232,13 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
-    async def rules_doc(request: Request) -> Response:
-        """docs/rules.md, which the page's house rules link to (in a source checkout)."""
-        path = RULES_DOC
+    async def linked_doc(request: Request) -> Response:
+        """docs/rules.md (the page's house rules link to it) or the invent-a-card tutorial (the deck
+        editor's "add a card" does), in a source checkout."""
+        name = request.url.path.removeprefix("/docs/")
+        path = DOCS / name
         if not path.is_file():
-            return _error(f"{path} is not here (an installed package has no docs): read docs/rules.md of the "
+            return _error(f"{path} is not here (an installed package has no docs): read docs/{name} of the "
                           "source", 404)
         return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
 
@@ -257,7 +261,7 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         Route("/", index),
         Route("/api/options", get_options),
         Route("/api/cards", check_cards, methods=["POST"]),
-        Route("/docs/rules.md", rules_doc),
+        *(Route(f"/docs/{name}", linked_doc) for name in LINKED_DOCS),
         *_run_routes(runs, stopping),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
