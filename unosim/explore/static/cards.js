@@ -20,9 +20,9 @@ function showEffectChoice() {
   $("card-n-label").hidden = !effect.count;
   if (effect.count) {
     [$("card-n").min, $("card-n").max] = effect.count;
-    $("card-n").value = Math.min(Math.max(Number($("card-n").value) || effect.default_count, effect.count[0]), effect.count[1]);
+    $("card-n").value = effect.default_count;
   }
-  $("card-effect-doc").replaceChildren(`${effect.name}: ${effect.doc}${effect.stackable ? " (stacks under the stacking rules)" : ""} — `,
+  $("card-effect-doc").replaceChildren(`${effect.name}: ${effect.doc} — `,
     el("a", {href: `/docs/rules.md#${effect.section}`, target: "_blank"}, `docs/rules.md §${effect.section}`));
 }
 
