@@ -7,7 +7,7 @@ games compares the file written before it with the one written after (``--check`
 
 The hashes do not depend on where a field sits in a record: raw table columns are hashed by name in
 sorted order (a column appended elsewhere is the same table), and trace events by event name rather
-than code (a renumbered event is the same trace). The replay text (what tests/golden/ holds) is
+than code (a renumbered event is the same trace). The replay text (what tests/engine/golden/ holds) is
 hashed too.
 """
 

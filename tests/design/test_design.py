@@ -133,7 +133,7 @@ def test_confirmation_intervals_do_not_depend_on_the_search_seed(tmp_path, monke
     tables = []
     for run, search_seed in (("a", real["search"]), ("b", real["search"] + 1)):
         monkeypatch.setattr(confirming, "seeds", lambda seed, s=search_seed: {**real, "search": s})
-        ds = confirming.confirm(spec, chosen, tmp_path / run, tried=2, record=_record(spec, chosen))
+        ds = confirming.confirm(spec, chosen, tmp_path / run, record=_record(spec, chosen))
         tables.append(read_tables(ds.path / TABLE_DIR)["effects"].select("measure", "estimate", "ci_low", "ci_high"))
     assert tables[0].equals(tables[1])
     assert tables[0].filter(pl.col("measure") == "length")["estimate"][0] < 0   # 5 cards: shorter rounds

@@ -42,7 +42,7 @@ _CHANGES = {"hand_size": 5, "match_mode": "lowest", "blank_effects": ("plain_wil
             "wd4_challenge": False, "no_bluffing": True, "two_player_reverse_skip": False,
             "final_card_effects": False, "p_dumbfu_fail": 0.5, "dumbfu_penalty": 6,
             "spin_weights": (2.0,) + (1.0,) * 8, "shout_weight": (1.0, 2.0, 1.0, 1.0), "spin_first_card_spins": True,
-            "spin_continue_after_winner": False}
+            "spin_continue_after_winner": False, "cards": ("draw_three:coloured,effects=draw:3",)}
 
 
 def _family_of(rule) -> str:

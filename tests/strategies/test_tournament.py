@@ -460,7 +460,7 @@ def test_the_matrix_prints_each_share_as_its_checked_sentence_does(trio):
 
 
 def test_the_win_rate_and_rating_orders_are_explained_when_they_differ():
-    from unosim.reporting.report import order_note
+    from unosim.reporting.sections import order_note
     table = pl.DataFrame({"policy": ["a", "b"], "win_rate": [0.3, 0.2], "rating": [-5.0, 5.0]})
     assert "the rating ranks b, a" in order_note(table) and "finishing order" in order_note(table)
     assert "same order" in order_note(table.with_columns(rating=pl.Series([5.0, -5.0])))

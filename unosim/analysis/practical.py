@@ -39,11 +39,6 @@ class Scaled:
     minimum: float
     relative: bool
 
-    @property
-    def multiples(self) -> tuple[float, float, float]:
-        """(value, low, high) in multiples of the minimum effect: the scorecard's common scale."""
-        return self.value / self.minimum, self.low / self.minimum, self.high / self.minimum
-
 
 def number(value) -> float | None:
     """A table's value as a float, None when missing.

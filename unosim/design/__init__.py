@@ -74,7 +74,7 @@ def design(spec: str | Path | dict | None = None, *, out: str | Path = DEFAULT_O
     say(f"confirming the top {len(chosen)} on {parsed.confirm_games:,} fresh games each: "
         + ", ".join(d.name for d in chosen))
     record = confirming.search_record(parsed, trials, chosen, games=games, seconds=seconds)
-    ds = confirming.confirm(parsed, chosen, directory, tried=len(found), record=record, n_jobs=n_jobs,
+    ds = confirming.confirm(parsed, chosen, directory, record=record, n_jobs=n_jobs,
                             scheduler=scheduler, progress=progress)
     say(f"report (the design verdict first): {ds.path / 'report.html'}")
     return trials.with_columns(confirmed=pl.col("trial").is_in([d.trial for d in chosen]))

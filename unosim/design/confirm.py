@@ -211,7 +211,7 @@ def axis_label(name: str) -> str:
     return f"{name} ({OBJECTIVES[name].shown_unit})" if len(OBJECTIVES[name].shown_unit) < 40 else name
 
 
-def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, tried: int, record: dict[str, Any],
+def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, record: dict[str, Any],
             n_jobs: int = -1, scheduler: str | None = None, progress: bool = False):
     """Play ``chosen`` and the base game on fresh games (the confirmation seed) as a study in
     ``directory/confirm``, with ``record`` (:func:`search_record`) as its ``design.json``; analyse it
@@ -227,7 +227,7 @@ def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, tried: i
     from ..store.reader import open_dataset
     text = study_spec(spec, chosen, games=spec.confirm_games, seed=seeds(spec.seed)["confirm"],
                       name=f"{spec.name}_confirm",
-                      note=f"The top {len(chosen)} of {tried:,} designs tried by the search {spec.name}, re-played "
+                      note=f"The top {len(chosen)} of {record['search']['tried']:,} designs tried by the search {spec.name}, re-played "
                            f"on fresh games (a seed the search never played) against the base game.")
     _validate(text)
     spec_path = directory / "confirm.toml"

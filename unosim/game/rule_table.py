@@ -20,7 +20,8 @@ table also carries what a person needs to read (descriptions, sections) and what
 
 Pure Python: this module is the ground the protocol stands on (it defines the rule enumerations
 ``MATCH_MODES``, ``STACKING``, ``BLANK_EFFECTS``, ``SPIN_OUTCOMES``, which the protocol re-exports), so
-it imports nothing of unosim but :mod:`unosim.game.checks`.
+it imports nothing of unosim but :mod:`unosim.game.checks` and the card-effect vocabulary
+(:mod:`unosim.game.card_effects`, pure too).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from .checks import clip_message, is_int, is_real, scaled
+from .card_effects import CARD_ROW, N_CARD_SLOTS   # cards declared as data (docs/rules.md §2.7)
+from .checks import bad_value, clip_message, is_int, is_real, scaled
 
 # ---- the rule vocabulary (re-exported by unosim.protocol, which numbers them for the kernels) ------
 MAX_PLAYERS = 10
@@ -98,7 +100,7 @@ class Rule:
 
 
 def bad(name: str, value: Any, valid: str) -> ValueError:
-    return ValueError(f"rule {name}={value!r} is invalid: valid is {valid}")
+    return bad_value(f"rule {name}", value, valid)
 
 
 # ---- checks ------------------------------------------------------------------------------------------
@@ -212,6 +214,13 @@ def _deck(name: str, value: Any, values: dict) -> tuple[tuple[str, int], ...]:
     return normalise(name, value)
 
 
+def _cards(name: str, value: Any, values: dict) -> tuple:
+    """Cards declared as data (docs/rules.md §2.7), checked one by one by :mod:`unosim.game.custom_cards`
+    (the family's support and the deck's size by ``RuleSet``)."""
+    from .custom_cards import normalise
+    return normalise(name, value, reserved=RULE_KEYS)
+
+
 # ---- encoders ----------------------------------------------------------------------------------------
 def _int(value: Any, rules: Any, players: int) -> int:
     return int(value)
@@ -247,6 +256,10 @@ PARAMETERS: tuple[Rule, ...] = (
     Rule("deck", tuple[tuple[str, int], ...], (), _deck,
          "a table of card class → count, e.g. {draw_two = 12, wild = 8}",
          "designer deck: the count of each card class that differs from the published deck", "2.5", "deck"),
+    Rule("cards", tuple, (), _cards,
+         "a table of card name → card, or NAME:coloured|wild,effects=E+E,points=P,count=C strings",
+         "cards declared as data: a colour class, effects in order, points and count", "2.7", "deck",
+         "IR_CARDS", N_CARD_SLOTS * CARD_ROW, encode=lambda value, rules, players: rules.card_rows()),
     # match
     Rule("match_mode", str, "points", _choice(MATCH_MODES), f"one of {list(MATCH_MODES)}",
          "what a game is: a match to a points target, lowest total, or a single round", "1.12", "match",

@@ -32,7 +32,7 @@ expert ``lookahead`` in seat 0, ``random`` elsewhere — and its all-``random`` 
 that the report's skill edge (:mod:`unosim.analysis.skill`) measures how much of each rule's game is
 skill and the paired skill changes (:mod:`unosim.analysis.skill_rules`, their own Holm family) how each
 rule changes it. The
-expert plays about a thousand times slower than ``random``, so its cells get their own grid with
+expert plays far slower than ``random`` (docs/results/expert_speed.json), so its cells get their own grid with
 at most :data:`SKILL_GAMES` games (the twin's cells keep the study's count; the pairs are the games both
 have, the same deals by common random numbers).
 """
@@ -49,7 +49,8 @@ from ..store.atomic import write_text_atomic
 from .study import toml_value
 
 DEFAULT_GAMES = 100_000
-#: the expert-in-one-seat lineup of the skill cells, and their games (classic 4p: ~250 games/s per core)
+#: the expert-in-one-seat lineup of the skill cells, and their games (few: the expert's speed is in
+#: docs/results/expert_speed.json)
 EXPERT_LINEUP = ("expert", "lookahead,random*")
 SKILL_GAMES = 5_000
 HAND_SIZE_STEP = 2

@@ -48,8 +48,8 @@ from .start import refuse_foreign_directory, remove_stale_temporaries, stamp, st
 from .study import Job, Study
 from .worker import run_job
 
-#: per-job memory budget, about 2.5 GB per worker: a job holds its rows in memory while it writes them,
-#: measured at about 2.2 kB per single-round game and 12 kB per match (about 10 rounds) of classic 4p
+#: per-job memory budget, about 2.5 GB per worker: a job holds its rows in memory while it writes them
+#: (its bytes per game: docs/results/code_choices.json)
 MAX_CHUNK_SIZE = {"single_round": 1_000_000, "match": 200_000}
 MANIFEST_INTERVAL_S = 2.0
 #: the most workers a local run puts on threads of its own process by default (more run as processes): a

@@ -24,8 +24,9 @@ MAX_SEED = 2**63 - 1
 # (bytes, override with the UNOSIM_MEMORY_BUDGET environment variable). Larger runs go through a study,
 # which writes chunks to disk.
 DEFAULT_MEMORY_BUDGET = 4 * 2**30
-# The kernel hands control back to Python after about this many turns (≈ 0.1-0.3 s), so Ctrl-C is seen
-# between calls; a single match is never split, and the split never changes a result.
+# The kernel hands control back to Python after about this many turns (a fraction of a second:
+# docs/results/code_choices.json), so Ctrl-C is seen between calls; a single match is never split, and the
+# split never changes a result.
 TURN_BUDGET = 1_000_000
 GAMES_PER_CALL = 20_000
 # A match-mode batch's round buffer holds this many rounds per match (a guess at a typical match) plus

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..game import cards
+from ..game import cards, custom_cards
 from ..game.checks import as_int
 from ..game import protocol as L
 from ..game.protocol import RawResults
@@ -28,7 +28,7 @@ def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: 
     seed, first_game = as_int("seed", seed, 0, 2**63 - 1), as_int("first_game", first_game, 0, 2**63 - 1)
     n_games = as_int("n_games", n_games, 0, 2**63 - first_game)   # the last game is at most 2**63 - 1
     seats = resolve_lineup(lineup, players)
-    deck = [int(c) for c in cards.deck_ids(rules.deck_counts())]
+    deck = [int(c) for c in np.repeat(np.arange(custom_cards.N_ALL_IDS), rules.all_counts())]
     if deck_order is not None:
         deck_order = [int(c) for c in deck_order]
         if sorted(deck_order) != deck:
@@ -139,7 +139,8 @@ class _Collector:
             self.seats.append(seat_row)
             counts = [0] * cards.N_HAND_CLASSES
             for card in table.opening_hands[seat]:
-                counts[HAND_CLASS[card]] += 1
+                if card < cards.N_CARD_IDS:     # a declared card has no opening-hand class (§2.7)
+                    counts[HAND_CLASS[card]] += 1
             self.opening.append(counts)
 
     def add_match(self, row: tuple[int, ...]) -> None:

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ..game import cards
+from ..game import cards, custom_cards
 from ..game import protocol as L
 from ..game.checks import clip_message
 from .rng import Xoshiro
 from ..game.rules import RuleSet
-from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS, is_wild
+from .card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from .policies import Seat
 from .policy import PolicyView
 from .quality import QualityCounters
@@ -65,6 +65,8 @@ class Table:
         n = game.players
         self.game = game
         self.rules = game.rules
+        # the card tables of this rule set, declared cards included (docs/rules.md §2.7)
+        self.book = custom_cards.book(game.rules.new_cards)
         self.players = n
         self.dealer = dealer
         self.round_index = round_index
@@ -153,14 +155,14 @@ class Table:
             return False
         if KIND[card] == cards.NUMBER:
             return KIND[top] == cards.NUMBER and NUMBER_OF[card] == NUMBER_OF[top]
-        return KIND[card] == KIND[top]
+        return KIND[card] == KIND[top] and self.book.same_effect[card]
 
     def holds_colour_in_play(self, seat: int) -> bool:
         return any(COLOUR[c] == self.colour for c in self.hands[seat])
 
     def is_legal(self, seat: int, index: int) -> bool:
         card = self.hands[seat][index]
-        if KIND[card] in cards.RESTRICTED_KINDS:
+        if self.book.restricted[card]:
             # A WD4 (or UNO Flip's Wild Draw Two / Colour) is legal only without another card of the colour
             # in play; it has no colour itself, so checking the whole hand is the same thing (docs/rules.md §1.8).
             return not self.holds_colour_in_play(seat)
@@ -175,10 +177,10 @@ class Table:
             return ()
         hand = self.hands[seat]
         return tuple(i for i, c in enumerate(hand)
-                     if KIND[c] in cards.RESTRICTED_KINDS and not self.is_legal(seat, i))
+                     if self.book.restricted[c] and not self.is_legal(seat, i))
 
     def hand_points(self, seat: int) -> int:
-        return sum(POINTS[c] for c in self.hands[seat])
+        return sum(self.book.points[c] for c in self.hands[seat])
 
     # ---- moving cards (docs/rules.md §1.6, protocol §2) ---------------------------------------------------
     def hand_changed(self, seat: int) -> None:

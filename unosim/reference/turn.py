@@ -75,7 +75,7 @@ def turn_up_first_card(table: Table) -> bool:
         card = table.draw_pile.pop()
         table.discard_pile.append(card)
         table.emit(L.EV_FIRST_CARD, table.left_of_dealer, card)
-        if KIND[card] not in cards.RESTRICTED_KINDS:   # a WD4 (UNO Flip: a Wild Draw Two) goes back
+        if not table.book.restricted[card]:   # a WD4 (UNO Flip: a Wild Draw Two, a challengeable declared card) goes back
             return True
         if returns == L.FIRST_CARD_MAX_RETURNS:
             table.loop_bound_hits += 1
@@ -230,7 +230,7 @@ def play_card(table: Table, player: int, index: int) -> int | None:
     """docs/rules.md §1.5 step 6: place the card, name a colour for a wild, then the win or the effect."""
     # Guilt is judged on the hand at the moment of play, before the colour changes (docs/rules.md §1.8).
     card = table.hands[player][index]
-    guilty = KIND[card] in cards.RESTRICTED_KINDS and table.holds_colour_in_play(player)
+    guilty = table.book.restricted[card] and table.holds_colour_in_play(player)
     pending = table.pending
     table.play_from_hand(player, index)
     table.played = True

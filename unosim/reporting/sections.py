@@ -58,10 +58,6 @@ class Context:
     found: list
     out: Path
 
-    @property
-    def study(self) -> dict:
-        return self.ds.manifest["study"]
-
 
 def relative_link(path: Path, report: Path) -> str:
     """``path`` as a link from the report's folder (a POSIX path, as a URL wants)."""

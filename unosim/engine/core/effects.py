@@ -4,19 +4,25 @@ and the UNO checkpoint; the cards of a mechanism's wing act through :mod:`.hooks
 from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
+from ..mechanics.flip import draw_until_colour
 from ..record.piles import (
+    discard_colour,
     draw_n,
     remove_card,
+    swap_hands,
     win,
 )
 from . import hooks
-from ..policies.dispatch import challenges, choose_colour
+from ..features import HAS_CARDS
+from ..mechanics import cards as declared
+from ..policies.dispatch import challenges, choose_colour, choose_target
 from ..record.rng import PLAY_STREAM, bernoulli
 from ..record.state import (
     CHALLENGE_PENALTY,
     COLOUR,
     DISC,
     DRAW_VALUE,
+    ID_CUSTOM0,
     K_NUMBER,
     K_REVERSE,
     K_ROULETTE,
@@ -31,6 +37,7 @@ from ..record.state import (
     SE_UNO_DONE,
     ST_COLOUR,
     ST_DIR,
+    ST_DEALER,
     ST_ENDED,
     ST_LARGEST,
     ST_LAST_PLAYER,
@@ -43,6 +50,7 @@ from ..record.state import (
     ST_TOP,
     ST_UNO_CHECKS,
     discarded,
+    draw_value_of,
     emit,
     holds_colour,
     next_seat,
@@ -112,7 +120,9 @@ def final_card_effects(g, p, c, pending):
     """
     st = g["st"]
     k = KIND[c]
-    if DRAW_VALUE[c] > 0:
+    if HAS_CARDS and c >= ID_CUSTOM0:
+        declared_final(g, p, c, pending)   # a declared card's effects (docs/rules.md §2.7)
+    elif DRAW_VALUE[c] > 0:
         if k == K_WRD4:
             st[ST_DIR] = -st[ST_DIR]
         draw_n(g, next_seat(g, p), pending + DRAW_VALUE[c])
@@ -126,7 +136,7 @@ def draw_card_effect(g, p, c, responding, guilty):
     st = g["st"]
     ir = g["ir"]
     k = KIND[c]
-    value = DRAW_VALUE[c]
+    value = draw_value_of(g, c)
     if k == K_WRD4:
         st[ST_DIR] = -st[ST_DIR]
     if RESTRICTED[c] and not responding:
@@ -229,6 +239,8 @@ def action_effect(g, p, c, guilty):
         return next_seat(g, p)
     if k == K_SKIP_EVERYONE:   # No Mercy's, and UNO Flip's dark side's (§2.4.4, §2.6.4): p plays again
         return p
+    if HAS_CARDS and c >= ID_CUSTOM0:   # a declared card: its effects as data (docs/rules.md §2.7)
+        return declared_effect(g, p, c, guilty)
     r = after_wing(g, hooks.on_play(g, p, c, guilty))
     if r != hooks.NOT_MINE:
         return r
@@ -251,3 +263,111 @@ def play_card(g, p, i):
     if KIND[c] == K_NUMBER:
         return number_effect(g, p, c)
     return action_effect(g, p, c, guilty)
+
+
+# ---- cards declared as data (docs/rules.md §2.7): their effect rows, applied in order --------------------
+# While the effects run, ``anchor`` is the last seat the card passed over (at first the player): the turn
+# goes to next(anchor), or back to the player after skip_everyone. Twin of reference/mechanics/cards.py.
+@njit
+def skip_next(g, anchor):
+    v = next_seat(g, anchor)
+    skip_seat(g, v)
+    return v
+
+
+@njit
+def declared_effect(g, p, c, guilty):
+    """Declared card c played by p with cards left (docs/rules.md §2.7): its effects in order (module
+    :mod:`.mechanics.cards`); the next seat, -1 when an effect ended the round."""
+    st = g["st"]
+    ir = g["ir"]
+    row = declared.row_of(c)
+    anchor = p
+    again = False
+    for e in range(ir[row + 2]):
+        code = ir[row + declared.ROW_EFFECTS + 2 * e]
+        n = ir[row + declared.ROW_EFFECTS + 2 * e + 1]
+        if code == declared.DRAW:   # always the last effect: a draw card (§1.7, §4)
+            return draw_card_effect(g, p, c, st[L.ST_P] > 0, guilty)
+        if code == declared.REVERSE:
+            st[ST_DIR] = -st[ST_DIR]
+            if st[ST_N_ACTIVE] == 2 and ir[L.IR_TWO_PLAYER_REVERSE_SKIP] and not declared.has_draw(ir, row):
+                anchor = skip_next(g, anchor)
+        elif code == declared.SKIP:
+            for _ in range(min(n, st[ST_N_ACTIVE] - 1)):
+                anchor = skip_next(g, anchor)
+        elif code == declared.SKIP_EVERYONE:
+            again = True
+        elif code == declared.OTHERS_DRAW:
+            declared.others_draw(g, p, n)
+        elif code == declared.DISCARD_COLOUR:
+            discard_colour(g, p, st[ST_COLOUR])
+            if g["hlen"][p] == 0:
+                win(g, p)
+                return -1
+        elif code == declared.SWAP_HANDS:
+            swap_hands(g, p, choose_target(g, p))
+        elif code == declared.PASS_HANDS:
+            declared.pass_hands(g, p)
+        elif code == declared.DRAW_UNTIL_COLOUR:
+            v = next_seat(g, anchor)
+            draw_until_colour(g, v, st[ST_COLOUR])
+            if not st[ST_ENDED]:
+                skip_seat(g, v)
+            anchor = v
+        elif code == declared.SELF_DRAW:
+            draw_n(g, p, n)
+        if st[ST_ENDED]:   # a knock-out left one player (§2.4.6)
+            return -1
+    if again:
+        return p
+    return next_seat(g, anchor)
+
+
+@njit
+def declared_first_card(g, f, c):
+    """A declared card turned up first (F has named a wild's colour): its skip and draw effects act as if
+    the dealer had played it, its reverse as the built-in Reverse (the dealer starts); the seat of the
+    first turn."""
+    st = g["st"]
+    ir = g["ir"]
+    row = declared.row_of(c)
+    anchor = st[ST_DEALER]
+    for e in range(ir[row + 2]):
+        code = ir[row + declared.ROW_EFFECTS + 2 * e]
+        n = ir[row + declared.ROW_EFFECTS + 2 * e + 1]
+        if code == declared.REVERSE:
+            before = next_seat(g, anchor)   # in the new direction its next seat is the anchor
+            st[ST_DIR] = -st[ST_DIR]
+            anchor = before
+        elif code == declared.SKIP:
+            for _ in range(min(n, st[ST_N_ACTIVE] - 1)):
+                anchor = skip_next(g, anchor)
+        elif code == declared.DRAW:
+            v = next_seat(g, anchor)
+            draw_n(g, v, n)
+            skip_seat(g, v)
+            anchor = v
+    return next_seat(g, anchor)
+
+
+@njit
+def declared_final(g, p, c, pending):
+    """Declared card c emptied p's hand (final_card_effects, §1.11): its effects on the others act in
+    order (reverse, draw:N with the pending P, others_draw, draw_until_colour)."""
+    st = g["st"]
+    ir = g["ir"]
+    row = declared.row_of(c)
+    for e in range(ir[row + 2]):
+        if st[L.ST_END] == L.END_KNOCKOUT:
+            return
+        code = ir[row + declared.ROW_EFFECTS + 2 * e]
+        n = ir[row + declared.ROW_EFFECTS + 2 * e + 1]
+        if code == declared.REVERSE:
+            st[ST_DIR] = -st[ST_DIR]
+        elif code == declared.DRAW:
+            draw_n(g, next_seat(g, p), pending + n)
+        elif code == declared.OTHERS_DRAW:
+            declared.others_draw(g, p, n)
+        elif code == declared.DRAW_UNTIL_COLOUR:
+            draw_until_colour(g, next_seat(g, p), st[ST_COLOUR])

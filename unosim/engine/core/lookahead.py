@@ -107,7 +107,7 @@ from ..record.state import (
     NO_COLOUR,
     KO_POINTS,
     MAXC,
-    POINTS,
+    points_of,
     SE_ACTIVE,
     ST_LA_CHOICE,
     ST_LA_READY,
@@ -185,7 +185,7 @@ def held_points(work, t):
     """The points of the cards seat t holds (docs/rules.md §4: what ranks the seats that did not win)."""
     points = 0
     for i in range(work["hlen"][t]):
-        points += POINTS[work["hands"][t, i]]
+        points += points_of(work, work["hands"][t, i])
     return points
 
 

@@ -7,7 +7,7 @@ from unosim.engine.build.jit import njit
 from unosim.game import protocol as L
 from . import hooks
 from ..record.state import (
-    POINTS,
+    points_of,
     SE_ACTIVE,
     SE_DRAWN,
     SE_KO_TURN,
@@ -62,7 +62,7 @@ def hand_points(g, s):
     hands = g["hands"]
     total = 0
     for i in range(g["hlen"][s]):
-        total += POINTS[hands[s, i]]
+        total += points_of(g, hands[s, i])
     return total
 
 

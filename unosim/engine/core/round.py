@@ -24,7 +24,7 @@ from ..record.state import (
     KIND,
     LOOKAHEAD,
     KO_POINTS,
-    POINTS,
+    points_of,
     SE_ACTIVE,
     ST_DEALER,
     ST_DIR,
@@ -85,7 +85,7 @@ def round_points(g):
     for s in range(st[ST_N]):
         if s != w:
             for i in range(hlen[s]):
-                points += POINTS[hands[s, i]]
+                points += points_of(g, hands[s, i])
     return points
 
 

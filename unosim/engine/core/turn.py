@@ -10,8 +10,8 @@ from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
 from ..record.belief import drew_at_turn
-from .effects import after_wing, checkpoint, play_card, skip_seat
-from ..features import HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
+from .effects import after_wing, checkpoint, declared_first_card, play_card, skip_seat
+from ..features import HAS_CARDS, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
 from . import hooks
 from .audit import audit
 from ..record.piles import draw_n, draw_one
@@ -25,6 +25,7 @@ from ..record.state import (
     DRAW,
     DRAW_VALUE,
     HAND_CLASS,
+    ID_CUSTOM0,
     KIND,
     K_REVERSE,
     K_SKIP,
@@ -216,6 +217,8 @@ def first_card_effect(g, f, c):
     if COLOUR[c] == NO_COLOUR:
         st[ST_COLOUR] = choose_colour(g, f)
         emit(g, L.EV_COLOUR, f, st[ST_COLOUR], 0)
+    if HAS_CARDS and c >= ID_CUSTOM0:   # a declared card (docs/rules.md §2.7)
+        return declared_first_card(g, f, c)
     # a wing's first card: spin_first_card_spins (§2.3.6), a blank's effect (§2.1.3)
     r = after_wing(g, hooks.on_first_card(g, f, c))
     if r != hooks.NOT_MINE:
@@ -362,7 +365,9 @@ def deal(g, deck, order, opening, orow):
     for s in range(n):
         recount_held(g, s)
         for i in range(hlen[s]):
-            opening[orow + s, HAND_CLASS[hands[s, i]]] += 1
+            k = HAND_CLASS[hands[s, i]]
+            if not HAS_CARDS or k >= 0:   # a declared card has no opening-hand class (docs/rules.md §2.7)
+                opening[orow + s, k] += 1
 
 
 @njit

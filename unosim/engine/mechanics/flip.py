@@ -25,6 +25,7 @@ from ..record.state import (
     KIND,
     NO_COLOUR,
     NOT_MINE,
+    N_IDS,
     SKIPS,
     ST_COLOUR,
     ST_ENDED,
@@ -37,8 +38,9 @@ from ..record.state import (
     recount_held,
 )
 
-FLIP_PARTNER = np.asarray(C.FLIP_PARTNER)
-DARK_FACE = np.asarray(C.DARK_FACE)
+# over every id (the declared cards' ids too: no other face, light; docs/rules.md §2.7), as the core's tables
+FLIP_PARTNER = np.concatenate([np.asarray(C.FLIP_PARTNER), np.full(N_IDS - C.N_CARD_IDS, -1, np.int64)])
+DARK_FACE = np.concatenate([np.asarray(C.DARK_FACE), np.zeros(N_IDS - C.N_CARD_IDS, np.int64)])
 K_FLIP, K_WDC = C.FLIP, C.WDC
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
+from unosim.game import custom_cards as CC
 from unosim.game import protocol as L
 from unosim.game.protocol import (
     ALMOST_UNO,
@@ -69,7 +70,7 @@ from ..record.state import (
 
 
 
-SPIN = np.asarray(C.SPIN)   # 1 for a card id with the spin flag (docs/rules.md §2.3)
+SPIN = np.asarray(CC.ALL_SPIN)   # 1 for a card id with the spin flag (docs/rules.md §2.3)
 
 @njit
 def wheel_discard(g, s, order, m, final):

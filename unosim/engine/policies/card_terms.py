@@ -10,14 +10,15 @@ import numpy as np
 from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
+from unosim.game import custom_cards as CC
 from unosim.game.protocol import MAX_CARDS as MAXC
 from unosim.game.protocol import PP_W_ACTION, PP_W_DRAW, PP_W_ORDER, PP_W_POINTS, PP_W_WILD
 
-COLOUR = np.asarray(C.COLOUR)
-KIND = np.asarray(C.KIND)
-NUMBER_OF = np.asarray(C.NUMBER_OF)
-POINTS = np.asarray(C.POINTS)
-DRAW_VALUE = np.asarray(C.DRAW_VALUE)
+COLOUR = np.asarray(CC.ALL_COLOUR)   # every id, declared cards' defaults included (custom_cards)
+KIND = np.asarray(CC.ALL_KIND)
+NUMBER_OF = np.asarray(CC.ALL_NUMBER_OF)
+POINTS = np.asarray(CC.ALL_POINTS)
+DRAW_VALUE = np.asarray(CC.ALL_DRAW_VALUE)
 NO_COLOUR = C.NO_COLOUR
 K_NUMBER, K_SKIP, K_REVERSE = C.NUMBER, C.SKIP, C.REVERSE
 K_SKIP_EVERYONE, K_WRD4 = C.SKIP_EVERYONE, C.WRD4

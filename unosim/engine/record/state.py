@@ -12,13 +12,13 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
 * ``rng`` uint64[8]: the ``deck`` and ``play`` streams; ``ir``/``fr``: compiled rules
   (``protocol.IR_*``/``FR_*``); ``pol``/``pp``: policy id and parameters per seat; ``card_floor``
   float64[MAX_PLAYERS]: per seat, a bound below every card score of its weights
-  (``card_terms.card_floor``, set with ``pp``); ``card_early`` float64[MAX_PLAYERS, N_CARD_IDS]:
+  (``card_terms.card_floor``, set with ``pp``); ``card_early`` float64[MAX_PLAYERS, N_IDS]:
   per seat, each card's first four score terms (``card_terms.card_early``, set with ``pp``);
 * ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
-* ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_CARD_IDS]: per lookahead seat, the cards it knows to
+* ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_IDS]: per lookahead seat, the cards it knows to
   be in each other hand (:mod:`.belief`, fed by :func:`emit` while ``st[ST_LA_SEARCH]`` is set);
-  ``void`` int8[MAX_PLAYERS, N_CARD_IDS] and ``void_kept`` int64[MAX_PLAYERS]: per seat, the cards it
+  ``void`` int8[MAX_PLAYERS, N_IDS] and ``void_kept`` int64[MAX_PLAYERS]: per seat, the cards it
   was seen to lack when it drew without a legal card, and how many of its cards are known to lie
   outside them (:mod:`.belief`, same feed);
 * ``discards`` int64[N_COLOURS + 1]: the discard pile's cards per colour (its wilds at ``NO_COLOUR``),
@@ -42,7 +42,9 @@ from unosim.engine.build.jit import njit
 from unosim.game import cards as C
 from unosim.game import protocol as L
 from .belief import observe
-from ..features import HAS_LOOKAHEAD
+from ..features import HAS_CARDS, HAS_LOOKAHEAD
+from unosim.game import custom_cards as CC
+from unosim.game.card_effects import CARD_ROW
 from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
     GREEDY_POINTS,
     KEEP_WILDS,
@@ -102,21 +104,25 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
 )
 
 # ---- card tables (constants, frozen into the compiled code) -----------------------------------------
-COLOUR = np.asarray(C.COLOUR)
-KIND = np.asarray(C.KIND)
-NUMBER_OF = np.asarray(C.NUMBER_OF)
-POINTS = np.asarray(C.POINTS)
-HAND_CLASS = np.asarray(C.HAND_CLASS)
+# over every id, the declared cards' (docs/rules.md §2.7, custom_cards) included: their colour and kind
+# are constants of their id; what a rule set declares for them is data (``ir[IR_CARDS]``, points_of …)
+N_IDS = CC.N_ALL_IDS
+ID_CUSTOM0 = CC.ID_CUSTOM0
+COLOUR = np.asarray(CC.ALL_COLOUR)
+KIND = np.asarray(CC.ALL_KIND)
+NUMBER_OF = np.asarray(CC.ALL_NUMBER_OF)
+POINTS = np.asarray(CC.ALL_POINTS)
+HAND_CLASS = np.asarray(CC.ALL_HAND_CLASS)
 NO_COLOUR = C.NO_COLOUR
 N_COLOURS = C.NO_COLOUR   # the colours are 0 .. N_COLOURS-1; NO_COLOUR (a wild) comes right after
 N_NUMBERS = 10            # NUMBER cards show 0 .. 9
 K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TWO
 K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
 K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
-DRAW_VALUE = np.asarray(C.DRAW_VALUE)
+DRAW_VALUE = np.asarray(CC.ALL_DRAW_VALUE)
 # 1: a wild draw card playable only without the colour in play, and challengeable (WD4, UNO Flip's
 # Wild Draw Two and Wild Draw Colour; docs/rules.md §1.8, §2.6.4)
-RESTRICTED = np.asarray(C.RESTRICTED)
+RESTRICTED = np.asarray(CC.ALL_RESTRICTED)
 KO_POINTS = 250     # points for each knocked-out seat (docs/rules.md §2.4.8)
 CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
 BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
@@ -193,6 +199,23 @@ def clear_stack(st):
     st[ST_K] = -1
     st[ST_RESPONDER] = -1
 
+
+
+# ---- a card's declared values (docs/rules.md §2.7): data for a declared card ----------------------------
+@njit(inline='always')
+def draw_value_of(g, c):
+    """c's draw value: the table's, or a declared card's row (pruned in a build without declared cards)."""
+    if HAS_CARDS and c >= ID_CUSTOM0:
+        return g["ir"][L.IR_CARDS + (c - ID_CUSTOM0) // 5 * CARD_ROW + 1]
+    return DRAW_VALUE[c]
+
+
+@njit(inline='always')
+def points_of(g, c):
+    """c's points when a round is scored: the table's, or a declared card's row."""
+    if HAS_CARDS and c >= ID_CUSTOM0:
+        return g["ir"][L.IR_CARDS + (c - ID_CUSTOM0) // 5 * CARD_ROW]
+    return POINTS[c]
 
 
 # ---- seats and matching -----------------------------------------------------------------------------
@@ -312,12 +335,12 @@ def game_dtype() -> np.dtype:
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("deficit", np.int64, (MAXP,)),
         ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)),
-        ("held", np.int64, (MAXP, N_COLOURS + 1)), ("known", np.int16, (MAXP, MAXP, C.N_CARD_IDS)),
-        ("belief_order", np.int64, (MAXP,)), ("void", np.int8, (MAXP, C.N_CARD_IDS)),
+        ("held", np.int64, (MAXP, N_COLOURS + 1)), ("known", np.int16, (MAXP, MAXP, N_IDS)),
+        ("belief_order", np.int64, (MAXP,)), ("void", np.int8, (MAXP, N_IDS)),
         ("void_kept", np.int64, (MAXP,)),
         # the per-seat score tables come after every other field but the trace: placed before them,
         # card_floor moved the fields the turn loop reads and cost colour_counter its gain (measured)
-        ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, C.N_CARD_IDS)),
+        ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, N_IDS)),
         # the wings' scratch arrays (protocol.MECHANISMS), before the trace buffer
         *((name, np.dtype(dtype), shape) for name, dtype, shape in L.wing_arrays()),
         ("ev", np.int64, (TRACE_CAPACITY, 4)),
