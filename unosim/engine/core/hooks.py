@@ -1,8 +1,9 @@
-"""The hooks through which the core calls the mechanism wings (:mod:`.mechanics`).
+"""The hooks through which the core calls the mechanism wings (:mod:`..mechanics`).
 
 The core (``effects``, ``turn``, ``output``, ``audit``, ``lookahead``) calls a wing only through the hooks
 below, and this module is the one place that lists the wings (the mercy rule's knock-out is not a wing:
-the draw verb, ``record.piles.draw_one``, knocks out itself). Each hook calls a wing under its compile-time switch (``if HAS_<NAME>:``, :mod:`.features`), so a
+the draw verb, ``record.piles.draw_one``, knocks out itself). Each hook calls a wing under its
+compile-time switch (``if HAS_<NAME>:``, :mod:`..features`), so a
 build without the mechanism never compiles the wing, and every hook is inlined (``inline='always'``),
 so dispatch costs nothing:
 

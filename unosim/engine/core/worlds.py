@@ -59,7 +59,7 @@ def deal_world(g, p, work, unseen, m, seed, world):
     """Fill ``work`` with one world consistent with what p has observed: every public field of g, p's
     own hand, the other hands' known cards (ascending ids, first) and the unseen cards shuffled by the
     world's deck stream into the remaining places of the other hands, the draw pile and the set-aside
-    pile; at least ``void_kept[t]`` of t's unknown cards come from outside t's void (:mod:`.belief`).
+    pile; at least ``void_kept[t]`` of t's unknown cards come from outside t's void (:mod:`..record.belief`).
     The world's two streams are seeded from (seed, world) only. The seats' policies are set once
     per search (:func:`seat_rollout_policies`): p's rollout preset, p itself through the lookahead
     dispatch (st[ST_LA_CHOICE] first, then the preset)."""
