@@ -78,8 +78,11 @@ def test_another_card_set_runs_the_same_build():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", range(2, 7))
-def test_event_for_event_over_many_games(players):
+def test_event_for_event_over_ten_thousand_games(players):
+    """The issue's target: 10,000 random games per player count, event for event, audited."""
     rs, specs = resolve("classic", players, "random", _rules({"stacking": "any_draw", "seven_o": True}))
-    compiled = run_compiled(rs, players, specs, 8, 0, 400, trace=True)
-    twin = reference.play(rs, players, "random", 8, 0, 400, trace=True)
-    assert np.array_equal(compiled.events, twin.events)
+    compiled = run_compiled(rs, players, specs, 8, 0, 10_000, trace=True)
+    twin = reference.play(rs, players, "random", 8, 0, 10_000, trace=True)
+    for table in ("events", "rounds", "seats", "opening", "matches"):
+        assert np.array_equal(getattr(compiled, table), getattr(twin, table)), table
+    run_compiled(rs, players, specs, 8, 0, 10_000, audit=True)   # raises on a violated invariant
