@@ -8,6 +8,9 @@ the same loop, which is why it lives apart from the round (the search sits betwe
 
 from unosim.engine._jit import njit
 
+import numpy as np
+
+from unosim.game import cards as C
 from unosim.game import protocol as L
 from .belief import drew_at_turn
 from .effects import after_wing, checkpoint, play_card, skip_seat
@@ -75,6 +78,9 @@ from .state import (
     recount_held,
     step,
 )
+
+# the face a card id shows: a jump-in needs the face of T, whatever its back (an UNO Flip pairing's copies)
+BASE_FACE = np.asarray(C.BASE_FACE)
 
 
 
@@ -259,7 +265,7 @@ def find_jumper(g, last):
         s = step(s, d, n)
         if seat[s, SE_ACTIVE]:
             for i in range(hlen[s]):
-                if hands[s, i] == st[ST_TOP]:
+                if BASE_FACE[hands[s, i]] == BASE_FACE[st[ST_TOP]]:
                     if jumps_in(g, s, i):
                         return s, i
                     break

@@ -16,7 +16,7 @@ table also carries what a person needs to read (descriptions, sections) and what
 
 Pure Python: this module is the ground the protocol stands on (it defines the rule enumerations
 ``MATCH_MODES``, ``STACKING``, ``BLANK_EFFECTS``, ``SPIN_OUTCOMES``, which the protocol re-exports), so
-it imports nothing of unosim but :mod:`unosim.game.checks`.
+it imports nothing of unosim but :mod:`unosim.game.checks` and the pure :mod:`unosim.game.flip_pairing`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from . import flip_pairing
 from .checks import clip_message, is_int, is_real, scaled
 
 # ---- the rule vocabulary (re-exported by unosim.protocol, which numbers them for the kernels) ------
@@ -233,6 +234,9 @@ PARAMETERS: tuple[Rule, ...] = (
     Rule("deck", tuple[tuple[str, int], ...], (), _deck,
          "a table of card class → count, e.g. {draw_two = 12, wild = 8}",
          "designer deck: the count of each card class that differs from the published deck", "2.5", "deck"),
+    Rule("flip_pairing", str, flip_pairing.DEFAULT, _choice(flip_pairing.names()),
+         f"one of {list(flip_pairing.names())}", "which dark face is on the back of which light face",
+         "6", "deck", mechanisms=("flip",), choices=flip_pairing.names(), widget="choice"),
     # match
     Rule("match_mode", str, "points", _choice(MATCH_MODES), f"one of {list(MATCH_MODES)}",
          "what a game is: a match to a points target, lowest total, or a single round", "1.12", "match",

@@ -176,10 +176,11 @@ def find_jumper(table: Table, last_player: int) -> tuple[int, int] | None:
     active seats may jump in on it as on any play (docs/rules.md §4 ``jump_in``, §2.4.6); the knocked-out
     seat is never asked, and without a jump-in the next turn is ``next(knocked-out seat)``.
     """
+    face = cards.BASE_FACE[table.top]   # identical faces, whatever their backs (an UNO Flip pairing's copies)
     for seat in table.others_from(last_player):
-        hand = table.hands[seat]
-        if table.top in hand and table.ask_jump_in(seat, hand.index(table.top)):
-            return seat, hand.index(table.top)
+        index = next((i for i, card in enumerate(table.hands[seat]) if cards.BASE_FACE[card] == face), None)
+        if index is not None and table.ask_jump_in(seat, index):
+            return seat, index
     return None
 
 
