@@ -217,9 +217,9 @@ def _physical_cards(pairing: flip_pairing.Pairing) -> list[tuple[int, int]]:
     return physical
 
 
-def _pairing_ids() -> tuple[list[int], list[int], dict[str, dict[int, int]]]:
+def _pairing_ids() -> tuple[list[int], list[int], dict[str, dict[int, int]], list[int]]:
     """Card ids of every pairing: (the face each id shows, each id's other face, each pairing's deck as
-    light id → count).
+    light id → count, whether the face on each id's back names it).
 
     The default pairing is face-determined (a face sits on one back), so its cards are the faces
     themselves. Any other pairing gets a block of ids after the faces: one light and one dark id per
@@ -229,6 +229,7 @@ def _pairing_ids() -> tuple[list[int], list[int], dict[str, dict[int, int]]]:
     base_of = list(range(N_FACE_IDS))
     partner = [-1] * N_FACE_IDS
     decks: dict[str, dict[int, int]] = {}
+    blocks: list[tuple[int, int]] = []   # the id range of each pairing after the default one
     for name in flip_pairing.names():
         pairing = flip_pairing.load(name)
         physical = _physical_cards(pairing)
@@ -244,20 +245,32 @@ def _pairing_ids() -> tuple[list[int], list[int], dict[str, dict[int, int]]]:
             light0, dark0 = len(base_of), len(base_of) + len(kinds)
             base_of += [light for light, _ in kinds] + [dark for _, dark in kinds]
             partner += [dark0 + i for i in range(len(kinds))] + [light0 + i for i in range(len(kinds))]
+            blocks.append((light0, len(base_of)))
             for card in physical:
                 deck[light0 + kinds.index(card)] = deck.get(light0 + kinds.index(card), 0) + 1
         decks[name] = deck
-    return base_of, partner, decks
+    named = [1] * len(base_of)
+    for first, last in blocks:   # a back names its card when no other card of the pairing shows that face
+        fronts: dict[int, set[int]] = {}
+        for c in range(first, last):
+            fronts.setdefault(base_of[partner[c]], set()).add(c)
+        for c in range(first, last):
+            named[c] = int(len(fronts[base_of[partner[c]]]) == 1)
+    return base_of, partner, decks, named
 
 
-_BASE_OF, _PARTNER, _FLIP_DECKS = _pairing_ids()
+_BASE_OF, _PARTNER, _FLIP_DECKS, _NAMED = _pairing_ids()
+#: NAMED_BY_BACK[c]: 1 when the face on c's back names c (no other card of its pairing has that face on
+#: its back): a seat seeing the back knows the card (docs/rules.md §2.6.6). Every card of the default pairing.
+NAMED_BY_BACK = np.array(_NAMED, np.int64)
 BASE_FACE = np.array(_BASE_OF, np.int64)
 N_CARD_IDS = len(BASE_FACE)
 COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, DARK_FACE = (
     table[BASE_FACE] for table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, DARK_FACE))
 #: FLIP_PARTNER[c]: the other face of the physical card showing c (-1: not an UNO Flip face)
 FLIP_PARTNER = np.array(_PARTNER, np.int64)
-for _table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, FLIP_PARTNER, DARK_FACE, BASE_FACE):
+for _table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, FLIP_PARTNER, DARK_FACE, BASE_FACE,
+               NAMED_BY_BACK):
     _table.setflags(write=False)
 
 

@@ -60,12 +60,3 @@ def load(name: str) -> Pairing:
         raise ValueError(f"{path}: `cards` must be a list of [light face, dark face] pairs of card names")
     return Pairing(name, str(data.get("summary", "")), tuple((light, dark) for light, dark in entries))
 
-
-def check_search(name: str, searching: bool) -> None:
-    """The expert's search takes every other hand as known from its backs (docs/rules.md §2.6.6), which
-    holds only when a face names its card; under any other pairing a lineup with a searching seat is an
-    error (sampling the fronts behind the backs is not implemented)."""
-    if searching and not load(name).face_determined():
-        raise ValueError(f"flip_pairing={name!r} is invalid with the lookahead policy: its search takes the "
-                         f"others' hands as known from their backs, true only under {DEFAULT!r}; use another "
-                         f"policy or flip_pairing={DEFAULT!r}")

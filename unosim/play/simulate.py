@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..game import cards, flip_pairing
+from ..game import cards
 from ..game.checks import as_int
 from ..game import protocol as L
 from ..game.protocol import RawResults, output_buffers
-from ..game.policies import SEARCH_POLICIES, PolicySpec, lineup_arrays, make_lineup
+from ..game.policies import PolicySpec, lineup_arrays, make_lineup
 from ..game.rules import SPIN_OUTCOMES, RuleSet, get_variant
 from ..store.columns import Column, Constant, Labels, WithNulls, polars_column
 
@@ -102,8 +102,6 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     kernel call (a thread cannot be interrupted as Ctrl-C interrupts the main thread).
     """
     players, seed, first_game, games = int(players), int(seed), int(first_game), int(games)
-    if rs.mechanics == "flip":
-        flip_pairing.check_search(rs.flip_pairing, any(s.name in SEARCH_POLICIES for s in lineup))
     ir, fr, deck = rs.compile(players)
     ir[L.IR_AUDIT] = audit
     pol, pp = lineup_arrays(lineup)
