@@ -68,10 +68,10 @@ test: $(RUNTIME)
 test-fast: install
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
-# A long fuzz session (tests/test_fuzz.py) with a fresh seed; set UNOSIM_FUZZ_SEED to replay one.
+# A long fuzz session (tests/engine/test_fuzz.py) with a fresh seed; set UNOSIM_FUZZ_SEED to replay one.
 fuzz: install
 	UNOSIM_FUZZ_SEED=$${UNOSIM_FUZZ_SEED:-$$(date +%s)} UNOSIM_FUZZ_BUDGET=$${UNOSIM_FUZZ_BUDGET:-600} \
-	UNOSIM_FUZZ_INVALID=$${UNOSIM_FUZZ_INVALID:-20000} $(BIN)/python -m pytest -q tests/test_fuzz.py -k random
+	UNOSIM_FUZZ_INVALID=$${UNOSIM_FUZZ_INVALID:-20000} $(BIN)/python -m pytest -q tests/engine/test_fuzz.py -k random
 
 # Throughput and memory as ratios to baselines of the same run (< 3 min once its engine builds are compiled),
 # the kernel against bench/c_reference built with cc -O3 -march=native; results in data/bench-results.json

@@ -89,7 +89,7 @@ def bench_study_cli(out: str | Path, games: int = QUICK_GAMES, n_jobs: int = 2) 
     return {"games": games, "n_jobs": n_jobs, "wall_s": round(wall, 2), "games_per_s": round(games / wall)}
 
 
-#: the benchmark study (:func:`bench_spec`) as a spec file; tests/test_bench.py checks they are the same study
+#: the benchmark study (:func:`bench_spec`) as a spec file; tests/project/test_bench.py checks they are the same study
 SPEC_TOML = """[study]
 name = "{name}"
 seed = 1

@@ -1,5 +1,6 @@
-"""Shared session fixtures. Helpers live in plain helper modules (``study_specs``, ``browser``,
-``scenario_tools``, ``differential_cases``, ``fuzz_draws``); no test module imports another."""
+"""Shared session fixtures. Helpers live in plain modules of tests/helpers/ (``study_specs``, ``browser``,
+``scenario_tools``, ``differential_cases``, ``fuzz_draws``, …), imported by name (pyproject's pytest
+``pythonpath``); no test module imports another. tests/README.md says where a test goes."""
 
 from __future__ import annotations
 
@@ -17,15 +18,15 @@ from unosim.pipeline.study import parse_study
 
 # Every engine call of the tests (subprocesses included) runs on one build with every mechanism and
 # policy, compiled once into the shared cache (the first worker to need it compiles it, the other waits):
-# compiling each call's own build would compile dozens. tests/test_builds.py plays specialised builds
-# against it, and tests/test_warm_cache.py compiles a user's first build in a cache of its own.
+# compiling each call's own build would compile dozens. tests/engine/test_builds.py plays specialised builds
+# against it, and tests/engine/test_warm_cache.py compiles a user's first build in a cache of its own.
 os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 
 
 #: test modules that never run the compiled engine (scripted scenarios and invariants on the reference
 #: engine, statistics on synthetic tables): they run early, while the session's build compiles
 ENGINE_FREE = ("test_atomic", "test_browser_wait", "test_cards_rules", "test_docs", "test_docs_site", "test_effects",
-               "test_fairness_calibration", "test_house_rules", "test_prepare", "test_protocol", "test_rule_table",
+               "test_fairness_calibration", "test_flip_pairing", "test_house_rules", "test_prepare", "test_protocol", "test_rule_table",
                "test_structure", "test_study", "test_reference_", "test_scenarios_")   # a name ending in _ is a prefix
 #: ... except these, which also play their scenarios on the compiled engine
 PLAYS_COMPILED = ("test_scenarios_flip",)
@@ -104,7 +105,7 @@ def house_rule_dataset(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def chromium():
-    """Debian's Chromium (waited for while `.ci/run` installs it: tests/browser.py); skips without one."""
+    """Debian's Chromium (waited for while `.ci/run` installs it: tests/helpers/browser.py); skips without one."""
     path = browser.chromium()
     if path is None:
         pytest.skip("needs Debian's chromium (.ci/run installs it)")

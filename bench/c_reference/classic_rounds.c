@@ -17,7 +17,7 @@
  *
  * Usage: classic_rounds ROUNDS SEED  -> one JSON line: rounds, seconds (CPU time of the rounds),
  * mean_turns, stalemates, truncated, wins per seat relative to the dealer. The statistics let the
- * bench check that the two programs play the same game (tests/test_bench.py compares them).
+ * bench check that the two programs play the same game (tests/project/test_bench.py compares them).
  */
 #include <stdint.h>
 #include <stdio.h>

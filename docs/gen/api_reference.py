@@ -9,7 +9,7 @@ from pathlib import Path
 
 import unosim
 
-#: the units in layers, highest first (tests/test_structure.py enforces the same order)
+#: the units in layers, highest first (tests/project/test_structure.py enforces the same order)
 UNITS = ("cli", "explore", "design", "strategies", "reporting", "analysis", "pipeline", "play", "engine", "reference", "store",
          "game")
 FOLDER = "reference/api"
@@ -50,6 +50,6 @@ def pages() -> dict[str, str]:
         "::: unosim", "    options:", "      show_root_heading: true", "      members: [simulate, replay, "
         "get_variant, variant_names, RuleSet, Results, tournament, tune]", "",
         "## The package, in layers", "",
-        "Each unit imports only the units below it in this table (`tests/test_structure.py` checks it); "
+        "Each unit imports only the units below it in this table (`tests/project/test_structure.py` checks it); "
         "its page renders every public module from its docstrings.", "", *rows, ""])
     return out

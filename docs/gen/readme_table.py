@@ -1,6 +1,6 @@
 """The one table of measured figures in the README, generated from docs/results/benchmarks.json.
 
-``python docs/gen/readme_table.py`` rewrites it between its markers; tests/test_readme.py fails when the
+``python docs/gen/readme_table.py`` rewrites it between its markers; tests/project/test_readme.py fails when the
 README's copy differs from what this module makes of the results file."""
 
 from __future__ import annotations

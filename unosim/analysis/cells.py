@@ -105,7 +105,7 @@ def tables_by_cell(ds: Dataset, analyse: Callable[[Dataset | CellScan], dict[str
     A dataset of at most :data:`WHOLE_ROWS` seat rows is analysed in one query per table instead: a cell
     costs about 130 queries whatever its size, so small datasets of many cells paid mostly for the
     queries (docs/results/code_choices.json). The tables are the same up
-    to the last bits of a few sums (tests/test_analysis_cells.py)."""
+    to the last bits of a few sums (tests/analysis/test_analysis_cells.py)."""
     with streaming():
         if ds.scan("seats").select(pl.len()).collect().item() <= WHOLE_ROWS:
             return stack_cells([analyse(ds)])

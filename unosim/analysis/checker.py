@@ -32,7 +32,7 @@ import math
 import numpy as np
 import polars as pl
 
-from .claims import ALPHA, CENTRE, FAMILIES, KEYS, Claim, key_text, render_number
+from .claims import ALPHA, CLAIM_TABLES, Claim, key_text, render_number
 from .inference import holm
 from .practical import IDENTICAL, INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify, games_to_decide
 from .profile import Profile
@@ -51,7 +51,7 @@ def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim], profile: 
     from .findings import claims as render   # the findings are the renderer the checker re-runs
     profile = profile or Profile.default()
     problems = []
-    indexed = {name: _index(name, tables[name]) for name in KEYS if name in tables and not tables[name].is_empty()}
+    indexed = {name: _index(name, tables[name]) for name in CLAIM_TABLES if name in tables and not tables[name].is_empty()}
     for name in indexed:
         problems += _check_family(name, tables[name])
     if "effects" in indexed:
@@ -95,7 +95,7 @@ def _pair(name: str, key: tuple) -> tuple:
 def _index(name: str, table: pl.DataFrame) -> dict:
     index: dict = {}
     for row in table.iter_rows(named=True):
-        key = tuple((c, key_text(row[c])) for c in KEYS[name])
+        key = tuple((c, key_text(row[c])) for c in CLAIM_TABLES[name].keys)
         index.setdefault(key, []).append(row)
     return index
 
@@ -107,7 +107,7 @@ def _supported(rows) -> bool:
 
 
 def _check_family(name: str, table: pl.DataFrame) -> list[str]:
-    column = FAMILIES[name][0]
+    column = CLAIM_TABLES[name].p_column
     if column not in table.columns or "p_holm" not in table.columns:
         return [f"{name}: no {column} / p_holm columns"]
     p = table[column].to_numpy().astype(np.float64)  # a null reads as NaN
@@ -132,7 +132,7 @@ def _check_claim(claim: Claim, indexed: dict, cited: dict) -> list[str]:
         rows.append(found[0])
     if problems:
         return problems
-    centre = CENTRE.get(claim.table, 0.0)
+    centre = CLAIM_TABLES[claim.table].centre
     if claim.direction:
         wrong = [r for r in rows if not _sign(r.get("estimate"), centre) == claim.direction]
         if wrong:
@@ -142,7 +142,7 @@ def _check_claim(claim: Claim, indexed: dict, cited: dict) -> list[str]:
         problems.append("says supported after Holm's adjustment, but a row has p_holm ≥ 0.05")
     if claim.supported is False and any(_supported(r) for r in rows):
         problems.append("says no detectable change, but a row it covers is Holm-supported")
-    measure = _measure(claim)
+    measure = CLAIM_TABLES[claim.table].measure
     classes = [classify(measure if measure else r["measure"], r) for r in rows]
     if claim.practical and not all(c == PRACTICAL for c in classes):
         problems.append("states an effect of practical size whose interval reaches within the minimum effect")
@@ -166,12 +166,6 @@ def _check_claim(claim: Claim, indexed: dict, cited: dict) -> list[str]:
         if number.text not in claim.text:
             problems.append(f"the number {number.text!r} is not in its sentence")
     return problems
-
-
-def _measure(claim: Claim) -> str | None:
-    """The minimum-effect key of a claim's rows (None: each effects row's own measure)."""
-    return {"skill": "skill", "skill_changes": "skill_edge", "fairness": "spread", "card_balance": "card",
-            "head_to_head": "head_to_head"}.get(claim.table)
 
 
 def _sign(value, centre: float) -> int:

@@ -5,7 +5,7 @@ rests on (their key columns), what it asserts (direction, supported after Holm's
 of practical size or not) and every number its sentence prints (:class:`Number`: the column, the row,
 the format). Sentences are rendered from claims only (:mod:`unosim.analysis.findings`), and
 :mod:`unosim.analysis.checker` verifies each claim against the CSV tables that ``unosim analyze``
-writes. The multiplicity story: each table is one Holm family (named in :data:`FAMILIES`); every
+writes. The multiplicity story: each table is one Holm family (named in :data:`CLAIM_TABLES`); every
 interval printed beside a Holm verdict is the raw 95 % interval of that row, and says so.
 
 The minimum effect per measure (:data:`MIN_EFFECT`, documented in docs/rules.md §8) separates what a
@@ -23,33 +23,48 @@ from .practical import size
 
 ALPHA = 0.05
 
-#: the key columns that identify one row of each table a claim may rest on
-KEYS = {
-    "effects": ("axis", "a", "b", "variant", "players", "lineup", "measure"),
-    "skill": ("variant", "players", "lineup"),
-    "skill_changes": ("a", "b", "players", "lineup"),
-    "fairness": ("variant", "players", "lineup"),
-    "card_balance": ("variant", "players", "lineup", "card"),
-    "head_to_head": ("a", "b"),
-}
-#: each table's p-value column and its Holm family's name (the family is the whole table)
-FAMILIES = {
-    "effects": ("p_value", "effects: every comparison × setting × measure of the study"),
-    "skill": ("p_value", "skill: every cell with one skilled seat"),
-    "skill_changes": ("p_value", "skill changes: every house rule × skilled lineup, its change of the edge"),
-    "fairness": ("range_p", "seat fairness: every cell"),
-    "card_balance": ("p_value", "card values: every card of every cell"),
-    "head_to_head": ("p_value", "tournament: every ordered pair of entrants"),
-}
-#: the value a direction is measured from, per table (estimate − centre)
-CENTRE = {"head_to_head": 0.5}
+@dataclass(frozen=True)
+class ClaimTable:
+    """An analysis table that claims rest on, declared once: ``keys``, the columns that identify one of its
+    rows; ``p_column``, its p-value column, and ``family``, the name of its Holm family (the whole table);
+    ``measure``, the measure whose minimum effect judges its rows (None: each row's own ``measure``),
+    which also gives the value a direction is measured from (:attr:`centre`); ``direction_words``, the
+    words of a positive and a negative direction in its sentences (None: each measure's own, or none)."""
+
+    name: str
+    keys: tuple[str, ...]
+    p_column: str
+    family: str
+    measure: str | None = None
+    direction_words: tuple[str, str] | None = None
+
+    @property
+    def centre(self) -> float:
+        """The value a direction is measured from (estimate − centre): ½ for a head-to-head share."""
+        return MEASURES[self.measure].centre if self.measure else 0.0
+
+
+CLAIM_TABLES: dict[str, ClaimTable] = {t.name: t for t in (
+    ClaimTable("effects", ("axis", "a", "b", "variant", "players", "lineup", "measure"), "p_value",
+               "effects: every comparison × setting × measure of the study"),
+    ClaimTable("skill", ("variant", "players", "lineup"), "p_value", "skill: every cell with one skilled seat",
+               "skill", ("more", "less")),
+    ClaimTable("skill_changes", ("a", "b", "players", "lineup"), "p_value",
+               "skill changes: every house rule × skilled lineup, its change of the edge", "skill_edge",
+               ("raises", "cuts")),
+    ClaimTable("fairness", ("variant", "players", "lineup"), "range_p", "seat fairness: every cell", "spread"),
+    ClaimTable("card_balance", ("variant", "players", "lineup", "card"), "p_value",
+               "card values: every card of every cell", "card"),
+    ClaimTable("head_to_head", ("a", "b"), "p_value", "tournament: every ordered pair of entrants", "head_to_head"),
+)}
+#: each table's p-value column and its Holm family's name, as the report lists them
+FAMILIES = {t.name: (t.p_column, t.family) for t in CLAIM_TABLES.values()}
 
 #: the minimum effect worth stating per measure (declared in :mod:`.measures`): ("relative", x) compares
 #: |B/A − 1| with x; ("absolute", x) compares |B − A| with x (in the measure's unit: a share, a win
-#: probability). A relative measure whose baseline is 0 (no relative change) uses its ``ZERO_BASELINE``
-#: absolute minimum instead.
+#: probability). A relative measure whose baseline is 0 (no relative change) uses its absolute
+#: ``zero_baseline`` minimum instead.
 MIN_EFFECT = {m.name: ("relative" if m.relative else "absolute", m.minimum) for m in MEASURES.values()}
-ZERO_BASELINE = {m.name: m.zero_baseline for m in MEASURES.values() if m.zero_baseline is not None}
 
 
 def effect_size(measure: str, row: dict) -> float:
@@ -130,7 +145,7 @@ class Claim:
 
 def row_key(table: str, row: dict) -> tuple[tuple[str, str], ...]:
     """The key of ``row`` of ``table`` as (column, text) pairs."""
-    return tuple((c, key_text(row[c])) for c in KEYS[table])
+    return tuple((c, key_text(row[c])) for c in CLAIM_TABLES[table].keys)
 
 
 def key_text(value) -> str:

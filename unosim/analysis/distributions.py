@@ -2,7 +2,7 @@
 
 ``scipy.stats`` takes about a second to import, and every command that touches an analysis paid it
 (``unosim simulate`` prints win rates with intervals). ``scipy.stats`` computes these very functions with
-``scipy.special``, so the values are the same to the bit (tests/test_distributions.py). The rarer ones
+``scipy.special``, so the values are the same to the bit (tests/analysis/test_distributions.py). The rarer ones
 (binomial tails, the studentized range, Pearson's chi-square test, the empirical CDF) import
 ``scipy.stats`` in the function that uses them.
 """

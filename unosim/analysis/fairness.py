@@ -10,7 +10,7 @@ of position ``i``:
   of a difference) and ``q`` the 95 % point of the studentized range of ``N`` means over √2. The spread
   lies in [max(0, max lower bound), max upper bound] whenever every pairwise interval holds, so the
   interval covers the true spread at least at the nominal rate — and for a fair game (spread 0) at the
-  nominal rate itself (tests/test_fairness_calibration.py checks it on simulated fair cells). The
+  nominal rate itself (tests/analysis/test_fairness_calibration.py checks it on simulated fair cells). The
   percentile bootstrap of the sample spread that this replaces never covered 0: the sample spread is
   biased upwards;
 * ``range_p`` — the test the interval inverts (Tukey's studentized range test of "every position wins

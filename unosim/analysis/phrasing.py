@@ -7,7 +7,7 @@ its rows by key (:func:`~.claims.row_key`).
 
 from __future__ import annotations
 
-from .claims import FAMILIES, Claim, Number, Sentence, decimals_for, row_key
+from .claims import CLAIM_TABLES, Claim, Number, Sentence, decimals_for, row_key
 from .practical import supported
 
 __all__ = ["claim_of", "count_span", "interval", "join", "p_holm_text", "span", "spec", "supported"]
@@ -18,7 +18,7 @@ def claim_of(kind: str, subject: str, measure: str, table: str, rows: list[dict]
     """A claim of ``rows`` of ``table`` whose sentence is ``sentence``."""
     return Claim(kind=kind, subject=subject, measure=measure, table=table,
                  rows=tuple(row_key(table, r) for r in rows), text=sentence.text,
-                 numbers=tuple(sentence.numbers), family=FAMILIES[table][1], **fields)
+                 numbers=tuple(sentence.numbers), family=CLAIM_TABLES[table].family, **fields)
 
 
 def spec(value: float, absolute: bool) -> str:

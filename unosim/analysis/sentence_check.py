@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import re
 
-from .claims import Claim
+from .claims import CLAIM_TABLES, Claim
 from .measures import MEASURES
 
 _PLAYERS = re.compile(r"\b(\d+)p\b|\bat (\d+) players\b|\((\d+) players\b")
 _LINEUP = re.compile(r"\blineup ([A-Za-z0-9_]+)")
-#: table → (word of a positive direction, word of a negative one) when the measure does not say
-_DIRECTION_WORDS = {"skill": ("more", "less"), "skill_changes": ("raises", "cuts")}
 
 
 def check_words(claim: Claim, rows: list[dict], known_lineups: set[str] = frozenset(),
@@ -61,8 +59,9 @@ def variants_of(row: dict) -> set[str]:
 
 
 def _direction_words(claim: Claim) -> tuple[str, str] | None:
-    if claim.table in _DIRECTION_WORDS:
-        return _DIRECTION_WORDS[claim.table]
+    table = CLAIM_TABLES.get(claim.table)
+    if table is not None and table.direction_words:
+        return table.direction_words
     info = MEASURES.get(claim.measure)
     if claim.table == "effects" and info is not None and info.more != info.less:
         return info.more, info.less

@@ -17,7 +17,7 @@ import math
 
 import polars as pl
 
-from .claims import ALPHA, FAMILIES, Claim, Sentence, decimals_for, effect_size, row_key
+from .claims import ALPHA, CLAIM_TABLES, Claim, Sentence, decimals_for, effect_size, row_key
 from .measures import MEASURES
 from .phrasing import count_span, p_holm_text
 from .practical import INCONCLUSIVE, NEGLIGIBLE, PRACTICAL, classify, number
@@ -87,7 +87,7 @@ def skill_lead_claims(skill: pl.DataFrame) -> list[Claim]:
         _rounds_text(s, rows)
         out.append(Claim(kind="note", subject="how much is skill", measure="skill", table="skill",
                          rows=(row_key("skill", row),), text=s.text, numbers=tuple(s.numbers),
-                         family=FAMILIES["skill"][1], section="skill", scope=f"lineup {row['lineup']}"))
+                         family=CLAIM_TABLES["skill"].family, section="skill", scope=f"lineup {row['lineup']}"))
     return out
 
 
@@ -175,7 +175,7 @@ def _no_winner_text(s: Sentence, rows: list[dict]) -> None:
 def _claim(kind: str, subject: str, rows: list[dict], sentence: Sentence, **fields) -> Claim:
     return Claim(kind=kind, subject=subject, measure=MEASURE, table=TABLE,
                  rows=tuple(row_key(TABLE, r) for r in rows), text=sentence.text, numbers=tuple(sentence.numbers),
-                 family=FAMILIES[TABLE][1], section="skill", **fields)
+                 family=CLAIM_TABLES[TABLE].family, section="skill", **fields)
 
 
 def _supported(row: dict) -> bool:

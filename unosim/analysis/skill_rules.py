@@ -15,7 +15,7 @@ rounds); ``no_winner_a``/``no_winner_b`` the skilled lineup's share of rounds wi
 that change is an effect of its own (the ``no_winner`` rows of the effects table), not a change of skill.
 
 Holm's ``p_holm`` adjusts over this table only — one family, "skill changes: every house rule × skilled
-lineup of the study" (:data:`unosim.analysis.claims.FAMILIES`), so a study's many other effects do not
+lineup of the study" (:data:`unosim.analysis.claims.CLAIM_TABLES`), so a study's many other effects do not
 dilute the question a designer asks of it: does this rule widen or narrow the expert's edge over random
 players?
 When the four cells played identical games the row says ``identical`` and has no test. An inconclusive

@@ -17,7 +17,7 @@ from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
 from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .checker import assert_claims
-from .claims import FAMILIES, Claim
+from .claims import CLAIM_TABLES, Claim
 from .fairness import seat_fairness, with_fairness_holm
 from .findings import claims
 from .inference import holm
@@ -196,7 +196,7 @@ def checked_claims(tables: dict[str, pl.DataFrame], profile: Profile | None = No
 
 
 def findings_json(found: list[Claim], profile: Profile | None = None) -> str:
-    return json.dumps({"format": ANALYSIS_FORMAT, "families": {t: f for t, (_, f) in FAMILIES.items()},
+    return json.dumps({"format": ANALYSIS_FORMAT, "families": {t.name: t.family for t in CLAIM_TABLES.values()},
                        "profile": (profile or Profile.default()).as_mapping(),
                        "claims": [c.as_dict() for c in found]}, indent=1, ensure_ascii=False) + "\n"
 

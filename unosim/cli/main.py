@@ -18,7 +18,7 @@ from ..game.version import __version__
 from ..game.checks import clip_message
 from ..game.rule_table import format_value
 from .table import print_table
-from .values import SET_HELP, parse_deck, parse_set, print_json
+from .values import SET_HELP, json_flag, parse_deck, parse_set, print_json
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13   # what a shell reports for a tool stopped by SIGPIPE
@@ -118,11 +118,6 @@ def cmd_simulate(args) -> None:
         print(f"wrote {out}/{{{','.join(TABLES)}}}.parquet")
 
 
-def cmd_study_run(args) -> None:
-    from .study import cmd_run
-    cmd_run(args)
-
-
 def cmd_analyze(args) -> None:
     from ..analysis.few_games import too_few_games
     from ..analysis.standard import FINDINGS_FILE, TABLE_DIR, read_findings, read_tables
@@ -203,10 +198,6 @@ def cmd_explore(args) -> None:
 
 
 # ---- parser -----------------------------------------------------------------------------------------
-def _json_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table (for scripts)")
-
-
 def _cell_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("variant", help="a registered variant (see `unosim variants`)")
     p.add_argument("--players", "-n", type=int, required=True, help="number of players")
@@ -230,10 +221,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("variants", help="list the registered variants")
-    _json_flag(p)
+    json_flag(p)
     p.set_defaults(run=cmd_variants)
     p = sub.add_parser("policies", help="list the built-in policies")
-    _json_flag(p)
+    json_flag(p)
     p.set_defaults(run=cmd_policies)
 
     from ..game.rule_table import help_text
@@ -243,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
     _deck_argument(p)
     p.add_argument("--all", action="store_true", help="list every rule field, also those that do not apply")
-    _json_flag(p)
+    json_flag(p)
     p.set_defaults(run=cmd_rules)
 
     p = sub.add_parser("simulate", help="simulate one cell; print win rates, optionally write parquet")
@@ -253,32 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="directory for rounds/seats/matches.parquet")
     p.set_defaults(run=cmd_simulate)
 
-    study = sub.add_parser("study", help="run a study spec or show a dataset's progress")
-    study_sub = study.add_subparsers(dest="study_command", required=True, metavar="ACTION", parser_class=_Parser)
-    p = study_sub.add_parser("run", help="run (or resume) a study: SPEC.toml -> OUT/<name>/")
-    p.add_argument("spec", help="the study spec (TOML), e.g. analyses/studies/demo.toml")
-    p.add_argument("--out", default="data", help="parent directory of the dataset (default: data)")
-    p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores / dask workers)")
-    p.add_argument("--chunk-size", type=int, help="games per job (default 100000 single rounds, 50000 matches; a resumed run keeps its own)")
-    p.add_argument("--scheduler", help="run on dask: 'local' (a LocalCluster) or an address tcp://host:8786")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--threads", dest="processes", action="store_false", default=None,
-                       help="run the jobs on threads of this process (default up to 4 workers: the engine loads "
-                            "once)")
-    where.add_argument("--processes", dest="processes", action="store_true",
-                       help="run the jobs on worker processes (default beyond 4 workers: each loads the engine; a "
-                            "crashed or out-of-memory job takes only its worker down)")
-    p.add_argument("--force", action="store_true", help="delete an existing dataset of this study first")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    cli_study.add_run_options(p)
-    p.set_defaults(run=cmd_study_run)
-    p = study_sub.add_parser("status", help="per-cell progress of a dataset (complete or interrupted)")
-    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
-    _json_flag(p)
-    p.set_defaults(run=cli_study.cmd_status)
-    cli_study.add_verify(study_sub)
-    from ..pipeline.house_rules import add_cli as add_study_new
-    add_study_new(study_sub)
+    cli_study.add_parser(sub)
 
     p = sub.add_parser("analyze", help="write the standard analysis tables of a dataset (CSV) and its findings "
                                        "(findings.json), each finding checked against the tables")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+
+from .values import json_flag
 
 
 def cmd_run(args) -> None:
     from ..analysis.profile import Profile
-    from ..pipeline.runner import RunStopped, run_study
+    from ..pipeline.run_errors import RunStopped
+    from ..pipeline.runner import run_study
     from ..pipeline.study import load_study
     study = load_study(args.spec, profile_check=Profile.from_mapping)
     again = f"`unosim study run {args.spec} --out {args.out}`"
@@ -129,12 +131,39 @@ def repair(root: Path, manifest: dict):
     return outcome
 
 
-def add_run_options(p: argparse.ArgumentParser) -> None:
+def add_parser(sub) -> None:
+    """The ``study`` command and its actions: run, status, verify, new."""
+    study = sub.add_parser("study", help="run a study spec or show a dataset's progress")
+    study_sub = study.add_subparsers(dest="study_command", required=True, metavar="ACTION")
+    p = study_sub.add_parser("run", help="run (or resume) a study: SPEC.toml -> OUT/<name>/")
+    p.add_argument("spec", help="the study spec (TOML), e.g. analyses/studies/demo.toml")
+    p.add_argument("--out", default="data", help="parent directory of the dataset (default: data)")
+    p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores / dask workers)")
+    p.add_argument("--chunk-size", type=int, help="games per job (default 100000 single rounds, 50000 matches; a "
+                                                  "resumed run keeps its own)")
+    p.add_argument("--scheduler", help="run on dask: 'local' (a LocalCluster) or an address tcp://host:8786")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--threads", dest="processes", action="store_false", default=None,
+                       help="run the jobs on threads of this process (default up to 4 workers: the engine loads "
+                            "once)")
+    where.add_argument("--processes", dest="processes", action="store_true",
+                       help="run the jobs on worker processes (default beyond 4 workers: each loads the engine; a "
+                            "crashed or out-of-memory job takes only its worker down)")
+    p.add_argument("--force", action="store_true", help="delete an existing dataset of this study first")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--accept-engine-change", action="store_true",
                    help="resume a dataset started by another engine version (the manifest records both)")
+    p.set_defaults(run=cmd_run)
+    p = study_sub.add_parser("status", help="per-cell progress of a dataset (complete or interrupted)")
+    p.add_argument("dataset", help="the dataset directory, e.g. data/demo")
+    json_flag(p)
+    p.set_defaults(run=cmd_status)
+    _add_verify(study_sub)
+    from ..pipeline.house_rules import add_cli as add_study_new
+    add_study_new(study_sub)
 
 
-def add_verify(study_sub) -> None:
+def _add_verify(study_sub) -> None:
     p = study_sub.add_parser("verify", help="check every part of a dataset against its ledger (sha256, rows, "
                                             "schema, cell); --repair deletes the bad jobs")
     p.add_argument("dataset", help="the dataset directory, e.g. data/demo")

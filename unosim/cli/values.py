@@ -8,6 +8,7 @@ bare words (``any_draw``, ``random``), ``none``, and lists written ``[a;b;c]``, 
 
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any
 
@@ -39,3 +40,7 @@ def parse_deck(items: list[str]) -> dict[str, Any]:
 def print_json(value: Any) -> None:
     """``value`` as indented JSON on stdout (tuples become lists)."""
     print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table (for scripts)")

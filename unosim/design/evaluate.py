@@ -4,7 +4,7 @@ A job plays one design (rule overrides on the base variant, single rounds) on ga
 games − 1`` of the search seed: the same game numbers as the base game and every other design of its
 batch (common seeds: a design that keeps the deck's size deals the same shuffles). It returns only the
 round columns the objectives read, so a job sent to a dask worker sends back little. Jobs run on the
-study runner's joblib backend (:func:`unosim.pipeline.runner._backend`: threads here, or the dask
+study runner's joblib backend (:func:`unosim.pipeline.backends.backend`: threads here, or the dask
 cluster of ``scheduler``).
 """
 

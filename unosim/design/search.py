@@ -186,7 +186,7 @@ def run_search(spec: DesignSpec, directory: Path, *, n_jobs: int = -1, scheduler
     from joblib import Parallel, delayed
     from tqdm import tqdm
 
-    from ..pipeline.runner import _backend
+    from ..pipeline.backends import backend
     stream = seeds(spec.seed)
     plan = Plan.of(spec)
     per_batch = plan.games_per_batch(spec.needs)
@@ -204,7 +204,7 @@ def run_search(spec: DesignSpec, directory: Path, *, n_jobs: int = -1, scheduler
     start = time.perf_counter()
     last_batch_seconds = 0.0
     threads = scheduler is None
-    with _backend(scheduler, n_jobs, threads) as _, \
+    with backend(scheduler, n_jobs, threads) as _, \
             tqdm(total=total, initial=min(total, games_done if spec.budget.games else seconds_done),
                  unit="game" if spec.budget.games else "s", unit_scale=bool(spec.budget.games), desc="design",
                  disable=not progress, smoothing=0.1,

@@ -5,7 +5,7 @@ tier its lineup needs. A build compiles only that code — numba prunes
 every branch on a false compile-time constant of :mod:`.features` before typing, so the callees behind
 it are never typed, optimised or emitted — and each build is cached on its own
 (:mod:`.cache`). The games do not depend on the build: a build that covers a call plays exactly the
-games of the smallest one (tests/test_builds.py compares them).
+games of the smallest one (tests/engine/test_builds.py compares them).
 
 Mechanisms (:data:`MECHANISMS`) are the verbs a variant's cards or house rules add to the core turn
 (numbers, Skip, Reverse, Draw Two, wilds and Wild Draw Four, the UNO checkpoint, the match). A rule

@@ -80,7 +80,7 @@ without it. At 2 players a pruning of the options trailing the best mean so far 
 do not prune.
 
 The search reads nothing hidden: the sampled world is a function of what ``p`` has observed and the
-seed only (tests/test_lookahead_infoset.py checks that two states differing only in hidden cards give
+seed only (tests/engine/policies/test_lookahead_infoset.py checks that two states differing only in hidden cards give
 the same decision). Every other decision of a lookahead seat (colour, challenge, target, wheel …) and
 every decision it is asked without a search is its rollout preset's.
 

@@ -6,7 +6,7 @@ groups of cells, each half compiles the shared core again, but the halves compil
 process of its own: on the demo's cells the longer half is about 70 % of the whole (the compile-time model
 of :func:`.builds.model_seconds`). The split is taken only with two or more workers and when the model
 says it saves at least :data:`MIN_SAVING` of the single build's time. Which build plays a game never
-changes the game (tests/test_builds.py), so the split changes nothing but the wait.
+changes the game (tests/engine/test_builds.py), so the split changes nothing but the wait.
 """
 
 from __future__ import annotations

@@ -222,6 +222,23 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
     async def get_options(request: Request) -> Response:
         return JSONResponse(cached_options)
 
+    async def failure(request: Request, exc: Exception) -> Response:   # a bug: the terminal gets its traceback
+        return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+    middleware = [Middleware(JSONErrors), Middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False),
+                  Middleware(SameOriginJSON, origins=origins)]
+    return Starlette(exception_handlers={Exception: failure}, middleware=middleware, routes=[
+        *_design_routes(designs),
+        Route("/", index),
+        Route("/api/options", get_options),
+        Route("/docs/rules.md", rules_doc),
+        *_run_routes(runs, stopping),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+
+
+def _run_routes(runs: Runs, stopping: threading.Event) -> list[Route]:
+    """Comparisons: submit one, follow or cancel it, download its spec and tables."""
     async def compare(request: Request) -> Response:
         try:
             if runs.full():   # before reading: a flood of posts costs nothing
@@ -276,6 +293,17 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         return FileResponse(run.dataset / "analysis" / f"{name}.csv", media_type="text/csv",
                             filename=f"what_if_{name}.csv")
 
+    return [
+        Route("/api/compare", compare, methods=["POST"]),
+        Route("/api/runs/{run}", get_run),
+        Route("/api/runs/{run}", cancel_run, methods=["DELETE"]),
+        Route("/api/runs/{run}/spec.toml", spec),
+        Route("/api/runs/{run}/tables/{name}.csv", table),
+    ]
+
+
+def _design_routes(designs: DesignRuns) -> list[Route]:
+    """Design searches: start one, follow or cancel it, read its files."""
     async def design(request: Request) -> Response:
         try:
             body = await _read_body(request)
@@ -300,22 +328,8 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         path = designs.file(request.path_params["run"], request.path_params["path"])
         return _error("no such file of a design search", 404) if path is None else FileResponse(path)
 
-    async def failure(request: Request, exc: Exception) -> Response:   # a bug: the terminal gets its traceback
-        return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
-
-    return Starlette(exception_handlers={Exception: failure}, middleware=[Middleware(JSONErrors), Middleware(TrustedHostMiddleware, allowed_hosts=hosts,
-                                                                    www_redirect=False),
-                                 Middleware(SameOriginJSON, origins=origins)], routes=[
+    return [
         Route("/api/design", design, methods=["POST"]),
         Route("/api/design/{run}", design_state, methods=["GET", "DELETE"]),
         Route("/api/design/{run}/{path:path}", design_file),
-        Route("/", index),
-        Route("/api/options", get_options),
-        Route("/docs/rules.md", rules_doc),
-        Route("/api/compare", compare, methods=["POST"]),
-        Route("/api/runs/{run}", get_run),
-        Route("/api/runs/{run}", cancel_run, methods=["DELETE"]),
-        Route("/api/runs/{run}/spec.toml", spec),
-        Route("/api/runs/{run}/tables/{name}.csv", table),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ])
+    ]

@@ -54,12 +54,10 @@ class FamilySpec:
         if self.own_rules is None:
             object.__setattr__(self, "own_rules", rule_table.own_rules(self.mechanics))
 
-    def deck_counts(self, rules: Mapping[str, Any] | None = None) -> np.ndarray:
-        """The family's deck under ``rules`` (a rule set or a mapping holding its ``deck_rules``; default:
-        the family's defaults)."""
-        given = rules if isinstance(rules, Mapping) else {k: getattr(rules, k) for k in self.deck_rules} \
-            if rules is not None else {}
-        values = {**rule_table.COMMON_DEFAULTS, **self.defaults, **given}
+    def deck_counts(self, n_blank: int = 0, **rules: Any) -> np.ndarray:
+        """The family's deck with ``n_blank`` blanks and the given deck rules (``deck_rules``; the others
+        at the family's defaults)."""
+        values = {**rule_table.COMMON_DEFAULTS, **self.defaults, "n_blank": n_blank, **rules}
         counts = np.asarray(self.deck(**{k: values[k] for k in self.deck_rules}), np.int64)
         if counts.shape != (cards.N_CARD_IDS,) or (counts < 0).any() or not 0 < counts.sum() <= MAX_CARDS:
             raise ValueError(f"family {self.name!r}: its deck must be a count vector over the "

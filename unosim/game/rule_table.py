@@ -8,7 +8,7 @@ with the encoder that fills it). Everything else is generated from :data:`PARAME
 * :class:`unosim.game.rules.RuleSet`'s fields, defaults and validation;
 * the kernels' rule records :data:`unosim.game.protocol.IRULES` / ``FRULES`` and ``RuleSet.compile``;
 * the help of ``unosim rules`` (:func:`help_text`) and the explorer's rule toggles;
-* the table of docs/rules.md §3.1 (:func:`markdown`; ``tests/test_rule_table.py`` keeps it in sync).
+* the table of docs/rules.md §3.1 (:func:`markdown`; ``tests/game/test_rule_table.py`` keeps it in sync).
 
 The anchor is OpenSpiel's ``GameType.parameter_specification`` (typed parameters with defaults); this
 table also carries what a person needs to read (descriptions, sections) and what the kernels need

@@ -97,7 +97,8 @@ class _RuleSetMethods:
 
     def deck_counts(self) -> np.ndarray:
         """The deck as a count vector over card ids: the family's, with the designer ``deck`` applied."""
-        return designer_deck.apply(self.spec.deck_counts(self), self.deck)
+        return designer_deck.apply(self.spec.deck_counts(**{k: getattr(self, k) for k in self.spec.deck_rules}),
+                                   self.deck)
 
     def deck_in_effect(self) -> dict[str, int]:
         """The deck as card class → count (``unosim rules``, dataset manifests)."""

@@ -68,10 +68,6 @@ class SpecError(ValueError):
     """An invalid study spec; the message is one line naming the problem and the valid choices."""
 
 
-class SpecChange(ValueError):
-    """A spec that changes a dataset's games instead of extending them; the message names the change."""
-
-
 @dataclass(frozen=True)
 class Cell:
     """One point of the grid: a named variant, a player count and a named lineup."""
@@ -158,59 +154,6 @@ class Study:
             "comparisons": [{"axis": c.axis, "a": c.a, "b": c.b} for c in self.comparisons],
             **({"profile": self.profile} if self.profile else {}),
         }
-
-
-@dataclass(frozen=True)
-class Growth:
-    """How a spec extends the spec a dataset was started with: cells given more games, cells added."""
-
-    grown: dict[str, tuple[int, int]]   # cell name → (games before, games now)
-    added: tuple[str, ...]
-
-    def __bool__(self) -> bool:
-        return bool(self.grown or self.added)
-
-
-#: the fields of a resolved cell as a change names them (lineup_label follows from lineup_spec)
-_CELL_FIELDS = {"lineup_spec": "lineup", "lineup_effective": "policy parameters", "rules_key": "rules",
-                "seed": "seed", "variant": "variant", "players": "players", "lineup": "lineup name"}
-
-
-def growth(old: dict[str, Any], new: dict[str, Any]) -> Growth:
-    """How the resolved spec ``new`` extends ``old`` (both :meth:`Study.resolved`): game ``g`` of a cell
-    depends only on (cell seed, g), so a cell may gain games and the study may gain cells; any other
-    change raises :class:`SpecChange` naming the first one, e.g. ``cell 'x': lineup 'random*' →
-    'greedy_points*'``."""
-    def shown(value: Any) -> str:
-        text = repr(value)
-        return text if len(text) <= 60 else text[:50] + "…"
-
-    for key in ("name", "seed", "mode", "common_random_numbers", "description", "comparisons"):
-        if old.get(key) != new.get(key):
-            raise SpecChange(f"[study] {key} {shown(old.get(key))} → {shown(new.get(key))}")
-    for table, what in (("variants", "variant"), ("lineups", "lineup")):
-        for name, value in old[table].items():
-            if name in new[table] and new[table][name] != value:
-                raise SpecChange(f"{what} {name!r}: {shown(value)} → {shown(new[table][name])}")
-    cells = {c["name"]: c for c in new["cells"]}
-    grown = {}
-    for cell in old["cells"]:
-        name = cell["name"]
-        if name not in cells:
-            raise SpecChange(f"cell {name!r} removed (a dataset keeps its cells)")
-        for key, label in _CELL_FIELDS.items():
-            if cell.get(key) != cells[name].get(key):
-                raise SpecChange(f"cell {name!r}: {label} {shown(cell.get(key))} → {shown(cells[name].get(key))}")
-        if cells[name]["games"] < cell["games"]:
-            raise SpecChange(f"cell {name!r}: games {cell['games']:,} → {cells[name]['games']:,} (a dataset can "
-                             f"grow, not shrink)")
-        if cells[name]["games"] > cell["games"]:
-            grown[name] = (cell["games"], cells[name]["games"])
-        if {k: v for k, v in cell.items() if k != "games"} != {k: v for k, v in cells[name].items() if k != "games"}:
-            field = next(k for k in cell if cell[k] != cells[name].get(k) and k != "games")
-            raise SpecChange(f"cell {name!r}: {field} {shown(cell[field])} → {shown(cells[name].get(field))}")
-    known = {c["name"] for c in old["cells"]}
-    return Growth(grown, tuple(c["name"] for c in new["cells"] if c["name"] not in known))
 
 
 def cell_seed(study_seed: int, ruleset: rules.RuleSet, players: int, cell_name: str,

@@ -81,7 +81,7 @@ def skip_blas_probe() -> None:
     is to pick a BLAS inner product for ``np.correlate`` and ``np.convolve`` of floats, which the engine
     never calls. Imported here while that module reads as absent, it takes the loop instead; the entry
     is removed at once, so ``scipy.linalg`` and numba's ``np.dot`` still import and work in this process
-    (tests/test_worker_start.py checks both).
+    (tests/pipeline/test_worker_start.py checks both).
     """
     if "numba.np.arraymath" in sys.modules or "scipy.linalg.cython_blas" in sys.modules:
         return

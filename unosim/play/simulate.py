@@ -116,12 +116,7 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
     whole = output_buffers(games, games, players) if single else None
     chunks, events, done, rows = [], [], 0, 0
     batch = GAMES_PER_CALL
-    from .. import engine   # the compiled engine loads (and sets up its cache) on first use
-
-    needed = engine.build_for(rs, lineup)
-    if build is not None and not build.covers(needed):
-        raise ValueError(f"engine build {build.key!r} cannot play this call: it needs {needed.key!r}")
-    kernel = engine.kernel(build or engine.choose(needed))
+    kernel = _kernel(rs, lineup, build)
     run_games, capacity = kernel.run_games, kernel.state.TRACE_CAPACITY
     block = kernel.new_game(ir, fr, pol, pp, trace)
     # terminates: every kernel call completes at least one game (its buffers hold a full match and the
@@ -163,8 +158,24 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
                 f"games={games} is too many for one call: after {done:,} games the tables already hold "
                 f"{rows:,} rounds, over the per-call memory budget of {budget / 2**30:,.1f} GiB "
                 f"(UNOSIM_MEMORY_BUDGET); split the call with first_game, or run a study")
+    return _joined(whole if single else None, chunks, events)
+
+
+def _kernel(rs: RuleSet, lineup: tuple[PolicySpec, ...], build):
+    """The engine build to play on: ``build`` if it covers the call, by default the smallest compiled one
+    that does."""
+    from .. import engine   # the compiled engine loads (and sets up its cache) on first use
+
+    needed = engine.build_for(rs, lineup)
+    if build is not None and not build.covers(needed):
+        raise ValueError(f"engine build {build.key!r} cannot play this call: it needs {needed.key!r}")
+    return engine.kernel(build or engine.choose(needed))
+
+
+def _joined(whole, chunks: list, events: list) -> RawResults:
+    """The tables of a call: the one set the calls filled (``whole``), or its chunks joined."""
     trace_rows = np.concatenate(events) if events else np.zeros((0, 4), np.int64)
-    if single:
+    if whole is not None:
         return RawResults(*whole, trace_rows)
     if len(chunks) == 1:
         return RawResults(*chunks[0], trace_rows)

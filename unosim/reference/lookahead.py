@@ -7,9 +7,9 @@ around it: a traced compiled run records each play and stack answer of a lookahe
 answers back in order, drawing one number from the play stream for each searched answer exactly as
 the search does, and takes every other decision as the seat's rollout preset (the Python twins of
 :mod:`.policies`). The reference engine then plays the same games as the kernel, event for event
-(tests/test_lookahead_replay.py), which ties the pause-and-resume turn loop, the stored choice, the
+(tests/engine/policies/test_lookahead_replay.py), which ties the pause-and-resume turn loop, the stored choice, the
 random stream and the rollout preset's decisions to the rules; the search itself is tested for
-information-set consistency (tests/test_lookahead_infoset.py).
+information-set consistency (tests/engine/policies/test_lookahead_infoset.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The trace records what happens, not the hands' sizes: they are counted here from the events (a card
 played or discarded leaves a hand, a draw joins it; swaps, passes, trades, redeals and knock-outs move
-or empty whole hands, as docs/rules.md says). tests/test_replay_chart.py checks the count against the
+or empty whole hands, as docs/rules.md says). tests/reporting/test_replay_chart.py checks the count against the
 cards each seat held at the end of every round, as the engine records them.
 """
 

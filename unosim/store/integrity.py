@@ -31,17 +31,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .atomic import write_text_atomic
 from .layout import TABLES, job_span, layout_jobs, layout_of
 from .ledger import PartInfo, read_ledger
 from .manifest import data_digest, ledger_problem
+from .proofs import load_proofs, load_whole, part_proof, save_proofs, value_digest, whole_proof
 from .writer import IDENTITY_KEY, schema_fingerprint
 
 _IDENTITY_FIELDS = ("cell", "job", "first_game", "games", "seed")
 _THREADS = 4
-#: what verification proved of each part, for the next process (see the module docstring)
-VERIFIED = "parts.verified"
-_VERIFIED_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -192,15 +189,51 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
     (a finished dataset). Without it (a resume), unrecorded parts are listed in ``unrecorded``, and a
     ledger that does not match the seal is flagged in ``ledger_in_doubt`` rather than a problem.
     Every byte is read, whatever earlier verifications proved (a disk's silent damage leaves a file's
-    stamp as it was); ``quick``: a part whose stamp an earlier verification proved is not read. Paths are handled as strings: a 20,000-job dataset has 60,000 parts.
+    stamp as it was); ``quick``: a part whose stamp an earlier verification proved is not read. Paths are
+    handled as strings: a 20,000-job dataset has 60,000 parts.
     """
     root = Path(root)
     base = str(root) + os.sep
     cells = {c["name"]: c for c in manifest["study"]["cells"]}
     layouts = {name: layout_of(entry) for name, entry in manifest["cells"].items()}
     schema = manifest["schema"]
-    schema_ids = {table: _digest(schema[table]) for table in TABLES}
     verdict = Verdict()
+    ledger = _read_ledger(root, manifest, verdict, require_complete)
+    checks = _ledger_checks(ledger, cells, layouts, verdict)
+    scanned = _scan(root)
+    links = _entry_problems(root, scanned, {c[1] for c in checks}, verdict, require_complete)
+    known = load_proofs(root) if quick else set()
+    if not quick:
+        for _, rel, _, _, _ in checks:
+            _FACTS.pop(base + rel, None)
+    proofs, reasons, unknown = _read_parts(base, checks, links, known, schema)
+    verdict.parts_read = len(unknown)
+    verdict.bytes_read = sum(checks[i][2].bytes for i in unknown)
+    verdict.parts_cached = sum(1 for proof in proofs if proof is not None) - len(unknown)
+    for (key, rel, info, _, _), reason in zip(checks, reasons, strict=True):
+        verdict.parts_checked += 1
+        verdict.bytes_checked += info.bytes
+        if reason:
+            verdict.problems.append(Problem(rel, reason, key))
+    bad = verdict.bad_jobs
+    verdict.good = {k: r for k, r in ledger.items() if k not in bad and k[0] in cells and job_span(layouts[k[0]], k[1])}
+    if require_complete:
+        _missing_jobs(manifest, ledger, layouts, verdict)
+    whole = None
+    if require_complete and not verdict.problems and manifest["status"] == "complete":
+        whole = {"proof": whole_proof(manifest, scanned), "digest": data_digest(manifest, verdict.good)}
+        verdict.digest = whole["digest"]
+    if unknown or (whole and whole != load_whole(root)):
+        proved = {proof for proof, reason in zip(proofs, reasons, strict=True) if proof and not reason}
+        save_proofs(root, proved, whole)
+    if stop_at_first:
+        verdict.problems = verdict.problems[:1]
+    return verdict
+
+
+def _read_ledger(root: Path, manifest: dict[str, Any], verdict: Verdict, require_complete: bool) -> dict:
+    """The ledger's records; one that does not match the manifest's seal is in doubt (a problem of a
+    finished dataset)."""
     try:
         ledger = read_ledger(root)
         doubt = ledger_problem(root, manifest)
@@ -210,7 +243,13 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
         verdict.ledger_in_doubt = True
         if require_complete:
             verdict.problems.append(Problem("parts.jsonl", doubt, kind="ledger"))
-    checks = []  # (job key, relative path, info, identity, table)
+    return ledger
+
+
+def _ledger_checks(ledger: dict, cells: dict, layouts: dict, verdict: Verdict) -> list[tuple]:
+    """(job key, relative path, info, identity, table) of every part the ledger records for a job of this
+    study; a record that is not one is a problem."""
+    checks = []
     for (name, job), record in ledger.items():
         cell = cells.get(name)
         span = job_span(layouts[name], job) if cell is not None else None
@@ -231,10 +270,15 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
         folder = f"variant={cell['variant']}/players={cell['players']}/part-{name}-{job:05d}.parquet"
         for table in TABLES:
             checks.append(((name, job), f"{table}/{folder}", infos[table], identity, table))
-    scanned = _scan(root)
+    return checks
+
+
+def _entry_problems(root: Path, scanned: list, recorded: set[str], verdict: Verdict,
+                    require_complete: bool) -> set[str]:
+    """Record the tables' entries that are not recorded parts (a link, a stray file, an unrecorded part);
+    return the entries that are not parts."""
     entries = [(rel, what) for rel, what, _ in scanned]
     links = {rel for rel, what in entries if what != "part"}
-    recorded = {c[1] for c in checks}
     for rel, what in entries:
         if what != "part":
             verdict.problems.append(Problem(rel, what, kind="entry"))
@@ -243,10 +287,14 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
                 verdict.problems.append(Problem(rel, "unexpected part: the ledger records no such job", kind="entry"))
             else:
                 verdict.unrecorded.append(root / rel)
-    known = _load_verified(root) if quick else set()
-    if not quick:
-        for rel in recorded:
-            _FACTS.pop(base + rel, None)
+    return links
+
+
+def _read_parts(base: str, checks: list[tuple], links: set[str], known: set, schema: dict
+                ) -> tuple[list, list, list[int]]:
+    """(proof, reason) of every checked part, and the indices of the parts read: a part proved by an
+    earlier verification (``known``) is not read, the others are read (and hashed) on a few threads."""
+    schema_ids = {table: value_digest(schema[table]) for table in TABLES}
     proofs, reasons, unknown = [], [], []
     for i, (_, rel, info, identity, table) in enumerate(checks):
         if links and any(rel.startswith(link + "/") for link in links):
@@ -259,48 +307,30 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
             proofs.append(None)
             reasons.append("missing")
             continue
-        proof = _proof(rel, st, info, identity, schema_ids[table])
+        proof = part_proof(rel, st, info, identity, schema_ids[table])
         proofs.append(proof)
-        if proof in known and stat.S_ISREG(st.st_mode):
-            reasons.append(None)   # proved so by an earlier verification of this very file
-        else:
-            reasons.append(None)
+        reasons.append(None)
+        if proof not in known or not stat.S_ISREG(st.st_mode):   # else proved so by an earlier verification
             unknown.append(i)
-    with ThreadPoolExecutor(_THREADS) as pool:   # read (and hash) the others on a few threads
+    with ThreadPoolExecutor(_THREADS) as pool:
         found = pool.map(lambda i: part_problem(Path(base + checks[i][1]), checks[i][2], checks[i][3],
                                                 schema[checks[i][4]]), unknown)
         for i, reason in zip(unknown, found, strict=True):
             reasons[i] = reason
-    verdict.parts_read = len(unknown)
-    verdict.bytes_read = sum(checks[i][2].bytes for i in unknown)
-    verdict.parts_cached = sum(1 for proof in proofs if proof is not None) - len(unknown)
-    for (key, rel, info, _, _), reason in zip(checks, reasons, strict=True):
-        verdict.parts_checked += 1
-        verdict.bytes_checked += info.bytes
-        if reason:
-            verdict.problems.append(Problem(rel, reason, key))
-    bad = verdict.bad_jobs
-    verdict.good = {k: r for k, r in ledger.items() if k not in bad and k[0] in cells and job_span(layouts[k[0]], k[1])}
-    if require_complete:
-        recorded_jobs = {}
-        for name, _ in ledger:
-            recorded_jobs[name] = recorded_jobs.get(name, 0) + 1
-        for name, layout in layouts.items():
-            missing = manifest["cells"][name]["jobs"] - recorded_jobs.get(name, 0)
-            if missing > 0:
-                first = next(job for job, _, _ in layout_jobs(layout) if (name, job) not in ledger)
-                verdict.problems.append(Problem(f"cell {name}", f"{missing:,} job(s) not recorded (missing parts), "
-                                                f"e.g. job {first}", kind="cell"))
-    whole = None
-    if require_complete and not verdict.problems and manifest["status"] == "complete":
-        whole = {"proof": _whole_proof(manifest, scanned), "digest": data_digest(manifest, verdict.good)}
-        verdict.digest = whole["digest"]
-    if unknown or (whole and whole != _load_whole(root)):
-        proved = {proof for proof, reason in zip(proofs, reasons, strict=True) if proof and not reason}
-        _save_verified(root, proved, whole)
-    if stop_at_first:
-        verdict.problems = verdict.problems[:1]
-    return verdict
+    return proofs, reasons, unknown
+
+
+def _missing_jobs(manifest: dict[str, Any], ledger: dict, layouts: dict, verdict: Verdict) -> None:
+    """A finished dataset records every job of its cells."""
+    recorded_jobs = {}
+    for name, _ in ledger:
+        recorded_jobs[name] = recorded_jobs.get(name, 0) + 1
+    for name, layout in layouts.items():
+        missing = manifest["cells"][name]["jobs"] - recorded_jobs.get(name, 0)
+        if missing > 0:
+            first = next(job for job, _, _ in layout_jobs(layout) if (name, job) not in ledger)
+            verdict.problems.append(Problem(f"cell {name}", f"{missing:,} job(s) not recorded (missing parts), "
+                                            f"e.g. job {first}", kind="cell"))
 
 
 def table_entries(root: Path) -> list[tuple[str, str]]:
@@ -346,11 +376,11 @@ def proven(root: Path, manifest: dict[str, Any]) -> tuple[dict[str, tuple[str, .
     ``root`` proved it just as it is now — the same manifest and ledger (by the seal) and every file in
     the tables the same (path, size, mtime, ctime, inode) — else None. Costs a directory scan and a
     stat per part, not a read: what makes opening a 20,000-job dataset take a second, not a minute."""
-    known = _load_whole(root)
+    known = load_whole(root)
     if not known or manifest["status"] != "complete" or ledger_problem(root, manifest):
         return None
     entries = _scan(root)
-    if any(what != "part" for _, what, _ in entries) or _whole_proof(manifest, entries) != known.get("proof"):
+    if any(what != "part" for _, what, _ in entries) or whole_proof(manifest, entries) != known.get("proof"):
         return None
     parts: dict[str, list[str]] = {table: [] for table in TABLES}
     base = str(root)
@@ -385,29 +415,6 @@ def sample_problem(root: Path, manifest: dict[str, Any], parts: dict[str, tuple[
     return None
 
 
-def _whole_proof(manifest: dict[str, Any], entries) -> str:
-    digest = hashlib.blake2b(f"{manifest['seal']['sha256']}|{manifest['seal']['ledger']['sha256']}".encode(),
-                             digest_size=16)
-    digest.update("\n".join(f"{rel}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_ino}"
-                             for rel, _, st in entries).encode())
-    return digest.hexdigest()
-
-
-# ---- what earlier verifications proved --------------------------------------------------------------
-def _digest(value: Any) -> str:
-    return hashlib.blake2b(json.dumps(value, sort_keys=True).encode(), digest_size=16).hexdigest()
-
-
-def _proof(rel: str, st: os.stat_result, info: PartInfo, identity: dict[str, Any], schema_id: str) -> str:
-    """A digest of everything a verification proves of a part: this file (path, size, mtime, ctime,
-    inode) holds the ledger's sha256 and rows, this job's identity and the dataset's columns. Found in
-    ``parts.verified`` only if an earlier verification read the same file and proved just that."""
-    text = (f"{rel}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_ino}|{info.sha256}|{info.rows}|"
-            f"{identity['cell']}|{identity['job']}|{identity['first_game']}|{identity['games']}|{identity['seed']}|"
-            f"{schema_id}")
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
-
-
 def record_written(root: Path, manifest: dict[str, Any], records: dict[tuple[str, int], dict[str, Any]]) -> None:
     """After a run: keep as proven what the run's workers hashed as they wrote each part (the ledger's
     sha256 and rows, this job's identity, the run's schema), with each file's stamp now, so that the
@@ -415,8 +422,8 @@ def record_written(root: Path, manifest: dict[str, Any], records: dict[tuple[str
     whole dataset is proven too when its tables hold exactly the recorded parts."""
     base = str(root) + os.sep
     cells = {c["name"]: c for c in manifest["study"]["cells"]}
-    schema_ids = {table: _digest(manifest["schema"][table]) for table in TABLES}
-    proofs = _load_verified(root)
+    schema_ids = {table: value_digest(manifest["schema"][table]) for table in TABLES}
+    proofs = load_proofs(root)
     for (name, job), record in records.items():
         cell = cells[name]
         identity = expected_identity(cell, job, job_span(layout_of(manifest["cells"][name]), job))
@@ -427,48 +434,10 @@ def record_written(root: Path, manifest: dict[str, Any], records: dict[tuple[str
                 st = os.lstat(base + rel)
             except OSError:
                 continue
-            proofs.add(_proof(rel, st, PartInfo.from_list(record["parts"][table]), identity, schema_ids[table]))
+            proofs.add(part_proof(rel, st, PartInfo.from_list(record["parts"][table]), identity, schema_ids[table]))
     scanned = _scan(root)
     expected = len(records) * len(TABLES)
     whole = None
     if len(scanned) == expected and all(what == "part" for _, what, _ in scanned):
-        whole = {"proof": _whole_proof(manifest, scanned), "digest": data_digest(manifest, records)}
-    _save_verified(root, proofs, whole)
-
-
-def _read_verified(root: Path) -> tuple[dict[str, Any], str]:
-    """(header, body) of ``parts.verified`` as last written (checked against its sha256), or ({}, "")."""
-    path = root / VERIFIED
-    try:
-        if path.is_symlink():
-            return {}, ""
-        head, _, body = path.read_bytes().partition(b"\n")
-        header = json.loads(head)
-        if header.get("format") != _VERIFIED_FORMAT or hashlib.sha256(body).hexdigest() != header.get("sha256"):
-            return {}, ""
-        return header, body.decode("ascii")
-    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
-        return {}, ""
-
-
-def _load_verified(root: Path) -> set[str]:
-    """The per-part proofs in ``parts.verified``, or none when it is missing, a link, damaged or of
-    another format (then every part is read)."""
-    return set(_read_verified(root)[1].split())
-
-
-def _load_whole(root: Path) -> dict[str, str] | None:
-    """The proof of the last complete verification of the whole dataset, and its digest, if any."""
-    whole = _read_verified(root)[0].get("whole")
-    return whole if isinstance(whole, dict) else None
-
-
-def _save_verified(root: Path, proofs: set[str], whole: dict[str, str] | None) -> None:
-    """Keep the proofs of this verification for the next process (best effort: a read-only dataset is
-    simply read again next time)."""
-    body = "\n".join(sorted(proofs)).encode("ascii")
-    header = json.dumps({"format": _VERIFIED_FORMAT, "sha256": hashlib.sha256(body).hexdigest(), "whole": whole})
-    try:
-        write_text_atomic(root / VERIFIED, header + "\n" + body.decode("ascii"))
-    except OSError:
-        pass
+        whole = {"proof": whole_proof(manifest, scanned), "digest": data_digest(manifest, records)}
+    save_proofs(root, proofs, whole)

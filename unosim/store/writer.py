@@ -50,7 +50,7 @@ def part_table(results: TableSource, table: str, lineup: str) -> pa.Table:
 
     Built straight from the numpy columns (:meth:`unosim.play.simulate.Results.columns`), not through the
     polars frame: a worker never materialises a string per row. Its content equals the polars frame's
-    (tests/test_dataset.py compares them for every variant).
+    (tests/store/test_dataset.py compares them for every variant).
     """
     columns = {k: c for k, c in results.columns(table).items() if k not in PARTITION_COLUMNS}
     arrays = {name: _arrow_column(c) for name, c in columns.items()}
@@ -79,7 +79,7 @@ def _arrow_column(column: Column) -> pa.Array:
 
 # The arrays are built from their buffers, not with ``pa.array``: on its first call in a process,
 # ``pa.array`` imports pandas to ask whether its argument is a pandas object, a noticeable cost in every
-# study worker and in the run's parent (docs/results/code_choices.json). tests/test_dataset.py checks they equal the arrays ``pa.array`` makes.
+# study worker and in the run's parent (docs/results/code_choices.json). tests/store/test_dataset.py checks they equal the arrays ``pa.array`` makes.
 
 def _numbers(values: numpy.ndarray, missing: numpy.ndarray | None = None) -> pa.Array:
     """``pa.array(values, mask=missing)`` of a 1-d numpy array of numbers or booleans."""

@@ -7,7 +7,7 @@ tournament play in the reference engine (:mod:`unosim.reference`), the compiled 
 twin. The deals, arrangements, standings and ratings are those of the compiled tournament: game ``g``'s
 deck stream depends only on ``(seed, g)`` in both engines, and the built-in opponents are the same
 policies drawing from the same play stream, so a Python copy of a built-in policy gets the compiled
-one's results exactly (tests/test_tournament.py checks it).
+one's results exactly (tests/strategies/test_tournament.py checks it).
 
 Its opponents can be ``random``, ``greedy_points``, ``keep_wilds``, ``weighted`` and every ``weighted``
 preset (``colour_counter`` …), never ``lookahead``: the search runs inside the compiled engine and has
