@@ -1,7 +1,8 @@
 """Which UNO Flip results depend on the pairing of faces (docs/rules.md §6 F1): the winner's points, the
-first seat's edge and the round's length under each pairing, by player count.
+first seat's edge and the round's length under each pairing, by player count; and the expert's share of
+wins against ``random`` seats, which depends on what the backs tell it (§2.6.6).
 
-    python analyses/flip_pairing.py --games 100000 --players 2,4 [--lineup random]
+    python analyses/flip_pairing.py --games 100000 --expert-games 10000 --players 2,4 [--lineup random]
 
 Single rounds of ``flip`` under every pairing of :func:`unosim.game.flip_pairing.names`, each pairing with
 its own seed (independent samples); the differences against the default pairing with their z-scores
@@ -42,6 +43,30 @@ def measure(players: int, pairing: str, games: int, seed: int, lineup: str) -> d
             "flips": rounds["flips"].cast(pl.Float64).mean()}
 
 
+def expert_share(players: int, pairing: str, games: int, seed: int) -> tuple[float, float]:
+    """The share of single rounds won by a ``lookahead`` seat (default budget) against ``random`` seats,
+    with its standard error."""
+    seats = simulate("flip", players=players, games=games, seed=seed, lineup="lookahead,random*",
+                     rules={"match_mode": "single_round", "flip_pairing": pairing}).seats
+    share = seats.filter(pl.col("seat") == 0)["won"].cast(pl.Float64).mean()
+    return share, math.sqrt(share * (1 - share) / games)
+
+
+def expert_table(player_counts: list[int], games: int) -> dict:
+    rows = []
+    for players in player_counts:
+        shares = {name: expert_share(players, name, games, seed)
+                  for seed, name in enumerate(flip_pairing.names(), start=1)}
+        base = shares[flip_pairing.DEFAULT]
+        rows += [[players, name, f"{share[0]:.4f} ± {share[1]:.4f}",
+                  f"{share[0] - base[0]:+.4f} (z = {z(share, base):.1f})" if name != flip_pairing.DEFAULT else ""]
+                 for name, share in shares.items()]
+    return {"caption": "the expert against random seats",
+            "setting": f"variant flip, rules as published; seat 0 `lookahead` (default budget), every other seat "
+                       f"`random`; single rounds, {games:,} per pairing and player count, seeds 1, 2, … by pairing",
+            "columns": ["players", "pairing", "expert's share of wins", "vs shared_backs"], "rows": rows}
+
+
 def z(a: tuple[float, float], b: tuple[float, float]) -> float:
     return (a[0] - b[0]) / math.hypot(a[1], b[1])
 
@@ -74,6 +99,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--lineup", default="random")
+    parser.add_argument("--expert-games", type=int, default=10_000)
     args = parser.parse_args()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     tables = []
@@ -82,16 +108,22 @@ def main() -> None:
                  for seed, name in enumerate(flip_pairing.names(), start=1)}
         tables.append(table(players, cells, args.games, args.lineup))
         print(json.dumps(tables[-1]["rows"], ensure_ascii=False))
+    if args.expert_games:
+        tables.append(expert_table([int(p) for p in args.players.split(",")], args.expert_games))
+        print(json.dumps(tables[-1]["rows"], ensure_ascii=False))
     data = {
         "title": "Which UNO Flip results depend on the pairing of faces?",
         "about": "The maker does not publish which dark face is on the back of which light face "
                  "(docs/rules.md §6 F1). `shared_backs` is the pairing every other UNO Flip figure uses; "
                  "`transcribed` is one physical deck as transcribed card by card from one unverified public "
                  "source. A pairing changes which cards turn into which at a Flip, so the hands' points after "
-                 "a Flip, the round's length and the seats' edges may all move; the z-scores are the "
-                 "differences over their standard errors (independent samples). ± is one standard error.",
-        "command": f"python analyses/flip_pairing.py --games {args.games} --players {args.players} "
-                   f"--lineup {args.lineup}",
+                 "a Flip, the round's length and the seats' edges may all move, and so does what a player learns "
+                 "from the backs of the others' cards: under `shared_backs` a back names its card, under "
+                 "`transcribed` it leaves two candidates for most cards, which the expert (`lookahead`) "
+                 "samples (docs/rules.md §2.6.6). The z-scores are the differences over their standard errors "
+                 "(independent samples). ± is one standard error.",
+        "command": f"python analyses/flip_pairing.py --games {args.games} --expert-games {args.expert_games} "
+                   f"--players {args.players} --lineup {args.lineup}",
         "measured": {"date": f"{started} to {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
                      "commit": (commit() or "unknown")[:10], "machine": machine()},
         "tables": tables,
