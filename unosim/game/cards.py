@@ -28,7 +28,10 @@ Reverses are the classic ids; the other light faces are 94-97 DRAW_ONE and 98-10
 colour), 102 the light Wild (40 points), 103 WILD_DRAW_TWO. The dark faces are ``104 + colour * 13 +
 slot`` (slot 0-8: numbers 1-9, 9 DRAW_FIVE, 10 REVERSE, 11 SKIP_EVERYONE, 12 FLIP), 156 the dark Wild
 and 157 WILD_DRAW_COLOUR. Dark colours reuse the colour indices (pink, teal, orange, purple = 0-3):
-the two sides are never in play together.
+the two sides are never in play together. Which face backs which is deck data (docs/rules.md §6 F1,
+:mod:`unosim.game.flip_pairing`): the default pairing gives each face one back, so its cards are these
+face ids; any other pairing gets ids ``N_FACE_IDS ..`` of its own, a light and a dark id per distinct
+physical card, each showing a face (``BASE_FACE``) and playing exactly as it.
 
 The per-id tables below (``COLOUR``, ``KIND``, ``NUMBER``, ``SPIN``, ``DRAW_VALUE``, ``POINTS``) are
 constants shared by the compiled engine and the reference engine.
@@ -241,13 +244,13 @@ def _pairing_ids() -> tuple[list[int], list[int], dict[str, dict[int, int]], lis
                 partner[light], partner[dark] = dark, light
                 deck[light] = deck.get(light, 0) + 1
         else:
-            kinds = list(dict.fromkeys(physical))   # distinct physical cards, in the file's order
-            light0, dark0 = len(base_of), len(base_of) + len(kinds)
-            base_of += [light for light, _ in kinds] + [dark for _, dark in kinds]
-            partner += [dark0 + i for i in range(len(kinds))] + [light0 + i for i in range(len(kinds))]
+            distinct = list(dict.fromkeys(physical))   # the different physical cards, in the file's order
+            light0, dark0 = len(base_of), len(base_of) + len(distinct)
+            base_of += [light for light, _ in distinct] + [dark for _, dark in distinct]
+            partner += [dark0 + i for i in range(len(distinct))] + [light0 + i for i in range(len(distinct))]
             blocks.append((light0, len(base_of)))
             for card in physical:
-                deck[light0 + kinds.index(card)] = deck.get(light0 + kinds.index(card), 0) + 1
+                deck[light0 + distinct.index(card)] = deck.get(light0 + distinct.index(card), 0) + 1
         decks[name] = deck
     named = [1] * len(base_of)
     for first, last in blocks:   # a back names its card when no other card of the pairing shows that face
