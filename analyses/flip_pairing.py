@@ -6,7 +6,7 @@ wins against ``random`` seats, which depends on what the backs tell it (§2.6.6)
 
 Single rounds of ``flip`` under every pairing of :func:`unosim.game.flip_pairing.names`, each pairing with
 its own seed (independent samples); the differences against the default pairing with their z-scores
-(difference over the standard error of the difference). Writes ``docs/results/flip_pairing.json``.
+(difference over the standard error of the difference). Writes ``docs/results/flip_pairing.json`` (or ``--out``).
 """
 
 from __future__ import annotations
@@ -99,7 +99,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--lineup", default="random")
-    parser.add_argument("--expert-games", type=int, default=10_000)
+    parser.add_argument("--expert-games", type=int, default=10_000, help="0: no expert table")
+    parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     tables = []
@@ -128,8 +129,8 @@ def main() -> None:
                      "commit": (commit() or "unknown")[:10], "machine": machine()},
         "tables": tables,
     }
-    write_text_atomic(RESULTS, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-    print(f"wrote {RESULTS}")
+    write_text_atomic(args.out, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":
