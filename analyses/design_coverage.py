@@ -19,7 +19,7 @@ The confirmation's interval should cover the true effect in 95 % of the repetiti
 so that the winner's curse is large: the searched designs' true lengths are close together (jump-in and
 the count of zeros) compared with the noise of a few hundred search games.
 
-tests/test_design_coverage.py runs :func:`repeat` on fewer searches and tests both properties; this
+tests/design/test_design_coverage.py runs :func:`repeat` on fewer searches and tests both properties; this
 script writes the figures into ``--out`` (a table of docs/results/design.json, stamped with its own date,
 commit and machine).
 """

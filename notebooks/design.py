@@ -71,7 +71,7 @@ plt.show()
 
 # %% [markdown]
 # The confirmed designs' findings — checked claims on fresh games, with Holm's adjustment over them — are
-# in the design report, beside the confirmation study's full report:
+# in the confirmation study's report, which opens with the design verdict and the Pareto chart:
 
 # %%
-print(OUT / "notebook_shorter_classic" / "design_report.html")
+print(OUT / "notebook_shorter_classic" / "confirm" / "notebook_shorter_classic_confirm" / "report.html")

@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
 
 import browser
 import pytest
-from study_specs import DEMO_SPEC, HOUSE_RULE_SPEC, MATCH_SPEC, small_spec
+from study_specs import DEMO_SPEC, HOUSE_RULE_SPEC, MATCH_SPEC, small, small_spec
 
 from unosim.pipeline.runner import run_study
 from unosim.pipeline.study import parse_study
@@ -25,9 +26,11 @@ os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 
 #: test modules that never run the compiled engine (scripted scenarios and invariants on the reference
 #: engine, statistics on synthetic tables): they run early, while the session's build compiles
-ENGINE_FREE = ("test_atomic", "test_browser_wait", "test_cards_rules", "test_docs", "test_docs_site", "test_effects",
-               "test_fairness_calibration", "test_flip_pairing", "test_house_rules", "test_prepare", "test_protocol", "test_rule_table",
-               "test_structure", "test_study", "test_reference_", "test_scenarios_")   # a name ending in _ is a prefix
+ENGINE_FREE = ("test_atomic", "test_browser_wait", "test_card_effects", "test_cards_rules", "test_docs",
+               "test_docs_site", "test_effects", "test_fairness_calibration", "test_flip_pairing", "test_house_rules", "test_prepare", "test_protocol", "test_rule_table",
+               "test_structure", "test_study", "test_reference_", "test_scenarios_",
+               "test_docstring_examples", "test_claim_mutations", "test_distributions", "test_skill_changes",
+               "test_verdicts")   # a name ending in _ is a prefix
 #: ... except these, which also play their scenarios on the compiled engine
 PLAYS_COMPILED = ("test_scenarios_flip",)
 
@@ -55,8 +58,8 @@ def pytest_sessionstart(session):
     if (hasattr(session.config, "workerinput") or not session.config.getoption("numprocesses", None)
             or os.environ.get("NUMBA_DISABLE_JIT") == "1"):
         return
-    from unosim.engine import cache
-    from unosim.engine.builds import Build
+    from unosim.engine.build import cache
+    from unosim.engine.build.builds import Build
 
     if cache.is_warm(Build.full()):
         return
@@ -77,6 +80,22 @@ def small_dataset(tmp_path_factory):
     """The path of a complete small single-round study (5 cells × 600 games… see SMALL_SPEC)."""
     out = tmp_path_factory.mktemp("datasets")
     return run_study(parse_study(small_spec()), out, n_jobs=1, chunk_size=250, progress=False).path
+
+
+@pytest.fixture
+def copy_of(small_dataset, tmp_path):
+    """A copy of :func:`small_dataset` for a test that damages or extends it."""
+    return shutil.copytree(small_dataset, tmp_path / "copy")
+
+
+@pytest.fixture(scope="session")
+def small_pair(tmp_path_factory):
+    """Two complete datasets of 'small' (study_specs.small: seed 7 and seed 99), 150 games per job: the
+    same spec but another seed, for parts that belong to another study. Tests copy them before damage."""
+    out = tmp_path_factory.mktemp("pair")
+    a = run_study(parse_study(small()), out / "a", n_jobs=1, chunk_size=150, progress=False).path
+    b = run_study(parse_study(small(seed=99)), out / "b", n_jobs=1, chunk_size=150, progress=False).path
+    return a, b
 
 
 @pytest.fixture(scope="session")
@@ -101,6 +120,15 @@ def house_rule_dataset(tmp_path_factory):
     under the built-in policies (force_play_drawn: they always play a drawn playable card)."""
     out = tmp_path_factory.mktemp("datasets")
     return run_study(parse_study(HOUSE_RULE_SPEC), out, n_jobs=1, progress=False).path
+
+
+@pytest.fixture(scope="module")
+def explorer(tmp_path_factory):
+    """The explorer's server started in this process (``unosim.explore.start``), one per test module."""
+    from unosim.explore import start
+    app = start(workdir=tmp_path_factory.mktemp("explore"))
+    yield app
+    app.stop()
 
 
 @pytest.fixture(scope="session")

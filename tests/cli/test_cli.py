@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
 
+from commands import run_unosim
 from unosim.cli import main
 
 COMMANDS = [[], ["variants"], ["policies"], ["rules"], ["simulate"], ["study"], ["study", "run"],
@@ -80,5 +79,5 @@ def test_replay_prints_a_game(capsys):
 
 
 def test_python_dash_m_runs_the_cli():
-    out = subprocess.run([sys.executable, "-m", "unosim", "variants"], capture_output=True, text=True, check=True)
+    out = run_unosim("variants", check=True)
     assert "minions" in out.stdout

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from commands import UNOSIM, run_unosim
 import unosim
 from unosim.game import rules
 from unosim.cli.values import parse_value
@@ -39,7 +40,7 @@ def run(*args: str, check: bool = True) -> subprocess.CompletedProcess:
 
 def process(*args: str) -> subprocess.CompletedProcess:
     """`python -m unosim *args` as a real process (one per command that no other test runs as one)."""
-    return subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True, cwd=ROOT)
+    return run_unosim(*args, cwd=ROOT)
 
 
 def rule_key(*sets: str) -> str:
@@ -54,7 +55,7 @@ def test_version():
 
 def test_closed_pipe_ends_quietly():
     """The reader is gone before unosim writes (like `unosim replay ... | head` once head has quit)."""
-    proc = subprocess.Popen([sys.executable, "-m", "unosim", "rules", "classic", "--all"], cwd=ROOT,
+    proc = subprocess.Popen([*UNOSIM, "rules", "classic", "--all"], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()
     stderr = proc.stderr.read().decode()

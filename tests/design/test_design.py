@@ -4,6 +4,7 @@ resuming after an interruption, the confirmation's independence from the search.
 from __future__ import annotations
 
 import pytest
+from explorer_client import call
 
 from unosim.design import DesignSpecError
 from unosim.design import confirm as confirming
@@ -106,9 +107,9 @@ def test_no_feasible_design_says_so_with_the_closest(tmp_path):
                           constraints={"length": {"max": 3}}, budget={"games": 30_000}, confirm_games=0,
                           out=tmp_path, say=lines.append, **TINY,
                           space={"rules": ["hand_size"], "ranges": {"hand_size": [5, 9]}, "deck": False})
-    assert not frame["feasible"].any()
+    assert not frame["feasible"].any() and not frame["confirmed"].any()
     assert any(line.startswith("no design satisfies the constraints; the closest: design_") for line in lines)
-    assert "No design the search tried satisfies the constraints" in (tmp_path / "nf" / "design_report.html").read_text()
+    assert not (tmp_path / "nf" / "confirm").exists()   # nothing confirmed, no report of designs
 
 
 def test_confirmation_seed_is_not_a_search_seed():
@@ -132,10 +133,40 @@ def test_confirmation_intervals_do_not_depend_on_the_search_seed(tmp_path, monke
     tables = []
     for run, search_seed in (("a", real["search"]), ("b", real["search"] + 1)):
         monkeypatch.setattr(confirming, "seeds", lambda seed, s=search_seed: {**real, "search": s})
-        ds = confirming.confirm(spec, chosen, tmp_path / run, tried=1)
+        ds = confirming.confirm(spec, chosen, tmp_path / run, record=_record(spec, chosen))
         tables.append(read_tables(ds.path / TABLE_DIR)["effects"].select("measure", "estimate", "ci_low", "ci_high"))
     assert tables[0].equals(tables[1])
     assert tables[0].filter(pl.col("measure") == "length")["estimate"][0] < 0   # 5 cards: shorter rounds
+    _the_report_leads_with_the_checked_design_verdict(ds)
+    _the_design_section_in_a_real_browser(ds, tmp_path)
+
+
+def _record(spec, chosen):
+    """The search record of two designs tried by hand (trial 1 confirmed)."""
+    import polars as pl
+    trials = pl.DataFrame({"trial": [1, 2], "batch": [0, 0], "state": ["complete", "complete"], "rung": [1, 0],
+                           "games": [600, 200], "length": [40.0, 47.0], "base_length": [49.0, 48.5],
+                           "violation": [0.0, 0.0], "feasible": [True, True], "hand_size": ["5", "6"],
+                           "refused": [None, None], "pareto": [True, False]})
+    return confirming.search_record(spec, trials, chosen, games=1_600, seconds=1.0)
+
+
+def _the_report_leads_with_the_checked_design_verdict(ds):
+    from unosim.analysis.checker import check_claims
+    from unosim.analysis.standard import TABLE_DIR, as_written, read_findings, read_profile, read_tables
+    directory = ds.path / TABLE_DIR
+    claims = [c for c in read_findings(directory) if c.section == "design"]
+    assert claims[0].text.startswith("These designs were selected by a search: it tried 2 designs of classic at 4 "
+                                     "players on 1,600 games") and "never played" in claims[0].text
+    assert claims[1].text.startswith("Best on less length: design_1, −") and claims[1].table == "effects"
+    tables, profile = read_tables(directory), read_profile(directory)
+    assert check_claims(as_written(tables), read_findings(directory), profile) == []
+    lied = dict(tables, design_search=tables["design_search"].with_columns(tried=3))   # a sentence the table denies
+    assert any("tried" in p for p in check_claims(as_written(lied), read_findings(directory), profile))
+    page = (ds.path / "report.html").read_text(encoding="utf-8")
+    assert page.index('<section id="design">') < page.index('<section id="findings">')
+    assert "The design verdict" in page and "Pareto chart of the 2 designs tried" in page
+    assert (directory / "charts" / "pareto.svg").is_file()
 
 
 def test_export_is_a_runnable_study_spec(tmp_path):
@@ -148,58 +179,35 @@ def test_export_is_a_runnable_study_spec(tmp_path):
     assert study.variants["design_4"].deck_in_effect()["wild"] == 6
 
 
-def _call(url: str, body=None, method: str | None = None):
-    import json
-    import urllib.error
-    import urllib.request
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
-
-
-@pytest.fixture(scope="module")
-def explorer(tmp_path_factory):
-    from unosim.explore import start
-    app = start(workdir=tmp_path_factory.mktemp("explore"))
-    yield app
-    app.stop()
-
-
 @pytest.mark.parametrize("body, words", [
     ({"variant": "classic", "players": 4, "objectives": {"fun": "more"}}, "unknown objective 'fun'"),
     ({"variant": "classic", "players": 4, "objectives": {"length": "less"}, "minutes": 30}, "minutes = 30"),
 ])
 def test_explorer_design_mode_refuses_a_bad_search_in_one_line(explorer, body, words):
-    import json
-    status, text = _call(explorer.url + "api/design", body)
+    status, answer = call(explorer, "/api/design", body)
     assert status == 400
-    message = json.loads(text)["error"]
+    message = answer["error"]
     assert words in message and "\n" not in message
 
 
 @pytest.mark.slow
 def test_explorer_design_mode_runs_a_search_and_serves_its_report(explorer):
-    import json
     import time
     body = {"variant": "classic", "players": 4, "objectives": {"length": "less"}, "minutes": 0.05,
             "space": {"rules": ["hand_size"], "ranges": {"hand_size": [5, 7]}, "deck": False}}
-    status, text = _call(explorer.url + "api/design", body)
+    status, answer = call(explorer, "/api/design", body)
     assert status == 202
-    run = json.loads(text)["id"]
-    status, text = _call(explorer.url + "api/design", body)   # one search at a time: each is minutes of CPU
-    assert status == 429 and "already running" in json.loads(text)["error"]
+    run = answer["id"]
+    status, answer = call(explorer, "/api/design", body)   # one search at a time: each is minutes of CPU
+    assert status == 429 and "already running" in answer["error"]
     deadline = time.monotonic() + 300
-    while (state := json.loads(_call(f"{explorer.url}api/design/{run}")[1]))["status"] == "running":
+    while (state := call(explorer, f"/api/design/{run}")[1])["status"] == "running":
         assert time.monotonic() < deadline
         time.sleep(0.5)
     assert state["status"] == "done", state
-    status, page = _call(explorer.url.rstrip("/") + state["report"])
+    status, page = call(explorer, state["report"])
     assert status == 200 and "These designs were selected by a search" in page
-    assert _call(f"{explorer.url}api/design/{run}/../../etc/passwd")[0] == 404
+    assert call(explorer, f"/api/design/{run}/../../etc/passwd")[0] == 404
 
 
 def test_command_line_space_and_bad_spec(tmp_path, capsys):
@@ -240,3 +248,26 @@ def test_a_journal_of_another_spec_is_refused_in_one_line(tmp_path):
         search.open_study(_spec(objectives={"length": "more"}), tmp_path, 0)
     assert "holds the trials of another design spec" in str(caught.value) and "\n" not in str(caught.value)
     search.open_study(_spec(budget={"games": 10**6}), tmp_path, 0)   # a larger budget resumes the same search
+
+
+def _the_design_section_in_a_real_browser(ds, tmp_path):
+    """At 1280 px and on a phone (390 px): the design section first, its Pareto chart drawn (a phone's chart
+    with a full-size link on screen), the folded trials table, no sideways scroll, every link resolved (without
+    Chromium, as the browser tests do: skipped)."""
+    import browser
+    from browser import PROBE, chromium_dom
+    chromium = browser.chromium()
+    if chromium is None:
+        return
+    probe = ds.path / "probe.html"
+    probe.write_text((ds.path / "report.html").read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"))
+    for width in (1280, 390):
+        dom = chromium_dom(chromium, probe, tmp_path / f"profile{width}", width=width)
+        assert dom["innerWidth"] == width and dom["sections"][:2] == ["design", "findings"], dom["sections"]
+        assert dom["navLinks"][:2] == ["#design", "#findings"] and not dom["unresolved"], dom["unresolved"]
+        pareto = [i for i in dom["images"] if i["alt"].startswith("Pareto chart")]
+        assert pareto and all(i["complete"] and i["width"] > 0 for i in pareto), dom["images"]
+        assert any(c["text"].startswith("Every design the search tried") for c in dom["captions"]), dom["captions"]
+        for figure in dom["figures"]:
+            assert 0 <= figure["left"] and figure["right"] <= width, figure
+        assert dom["scrollWidth"] <= dom["clientWidth"], (width, dom["scrollWidth"], dom["clientWidth"])

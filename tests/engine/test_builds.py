@@ -1,4 +1,4 @@
-"""Engine builds (unosim/engine/builds.py): what a call compiles, and that the build never changes a game.
+"""Engine builds (unosim/engine/build/builds.py): what a call compiles, and that the build never changes a game.
 
 A call runs on the smallest compiled build that covers it (``unosim.engine.choose``), so the same game
 can be played by builds with more mechanisms or policies compiled in than it uses; here the specialised
@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from unosim import engine
-from unosim.engine import builds, features
-from unosim.engine.builds import MECHANISMS, POLICY_TIERS, Build, build_for
+from unosim.engine import features
+from unosim.engine.build import builds
+from unosim.engine.build.builds import MECHANISMS, POLICY_TIERS, Build, build_for
 from unosim.play.simulate import resolve, run_compiled
 
 
@@ -70,12 +71,14 @@ def test_a_build_that_cannot_play_the_call_is_refused():
 def test_the_compile_estimate_follows_the_measured_model():
     assert builds.model_seconds(Build()) < builds.model_seconds(Build(frozenset({"spin"})))
     assert builds.model_seconds(Build.full()) > 3 * builds.model_seconds(Build())
+    assert set(builds.MECHANISM_COMPILE_SECONDS) == set(builds.MECHANISMS)   # every mechanism has its estimate
 
 
 def test_the_estimate_is_scaled_by_the_fastest_earlier_compiles_here(tmp_path, monkeypatch):
     """Four compiles recorded at 1.5x, 3x, 4x and 5x the model (the slower ones sharing their core) say
     this machine, uncontended, takes 1.5x the model's time: the estimate is 1.5x the model, not the median."""
-    from unosim.engine import cache, loader
+    from unosim.engine.build import cache
+    from unosim.engine.build import loader
     monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "unosim-engine-now")
     recorded = {Build(frozenset({"blank"})): 1.5, Build(frozenset({"spin"})): 3.0,
                 Build(frozenset({"minions"})): 4.0, Build(frozenset({"no_mercy"})): 5.0}

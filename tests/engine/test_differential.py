@@ -9,6 +9,7 @@ from differential_cases import CASES, registry_cases
 from unosim import reference
 from unosim.game import protocol as L
 from unosim.play.simulate import resolve, run_compiled
+from unosim.engine.core.round import new_game
 
 def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
     n = min(len(a), len(b))
@@ -68,12 +69,11 @@ def test_tracing_does_not_change_the_games(case):
 
 
 def test_rng_streams_match_the_reference_implementation():
-    from unosim.engine import rng as kernel_rng
-    from unosim.engine import state as kernel_state
+    from unosim.engine.record import rng as kernel_rng
     from unosim.reference.rng import Xoshiro
 
     ir, fr, _ = resolve("classic", 4, "random", None)[0].compile(4)
-    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
+    block = new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
     g = block[0]
     kernel_rng.seed_streams(g, 123456789, 42)
     for stream in (0, 1):

@@ -10,14 +10,15 @@ counting rules of §1.13. Legality of every play is checked event by event on th
 import numpy as np
 import pytest
 
-from unosim.engine import audit as kernel_audit
-from unosim.engine import state as kernel_state
+from unosim.engine.core import audit as kernel_audit
+from unosim.engine.record import state as kernel_state
 from unosim.game import cards
 from unosim.game import protocol as L
 from unosim.game.policies import SEARCH_POLICIES
 from unosim.game.protocol import POLICY_NAMES
 from unosim.game.rules import variant_names
 from unosim.play.simulate import resolve, run_compiled
+from unosim.engine.core.round import new_game
 
 #: audited games per variant × policy × player count (2-10), in batches. In the first batch every card kind
 #: of the deck and every rule step (trace event) the cell reaches must occur at least MIN_SEEN times
@@ -187,7 +188,7 @@ def _audited_until_every_step_is_seen(rs, players, specs, seed, games, batch=200
 def test_audit_detects_a_corrupted_state():
     rs, specs = resolve("classic", 4, "random", {"match_mode": "single_round"})
     ir, fr, deck = rs.compile(4)
-    block = kernel_state.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
+    block = new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
     g = block[0]
     counts = np.bincount(deck, minlength=len(kernel_state.KIND))
     g["pile"][kernel_state.DRAW, :len(deck)] = deck

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from commands import UNOSIM
 import unosim
 from fuzz_draws import FAMILIES, compare_with_reference, extreme_pair, invalid_draw, valid_draw
 from unosim import reference
@@ -153,7 +154,7 @@ HANG = {"jump_in": True, "mercy_limit": 11, "uno_penalty": 10, "p_forget_uno": 0
 
 def test_regression_jump_in_hang_cli_exactly_as_reported():
     """Why 1: the CLI call of the issue ran forever (jump_in, mercy_limit ≤ uno_penalty + 1)."""
-    cmd = [sys.executable, "-m", "unosim", "simulate", "classic", "-n", "4", "--seed", "1", "--games", "1",
+    cmd = [*UNOSIM, "simulate", "classic", "-n", "4", "--seed", "1", "--games", "1",
            "--first-game", "1", "--set", "jump_in=true", "--set", "mercy_limit=11", "--set", "uno_penalty=10",
            "--set", "p_forget_uno=0.5", "--set", "match_mode=single_round"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)

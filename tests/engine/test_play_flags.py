@@ -1,4 +1,4 @@
-"""The engine's legality table (``engine.state.PLAY_FLAGS``, read by ``legal_plays``) against the reference
+"""The engine's legality table (``engine.record.state.PLAY_FLAGS``, read by ``legal_plays``) against the reference
 engine's rule code (docs/rules.md §1.4, §1.8) for every top card, colour in play and card."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from unosim.game import cards
-from unosim.engine.state import COLOUR, KIND, LEGAL, LEGAL_WD4, N_COLOURS, PLAY_FLAGS, SAME_COLOUR
+from unosim.engine.record.state import COLOUR, KIND, LEGAL, LEGAL_WD4, N_COLOURS, PLAY_FLAGS, SAME_COLOUR
 from unosim.reference.table import Table
 
 

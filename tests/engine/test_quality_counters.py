@@ -1,5 +1,5 @@
 """The game-quality measures ``lead_changes``, ``winner_max_deficit`` and ``max_hand``
-(``unosim.engine.quality``; protocol §3 "Quality measures").
+(``unosim.engine.record.quality``; protocol §3 "Quality measures").
 
 Scripted rounds are counted by hand below. Every scripted round leaves each seat exactly one sensible
 choice, so the compiled engine with a built-in lineup plays the very same game from the same stacked
@@ -19,6 +19,7 @@ from differential_cases import CASES
 import unosim
 from unosim.game import protocol as L
 from unosim.play.simulate import resolve, run_compiled
+from unosim.engine.core.round import new_game
 
 QUALITY = ("lead_changes", "winner_max_deficit", "max_hand")
 GREEN = 2
@@ -156,8 +157,8 @@ def test_every_compiled_scan_agrees_with_the_reference_check(players):
     """The straight-line scans (2-7 seats), the vectorised one (8-10) and the variant without the
     knock-out padding (no mercy rule) against the reference twin's check, over random standings with
     ties and knocked-out seats."""
-    from unosim.engine import quality as Q
-    from unosim.engine import state as S
+    from unosim.engine.record import quality as Q
+    from unosim.engine.record import state as S
     from unosim.reference.quality import QualityCounters
 
     rng = np.random.default_rng(players)
@@ -165,7 +166,7 @@ def test_every_compiled_scan_agrees_with_the_reference_check(players):
         rules = {"match_mode": "single_round", **({"mercy_limit": mercy} if mercy else {})}
         rs, _ = resolve("classic", players, "random", rules)
         ir, fr, _ = rs.compile(players)
-        block = S.new_game(ir, fr, np.zeros(players, np.int64), np.zeros((players, L.N_POLICY_PARAMS)))
+        block = new_game(ir, fr, np.zeros(players, np.int64), np.zeros((players, L.N_POLICY_PARAMS)))
         g = block[0]
         g["st"][S.ST_N] = players
         g["st"][S.ST_LEADER] = -1

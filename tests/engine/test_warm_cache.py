@@ -20,23 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from unosim.engine import cache
-from unosim.engine.builds import Build
-from unosim.engine.notice import CompileNotice, about
+from commands import UNOSIM
+from study_specs import spec_file
+from unosim.engine.build import cache
+from unosim.engine.build.builds import Build
+from unosim.engine.build.notice import CompileNotice, about
 
 ROOT = Path(__file__).parents[2]
-SPEC = """
-[study]
-name = "warm"
-seed = 3
-games = 40
-mode = "single_round"
-
-[[grid]]
-variants = ["classic"]
-players = [3]
-lineups = ["random"]
-"""
 WARM_CALL = """
 import unosim
 from unosim import engine
@@ -55,7 +45,7 @@ def _env(cache_home, package_parent: Path = ROOT) -> dict[str, str]:
 
 
 def _study_run(tmp_path, env) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(tmp_path / "warm.toml"),
+    return subprocess.Popen([*UNOSIM, "study", "run", str(tmp_path / "warm.toml"),
                              "--out", str(tmp_path / "data"), "--n-jobs", "1", "--force", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
 
@@ -74,9 +64,9 @@ def _version_dir(cache_home) -> Path:
 @pytest.mark.slow
 @pytest.mark.long
 def test_one_compile_per_build_for_every_process_and_every_checkout(tmp_path):
-    (tmp_path / "warm.toml").write_text(SPEC)
+    spec_file(tmp_path, "warm", seed=3, games=40)
     (tmp_path / "other").mkdir()
-    (tmp_path / "other" / "warm.toml").write_text(SPEC)
+    spec_file(tmp_path / "other", "warm", seed=3, games=40)
     env = _env(tmp_path / "cache")
     base = tmp_path / "cache" / "unosim"
     stale, recent = _old_version(base, "stale", 40), _old_version(base, "recent", 5)
@@ -130,7 +120,7 @@ def test_versions_unused_for_longer_than_the_limit_are_pruned(tmp_path):
 
 
 def test_numba_cache_dir_overrides_the_user_cache(tmp_path):
-    code = "from unosim.engine.cache import CACHE_DIR; print(CACHE_DIR)"
+    code = "from unosim.engine.build.cache import CACHE_DIR; print(CACHE_DIR)"
     env = {**_env(tmp_path / "user"), "NUMBA_CACHE_DIR": str(tmp_path / "explicit")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -154,7 +144,7 @@ def test_the_digest_covers_what_is_frozen_into_the_machine_code(tmp_path):
     """An edit to any engine module, the card tables or the protocol's constants is a new version."""
     package = tmp_path / "unosim"
     shutil.copytree(ROOT / "unosim", package, ignore=shutil.ignore_patterns("__pycache__"))
-    code = "from unosim.engine.cache import DIGEST; print(DIGEST)"
+    code = "from unosim.engine.build.cache import DIGEST; print(DIGEST)"
 
     def digest() -> str:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
@@ -164,24 +154,27 @@ def test_the_digest_covers_what_is_frozen_into_the_machine_code(tmp_path):
 
     assert digest() == cache.DIGEST   # the same sources at another path: the same version
     seen = {cache.DIGEST}
-    for edited in ("engine/piles.py", "game/cards.py", "game/protocol.py"):
+    for edited in ("engine/record/piles.py", "game/cards.py", "game/protocol.py"):
         assert (package / edited).is_file(), edited   # an edit, not a new file beside the package
         with open(package / edited, "a") as f:
             f.write("\n# an edit\n")
         seen.add(digest())
     assert len(seen) == 4
-    # the modules that only decide where and when a build compiles are not in it: editing them keeps the
-    # version (and no kernel module imports them, so nothing they hold reaches the machine code)
+    # the build machinery only decides where and when a build compiles: editing it keeps the version
+    # (its decorator excepted), and no kernel module imports it, so nothing it holds reaches the machine code
     before = digest()
-    for name in cache.NOT_COMPILED:
-        with open(package / "engine" / name, "a") as f:
+    machinery = [p for p in (package / "engine" / "build").glob("*.py") if p.name != "jit.py"]
+    assert len(machinery) >= 6
+    for path in machinery:
+        with open(path, "a") as f:
             f.write("\n# an edit\n")
     assert digest() == before
-    for kernel_module in (ROOT / "unosim" / "engine").glob("*.py"):
-        if kernel_module.name not in (*cache.NOT_COMPILED, "__init__.py", "_jit.py"):
-            text = kernel_module.read_text()
-            assert not re.search(r"from \.(cache|loader|notice) import|import (cache|loader|notice)\b", text), \
-                kernel_module.name
+    kernel_modules = [p for folder in ("record", "policies", "mechanics", "core")
+                      for p in (ROOT / "unosim" / "engine" / folder).glob("*.py")]
+    for kernel_module in kernel_modules:
+        text = kernel_module.read_text()
+        assert not re.search(r"build import (cache|loader|notice)|build\.(cache|loader|notice) import", text), \
+            kernel_module.name
 
 
 class _Stream(io.StringIO):
@@ -195,7 +188,7 @@ class _Stream(io.StringIO):
 
 @pytest.mark.parametrize("tty", [True, False])
 def test_a_compile_is_announced_with_the_build_an_estimate_the_time_so_far_and_done(tty, monkeypatch):
-    from unosim.engine import notice
+    from unosim.engine.build import notice
     monkeypatch.setattr(notice, "TICK_S", 0.05)
     monkeypatch.setattr(notice, "busy_factor", lambda: 1.0)
     monkeypatch.setenv("COLUMNS", "400")
@@ -217,7 +210,7 @@ def test_a_compile_is_announced_with_the_build_an_estimate_the_time_so_far_and_d
 
 
 def test_on_a_busy_machine_the_estimate_grows_with_the_load_per_core(monkeypatch):
-    from unosim.engine import notice
+    from unosim.engine.build import notice
     monkeypatch.setattr(notice.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
     monkeypatch.setattr(notice.os, "cpu_count", lambda: 2)
     assert notice.busy_factor() == 4.0
@@ -227,7 +220,7 @@ def test_on_a_busy_machine_the_estimate_grows_with_the_load_per_core(monkeypatch
 
 
 def test_the_explorer_can_follow_a_compile(monkeypatch):
-    from unosim.engine import notice
+    from unosim.engine.build import notice
     monkeypatch.setattr(notice, "TICK_S", 0.05)
     monkeypatch.setattr(notice, "_watchers", [])
     seen = []
@@ -241,8 +234,8 @@ def test_the_explorer_can_follow_a_compile(monkeypatch):
 
 NOTICE_UNDER_A_TERMINAL = """
 import time
-from unosim.engine import notice
-from unosim.engine.builds import Build
+from unosim.engine.build import notice
+from unosim.engine.build.builds import Build
 notice.TICK_S = 0.05
 halves = [Build(frozenset({"blank", "stacking", "mercy", "seven_o"}), "weighted"), Build(frozenset({"spin"}), "lookahead")]
 description = " and the ".join(b.describe() for b in halves) + ", side by side"

@@ -6,9 +6,6 @@ say for the saved spec."""
 from __future__ import annotations
 
 import html
-import json
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -16,27 +13,9 @@ import urllib.request
 import psutil
 import pytest
 
-from unosim.explore import start
+from commands import run_unosim, unosim_explore
+from explorer_client import call
 from unosim.explore.comparison import MAX_GAMES
-
-
-@pytest.fixture(scope="module")
-def explorer(tmp_path_factory):
-    app = start(workdir=tmp_path_factory.mktemp("explore"))
-    yield app
-    app.stop()
-
-
-def call(explorer, path: str, body=None, method: str | None = None) -> tuple[int, dict | str]:
-    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
-    request = urllib.request.Request(explorer.url.rstrip("/") + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=600) as response:
-            status, text, kind = response.status, response.read().decode(), response.headers["Content-Type"]
-    except urllib.error.HTTPError as exc:
-        status, text, kind = exc.code, exc.read().decode(), exc.headers["Content-Type"]
-    return status, json.loads(text) if "json" in kind else text
 
 
 def cli_error(capsys, *args: str) -> str:
@@ -157,8 +136,7 @@ def test_findings_equal_those_of_the_saved_study_run_through_the_cli(explorer, t
     for args in (("study", "run", str(tmp_path / "what_if.toml"), "--out", str(tmp_path), "--quiet"),
                  ("analyze", str(tmp_path / "what_if"))):
         assert main(list(args)) == 0, capsys.readouterr().err
-    out = subprocess.run([sys.executable, "-m", "unosim", "report", str(tmp_path / "what_if")],
-                         capture_output=True, text=True)   # and `unosim report` as a real process
+    out = run_unosim("report", str(tmp_path / "what_if"))   # and `unosim report` as a real process
     assert out.returncode == 0, out.stderr
     from unosim.analysis.standard import read_findings
     from unosim.analysis.verdicts import ranked   # the page lists them in the profile's order
@@ -208,10 +186,8 @@ def test_up_to_four_what_ifs_side_by_side_against_one_baseline_each_named_by_its
 
 
 def test_unosim_explore_prints_its_url_and_serves_the_page():
-    process = subprocess.Popen([sys.executable, "-m", "unosim", "explore", "--port", "0", "--no-browser"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process, line = unosim_explore()
     try:
-        line = process.stdout.readline()
         assert line.startswith("unosim explore: http://127.0.0.1:") and "Ctrl-C" in line
         url = line.split()[2]
         with urllib.request.urlopen(url, timeout=60) as response:
@@ -231,8 +207,7 @@ def test_unosim_explore_prints_its_url_and_serves_the_page():
 
 def test_a_port_in_use_is_one_clear_error(explorer):
     port = explorer.url.rsplit(":", 1)[1].strip("/")
-    out = subprocess.run([sys.executable, "-m", "unosim", "explore", "--port", port, "--no-browser"],
-                         capture_output=True, text=True, timeout=120)
+    out = run_unosim("explore", "--port", port, "--no-browser", timeout=120)
     assert out.returncode == 2
     assert out.stderr.startswith(f"unosim: error: cannot listen on 127.0.0.1:{port}") and out.stderr.count("\n") == 1
 
@@ -243,7 +218,7 @@ def test_the_worker_passes_the_compile_notice_on(monkeypatch):
     import io
     import queue
 
-    from unosim.engine import notice
+    from unosim.engine.build import notice
     from unosim.explore.jobs import _forward_compiles
     monkeypatch.setattr(notice, "_watchers", [])
     monkeypatch.setattr(notice, "TICK_S", 0.05)

@@ -7,14 +7,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import sync_playwright
 
-from unosim.explore import start
-
-
-@pytest.fixture(scope="module")
-def explorer(tmp_path_factory):
-    app = start(workdir=tmp_path_factory.mktemp("explore"))
-    yield app
-    app.stop()
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 import time
 
 import pytest
 
+from commands import unosim_explore
 from unosim.explore import server, start
 
 JSON = {"Content-Type": "application/json"}
@@ -66,9 +65,8 @@ async def http(port: int, method: str, path: str, headers: dict | None = None, b
 
 @pytest.fixture(scope="module")
 def explorer_process():
-    process = subprocess.Popen([sys.executable, "-m", "unosim", "explore", "--port", "0", "--no-browser"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    port = int(process.stdout.readline().split()[2].rstrip("/").rsplit(":", 1)[1])
+    process, line = unosim_explore()
+    port = int(line.split()[2].rstrip("/").rsplit(":", 1)[1])
     asyncio.run(http(port, "GET", "/"))
     time.sleep(2)   # past the first requests' imports and the worker's start
     yield port

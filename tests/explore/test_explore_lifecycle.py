@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -16,13 +15,11 @@ import urllib.request
 
 import psutil
 import pytest
+from commands import run_unosim, unosim_explore
 
 
 def _explorer(*args: str) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen([sys.executable, "-m", "unosim", "explore", "--no-browser", "--port", "0", *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)   # its own process group, as a terminal gives it
-    line = process.stdout.readline()
+    process, line = unosim_explore(*args, start_new_session=True)   # its own process group, as a terminal gives it
     assert "unosim explore: http://" in line, line + process.stderr.read()
     return process, line.split()[2]
 
@@ -83,15 +80,13 @@ def test_the_worker_dies_with_a_killed_server_even_inside_a_run():
                                              "address); choose another --host"),
 ])
 def test_a_bad_port_or_host_is_one_line(args, message):
-    out = subprocess.run([sys.executable, "-m", "unosim", "explore", "--no-browser", *args], capture_output=True,
-                         text=True, timeout=120)
+    out = run_unosim("explore", "--no-browser", *args, timeout=120)
     assert out.returncode == 2 and out.stderr.startswith(message) and out.stderr.count("\n") == 1, out.stderr
 
 
 def test_listening_beyond_this_machine_is_warned_about():
-    process = subprocess.Popen([sys.executable, "-m", "unosim", "explore", "--no-browser", "--port", "0", "--host",
-                                "0.0.0.0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert process.stdout.readline().startswith("unosim explore: http://0.0.0.0:")
+    process, line = unosim_explore("--host", "0.0.0.0")
+    assert line.startswith("unosim explore: http://0.0.0.0:")
     process.terminate()   # SIGTERM stops it as Ctrl-C does
     out, err = process.communicate(timeout=30)
     assert err.startswith("unosim explore: warning: listening on 0.0.0.0, beyond this machine")

@@ -4,13 +4,12 @@ shown by `unosim rules` and the manifest, and analysed by the card-value statist
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import polars as pl
 import pytest
 
+from commands import run_unosim
 from unosim import simulate
 from unosim.game import cards, rules
 from unosim.analysis import card_values
@@ -85,18 +84,14 @@ def test_more_draw_twos_show_up_in_card_values():
     assert abs(row["mean_count"][0] - 7 * 24 / 124) < 0.05
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "unosim", *args], capture_output=True, text=True)
-
-
 def test_cli_rules_shows_the_deck_in_effect_and_rejects_a_bad_class():
-    out = _cli("rules", "classic", "--deck", "draw_two=12,wild=8")
+    out = run_unosim("rules", "classic", "--deck", "draw_two=12,wild=8")
     assert out.returncode == 0, out.stderr
     assert "deck in effect:" in out.stdout and "draw_two 12" in out.stdout and "wild 8" in out.stdout
     assert "deck=[draw_two:12;wild:8]" in out.stdout
-    data = json.loads(_cli("rules", "classic", "--deck", "draw_two=12", "--json").stdout)
+    data = json.loads(run_unosim("rules", "classic", "--deck", "draw_two=12", "--json").stdout)
     assert data["deck_in_effect"]["draw_two"] == 12 and data["deck_size"] == 115
-    bad = _cli("rules", "classic", "--deck", "draw_6=4")
+    bad = run_unosim("rules", "classic", "--deck", "draw_6=4")
     assert bad.returncode == 2 and bad.stderr.startswith("unosim: error: unknown card class 'draw_6'")
     assert bad.stderr.count("\n") == 1
 

@@ -102,3 +102,28 @@ def test_reference_engine_plays_every_variant_without_numba():
     assert out.returncode == 0, out.stderr
     from unosim.game import rules
     assert [line.split()[0] for line in out.stdout.splitlines()] == rules.variant_names()
+
+
+def test_every_wing_appends_its_fields_after_the_core():
+    """A mechanism's columns, record slots and events come after the core's, in the registry's order, so
+    adding a wing moves no other index; the output code zeroes the wings' columns from RC_WINGS/SC_WINGS."""
+    from unosim.game import protocol as P
+
+    for layout, table in ((P.ROUND_TABLE, "rounds"), (P.SEAT_TABLE, "seats"), (P.STATE, "state"),
+                          (P.SEAT_STATE, "seat_state")):
+        wing = P.wing_fields(table)
+        assert layout.fields[len(layout.fields) - len(wing):] == wing, table
+    assert P.ROUND_COLUMNS[P.RC_WINGS:] == P.wing_columns("rounds")
+    assert P.SEAT_COLUMNS[P.SC_WINGS:] == P.wing_columns("seats")
+    names = [name for name, _ in P.EVENTS]
+    assert names[len(names) - len(P.wing_fields("events")):] == [name for name, _ in P.wing_fields("events")]
+    assert all(isinstance(m, P.Mechanism) for m in P.MECHANISMS.values())
+
+
+def test_a_mechanism_record_is_frozen():
+    import dataclasses
+
+    from unosim.game import protocol as P
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        P.MECHANISMS["spin"].label = "wheel"

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from commands import run_unosim
 from unosim.game import protocol, rule_table, rules
 from unosim.game.rule_table import PARAMETERS
 
@@ -41,7 +42,7 @@ _CHANGES = {"hand_size": 5, "match_mode": "lowest", "blank_effects": ("plain_wil
             "wd4_challenge": False, "no_bluffing": True, "two_player_reverse_skip": False,
             "final_card_effects": False, "p_dumbfu_fail": 0.5, "dumbfu_penalty": 6,
             "spin_weights": (2.0,) + (1.0,) * 8, "shout_weight": (1.0, 2.0, 1.0, 1.0), "spin_first_card_spins": True,
-            "spin_continue_after_winner": False}
+            "spin_continue_after_winner": False, "cards": ("draw_three:coloured,effects=draw:3",)}
 
 
 def _family_of(rule) -> str:
@@ -82,8 +83,7 @@ def test_every_rule_section_is_a_heading_of_the_rules_doc():
 
 
 def test_rules_help_lists_every_rule_with_its_description():
-    out = subprocess.run([sys.executable, "-m", "unosim", "rules", "--help"], capture_output=True, text=True,
-                         check=True).stdout
+    out = run_unosim("rules", "--help", check=True).stdout
     for r in PARAMETERS:
         assert f"{r.name}: {r.doc}" in out
 
@@ -101,13 +101,13 @@ def test_the_engine_cache_digest_follows_the_rule_slots_not_the_tables_prose(tmp
     import os
     import shutil
 
-    from unosim.engine import cache
+    from unosim.engine.build import cache
     package = tmp_path / "unosim"
     shutil.copytree(ROOT / "unosim", package, ignore=shutil.ignore_patterns("__pycache__"))
     table = package / "game" / "rule_table.py"
 
     def digest() -> str:
-        out = subprocess.run([sys.executable, "-c", "from unosim.engine.cache import DIGEST; print(DIGEST)"],
+        out = subprocess.run([sys.executable, "-c", "from unosim.engine.build.cache import DIGEST; print(DIGEST)"],
                              capture_output=True, text=True, cwd=tmp_path,
                              env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=300)
         assert out.returncode == 0, out.stderr
@@ -118,3 +118,44 @@ def test_the_engine_cache_digest_follows_the_rule_slots_not_the_tables_prose(tmp
     table.write_text(table.read_text().replace(
         "PARAMETERS: tuple[Rule, ...] = (", 'PARAMETERS: tuple[Rule, ...] = (\n    _toggle("scratch", False, "a new rule", "4"),'))
     assert digest() != cache.DIGEST
+
+
+ON = {"stacking": "any_draw", "mercy_limit": 25}
+
+
+@pytest.mark.parametrize("rule", [r for r in PARAMETERS if r.switches_on], ids=lambda r: r.name)
+def test_a_rule_that_switches_a_mechanism_on_makes_the_build_compile_it(rule):
+    """The builds read the rule table (rule_table.switched_on): switching the rule on adds its mechanism
+    and nothing else; the mechanism is one the engine knows."""
+    from unosim.engine.build.builds import mechanisms_of
+    assert rule.switches_on in protocol.MECHANISMS
+    classic = rules.get_variant("classic")
+    assert getattr(classic, rule.name) == rule.off and rule.switches_on not in mechanisms_of(classic)
+    on = rules.get_variant("classic", {rule.name: ON.get(rule.name, True)})
+    assert mechanisms_of(on) - mechanisms_of(classic) == {rule.switches_on}
+
+
+def test_a_behaviour_rule_names_a_choice_the_casual_players_make():
+    from unosim.game.policies import parse_policy
+    from unosim.pipeline.house_rules import BEHAVIOUR_LINEUP, BEHAVIOURS
+    assert BEHAVIOURS == {r.name: r.behaviour for r in PARAMETERS if r.behaviour} and BEHAVIOURS
+    casual = dict(parse_policy(BEHAVIOUR_LINEUP[1]).params)
+    assert all(casual[choice] > 0 for choice in BEHAVIOURS.values())
+
+
+@pytest.mark.parametrize("rule", [r for r in PARAMETERS if r.per_seat], ids=lambda r: r.name)
+def test_a_per_seat_rule_takes_one_value_per_seat_of_the_table(rule):
+    family = rule.mechanisms[0] if rule.mechanisms else "classic"
+    ruleset = rules.get_variant(family, {rule.name: [rule.default, rule.default, rule.default]})
+    ruleset.check_players(3)
+    with pytest.raises(ValueError, match=f"{rule.name} has 3 entries but players=4"):
+        ruleset.check_players(4)
+
+
+def test_a_rule_of_two_active_seats_runs_at_two_players_only():
+    from unosim.pipeline.house_rules import alternatives
+    two = {r.name for r in PARAMETERS if r.two_active_seats}
+    assert two == {"two_player_reverse_skip"}
+    cells = alternatives("classic", [2, 4])
+    assert {a.rule for a in cells if a.two_players_only} == two
+    assert not any(a.rule in two for a in alternatives("classic", [3, 4]))

@@ -9,13 +9,14 @@ import numpy as np
 
 from unosim.game import cards
 from unosim.game import protocol as L
-from unosim.engine import effects as E
-from unosim.engine import lookahead as LA
-from unosim.engine import turn as T
-from unosim.engine import state as S
-from unosim.engine.rng import seed_streams
+from unosim.engine.core import effects as E
+from unosim.engine.core import lookahead as LA
+from unosim.engine.core import turn as T
+from unosim.engine.record import state as S
+from unosim.engine.record.rng import seed_streams
 from unosim.game.policies import lineup_arrays
 from unosim.play.simulate import resolve
+from unosim.engine.core.round import new_game
 
 # Rule sets that exercise every way a seat learns about another hand (docs/rules.md §2.1.3 swap_hands,
 # §4 seven_o 7-swap and 0-pass, §2.3.3 Show Hand / Trade Hands / War, §1.8 challenges, §2.4.6 knock-outs)
@@ -44,7 +45,7 @@ def decisions(case: str, seed: int, games: int) -> Iterator[tuple[np.ndarray, in
     players, ir, fr, deck, pol, pp, deck_counts = setup(case)
     ir[L.IR_AUDIT] = 1
     for game in range(games):
-        block = S.new_game(ir, fr, pol, pp)
+        block = new_game(ir, fr, pol, pp)
         g = block[0]
         seed_streams(g, seed, game)
         g["st"][L.ST_DEALER] = game % players
@@ -80,7 +81,7 @@ def known_split(g, p: int, t: int) -> tuple[list[int], list[int]]:
 
 def lean_copy(block: np.ndarray) -> np.ndarray:
     """``block.copy()`` but for the trace buffer's rows past the last event: untraced, those 32 MB are never
-    written (state.new_game), and copying them cost a third of this module's time."""
+    written (round.new_game), and copying them cost a third of this module's time."""
     out = np.zeros(1, block.dtype)
     for name in block.dtype.names:
         if name != "ev":

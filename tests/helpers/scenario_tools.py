@@ -16,13 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from unosim.game import cards
+from unosim.game import cards, custom_cards
 from unosim.game import protocol as L
 from unosim.reference import PythonPolicy, RawResults, run_games
 from unosim.game.rules import get_variant
 
 CARD_IDS = {cards.card_name(i): i for i in range(cards.N_FACE_IDS)}   # the faces (a pairing's ids share their names)
 CARD_IDS["WD4"] = cards.ID_WD4
+# declared cards (docs/rules.md §2.7) by slot: RCUSTOM0 … BCUSTOM0 for a coloured one, CUSTOM0 for a wild one
+CARD_IDS.update({name: i for i, name in enumerate(custom_cards.book(()).names) if i >= custom_cards.ID_CUSTOM0})
 
 
 def C(name: str) -> int:
@@ -54,7 +56,7 @@ def stacked_deck(family_deck: np.ndarray, players: int, dealer: int, hands: Sequ
         for offset in range(1, players + 1):
             top_down.append(C(hands[(dealer + offset) % players][k]))
     top_down += [C(c) for c in firsts] + [C(c) for c in draws]
-    rest = list(cards.deck_ids(family_deck))
+    rest = list(np.repeat(np.arange(len(family_deck)), family_deck))   # ids in ascending order
     for card in top_down:
         rest.remove(card)   # raises ValueError when a card is asked for more often than the deck holds
     bottom_up = sorted(rest, reverse=True)
@@ -197,7 +199,7 @@ def run(hands: Sequence[Sequence[str]], first: str | Sequence[str], draws: Seque
     players = len(hands)
     settings = {"hand_size": len(hands[0]), "first_dealer": dealer, "match_mode": "single_round", **overrides}
     rules = get_variant(variant, settings)
-    deck = stacked_deck(rules.deck_counts(), players, dealer, hands, first, draws)
+    deck = stacked_deck(rules.all_counts(), players, dealer, hands, first, draws)
     lineup = list(scripts) if scripts is not None else [Scripted() for _ in range(players)]
     snapshots = []
 

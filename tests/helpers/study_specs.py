@@ -40,6 +40,18 @@ HOUSE_RULE_SPEC = {
 }
 
 
+def spec_file(folder: Path, name: str, *, seed: int, games: int, variants=("classic",), players=(3,),
+              lineups=("random",), mode: str = "single_round") -> Path:
+    """``folder/name.toml``: a study spec of one grid, as a user writes it for `unosim study run`."""
+    from unosim.pipeline.study import toml_value
+    study = {"name": name, "seed": seed, "games": games, "mode": mode}
+    grid = {"variants": list(variants), "players": list(players), "lineups": list(lineups)}
+    path = Path(folder) / f"{name}.toml"
+    path.write_text("[study]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in study.items())
+                    + "[[grid]]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in grid.items()))
+    return path
+
+
 def small_spec(**study_overrides) -> dict:
     return {**SMALL_SPEC, "study": {**SMALL_SPEC["study"], **study_overrides}}
 

@@ -11,8 +11,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from study_specs import table
+from study_specs import spec_file, table
 
+from commands import UNOSIM
 from unosim.store.atomic import read_journal
 from unosim.store.layout import TABLES
 from unosim.store.ledger import read_ledger
@@ -52,12 +53,10 @@ def test_a_real_cluster_survives_a_killed_worker_and_writes_the_local_runs_parts
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=120)
 
-        spec = tmp_path / "cluster.toml"
         # 80 jobs of 500 games (40 per cell): some 70 are still to run when the kill lands
-        spec.write_text("[study]\nname = 'cluster'\nseed = 4\ngames = 20000\nmode = 'single_round'\n"
-                        "[[grid]]\nvariants = ['classic', 'minions']\nplayers = [3]\nlineups = ['random']\n")
+        spec = spec_file(tmp_path, "cluster", seed=4, games=20000, variants=["classic", "minions"])
         root = tmp_path / "out" / "cluster"
-        run = subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
+        run = subprocess.Popen([*UNOSIM, "study", "run", str(spec), "--out",
                                 str(tmp_path / "out"), "--scheduler", address, "--chunk-size", "500", "--quiet"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         worker_pids = {str(w.pid) for w in workers}
@@ -118,12 +117,10 @@ def test_a_killed_local_dask_worker_has_its_jobs_run_again_quietly(tmp_path):
     """Issue 24 (dask path): SIGKILL of a worker of `--scheduler local` — the nanny restarts it, its jobs
     run again, the run says nothing and writes the same parts as a run in one process."""
     psutil = pytest.importorskip("psutil")
-    spec = tmp_path / "killed.toml"
     # 80 jobs of 500 games (40 per cell): some 75 are still to run when the kill lands
-    spec.write_text("[study]\nname = 'killed'\nseed = 4\ngames = 20000\nmode = 'single_round'\n"
-                    "[[grid]]\nvariants = ['classic', 'minions']\nplayers = [3]\nlineups = ['random']\n")
+    spec = spec_file(tmp_path, "killed", seed=4, games=20000, variants=["classic", "minions"])
     root = tmp_path / "out" / "killed"
-    run = subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(tmp_path / "out"),
+    run = subprocess.Popen([*UNOSIM, "study", "run", str(spec), "--out", str(tmp_path / "out"),
                             "--scheduler", "local", "--n-jobs", "2", "--chunk-size", "500", "--quiet"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 180

@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from study_specs import small
+from study_specs import small, spec_file
 
+from commands import UNOSIM, run_unosim
 from unosim.store.ledger import read_ledger
 from unosim.store.manifest import read_manifest
 from unosim.pipeline.runner import run_study
@@ -25,22 +26,8 @@ from unosim.pipeline.study import parse_study
 
 psutil = pytest.importorskip("psutil")
 
-SPEC = """[study]
-name = '{name}'
-seed = 5
-games = {games}
-mode = 'single_round'
-[[grid]]
-variants = ['classic', 'minions']
-players = [4]
-lineups = ['random']
-"""
-
-
 def write_spec(tmp_path: Path, name: str, games: int) -> Path:
-    path = tmp_path / f"{name}.toml"
-    path.write_text(SPEC.format(name=name, games=games))
-    return path
+    return spec_file(tmp_path, name, seed=5, games=games, variants=["classic", "minions"], players=[4])
 
 
 # The runs that are stopped mid-way and resumed: 60 jobs of 2,000 games (30 per cell). A job costs about
@@ -69,7 +56,7 @@ def uninterrupted(tmp_path_factory) -> dict:
 
 
 def start_run(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(out),
+    return subprocess.Popen([*UNOSIM, "study", "run", str(spec), "--out", str(out),
                              "--quiet", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
 
@@ -124,8 +111,7 @@ def test_a_second_run_on_the_same_dataset_is_refused_with_the_holders_pid(tmp_pa
     first = start_run(spec, tmp_path / "out", "--n-jobs", "1", "--chunk-size", "2000")
     try:
         wait_for(lambda: (tmp_path / "out" / "busy" / ".lock.owner").exists(), first, "the lock")
-        second = subprocess.run([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out",
-                                 str(tmp_path / "out"), "--quiet"], capture_output=True, text=True, timeout=120)
+        second = run_unosim("study", "run", str(spec), "--out", str(tmp_path / "out"), "--quiet", timeout=120)
         assert second.returncode == 2
         assert second.stderr.count("\n") == 1
         assert f"is in use by another unosim run (PID {first.pid})" in second.stderr
@@ -226,12 +212,13 @@ def test_a_stop_waits_for_the_job_threads_so_the_process_never_aborts(tmp_path):
     """A job thread still in the engine or the parquet writer when the interpreter exits is killed
     mid-call: SIGTERM of a threads run ended with SIGABRT (exit 134) in 6 of 20 tries before the run
     stopped its job threads and waited for them (this test, 10 stops, failed 1 run in 3 without it).
-    Sixteen stops at random moments of 100,000-game jobs."""
+    Sixteen stops at random moments of 10,000-game jobs: short jobs, so that a stop lands in the engine or
+    in the writer alike and the first part is not long in coming."""
     spec = write_spec(tmp_path, "abort", 10**9)
     rng = random.Random(7)
     for attempt in range(16):
         out = tmp_path / f"out{attempt}"
-        proc = start_run(spec, out, "--n-jobs", "2", "--threads")
+        proc = start_run(spec, out, "--n-jobs", "2", "--threads", "--chunk-size", "10000")
         wait_for(lambda: parts(out / "abort") >= 1, proc, "the first part")   # noqa: B023 (waited for at once)
         time.sleep(rng.uniform(0, 0.5))
         proc.send_signal(signal.SIGTERM)
@@ -299,7 +286,7 @@ def test_oversized_requests_end_in_one_line_not_a_memory_error_traceback(tmp_pat
     spec = write_spec(tmp_path, "oversized", 1000)
     for command in (["simulate", "classic", "-n", "4", "--seed", "1", "--games", "100000000"],
                     ["study", "run", str(spec), "--out", str(tmp_path / "out"), "--chunk-size", "1000000000"]):
-        done = subprocess.run([sys.executable, "-m", "unosim", *command], capture_output=True, text=True,
+        done = subprocess.run([*UNOSIM, *command], capture_output=True, text=True,
                               timeout=300, preexec_fn=limit_memory)
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("unosim: error: "), done.stderr

@@ -7,13 +7,13 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 
 import polars as pl
 import pytest
-from study_specs import small, table
+from study_specs import small, spec_file, table
 
+from commands import UNOSIM, run_unosim
 from unosim.store.layout import TABLES, DatasetError
 from unosim.store.manifest import read_manifest
 from unosim.store.reader import open_dataset
@@ -149,12 +149,9 @@ def test_force_refuses_to_delete_a_directory_that_is_not_a_dataset(tmp_path):
 
 @pytest.mark.slow
 def test_a_killed_study_resumes_without_lost_or_duplicated_games(tmp_path):
-    spec_text = ("[study]\nname = 'killed'\nseed = 3\ngames = 6000\nmode = 'single_round'\n"
-                 "[[grid]]\nvariants = ['classic', 'minions']\nplayers = [4]\nlineups = ['random']\n")
-    spec = tmp_path / "killed.toml"
-    spec.write_text(spec_text)
+    spec = spec_file(tmp_path, "killed", seed=3, games=6000, variants=["classic", "minions"], players=[4])
     root = tmp_path / "out" / "killed"
-    proc = subprocess.Popen([sys.executable, "-m", "unosim", "study", "run", str(spec), "--out", str(tmp_path / "out"),
+    proc = subprocess.Popen([*UNOSIM, "study", "run", str(spec), "--out", str(tmp_path / "out"),
                              "--n-jobs", "2", "--chunk-size", "100", "--quiet"],
                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
@@ -169,8 +166,7 @@ def test_a_killed_study_resumes_without_lost_or_duplicated_games(tmp_path):
     assert json.loads((root / "manifest.json").read_text())["status"] == "running"
     with pytest.raises(DatasetError, match="incomplete"):
         open_dataset(root)
-    status = subprocess.run([sys.executable, "-m", "unosim", "study", "status", str(root)], capture_output=True,
-                            text=True, check=True).stdout
+    status = run_unosim("study", "status", str(root), check=True).stdout
     assert f"{parts * 100:,} of 12,000 games on disk" in status
 
     from unosim.pipeline.study import load_study
@@ -186,9 +182,7 @@ def test_a_full_disk_ends_the_run_in_one_line_with_the_path_and_the_resume(tmp_p
     """Issue 24: the disk-full message had no path and no resume hint."""
     from unosim.store import atomic
     from unosim.cli import main
-    spec = tmp_path / "small.toml"
-    spec.write_text("[study]\nname = 'small'\nseed = 7\ngames = 300\nmode = 'single_round'\n"
-                    "[[grid]]\nvariants = ['classic']\nplayers = [2, 3]\nlineups = ['random']\n")
+    spec = spec_file(tmp_path, "small", seed=7, games=300, players=[2, 3])
     real_fsync, calls = atomic._fsync, []
 
     def fills_up(path, flags=atomic.os.O_RDONLY):
@@ -237,9 +231,7 @@ def test_a_match_study_over_the_memory_budget_says_to_lower_the_chunk_size(tmp_p
     """Issue 24: a match-mode study whose matches are very long hit the 4 GiB budget with advice about
     `simulate`, and the chunk size could not be lowered on resume without --force."""
     from unosim.cli import main
-    spec = tmp_path / "long.toml"
-    spec.write_text("[study]\nname = 'long'\nseed = 7\ngames = 40\nmode = 'points'\n"
-                    "[[grid]]\nvariants = ['classic']\nplayers = [3]\nlineups = ['random']\n")
+    spec = spec_file(tmp_path, "long", seed=7, games=40, mode="points")
     monkeypatch.setenv("UNOSIM_MEMORY_BUDGET", str(40_000))   # as if each match were 100 times longer
     assert main(["study", "run", str(spec), "--out", str(tmp_path), "--n-jobs", "1", "--chunk-size", "20",
                  "--quiet"]) == 2

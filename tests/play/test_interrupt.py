@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+from commands import UNOSIM
+
 CHILD = """
 import sys, time
 import unosim
@@ -51,7 +53,7 @@ def _cpu_seconds_of(cmd: list[str]) -> float:
 
 def test_sigint_stops_the_cli_simulate_with_one_line():
     psutil = __import__("pytest").importorskip("psutil")
-    cli = [sys.executable, "-m", "unosim", "simulate", "classic", "-n", "4", "--seed", "1", "--games"]
+    cli = [*UNOSIM, "simulate", "classic", "-n", "4", "--seed", "1", "--games"]
     # imports and engine load, measured in CPU time so that a loaded machine does not move the moment the
     # signal is sent: it lands one CPU-second into the long call, not during the interpreter's start-up
     startup = _cpu_seconds_of([*cli, "10"])

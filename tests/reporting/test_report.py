@@ -247,25 +247,36 @@ def test_the_forest_plot_draws_a_supported_effect_from_a_zero_baseline():
     assert any(abs(x - 0.2) < 1e-12 for x in drawn)
 
 
-def test_charts_drawn_in_worker_processes_are_the_bytes_drawn_in_one(tables, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def drawn_in_one(tables, tmp_path_factory):
+    """The study's charts drawn in this process, one after the other: the folder and what write_charts
+    returned (the bytes the charts drawn in workers, or early, must equal)."""
+    from unosim.reporting import charts
+    folder = tmp_path_factory.mktemp("charts") / "serial"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(charts, "PARALLEL_FROM", 10**6)
+        return folder, charts.write_charts(study_charts(tables), folder)
+
+
+def test_charts_drawn_in_worker_processes_are_the_bytes_drawn_in_one(tables, drawn_in_one, tmp_path, monkeypatch):
     from unosim.reporting import charts
     chosen = study_charts(tables)
     assert len(chosen) >= 2
     monkeypatch.setattr(charts, "PARALLEL_FROM", 2)
     parallel = charts.write_charts(chosen, tmp_path / "parallel")
-    monkeypatch.setattr(charts, "PARALLEL_FROM", 10**6)
-    serial = charts.write_charts(chosen, tmp_path / "serial")
+    serial_folder, serial = drawn_in_one
     assert parallel == serial
     for chart in chosen:
         png = f"{chart.name}.png"
-        assert (tmp_path / "parallel" / png).read_bytes() == (tmp_path / "serial" / png).read_bytes(), png
+        assert (tmp_path / "parallel" / png).read_bytes() == (serial_folder / png).read_bytes(), png
 
 
-def test_charts_started_before_the_comparisons_are_the_bytes_drawn_at_the_end(small_dataset, tmp_path,  # noqa: F811
-                                                                             monkeypatch):
+def test_charts_started_before_the_comparisons_are_the_bytes_drawn_at_the_end(small_dataset, drawn_in_one,  # noqa: F811
+                                                                             tmp_path, monkeypatch):
     """`unosim analyze` starts drawing the charts of the cells' tables while it compares the cells
     (ChartDrawing.start, with the tables standard_tables gives `ready`): the files are those of charts
-    drawn all at once from the final tables, and the charts of the comparisons are drawn at the end."""
+    drawn all at once from the final tables (the module's `tables`, computed apart: the same tables), and
+    the charts of the comparisons are drawn at the end."""
     from unosim.analysis.standard import standard_tables
     from unosim.reporting import charts
     early: list[dict] = []
@@ -280,11 +291,11 @@ def test_charts_started_before_the_comparisons_are_the_bytes_drawn_at_the_end(sm
         svgs = drawing.finish(study_charts(final))
     assert started and started < set(svgs), "some charts start early, the comparisons' at the end"
     assert "house_rule_effects" not in started and "house_rule_effects" in svgs
-    monkeypatch.setattr(charts, "PARALLEL_FROM", 10**6)
-    assert charts.write_charts(study_charts(final), tmp_path / "serial") == svgs
+    serial_folder, serial = drawn_in_one
+    assert serial == svgs
     for name in svgs:
         for kind in ("png", "svg"):
-            assert (tmp_path / "early" / f"{name}.{kind}").read_bytes() == (tmp_path / "serial" / f"{name}.{kind}").read_bytes()
+            assert (tmp_path / "early" / f"{name}.{kind}").read_bytes() == (serial_folder / f"{name}.{kind}").read_bytes()
     # the chart workers are joblib's: its Parallel still runs in this process (a plain loky executor broke it)
     from joblib import Parallel, delayed
     assert Parallel(n_jobs=2)(delayed(abs)(-k) for k in range(3)) == [0, 1, 2]

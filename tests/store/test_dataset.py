@@ -13,11 +13,6 @@ from unosim.store.manifest import write_manifest
 from unosim.store.reader import open_dataset
 
 
-@pytest.fixture
-def copy_of(small_dataset, tmp_path):  # noqa: F811
-    return shutil.copytree(small_dataset, tmp_path / "copy")
-
-
 def test_tables_are_lazy_with_partition_and_lineup_columns(small_dataset):  # noqa: F811
     ds = open_dataset(small_dataset)
     for name in TABLES:

@@ -23,20 +23,6 @@ from unosim.pipeline.runner import RunError, run_study
 from unosim.pipeline.study import parse_study
 
 
-@pytest.fixture
-def copy_of(small_dataset, tmp_path):  # noqa: F811
-    return shutil.copytree(small_dataset, tmp_path / "copy")
-
-
-@pytest.fixture(scope="module")
-def pair(tmp_path_factory):
-    """Two complete datasets of the same spec but another seed (paths of 'small')."""
-    out = tmp_path_factory.mktemp("pair")
-    a = run_study(parse_study(small()), out / "a", n_jobs=1, chunk_size=150, progress=False).path
-    b = run_study(parse_study(small(seed=99)), out / "b", n_jobs=1, chunk_size=150, progress=False).path
-    return a, b
-
-
 def replace_file(path: Path, data: bytes) -> None:
     """Put new bytes at ``path`` under a new inode, as a copy or an editor would."""
     tmp = path.with_name(path.name + ".new")
@@ -61,8 +47,8 @@ def test_the_ledger_records_every_part_with_rows_bytes_and_sha256(small_dataset)
         {t: open_dataset(small_dataset).scan(t).drop("variant", "players").collect_schema().names() for t in TABLES}
 
 
-def test_a_part_copied_from_a_study_with_another_seed_is_refused_by_name(pair, tmp_path):
-    a, b = pair
+def test_a_part_copied_from_a_study_with_another_seed_is_refused_by_name(small_pair, tmp_path):
+    a, b = small_pair
     target = shutil.copytree(a, tmp_path / "copy")
     part = next(b.glob("seats/variant=classic/players=3/part-*-00001.parquet"))
     shutil.copy(part, target / part.relative_to(b))
@@ -140,8 +126,8 @@ def test_verification_reads_each_part_once_per_process_but_a_sample(copy_of, mon
     assert len(reads) == integrity.SAMPLE_PARTS   # but a random sample is read again (bit rot keeps stamps)
 
 
-def test_verify_lists_every_bad_part_and_repair_recomputes_exactly_their_jobs(pair, tmp_path, capsys):
-    a, b = pair
+def test_verify_lists_every_bad_part_and_repair_recomputes_exactly_their_jobs(small_pair, tmp_path, capsys):
+    a, b = small_pair
     root = shutil.copytree(a, tmp_path / "out" / "small")
     bad = [next(root.glob("rounds/variant=classic/players=2/*-00000.parquet")),
            next(root.glob("matches/variant=classic/players=3/*greedy_first-00001.parquet"))]
@@ -170,8 +156,8 @@ def test_verify_lists_every_bad_part_and_repair_recomputes_exactly_their_jobs(pa
     assert main(["study", "verify", str(root)]) == 0
 
 
-def test_a_resume_refuses_a_damaged_or_foreign_part_by_name(pair, tmp_path):
-    a, _ = pair
+def test_a_resume_refuses_a_damaged_or_foreign_part_by_name(small_pair, tmp_path):
+    a, _ = small_pair
     root = shutil.copytree(a, tmp_path / "out" / "small")
     manifest = read_manifest(root)
     manifest["status"] = "interrupted"
@@ -187,9 +173,9 @@ def test_a_resume_refuses_a_damaged_or_foreign_part_by_name(pair, tmp_path):
         run_study(parse_study(small()), tmp_path / "out", n_jobs=1, progress=False)
 
 
-def test_a_resume_adopts_good_parts_whose_record_was_lost_and_redoes_the_rest(pair, tmp_path):
+def test_a_resume_adopts_good_parts_whose_record_was_lost_and_redoes_the_rest(small_pair, tmp_path):
     """A kill between a worker's last rename and the parent's ledger append leaves recordless parts."""
-    a, _ = pair
+    a, _ = small_pair
     root = shutil.copytree(a, tmp_path / "out" / "small")
     lines = (root / LEDGER).read_text().splitlines()
     (root / LEDGER).write_text("\n".join(lines[:-3]) + "\n" + lines[-3][:40])  # 3 records lost, one torn
@@ -209,8 +195,8 @@ def test_a_resume_adopts_good_parts_whose_record_was_lost_and_redoes_the_rest(pa
         assert table(root, name).equals(table(a, name)), name
 
 
-def test_a_resume_by_another_engine_version_is_refused_unless_accepted(pair, tmp_path, capsys):
-    a, _ = pair
+def test_a_resume_by_another_engine_version_is_refused_unless_accepted(small_pair, tmp_path, capsys):
+    a, _ = small_pair
     root = shutil.copytree(a, tmp_path / "out" / "small")
     manifest = read_manifest(root)
     manifest.update(engine_version=manifest["engine_version"] - 1, status="interrupted")

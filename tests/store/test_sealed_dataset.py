@@ -20,18 +20,9 @@ from unosim.pipeline.runner import run_study
 from unosim.pipeline.study import parse_study
 
 
-@pytest.fixture(scope="module")
-def pair(tmp_path_factory):
-    """Two complete datasets of 'small' (seed 7 and seed 99), 150 games per job."""
-    out = tmp_path_factory.mktemp("sealed")
-    a = run_study(parse_study(small()), out / "a", n_jobs=1, chunk_size=150, progress=False).path
-    b = run_study(parse_study(small(seed=99)), out / "b", n_jobs=1, chunk_size=150, progress=False).path
-    return a, b
-
-
 @pytest.fixture
-def copy(pair, tmp_path):
-    return Path(shutil.copytree(pair[0], tmp_path / "out" / "small", symlinks=True))
+def copy(small_pair, tmp_path):
+    return Path(shutil.copytree(small_pair[0], tmp_path / "out" / "small", symlinks=True))
 
 
 def rows(root: Path) -> int:
@@ -56,10 +47,10 @@ FOREIGN_PLACES = [
 
 
 @pytest.mark.parametrize("place", FOREIGN_PLACES)
-def test_foreign_parts_behind_a_link_are_never_read(pair, copy, place):
+def test_foreign_parts_behind_a_link_are_never_read(small_pair, copy, place):
     """Issue 24: two foreign parts behind a directory link passed `verify`, and open_dataset held 30,000
     rows for a 20,000-game study. Every way a glob could see them is refused by verify and open."""
-    _, other = pair
+    _, other = small_pair
     foreign = other / "rounds/variant=classic/players=3"
     target = copy / place
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -72,12 +63,12 @@ def test_foreign_parts_behind_a_link_are_never_read(pair, copy, place):
     assert main(["study", "verify", str(copy)]) == 2
     assert main(["study", "verify", str(copy), "--repair"]) == 0
     assert not target.is_symlink() and not target.exists() and foreign.exists()   # the link, not its target
-    assert rows(copy) == rows(pair[0])
+    assert rows(copy) == rows(small_pair[0])
 
 
-def test_a_table_directory_that_is_a_link_is_refused(pair, copy):
+def test_a_table_directory_that_is_a_link_is_refused(small_pair, copy):
     shutil.rmtree(copy / "seats")
-    (copy / "seats").symlink_to(pair[1] / "seats", target_is_directory=True)
+    (copy / "seats").symlink_to(small_pair[1] / "seats", target_is_directory=True)
     with pytest.raises(DatasetError, match="seats: a symbolic link where the table's directory belongs"):
         open_dataset(copy)
 
@@ -115,7 +106,7 @@ def test_an_edited_manifest_is_refused_naming_the_field(copy, capsys, field, cha
         run_study(parse_study(small()), copy.parent, n_jobs=1, progress=False)
 
 
-def test_repair_deletes_nothing_when_the_manifest_is_in_doubt(pair, copy, capsys):
+def test_repair_deletes_nothing_when_the_manifest_is_in_doubt(small_pair, copy, capsys):
     """Issue 24: with the seed, games or schema edited in the manifest, --repair deleted 30-120 good
     parts and the resume still refused."""
     parts = sorted(p.relative_to(copy) for p in copy.rglob("*.parquet"))
@@ -125,16 +116,16 @@ def test_repair_deletes_nothing_when_the_manifest_is_in_doubt(pair, copy, capsys
         assert main(["study", "verify", str(copy), "--repair"]) == 2
         assert "manifest.json" in capsys.readouterr().err
         assert sorted(p.relative_to(copy) for p in copy.rglob("*.parquet")) == parts
-        shutil.copy(pair[0] / MANIFEST, copy / MANIFEST)
+        shutil.copy(small_pair[0] / MANIFEST, copy / MANIFEST)
     assert main(["study", "verify", str(copy)]) == 0
 
 
-def test_an_edited_ledger_is_refused_and_repair_adopts_what_verifies(pair, copy, capsys):
+def test_an_edited_ledger_is_refused_and_repair_adopts_what_verifies(small_pair, copy, capsys):
     lines = (copy / LEDGER).read_text().splitlines()
     record = json.loads(lines[0])
-    other = json.loads((pair[1] / LEDGER).read_text().splitlines()[0])
+    other = json.loads((small_pair[1] / LEDGER).read_text().splitlines()[0])
     part = f"rounds/variant=classic/players=2/part-{record['cell']}-{record['job']:05d}.parquet"
-    shutil.copy(pair[1] / part, copy / part)   # a foreign part, and the ledger forged to match it
+    shutil.copy(small_pair[1] / part, copy / part)   # a foreign part, and the ledger forged to match it
     record["parts"]["rounds"] = other["parts"]["rounds"]
     (copy / LEDGER).write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n")
     with pytest.raises(DatasetError, match="parts.jsonl: does not match the manifest's seal"):
@@ -144,10 +135,10 @@ def test_an_edited_ledger_is_refused_and_repair_adopts_what_verifies(pair, copy,
     assert "deleted 3 file(s) of 1 job(s)" in out and f"kept {len(lines) - 1} job(s)" in out
     run_study(parse_study(small()), copy.parent, n_jobs=1, progress=False)
     for name in TABLES:
-        assert table(copy, name).equals(table(pair[0], name)), name
+        assert table(copy, name).equals(table(small_pair[0], name)), name
 
 
-def test_repair_with_the_ledger_missing_adopts_every_good_part_like_a_resume(pair, copy, capsys):
+def test_repair_with_the_ledger_missing_adopts_every_good_part_like_a_resume(small_pair, copy, capsys):
     """Issue 24: with the ledger deleted, --repair deleted every part, where a resume adopts them."""
     (copy / LEDGER).unlink()
     n_parts = len(list(copy.rglob("*.parquet")))
@@ -156,11 +147,11 @@ def test_repair_with_the_ledger_missing_adopts_every_good_part_like_a_resume(pai
     assert main(["study", "verify", str(copy), "--repair"]) == 0
     assert "deleted 0 file(s)" in capsys.readouterr().out
     assert len(list(copy.rglob("*.parquet"))) == n_parts
-    assert rows(copy) == rows(pair[0])
+    assert rows(copy) == rows(small_pair[0])
     (copy / LEDGER).unlink()
     edit_manifest(copy, lambda m: None)   # status stays complete: a resume must re-adopt, not rerun
     summary = run_study(parse_study(small()), copy.parent, n_jobs=1, progress=False)
-    assert summary.jobs_run == 0 and rows(copy) == rows(pair[0])
+    assert summary.jobs_run == 0 and rows(copy) == rows(small_pair[0])
 
 
 # ---- 4. nothing written or deleted outside the dataset ----------------------------------------------
@@ -182,7 +173,7 @@ def test_an_analysis_link_is_not_written_through(copy, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("name", [MANIFEST, LEDGER, ".lock", ".lock.owner", "report.html"])
-def test_a_file_link_at_the_top_is_not_written_through(pair, copy, tmp_path, name):
+def test_a_file_link_at_the_top_is_not_written_through(small_pair, copy, tmp_path, name):
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me")
     (copy / name).unlink(missing_ok=True)
@@ -190,7 +181,7 @@ def test_a_file_link_at_the_top_is_not_written_through(pair, copy, tmp_path, nam
     with pytest.raises((DatasetError, OSError)):
         if name == "report.html":
             from unosim.reporting.report import write_report
-            shutil.copy(pair[0] / MANIFEST, copy / MANIFEST)
+            shutil.copy(small_pair[0] / MANIFEST, copy / MANIFEST)
             write_report(analyzed(copy))
         else:
             run_study(parse_study(small()), copy.parent, n_jobs=1, progress=False)
@@ -227,8 +218,8 @@ def test_writes_and_deletes_through_a_link_at_any_level_are_refused(copy, tmp_pa
     assert (elsewhere / "players=2" / "x.parquet").exists()
 
 
-def test_the_dataset_directory_itself_may_be_a_link(pair, tmp_path):
-    real = Path(shutil.copytree(pair[0], tmp_path / "big" / "small"))
+def test_the_dataset_directory_itself_may_be_a_link(small_pair, tmp_path):
+    real = Path(shutil.copytree(small_pair[0], tmp_path / "big" / "small"))
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "small").symlink_to(real, target_is_directory=True)
     assert main(["analyze", str(tmp_path / "data" / "small")]) == 0
@@ -283,10 +274,10 @@ def test_a_shape_edit_with_a_recomputed_seal_is_one_line(copy, capsys):
 
 
 # ---- 3. analyses bound to their dataset ---------------------------------------------------------------
-def test_an_analysis_copied_from_another_dataset_is_not_reported(pair, copy, tmp_path):
+def test_an_analysis_copied_from_another_dataset_is_not_reported(small_pair, copy, tmp_path):
     """Issue 24: `report` reused an analysis/ folder copied from another dataset as this dataset's numbers."""
     from unosim.analysis.provenance import SOURCE, bound_tables
-    other = Path(shutil.copytree(pair[1], tmp_path / "other"))
+    other = Path(shutil.copytree(small_pair[1], tmp_path / "other"))
     assert main(["analyze", str(other)]) == 0
     shutil.copytree(other / "analysis", copy / "analysis")
     assert bound_tables(open_dataset(copy), copy / "analysis") is None
@@ -317,7 +308,7 @@ def test_an_analysis_of_a_dataset_that_grew_since_is_recomputed(tmp_path):
 
 
 # ---- 8. a dataset of many small jobs reads like one of a few large ones ------------------------------
-def test_many_small_parts_are_read_from_consolidated_files_bound_to_the_dataset(pair, tmp_path):
+def test_many_small_parts_are_read_from_consolidated_files_bound_to_the_dataset(small_pair, tmp_path):
     from unosim.store import consolidate
     spec = {**small(), "grid": [{"variants": ["classic"], "players": [3], "lineups": ["random"]}]}
     root = run_study(parse_study(spec), tmp_path, n_jobs=1, chunk_size=5, progress=False).path   # 60 jobs
@@ -336,7 +327,7 @@ def test_many_small_parts_are_read_from_consolidated_files_bound_to_the_dataset(
     replace.rename(consolidated)   # a changed file (new inode): its sha256 no longer matches
     assert open_dataset(root).parts["seats"] == parts["seats"]
     assert open_dataset(root).parts["rounds"] != parts["rounds"]   # the other files still serve
-    other = Path(shutil.copytree(pair[0], tmp_path / "other"))
+    other = Path(shutil.copytree(small_pair[0], tmp_path / "other"))
     shutil.copytree(root / consolidate.DIR, other / consolidate.DIR)   # built from another dataset
     assert not any("/consolidated/" in p for paths in open_dataset(other).parts.values() for p in paths)
 

@@ -96,6 +96,9 @@ def test_a_rung_names_its_variant_and_rules_and_bad_ones_are_refused():
         parse_rung("classic:n_blank=-1")
     with pytest.raises(ValueError, match="must hold 'lookahead'"):
         ladder("classic", games=2, seed=1, policies="random,greedy_points")
+    # one parser at the door: a comma inside a policy's parentheses does not split it
+    with pytest.raises(ValueError, match=r"policies \['random\(p_bluff=0.1,p_draw=0.2\)', 'random'\] must hold"):
+        ladder("classic", games=2, seed=1, policies="random(p_draw=0.2, p_bluff=0.1),random")
 
 
 def test_the_chart_draws_one_line_per_variant_in_the_first_ladder_order():

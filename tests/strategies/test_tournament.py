@@ -8,8 +8,6 @@ import itertools
 import math
 import os
 import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import pytest
 from polars.testing import assert_frame_equal
 from study_specs import analyzed
 
+from commands import run_unosim, unosim_on_a_terminal
 import unosim
 from unosim.store.reader import open_dataset
 from unosim.analysis.tournament import TOURNAMENT_FILE, load_tournament
@@ -96,7 +95,7 @@ def test_a_rotations_tournament_replays_each_deal_under_its_arrangements(tmp_pat
 def test_arrangements_that_only_swap_copies_of_a_policy_are_one_game(scheme, played):
     """A policy against three copies of another at 4 seats: the 8 rotations (or 24 permutations) of the
     four entrants seat only 4 orders of specs, the policy in each seat once."""
-    entrants = seating.entrants(["keep_wilds", "random", "random", "random"], 4, scheme)
+    entrants = seating.entrants(seating.parse_entries(["keep_wilds", "random", "random", "random"]), 4, scheme)
     arrangement_map = seating.arrangement_names(seating.arrangements(4, 4, scheme))
     by = seating.played_by(arrangement_map, entrants)
     assert len(arrangement_map) == {"rotations": 8, "permutations": 24}[scheme]
@@ -104,7 +103,7 @@ def test_arrangements_that_only_swap_copies_of_a_policy_are_one_game(scheme, pla
     for name, cell in by.items():
         assert [entrants[e].spec for e in arrangement_map[name]] == [entrants[e].spec for e in arrangement_map[cell]]
     assert sorted(arrangement_map[cell].index(0) for cell in set(by.values())) == [0, 1, 2, 3]
-    distinct = seating.entrants(TRIO, 4)   # no copies: every arrangement is a cell of its own
+    distinct = seating.entrants(seating.parse_entries(TRIO), 4)   # no copies: every arrangement is a cell of its own
     trio_map = seating.arrangement_names(seating.arrangements(3, 4))
     assert seating.played_by(trio_map, distinct) == {name: name for name in trio_map}
 
@@ -214,7 +213,7 @@ def test_another_tournament_under_the_same_name_is_refused(trio):
 
 def test_clustered_interval_is_the_standard_error_of_per_deal_means():
     """Known answer on hand-made games: 2 arrangements × 3 deals × 2 seats."""
-    entrants = seating.entrants(["random", "keep_wilds"], 2)
+    entrants = seating.entrants(seating.parse_entries(["random", "keep_wilds"]), 2)
     won_a = np.array([[1, 0, 0], [1, 1, 0]], bool)          # entrant 0's result per (arrangement, deal)
     won = np.zeros((2, 3, 2), bool)
     won[0, :, 0], won[0, :, 1] = won_a[0], ~won_a[0]        # arrangement 0: entrant 0 in seat 0
@@ -309,7 +308,7 @@ def test_bad_input_is_one_clear_error(tmp_path, kwargs, named, valid):
 
 
 def test_the_generated_study_has_one_cell_per_arrangement_on_shared_decks():
-    study, entrants, arrangements = build_study("classic", 4, TRIO, 10, 7, {"n_blank": 0}, "t")
+    study, entrants, arrangements = build_study("classic", 4, seating.parse_entries(TRIO), 10, 7, {"n_blank": 0}, "t")
     assert len(study.cells) == len(arrangements) == 36
     assert study.common_random_numbers and study.mode == "single_round"
     assert len({c.seed for c in study.cells}) == 1
@@ -320,16 +319,14 @@ def test_the_generated_study_has_one_cell_per_arrangement_on_shared_decks():
 
 
 def test_parameterised_specs_are_entrants_and_copies_are_numbered():
-    entrants = seating.entrants("random(p_draw=0.3, p_bluff=0.1),random,random", 3)
+    entrants = seating.entrants(seating.parse_entries("random(p_draw=0.3, p_bluff=0.1),random,random"), 3)
     assert [e.name for e in entrants] == ["random(p_bluff=0.1,p_draw=0.3)", "random#1", "random#2"]
     assert entrants[1].spec == entrants[2].spec == "random"
 
 
 # ---- the CLI ---------------------------------------------------------------------------------------------
 def _cli(*args, cwd: Path):
-    env = {**os.environ, "COLUMNS": "120"}
-    return subprocess.run([sys.executable, "-m", "unosim", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return run_unosim(*args, cwd=cwd, env={**os.environ, "COLUMNS": "120"})
 
 
 def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
@@ -357,10 +354,9 @@ def test_cli_prints_the_standings_and_writes_the_dataset(tmp_path):
 
 def test_cli_on_a_terminal_shows_progress_then_the_table(tmp_path):
     """Under a pseudo-terminal (as a user sees it): a progress bar on stderr, then the standings."""
-    from terminal import on_a_terminal
-    screen = on_a_terminal([sys.executable, "-m", "unosim", "tournament", "--variant", "classic", "--players", "2",
-                            "--policies", "random,keep_wilds", "--games", "300", "--n-jobs", "1", "--out",
-                            str(tmp_path)], tmp_path, 120, {**os.environ, "COLUMNS": "120"})
+    screen = unosim_on_a_terminal("tournament", "--variant", "classic", "--players", "2", "--policies",
+                                  "random,keep_wilds", "--games", "300", "--n-jobs", "1", "--out", str(tmp_path),
+                                  cwd=tmp_path, columns=120)
     assert "tournament_classic_p2" in screen and "600/600" in screen   # the bar: 300 deals × 2 arrangements
     table = screen[screen.index("rank"):]
     assert "keep_wilds" in table and "random" in table and "head-to-head" in table
@@ -464,7 +460,7 @@ def test_the_matrix_prints_each_share_as_its_checked_sentence_does(trio):
 
 
 def test_the_win_rate_and_rating_orders_are_explained_when_they_differ():
-    from unosim.reporting.report import order_note
+    from unosim.reporting.sections import order_note
     table = pl.DataFrame({"policy": ["a", "b"], "win_rate": [0.3, 0.2], "rating": [-5.0, 5.0]})
     assert "the rating ranks b, a" in order_note(table) and "finishing order" in order_note(table)
     assert "same order" in order_note(table.with_columns(rating=pl.Series([5.0, -5.0])))

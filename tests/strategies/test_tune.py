@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import pytest
 
+from commands import UNOSIM, run_unosim, unosim_on_a_terminal
 import unosim
 from unosim.game import protocol
 from unosim.game.policies import parse_policy, make_lineup
@@ -283,8 +284,7 @@ def test_importing_unosim_loads_no_search_machinery():
 
 # ---- the CLI ------------------------------------------------------------------------------------------
 def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "unosim", "tune", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
+    return run_unosim("tune", *args, cwd=cwd)
 
 
 CLI_RUN = ("--variant", "classic", "--players", "3", "--against", "keep_wilds", "--budget", "12000",
@@ -348,8 +348,7 @@ def test_cli_errors_are_one_line_with_status_2(args, expected, capsys, tmp_path,
 
 def _on_a_terminal(args, cwd) -> str:
     """Run ``unosim tune ARGS`` with stdout and stderr on a pseudo-terminal; what the user sees."""
-    from terminal import on_a_terminal
-    return on_a_terminal([sys.executable, "-m", "unosim", "tune", *args], cwd, 150, {**os.environ, "COLUMNS": "150"})
+    return unosim_on_a_terminal("tune", *args, cwd=cwd, columns=150)
 
 
 def test_cli_on_a_terminal_shows_one_updating_progress_line(tmp_path):
@@ -373,7 +372,7 @@ def test_ctrl_c_stops_the_search_and_its_workers(tmp_path):
     """SIGINT during a parallel search: exit status 130, one line, no worker left behind."""
     import signal
     import time
-    proc = subprocess.Popen([sys.executable, "-m", "unosim", "tune", "--variant", "classic", "--players", "4",
+    proc = subprocess.Popen([*UNOSIM, "tune", "--variant", "classic", "--players", "4",
                              "--budget", "50000000", "--n-jobs", "2"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

@@ -53,7 +53,7 @@ def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim], profile: 
     problems = []
     indexed = {name: _index(name, tables[name]) for name in CLAIM_TABLES if name in tables and not tables[name].is_empty()}
     for name in indexed:
-        problems += _check_family(name, tables[name])
+        problems += _check_family(name, tables[name]) if CLAIM_TABLES[name].p_column else []
     if "effects" in indexed:
         problems += _check_classes(tables["effects"])
     if "skill_changes" in indexed and "games_to_decide" in tables["skill_changes"].columns:
@@ -143,7 +143,8 @@ def _check_claim(claim: Claim, indexed: dict, cited: dict) -> list[str]:
     if claim.supported is False and any(_supported(r) for r in rows):
         problems.append("says no detectable change, but a row it covers is Holm-supported")
     measure = CLAIM_TABLES[claim.table].measure
-    classes = [classify(measure if measure else r["measure"], r) for r in rows]
+    judged = claim.practical is not None or claim.kind == "inconclusive"   # a class to check (none: a note)
+    classes = [classify(measure if measure else r["measure"], r) for r in rows] if judged else []
     if claim.practical and not all(c == PRACTICAL for c in classes):
         problems.append("states an effect of practical size whose interval reaches within the minimum effect")
     if claim.practical is False and not all(c in (NEGLIGIBLE, IDENTICAL) for c in classes):

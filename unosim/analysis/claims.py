@@ -56,9 +56,10 @@ CLAIM_TABLES: dict[str, ClaimTable] = {t.name: t for t in (
     ClaimTable("card_balance", ("variant", "players", "lineup", "card"), "p_value",
                "card values: every card of every cell", "card"),
     ClaimTable("head_to_head", ("a", "b"), "p_value", "tournament: every ordered pair of entrants", "head_to_head"),
+    ClaimTable("design_search", ("search",), "", ""),   # a design search (unosim.analysis.design): no p-value
 )}
 #: each table's p-value column and its Holm family's name, as the report lists them
-FAMILIES = {t.name: (t.p_column, t.family) for t in CLAIM_TABLES.values()}
+FAMILIES = {t.name: (t.p_column, t.family) for t in CLAIM_TABLES.values() if t.p_column}
 
 #: the minimum effect worth stating per measure (declared in :mod:`.measures`): ("relative", x) compares
 #: |B/A − 1| with x; ("absolute", x) compares |B − A| with x (in the measure's unit: a share, a win

@@ -27,6 +27,7 @@ import polars as pl
 
 from ..game import rules
 from .claims import Claim, Sentence, decimals_for, effect_size
+from .design_findings import design_claims
 from .effect_findings import effect_claims
 from .effects import same_games, with_same_games
 from .measures import MEASURES
@@ -60,6 +61,7 @@ def claims(tables: dict[str, pl.DataFrame], profile: Profile | None = None) -> l
             out += build(tables[name])
     if any(name in tables and not tables[name].is_empty() for name in ("effects", "skill_changes")):
         out += verdict_claims(tables, profile)
+    out += design_claims(tables)
     return sorted(out, key=lambda c: (_RANK[c.kind], -c.size))
 
 

@@ -78,10 +78,13 @@ def current_tables(ds: Dataset, directory: str | Path | None = None) -> dict[str
     """The standard tables of ``ds`` in ``directory`` (default ``<dataset>/analysis``) when the folder is
     bound to ``ds`` and holds every table its study calls for, else None (then :func:`write_analysis`
     makes it current). Reads, never computes."""
+    from .design import DESIGN_FILE
+    from .design import TABLES as DESIGN_TABLES
     from .tournament import TOURNAMENT_FILE
     tables = bound_tables(ds, ds.path / TABLE_DIR if directory is None else directory)
     wanted = [*ALWAYS, *(["effects"] if ds.manifest["study"]["comparisons"] else []),
-              *(["standings", "head_to_head"] if (ds.path / TOURNAMENT_FILE).is_file() else [])]
+              *(["standings", "head_to_head"] if (ds.path / TOURNAMENT_FILE).is_file() else []),
+              *(DESIGN_TABLES if (ds.path / DESIGN_FILE).is_file() else ())]
     return tables if tables is not None and all(name in tables for name in wanted) else None
 
 

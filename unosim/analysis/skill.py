@@ -26,14 +26,47 @@ from .distributions import normal_sf
 
 def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,
                 cluster: str | None = None, house_rules: frozenset[str] = frozenset()) -> pl.DataFrame:
-    """One row per cell with a skilled seat: ``seat``, ``policy``, ``win_rate`` (share of won rounds),
-    ``estimate`` = win rate − 1/N with ``ci_low``/``ci_high``, ``p_value``, ``p_holm``, ``n`` (won
-    rounds), ``rounds``, ``random_rate``, ``rounds_needed`` with its interval (the rounds from which on the
-    seat keeps a 95 % chance of having won more than its fair share of them, :func:`.luck.rounds_needed`;
-    empty when unbounded, and no point value when the edge's interval reaches 0) and ``baseline`` (the variant is not one of ``house_rules``, the variants a study
-    compares with a baseline: the published variants and the study's own baselines are). ``cluster``
-    (``"game"`` in match modes, whose rounds are not independent): the cluster-robust Wald interval and z
-    test over matches instead of Wilson's."""
+    """The skill edge of every cell with one skilled seat: its share of the won rounds against 1/N.
+
+    Parameters
+    ----------
+    rounds : polars.LazyFrame or polars.DataFrame
+        The rounds table: ``variant``, ``players``, ``lineup``, ``winner_seat`` (and ``cluster``).
+    cells : polars.DataFrame
+        One row per cell: ``variant``, ``players``, ``lineup``, ``lineup_spec``, ``lineup_label``.
+    confidence : float, default 0.95
+        Coverage of the intervals.
+    cluster : str, optional
+        A column whose rounds are not independent (``"game"`` in match modes): the cluster-robust Wald
+        interval and z test over it (:func:`.intervals.clustered_rates`) instead of Wilson's.
+    house_rules : frozenset of str, default frozenset()
+        The variants a study compares with a baseline.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per cell with one skilled seat (see the module docstring): ``seat``, ``policy``,
+        ``win_rate``, ``fair_share`` (1/N), ``estimate`` = win rate − 1/N with ``ci_low``/``ci_high`` and
+        ``p_value``, ``n`` (won rounds), ``rounds``, ``random_rate``, ``baseline`` (not one of
+        ``house_rules``), ``rounds_needed`` with its interval (:func:`.luck.rounds_needed_row`), ``p_holm``.
+
+    References
+    ----------
+    - Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference. *JASA* 22.
+    - Holm, S. (1979). A simple sequentially rejective multiple test procedure. *Scand. J. Statist.* 6(2).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> cells = pl.DataFrame({"variant": "classic", "players": 2, "lineup": ["greedy", "random"],
+    ...                       "lineup_spec": ["greedy_points,random", "random"],
+    ...                       "lineup_label": ["greedy_points,random", "random,random"]})
+    >>> winners = [0] * 240 + [1] * 150 + [-1] * 10 + [0] * 200 + [1] * 195 + [-1] * 5   # 400 rounds each
+    >>> rounds = pl.DataFrame({"variant": "classic", "players": 2, "winner_seat": winners,
+    ...                        "lineup": ["greedy"] * 400 + ["random"] * 400})
+    >>> skill_edges(rounds, cells).select("n", pl.col("estimate", "ci_low", "random_rate").round(4)).rows()
+    [(390, 0.1154, 0.0662, 0.5063)]
+    """
     keys = ["variant", "players", "lineup", "winner_seat", *([cluster] if cluster else [])]
     wins = (rounds.lazy().group_by(keys).agg(count=pl.len())
             .collect().with_columns(pl.col("variant", "lineup").cast(pl.String)))

@@ -18,6 +18,7 @@ from .cells import CellScan, streaming, tables_by_cell
 from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .checker import assert_claims
 from .claims import CLAIM_TABLES, Claim
+from .design import design_tables
 from .fairness import seat_fairness, with_fairness_holm
 from .findings import claims
 from .inference import holm
@@ -76,6 +77,7 @@ def standard_tables(ds: Dataset, confidence: float = 0.95,
             tables["compare_wins"], tables["compare_lengths"] = comparisons(ds, confidence)
             tables.update(judged(tables, profile or study_profile(ds)))
     tables.update(tournament_tables(ds))
+    tables.update(design_tables(ds.path))
     return tables
 
 
@@ -196,7 +198,7 @@ def checked_claims(tables: dict[str, pl.DataFrame], profile: Profile | None = No
 
 
 def findings_json(found: list[Claim], profile: Profile | None = None) -> str:
-    return json.dumps({"format": ANALYSIS_FORMAT, "families": {t.name: t.family for t in CLAIM_TABLES.values()},
+    return json.dumps({"format": ANALYSIS_FORMAT, "families": {t.name: t.family for t in CLAIM_TABLES.values() if t.family},
                        "profile": (profile or Profile.default()).as_mapping(),
                        "claims": [c.as_dict() for c in found]}, indent=1, ensure_ascii=False) + "\n"
 
@@ -222,15 +224,6 @@ def read_findings(directory: str | Path) -> list[Claim] | None:
     if data.get("format") != ANALYSIS_FORMAT:
         return None
     return [Claim.from_dict(c) for c in data["claims"]]
-
-
-def read_profile(directory: str | Path) -> Profile | None:
-    """The profile ``findings.json`` was judged under (None when absent, stale or of another format)."""
-    text = table_store.read_document(directory, FINDINGS_FILE)
-    if text is None:
-        return None
-    data = json.loads(text)
-    return Profile.from_mapping(data.get("profile")) if data.get("format") == ANALYSIS_FORMAT else None
 
 
 def read_standard_tables(directory: str | Path) -> dict[str, pl.DataFrame] | None:

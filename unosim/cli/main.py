@@ -58,7 +58,7 @@ def cmd_policies(args) -> None:
         return
     print_table([{"policy": p.name, "description": p.doc} for p in policies.POLICIES.values()])
     print(f"\nparameters: probabilities {', '.join(policies.PROBABILITY_PARAMS)}, e.g. random(p_bluff=0.2); "
-          f"weights of weighted and its presets w_points, w_wild, … (unosim/engine/policy_features.py), "
+          f"weights of weighted and its presets w_points, w_wild, … (unosim/engine/policies/weighted_features.py), "
           f"e.g. by_colour(w_points=0.5); lookahead's {', '.join(policies.SEARCH_PARAMS)}, "
           f"e.g. lookahead(rollouts=64,horizon=12,rollout=by_colour)")
     print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")
@@ -71,6 +71,10 @@ def _rule_overrides(args) -> dict[str, Any]:
         if "deck" in overrides:
             raise ValueError("the designer deck is given twice (--deck and --set deck=…): give it once")
         overrides["deck"] = parse_deck(args.deck)
+    if getattr(args, "card", None):
+        if "cards" in overrides:
+            raise ValueError("the declared cards are given twice (--card and --set cards=…): give them once")
+        overrides["cards"] = list(args.card)
     return overrides
 
 
@@ -211,6 +215,9 @@ def _deck_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deck", action="append", metavar="CLASS=COUNT",
                    help="a designer deck: the count of a card class (repeatable, or comma-separated), e.g. "
                         "--deck draw_two=12,wild=8; docs/rules.md §2.5")
+    p.add_argument("--card", action="append", metavar="NAME:CLASS,effects=…",
+                   help="a card declared as data (repeatable), e.g. --card "
+                        "'draw_three:coloured,effects=draw:3,points=20,count=2'; docs/rules.md §2.7")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -35,7 +35,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
                         seed=args.seed, rules=parse_set(args.set) or None, out=args.out, name=args.name,
                         n_jobs=args.n_jobs, force=args.force, progress=False if args.quiet else None,
                         seating=args.seating)
-    from ..reporting.report import RATING_SENTENCE, order_note
+    from ..reporting.sections import RATING_SENTENCE, order_note
     print(f"{result.title} (seed {result.seed}); intervals 95%, clustered by deal")
     print_standings(result)
     print(f"ranked by win rate. {RATING_SENTENCE}")

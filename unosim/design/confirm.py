@@ -20,12 +20,14 @@ confirmation (:data:`unosim.pipeline.house_rules.EXPERT_LINEUP`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..analysis.design_findings import LINEUP
 from ..pipeline.house_rules import EXPERT_LINEUP, SKILL_GAMES
 from ..pipeline.study import toml_value
 from ..store.atomic import write_text_atomic
@@ -67,7 +69,7 @@ def designs(study) -> list[Design]:
 
 
 def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> list[Design]:
-    """The ``top`` designs (module docstring), feasible or not: the caller says which are."""
+    """The ``top`` distinct designs (module docstring), feasible or not: the caller says which are."""
     from .search import Scored
     scored = {d.trial: Scored(d.values, d.base, list(d.scores), [d.violation], d.games, 0) for d in found}
     by_trial = {d.trial: d for d in found}
@@ -91,7 +93,13 @@ def select(found: list[Design], spec: DesignSpec, top: int | None = None) -> lis
         ranked = sorted(feasible, key=lambda k: (ranks[k], missed[k], worst[k], total[k], -by_trial[k].games))
     else:
         ranked = sorted(scored, key=lambda k: (by_trial[k].violation, -by_trial[k].games))
-    return [by_trial[k] for k in ranked[: top or spec.top]]
+    seen, distinct = set(), []   # a design the sampler proposed twice is confirmed once (its best-ranked trial)
+    for k in ranked:
+        key = json.dumps(by_trial[k].overrides, sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            distinct.append(k)
+    return [by_trial[k] for k in distinct[: top or spec.top]]
 
 
 def profile_of(spec: DesignSpec) -> dict[str, Any]:
@@ -116,7 +124,7 @@ def profile_of(spec: DesignSpec) -> dict[str, Any]:
 def study_spec(spec: DesignSpec, chosen: list[Design], *, games: int, seed: int, name: str,
                note: str) -> str:
     """A study spec (TOML) of the base game and ``chosen`` designs, each compared with the base game."""
-    lineups = {"design_lineup": spec.lineup}
+    lineups = {LINEUP: spec.lineup}
     skill = "skill" in spec.objectives
     lines = [f"# {note}", "[study]", f'name = "{name}"',
              f'description = "{spec.variant} at {spec.players} players: the base game against '
@@ -132,7 +140,7 @@ def study_spec(spec: DesignSpec, chosen: list[Design], *, games: int, seed: int,
         lines.append(f'{EXPERT_LINEUP[0]} = "{EXPERT_LINEUP[1]}"')
     variants = ", ".join(f'"{v}"' for v in ["base", *(d.name for d in chosen)])
     lines += ["", "[[grid]]", f"variants = [{variants}]", f"players = [{spec.players}]",
-              f'lineups = ["design_lineup"{", " + chr(34) + "random" + chr(34) if skill and spec.lineup != "random" else ""}]']
+              f'lineups = ["{LINEUP}"{", " + chr(34) + "random" + chr(34) if skill and spec.lineup != "random" else ""}]']
     if skill:
         lines += ["", "[[grid]]  # the expert in one seat: the confirmation's skill edge",
                   f"variants = [{variants}]", f"players = [{spec.players}]", f'lineups = ["{EXPERT_LINEUP[0]}"]',
@@ -171,12 +179,46 @@ def _validate(text: str) -> None:
     parse_study(tomllib.loads(text), source="generated design spec", profile_check=Profile.from_mapping)
 
 
-def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, tried: int, n_jobs: int = -1,
-            scheduler: str | None = None, progress: bool = False):
+def search_record(spec: DesignSpec, trials, chosen: list[Design], *, games: int, seconds: float) -> dict[str, Any]:
+    """What the confirmation's report says of the search (:mod:`unosim.analysis.design`, ``design.json``):
+    the search, its objectives and every design it tried (``trials``: :func:`unosim.design.search.tidy_trials`)."""
+    import polars as pl
+    streams = seeds(spec.seed)
+    complete = trials.filter(pl.col("state") == "complete") if not trials.is_empty() else trials
+    search = {"search": spec.name, "variant": spec.variant, "players": spec.players, "lineup": spec.lineup,
+              "tried": complete.height, "refused": trials.height - complete.height, "games": games,
+              "seconds": round(seconds, 1), "confirmed": len(chosen), "confirm_games": spec.confirm_games,
+              "search_seed": str(streams["search"]), "confirm_seed": str(streams["confirm"]),
+              "objectives": "; ".join(g.describe() for g in spec.goals),
+              "constraints": "; ".join(b.describe() for b in spec.bounds) or "none"}
+    objectives = [{"objective": g.objective, "effect": _effect_measure(g.objective), "sign": g.sign,
+                   "target_low": g.target[0] if g.target else None, "target_high": g.target[1] if g.target else None,
+                   "described": g.describe(), "label": axis_label(g.objective)} for g in spec.goals]
+    names = {d.trial for d in chosen}
+    rows = trials.with_columns(confirmed=pl.col("trial").is_in(sorted(names))).to_dicts() if not trials.is_empty() else []
+    return {"search": search, "objectives": objectives, "trials": rows}
+
+
+def _effect_measure(objective: str) -> str | None:
+    """The measure of the confirmation's effects table an objective is compared on (None: none)."""
+    from ..analysis.measures import EFFECT_MEASURES
+    measure = {"spread": "fairness"}.get(OBJECTIVES[objective].measure, OBJECTIVES[objective].measure)
+    return measure if measure in EFFECT_MEASURES and objective != "deficit" else None
+
+
+def axis_label(name: str) -> str:
+    """An objective's axis label: its name and unit (the unit left out when long)."""
+    return f"{name} ({OBJECTIVES[name].shown_unit})" if len(OBJECTIVES[name].shown_unit) < 40 else name
+
+
+def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, record: dict[str, Any],
+            n_jobs: int = -1, scheduler: str | None = None, progress: bool = False):
     """Play ``chosen`` and the base game on fresh games (the confirmation seed) as a study in
-    ``directory/confirm``, analyse it (checked findings) and write its report; returns the dataset."""
+    ``directory/confirm``, with ``record`` (:func:`search_record`) as its ``design.json``; analyse it
+    (checked findings, the design verdict first) and write its report; returns the dataset."""
     import tomllib
 
+    from ..analysis.design import DESIGN_FILE
     from ..analysis.provenance import write_analysis
     from ..analysis.standard import TABLE_DIR
     from ..pipeline.runner import run_study
@@ -185,7 +227,7 @@ def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, tried: i
     from ..store.reader import open_dataset
     text = study_spec(spec, chosen, games=spec.confirm_games, seed=seeds(spec.seed)["confirm"],
                       name=f"{spec.name}_confirm",
-                      note=f"The top {len(chosen)} of {tried:,} designs tried by the search {spec.name}, re-played "
+                      note=f"The top {len(chosen)} of {record['search']['tried']:,} designs tried by the search {spec.name}, re-played "
                            f"on fresh games (a seed the search never played) against the base game.")
     _validate(text)
     spec_path = directory / "confirm.toml"
@@ -197,7 +239,11 @@ def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, tried: i
                         force=again)
     ds = open_dataset(summary.path)
     from ..analysis.provenance import current_tables
-    if current_tables(ds) is None:
+    text = json.dumps(record, indent=1, ensure_ascii=False, default=str) + "\n"
+    old = ds.path / DESIGN_FILE
+    changed = not old.is_file() or old.read_text(encoding="utf-8") != text   # a resumed search tried more
+    write_text_atomic(ds.path / DESIGN_FILE, text)
+    if changed or current_tables(ds) is None:
         write_analysis(ds, ds.path / TABLE_DIR)
     write_report(ds)
     return ds

@@ -14,6 +14,6 @@ reach into (every switch on); every other build's switches are generated from it
 :class:`.builds.Build` (:func:`unosim.engine.kernel`) into a module of the same name in its package.
 """
 
-from .builds import Build
+from .build.builds import Build
 
 globals().update(Build.full().constants())

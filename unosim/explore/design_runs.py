@@ -3,8 +3,9 @@
 A search is ``unosim design`` in a process of its own (the compiled kernel holds the GIL while it plays,
 and a search plays for minutes): the page posts the table, objectives and minutes (at most
 :data:`MAX_MINUTES`), the process writes the design's directory, and the page shows its progress line
-and, when done, the design report (served from that directory with the confirmation study's report it
-links to). The process ends with the server (it watches its parent), and a search can be cancelled.
+and, when done, the confirmation study's report (served from that directory: it opens with the design
+verdict and the Pareto chart). The process ends with the server (it watches its parent), and a search can
+be cancelled.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..design.confirm import CONFIRM_DIR
 from ..pipeline.study import toml_value
 
 MAX_MINUTES = 2.0
@@ -64,7 +66,14 @@ class DesignRun:
         return {"id": self.id, "status": status, "seconds": round(time.perf_counter() - self.started, 1),
                 "minutes": self.minutes, "lines": [line for line in out.splitlines() if line.strip()],
                 "error": err.strip().splitlines()[-1] if status == "failed" and err.strip() else None,
-                "report": f"/api/design/{self.id}/{NAME}/design_report.html" if status == "done" else None}
+                "report": self.report if status == "done" else None}
+
+    @property
+    def report(self) -> str | None:
+        """The confirmation study's report (it opens with the design verdict), as the page fetches it; None
+        when there is none (no design met the constraints: the last line names the closest)."""
+        path = self.directory / NAME / CONFIRM_DIR / f"{NAME}_confirm" / "report.html"
+        return f"/api/design/{self.id}/{path.relative_to(self.directory).as_posix()}" if path.is_file() else None
 
 
 class DesignRuns:

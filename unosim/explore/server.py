@@ -21,7 +21,8 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
 ``POST /api/design``, ``GET``/``DELETE /api/design/{id}``, ``GET /api/design/{id}/{file}``
     Design mode (:mod:`.design_runs`): a design search of at most two minutes (``variant``, ``players``,
     ``lineup``, ``objectives``, ``constraints``, ``minutes``) → 202 ``{"id", "status"}``; its progress lines
-    and, when done, the URL of its design report, served with the files it links to.
+    and, when done, the URL of its confirmation study's report (it opens with the design verdict; none when
+    no design met the constraints), served with the files it links to.
 
 It answers only its own page (:func:`create_app`'s ``hosts``): a request naming another Host (DNS
 rebinding) is refused by Starlette's ``TrustedHostMiddleware``; a state-changing request (POST, DELETE)

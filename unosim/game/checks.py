@@ -1,8 +1,10 @@
-"""Validation of user-given numbers: counts, probabilities and weights, with one error style.
+"""Validation of user-given numbers, with one error style (:func:`bad_value`): what counts as an integer or
+a real number, and counts in a range. A rule's probabilities and weights are checked by the rule table
+(:mod:`unosim.game.rule_table`), in the same style.
 
-Every check returns the value as a plain Python ``int``/``float`` (a numpy integer such as
-``np.int16(10)`` is accepted and converted *before* any arithmetic, so no fixed-width overflow can reach
-a size computation), or raises ``ValueError`` naming the field, the bad value and what is valid.
+:func:`as_int` returns the value as a plain Python ``int`` (a numpy integer such as ``np.int16(10)`` is
+accepted and converted *before* any arithmetic, so no fixed-width overflow can reach a size
+computation), or raises ``ValueError`` naming the field, the bad value and what is valid.
 """
 
 from __future__ import annotations
@@ -34,20 +36,6 @@ def as_int(field: str, value: Any, lo: int, hi: int | None = None) -> int:
         span = f"{lo}..{hi}" if hi is not None else f"≥ {lo}"
         raise bad_value(field, value, f"an integer {span}")
     return int(value)
-
-
-def as_probability(field: str, value: Any) -> float:
-    """``value`` as a float in [0, 1] (NaN is refused)."""
-    if not is_real(value) or not 0 <= value <= 1:
-        raise bad_value(field, value, "a probability in [0, 1]")
-    return float(value)
-
-
-def as_weight(field: str, value: Any) -> float:
-    """A relative weight: finite and > 0 (a zero weight would silently remove an option)."""
-    if not is_real(value) or not math.isfinite(value) or not value > 0:
-        raise bad_value(field, value, "a finite number > 0")
-    return float(value)
 
 
 def scaled(weights: Sequence[float]) -> tuple[float, ...]:

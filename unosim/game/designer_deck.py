@@ -27,7 +27,7 @@ from . import cards
 from .cards import MAX_CARDS
 from .checks import is_int
 
-def _ids(name: str) -> np.ndarray:
+def ids(name: str) -> np.ndarray:
     """The card ids a class's copies go to: one per colour in colour order (plain copies), or one wild.
     UNO Flip's faces are left out: a flip card is a pair of faces (its deck is not designed, §2.6)."""
     index = cards.HAND_CLASSES.index(name)
@@ -37,11 +37,11 @@ def _ids(name: str) -> np.ndarray:
 
 #: the classes a designer deck may set: every hand class of single-faced cards but the blanks
 #: (``n_blank`` sets those)
-CLASSES = tuple(c for c in cards.HAND_CLASSES if c != "blank" and _ids(c).size)
+CLASSES = tuple(c for c in cards.HAND_CLASSES if c != "blank" and ids(c).size)
 
 
 def kind_of(name: str) -> int:
-    return int(cards.KIND[_ids(name)[0]])
+    return int(cards.KIND[ids(name)[0]])
 
 
 def normalise(rule: str, value: Any) -> tuple[tuple[str, int], ...]:
@@ -86,9 +86,9 @@ def apply(counts: np.ndarray, deck: tuple[tuple[str, int], ...]) -> np.ndarray:
     """The published count vector with each class of ``deck`` set to its count (rulings above)."""
     out = np.array(counts, np.int64)
     for name, count in deck:
-        ids = _ids(name)
-        share, extra = divmod(count, len(ids))
-        out[ids] = share + (np.arange(len(ids)) < extra)
+        where = ids(name)
+        share, extra = divmod(count, len(where))
+        out[where] = share + (np.arange(len(where)) < extra)
     return out
 
 

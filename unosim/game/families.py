@@ -128,8 +128,3 @@ def get(name: str) -> FamilySpec:
         if spec.name == name:
             return spec
     raise ValueError(f"unknown variant family {name!r}: valid are {list(names())}")
-
-
-def owner_of(rule: str) -> str | None:
-    """The family a family-only rule belongs to (None for a rule every family has)."""
-    return next((spec.name for spec in REGISTRY if rule in spec.own_rules), None)

@@ -10,11 +10,11 @@ random         docs/rules.md §5 exactly at the defaults; ``p_draw`` (voluntary 
 greedy_points  sheds the highest-point legal card first; names its most-held colour.
 keep_wilds     plays coloured cards (its longest colour first), wilds only when nothing else fits.
 weighted       strategies as data: scores every option by Σ weight × feature and takes the best
-               (``unosim.engine.policy_features`` defines each feature; its weights ``w_<feature>``
+               (``unosim.engine.policies.weighted_features`` defines each feature; its weights ``w_<feature>``
                are parameters, ``PRESET_BASE`` by default and 0 where it sets none, so plain
                ``weighted`` plays a uniformly random legal card and names its most-held colour).
 lookahead      the expert: determinized flat Monte Carlo search at every play and stack decision
-               (:mod:`unosim.engine.lookahead`); ``rollouts`` = sampled worlds per option (a whole
+               (:mod:`unosim.engine.core.lookahead`); ``rollouts`` = sampled worlds per option (a whole
                number, default 128), ``horizon`` = turns each rollout plays before the position is
                scored (default 16; 0 plays the round out), ``rollout`` = the preset that plays the
                rollouts and the lookahead seat's other decisions, by name (or index) among
@@ -63,7 +63,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -79,7 +81,7 @@ from .protocol import (
     WEIGHT_PARAMS,
 )
 
-# lookahead's search budget: worlds sampled per option at a decision (engine/lookahead.py). The default
+# lookahead's search budget: worlds sampled per option at a decision (engine/core/lookahead.py). The default
 # with pruning (DEFAULT_PRUNE) makes a 4-player classic game with one lookahead seat run at >= 350 games per
 # CPU-second (make bench).
 DEFAULT_ROLLOUTS = 128
@@ -87,9 +89,9 @@ MAX_ROLLOUTS = 4096
 DEFAULT_HORIZON = 16     # turns a rollout plays before the position is scored (0: to the round's end)
 MAX_HORIZON = 10_000
 DEFAULT_ANCHOR = "keep_wilds"   # the preset whose choice the search must beat significantly
-DEFAULT_Z = 1.5       # screened 1, 1.5 and 2 at 4 players (engine/lookahead.py)
+DEFAULT_Z = 1.5       # screened 1, 1.5 and 2 at 4 players (engine/core/lookahead.py)
 MAX_Z = 100.0
-DEFAULT_PRUNE = 1.0   # an option trailing by this many standard errors is dropped (engine/lookahead.py)
+DEFAULT_PRUNE = 1.0   # an option trailing by this many standard errors is dropped (engine/core/lookahead.py)
 # the whole-number range of each search parameter (z: any number in [0, MAX_Z])
 SEARCH_RANGES = {"rollouts": (1, MAX_ROLLOUTS), "rollout": (0, len(ROLLOUT_PRESETS) - 1),
                  "horizon": (0, MAX_HORIZON), "anchor": (0, len(ROLLOUT_PRESETS) - 1)}
@@ -123,7 +125,7 @@ _POLICY_FACTS = {
 
 # The presets' shared part: the options that are not a card lose to any card (never draw voluntarily
 # or bluff, always stack, play a legal drawn card, jump in), name the colour held most, swap with the
-# smallest hand. Ties left over are broken by the play stream (engine/policy_weighted.py).
+# smallest hand. Ties left over are broken by the play stream (engine/policies/weighted.py).
 PRESET_BASE = {"w_voluntary_draw": -100.0, "w_bluff": -100.0, "w_accept": -100.0, "w_keep": -100.0,
                "w_colour_held": 1.0, "w_target_hand": -1.0}
 # A card scores more than -100 under every preset (wild −50 in save_wilds, attack −10 in punisher), so
@@ -184,7 +186,7 @@ class PolicySpec:
 
     def vector(self) -> np.ndarray:
         """Its kernel parameter vector: a preset's weights, then the parameters given. A search
-        policy's vector also carries its rollout preset's weights (engine/lookahead.py reads them)."""
+        policy's vector also carries its rollout preset's weights (engine/core/lookahead.py reads them)."""
         out = np.zeros(N_POLICY_PARAMS, np.float64)
         entries = POLICIES[self.name].defaults + self.params
         if self.name in SEARCH_POLICIES:
@@ -339,6 +341,21 @@ def _valid_range(key: str) -> str:
     if key == "horizon":
         return f"a whole number of turns in 0..{MAX_HORIZON} (0: rollouts play the round out)"
     return "a finite number (a weight)" if key in WEIGHT_PARAMS else "a probability in [0, 1]"
+
+
+def parse_policies(policy_list, keep: Callable[[Any], bool] = lambda item: False) -> tuple:
+    """The one parser of a list of policies (a tournament's or ladder's entrants, a tuning's comparisons;
+    a lineup is :func:`parse_lineup`'s): a list of specs or PolicySpecs, or one comma-separated string (a
+    comma inside a spec's parentheses does not split) → one PolicySpec each; an item ``keep`` accepts (a
+    tournament's Python policy) stays as given. Bad input raises ValueError naming it and what is valid."""
+    if isinstance(policy_list, str):
+        policy_list = _split_top_level(policy_list)
+    if not isinstance(policy_list, (list, tuple)) or not all(
+            isinstance(item, (str, PolicySpec)) or keep(item) for item in policy_list):
+        raise ValueError(f"policies={policy_list!r} is invalid: valid is a list of policy specs such as "
+                         f"['random', 'greedy_points'] (policies: {list(POLICIES)})")
+    return tuple(item if keep(item) else parse_policy(item.strip() if isinstance(item, str) else item)
+                 for item in policy_list)
 
 
 def _split_top_level(text: str) -> list[str]:

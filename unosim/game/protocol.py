@@ -13,7 +13,7 @@ right for constants and wrong for rule switches: rule switches travel in ``irule
 * ``RC_*`` (round table, int64), ``SC_*`` (seat table, int32), ``MC_*`` (match table, int64): the raw
   output columns of both engines, with ``ROUND_COLUMNS`` / ``SEAT_COLUMNS`` / ``MATCH_COLUMNS`` their
   names in :mod:`unosim.play.simulate`'s tables;
-* ``ST_*`` / ``SE_*``: the compiled game record's scalar state and per-seat state (``engine/state.py``);
+* ``ST_*`` / ``SE_*``: the compiled game record's scalar state and per-seat state (``engine/record/state.py``);
 * ``EV_*``: trace event codes of the 4-int (int64) records ``(code, seat, a, b)``, ``EV_NAMES`` code →
   name; the order of events is fixed by the protocol in :mod:`unosim.engine`;
 * enumerations ``FAMILY_*``, ``MODE_*``, ``STACKING_*``, ``BLANK_*``, ``END_*``, ``MATCH_END_*``, the
@@ -34,9 +34,10 @@ from . import rule_table
 from .rule_table import (BLANK_EFFECTS, MATCH_MODES, MAX_PLAYERS, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES,
                          STACKING)
 
-ENGINE_VERSION = 4   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
+ENGINE_VERSION = 5   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
 #                      column, its card classes in the opening hands); 4: the expert prunes (lookahead's
-#                      prune parameter, default 1: the games of a lineup with the expert differ)
+#                      prune parameter, default 1: the games of a lineup with the expert differ); 5: every
+#                      wing's columns and events after the core's (minions', spin's, 7-0's moved; games equal)
 
 from .cards import MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
@@ -55,6 +56,7 @@ class Field:
     size: int = 1
     columns: tuple[str, ...] = ()
     doc: str = ""
+    dtype: str = "int32"   # a table column's type in the results (a wing's counters: int32)
 
 
 def field(name: str, spec: int | str | tuple[str, ...] = 1, doc: str = "") -> Field:
@@ -108,7 +110,7 @@ MATCH_END_NAMES = ("won", "no_winner", "truncated")
 # Built-in policies: ids are positions in POLICY_NAMES; every policy's parameter vector has one slot
 # per name of POLICY_PARAMS (PP_DRAW …: the name without its ``p_``; PP_W_POINTS …: a weight). The
 # probabilities come first, then the ``weighted`` policy's weights, one per feature of
-# engine/policy_features.py (documented there), then the ``lookahead`` search's parameters.
+# engine/policies/weighted_features.py (documented there), then the ``lookahead`` search's parameters.
 POLICY_NAMES = ("random", "greedy_points", "keep_wilds", "weighted", "lookahead")
 PROBABILITY_PARAMS = ("p_draw", "p_bluff", "p_challenge", "p_keep_drawn")
 WEIGHT_PARAMS = (
@@ -127,7 +129,7 @@ WEIGHT_PARAMS = (
 # the lookahead search's budget (worlds per option), rollout preset (an index of ROLLOUT_PRESETS),
 # rollout depth in turns, anchor preset (an index of ROLLOUT_PRESETS) and the significance (in standard
 # errors) a searched option needs to overrule the anchor's choice, and the standard errors by which an
-# option must trail to be dropped before the budget is spent (0: never; engine/lookahead.py)
+# option must trail to be dropped before the budget is spent (0: never; engine/core/lookahead.py)
 SEARCH_PARAMS = ("rollouts", "rollout", "horizon", "anchor", "z", "prune")
 POLICY_PARAMS = PROBABILITY_PARAMS + WEIGHT_PARAMS + SEARCH_PARAMS
 N_POLICY_PARAMS = len(POLICY_PARAMS)
@@ -139,22 +141,42 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
 
 
 # ---- the mechanisms, and what each one's wing adds to the records (engine/mechanics/, reference/mechanics/)
-# A mechanism is a verb a variant's cards or house rules add to the core turn; the engine compiles one only
-# when a call uses it (unosim.engine.builds). Each entry: how a compile notice names it, its estimated
-# cold-compile CPU seconds on the development machine (python -m bench.compile measures them), and its
-# round columns, game-record and seat-record slots and events. Fields of the wings in _IN_PLACE keep the places they had
-# before wings existed (their indices, and every stored dataset's column order, stay as they were); every
-# other wing's are appended after the core's, in this order, so adding a wing moves no other index.
-MECHANISMS = {
-    "blank": dict(label="blank cards", compile_seconds=6.0),
-    "minions": dict(
-        label="minions", compile_seconds=3.0,
+@dataclass(frozen=True)
+class Mechanism:
+    """A verb a variant's cards or house rules add to the core turn, and everything its wing adds to the
+    records; the engine compiles one only when a call uses it (``unosim.engine.build.builds``).
+
+    ``label``: how a compile notice names it. Its fields, appended after the core's in the order of
+    :data:`MECHANISMS` (adding a wing moves no other index): ``rounds`` and ``seats``, the round- and
+    seat-table columns (counters: a column's ``dtype`` is its type in the results); ``state`` and
+    ``seat_state``, its slots in the game record's scalar and per-seat state. ``arrays``: its scratch
+    arrays in the game record, ``(name, dtype, shape)``. ``events``: its trace events ``(name, what the
+    fields hold)``. ``decisions``: the policy decisions it asks (``engine/policies/dispatch.py``).
+    ``version``: the wing's own number, raised with :data:`ENGINE_VERSION` when its games or fields change.
+    """
+
+    label: str
+    rounds: tuple[Field, ...] = ()
+    seats: tuple[Field, ...] = ()
+    state: tuple[Field, ...] = ()
+    seat_state: tuple[Field, ...] = ()
+    arrays: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
+    events: tuple[tuple[str, str], ...] = ()
+    decisions: tuple[str, ...] = ()
+    version: int = 1
+
+
+MECHANISMS: dict[str, Mechanism] = {
+    "blank": Mechanism("blank cards", decisions=("choose_target",)),
+    "minions": Mechanism(
+        "minions",
         rounds=(field("DUMBFU_PENALTIES", "dumbfu_penalties", doc="Dumb Fu poses broken (docs/rules.md §2.2.2)"),),
         state=(field("DUMBFU", doc="dumbfu_penalties this round"),),
         seat_state=(field("WINDOW", doc="Dumb Fu pose window: -1 closed, else events counted so far"),),
+        version=2,
     ),
-    "spin": dict(
-        label="spin", compile_seconds=18.0,
+    "spin": Mechanism(
+        "spin",
         rounds=(field("SPINS", "spins"), field("FINAL_SPINS", "final_spins"),
                 field("OUTCOME", SPIN_OUTCOMES, doc="one count per wheel outcome")),
         seats=(field("WHEEL_GAINED", "wheel_gained", doc="cards that entered the hand through wheel outcomes"),
@@ -169,40 +191,50 @@ MECHANISMS = {
                 ("show", "seat shows its hand"),
                 ("shout", "seat shouts \"UNO Spin\" first"),
                 ("spinner", "seat is designated to spin at its next turn")),
+        arrays=(("outcomes", "int64", (N_SPIN_OUTCOMES,)), ("mark", "int64", (MAX_CARDS,)),
+                ("order", "int64", (MAX_CARDS,)), ("war_value", "int64", (MAX_PLAYERS,)),
+                ("tally", "int64", (10,)), ("group_points", "int64", (10,)),   # per number 0..9
+                ("fbuf", "float64", (MAX_PLAYERS,))),
+        decisions=("almost_uno_discards", "choose_group", "order_discards", "war_reveal", "choose_colour"),
+        version=2,
     ),
-    "no_mercy": dict(label="no_mercy", compile_seconds=3.0),
-    "stacking": dict(label="stacking", compile_seconds=2.0),
-    "mercy": dict(label="mercy", compile_seconds=1.5),
-    "seven_o": dict(
-        label="7-0", compile_seconds=1.5,
+    "no_mercy": Mechanism("no_mercy", decisions=("choose_colour",)),
+    "stacking": Mechanism("stacking", decisions=("choose_stack",)),
+    "mercy": Mechanism("mercy"),
+    "seven_o": Mechanism(
+        "7-0",
         rounds=(field("SWAPS_7", "swaps_7", doc="7s that swapped hands (docs/rules.md §4 seven_o)"),
                 field("PASSES_0", "passes_0", doc="0s that passed every hand on")),
         state=(field("SWAPS7", doc="7-swaps this round"), field("PASSES0", doc="0-passes this round")),
+        decisions=("choose_target",),
+        version=2,
     ),
-    "jump_in": dict(label="jump-in", compile_seconds=5.0),
-    "flip": dict(
-        label="flip", compile_seconds=9.0,
+    "jump_in": Mechanism("jump-in", decisions=("jumps_in",)),
+    "flip": Mechanism(
+        "flip",
         rounds=(field("FLIPS", "flips", doc="Flip cards that took effect (docs/rules.md §2.6.3)"),),
         state=(field("SIDE", doc="UNO Flip: 0 light side in play, 1 dark side"),
                field("FLIPS", doc="flips this round")),
         events=(("flip", "seat's Flip card turns every card over; a = side now in play (0 light, 1 dark)"),),
     ),
+    "cards": dict(label="declared cards", compile_seconds=4.0),   # docs/rules.md §2.7: effects as data
 }
-_IN_PLACE = ("minions", "spin", "seven_o")
 
 
-def _wing(name: str, table: str) -> tuple:
-    """A wing's fields of ``table`` (``rounds``, ``state`` or ``events``), at the place it keeps."""
-    return MECHANISMS[name].get(table, ())
+def wing_fields(table: str) -> tuple:
+    """Every wing's fields of ``table`` (``rounds``, ``seats``, ``state``, ``seat_state`` or ``events``), in
+    the order of :data:`MECHANISMS`: what the wings append after the core's."""
+    return tuple(f for wing in MECHANISMS.values() for f in getattr(wing, table))
 
 
-def _appended(table: str) -> tuple:
-    return tuple(f for name, wing in MECHANISMS.items() if name not in _IN_PLACE for f in wing.get(table, ()))
+def wing_arrays() -> tuple[tuple[str, str, tuple[int, ...]], ...]:
+    """Every wing's scratch arrays in the game record, in the order of :data:`MECHANISMS`."""
+    return tuple(a for wing in MECHANISMS.values() for a in wing.arrays)
 
 
-def wing_columns() -> tuple[str, ...]:
-    """The round columns the wings append after the core's (counters: int32 in the results)."""
-    return tuple(c for f in _appended("rounds") for c in f.columns)
+def wing_columns(table: str = "rounds") -> tuple[str, ...]:
+    """The ``rounds`` or ``seats`` columns the wings append after the core's."""
+    return tuple(c for f in wing_fields(table) for c in f.columns)
 
 
 # ---- compiled rules ---------------------------------------------------------------------------------
@@ -229,17 +261,14 @@ ROUND_TABLE = Layout("RC", (
     field("DRAWS", "n_draws"),
     field("RESHUFFLES", "n_reshuffles"),
     field("POINTS", "points"),
-    *_wing("minions", "rounds"),
     field("KNOCKOUTS", "knockouts"),
     field("LARGEST_STACK", "largest_stack"),
-    *_wing("seven_o", "rounds"),
-    *_wing("spin", "rounds"),
     field("LOOP_BOUND_HITS", "loop_bound_hits",
-          doc="loops cut short by an explicit bound (the round then ends truncated); see engine/turn.py"),
+          doc="loops cut short by an explicit bound (the round then ends truncated); see engine/core/turn.py"),
     field("LEAD_CHANGES", "lead_changes", doc="game-quality measures: engine.quality"),
     field("WINNER_MAX_DEFICIT", "winner_max_deficit", doc="-1 when the round has no winner (a null)"),
     field("MAX_HAND", "max_hand"),
-    *_appended("rounds"),
+    *wing_fields("rounds"),
 ))
 SEAT_TABLE = Layout("SC", (
     field("WON", "won"),
@@ -249,8 +278,7 @@ SEAT_TABLE = Layout("SC", (
     field("PLAYED", "n_played"),
     field("KNOCKED_OUT", "knocked_out"),
     field("KNOCKOUT_TURN", "knockout_turn", doc="1-based turn index, 0 if not knocked out"),
-    *_wing("spin", "seats"),
-    *_appended("seats"),
+    *wing_fields("seats"),
 ))
 # opening hands are a separate int8 matrix [round*players + seat, cards.N_HAND_CLASSES]
 MATCH_TABLE = Layout("MC", (
@@ -266,7 +294,7 @@ ROUND_COLUMNS = ROUND_TABLE.columns
 SEAT_COLUMNS = SEAT_TABLE.columns
 MATCH_COLUMNS = MATCH_TABLE.columns
 
-# ---- the compiled game record (engine/state.py) -----------------------------------------------------
+# ---- the compiled game record (engine/record/state.py) -----------------------------------------------------
 STATE = Layout("ST", (
     field("N", doc="players"),
     field("DEALER"),
@@ -281,44 +309,39 @@ STATE = Layout("ST", (
     field("ENDED"),
     field("WINNER"),
     field("END"),
-    *_wing("minions", "state"),
     field("N_ACTIVE"),
     field("TRACE"),
     field("EV_LEN"),
     field("FIRST_SEAT"),
-    field("VIOLATIONS", doc="audit mode: failed invariant checks (engine/audit.py)"),
+    field("VIOLATIONS", doc="audit mode: failed invariant checks (engine/core/audit.py)"),
     field("P", doc="pending penalty P (stacking)"),
     field("V", doc="draw value of the last draw card in the stack"),
     field("K", doc="kind of the last draw card in the stack (same_kind stacking)"),
     field("RESPONDER", doc="seat that must respond to P"),
     field("LARGEST", doc="largest_stack"),
-    *_wing("seven_o", "state"),
     field("KNOCKOUTS"),
     field("KO_SEAT", doc="last seat knocked out during the current turn, -1 if none"),
     field("PLAYED", doc="1 if the current turn (or jump-in) played a card"),
     field("LAST_PLAYER"),
     field("UNO_CHECKS", doc="0 when checkpoints cannot change anything: no trace and nobody forgets UNO"),
-    *_wing("spin", "state"),
-    field("EV_CAP", doc="rows of the trace buffer `ev` (kept as data: see state.new_game)"),
+    field("EV_CAP", doc="rows of the trace buffer `ev` (kept as data: see round.new_game)"),
     field("LOOP_BOUND_HITS", doc="loops of this round cut short by an explicit bound (RC_LOOP_BOUND_HITS)"),
     field("LEADER", doc="quality measures (engine.quality): last unique leader, -1 before the first"),
     field("LEAD_CHANGES"),
     field("MAX_HAND", doc="largest hand held so far in the round"),
     field("IDLE", doc="idle turns in a row so far (stalemate, §1.6), kept while the turn loop pauses"),
     field("LA_SEARCH", doc="1: a lookahead seat's turn pauses the turn loop for its search (0 in rollouts)"),
-    field("LA_READY", doc="1: the search of the seat about to move is done (engine/lookahead.py)"),
+    field("LA_READY", doc="1: the search of the seat about to move is done (engine/core/lookahead.py)"),
     field("LA_CHOICE", doc="the searched choice: hand index, -1 draw/accept, -2 none (the rollout preset)"),
-    *_appended("state"),
+    *wing_fields("state"),
 ))
 SEAT_STATE = Layout("SE", (
     field("DRAWN"),
     field("PLAYED"),
     field("UNO_DONE"),
-    *_wing("minions", "seat_state"),
     field("ACTIVE"),
     field("KO_TURN", doc="1-based turn of the knock-out, 0 if none"),
-    *_wing("spin", "seat_state"),
-    *_appended("seat_state"),
+    *wing_fields("seat_state"),
 ))
 
 # ---- trace events (code, seat, a, b); codes start at 1 (0 is never a valid event) ------------------
@@ -347,9 +370,8 @@ EVENTS = (
     ("knockout", "seat is knocked out (mercy), a = 1-based turn index"),
     ("pass", "seat played a 0: every active hand moves to next(seat)"),
     ("roulette", "seat (the victim) names colour a and reveals"),
-    *_wing("spin", "events"),
     ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
-    *_appended("events"),
+    *wing_fields("events"),
 )
 EV_NAMES = {code: name for code, (name, _) in enumerate(EVENTS, 1)}
 EVENT_WIDTH = 4          # (code, seat, a, b)
@@ -369,6 +391,9 @@ def _generated() -> dict[str, int]:
     out.update(enum_constants("", POLICY_NAMES))
     out.update(enum_constants("PP", tuple(p.removeprefix("p_") for p in POLICY_PARAMS)))
     out.update(enum_constants("EV", tuple(name for name, _ in EVENTS), start=1))
+    # where the wings' columns start: the output code zeroes them all, and a wing compiled in writes its own
+    out["RC_WINGS"] = ROUND_TABLE.size - sum(f.size for f in wing_fields("rounds"))
+    out["SC_WINGS"] = SEAT_TABLE.size - sum(f.size for f in wing_fields("seats"))
     clash = set(out) & set(globals())
     if clash:
         raise RuntimeError(f"generated protocol names clash with module names: {sorted(clash)}")
@@ -407,7 +432,7 @@ def output_buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndar
 
 
 __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
-           "RawResults", "output_buffers", "FAMILIES", "MECHANISMS", "wing_columns", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
+           "RawResults", "output_buffers", "FAMILIES", "Mechanism", "MECHANISMS", "wing_fields", "wing_arrays", "wing_columns", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
            "SPIN_OUTCOMES", "N_SPIN_OUTCOMES", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
            "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
            "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",

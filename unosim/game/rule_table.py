@@ -2,13 +2,17 @@
 
 One :class:`Rule` per parameter of a variant: its name, type, classic default, valid values (as one
 check that validates and normalises), the mechanisms it belongs to (empty: every family), its one-line
-description and its docs/rules.md section, and its slot in the compiled rules (``IR_*`` / ``FR_*``
-with the encoder that fills it). Everything else is generated from :data:`PARAMETERS`:
+description and its docs/rules.md section, its slot in the compiled rules (``IR_*`` / ``FR_*`` with the
+encoder that fills it), and the facts about it that others act on: the engine mechanism it switches on,
+the player's choice that exercises it, whether it matters only with two active seats, whether it takes
+one value per seat. Everything else is generated from :data:`PARAMETERS`:
 
 * :class:`unosim.game.rules.RuleSet`'s fields, defaults and validation;
 * the kernels' rule records :data:`unosim.game.protocol.IRULES` / ``FRULES`` and ``RuleSet.compile``;
 * the help of ``unosim rules`` (:func:`help_text`) and the explorer's rule toggles;
-* the table of docs/rules.md §3.1 (:func:`markdown`; ``tests/game/test_rule_table.py`` keeps it in sync).
+* the table of docs/rules.md §3.1 (:func:`markdown`; ``tests/game/test_rule_table.py`` keeps it in sync);
+* the engine build a rule set needs (:func:`switched_on`), the house-rule study's cells and lineups
+  (:mod:`unosim.pipeline.house_rules`) and the per-seat rules' player-count check.
 
 The anchor is OpenSpiel's ``GameType.parameter_specification`` (typed parameters with defaults); this
 table also carries what a person needs to read (descriptions, sections) and what the kernels need
@@ -16,7 +20,8 @@ table also carries what a person needs to read (descriptions, sections) and what
 
 Pure Python: this module is the ground the protocol stands on (it defines the rule enumerations
 ``MATCH_MODES``, ``STACKING``, ``BLANK_EFFECTS``, ``SPIN_OUTCOMES``, which the protocol re-exports), so
-it imports nothing of unosim but :mod:`unosim.game.checks` and the pure :mod:`unosim.game.flip_pairing`.
+it imports nothing of unosim but :mod:`unosim.game.checks`, the card-effect vocabulary
+(:mod:`unosim.game.card_effects`, pure too) and the pure :mod:`unosim.game.flip_pairing`.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from typing import Any
 import numpy as np
 
 from . import flip_pairing
-from .checks import clip_message, is_int, is_real, scaled
+from .card_effects import CARD_ROW, N_CARD_SLOTS   # cards declared as data (docs/rules.md §2.7)
+from .checks import bad_value, clip_message, is_int, is_real, scaled
 
 # ---- the rule vocabulary (re-exported by unosim.protocol, which numbers them for the kernels) ------
 MAX_PLAYERS = 10
@@ -57,7 +63,12 @@ class Rule:
     and :attr:`valid`; ``values`` holds the rules checked before this one (table order), for the few
     rules whose range depends on another. ``encode(value, rules, players)`` gives the kernel slot's
     number (or ``size`` numbers); ``slot`` is ``"IR_NAME"`` / ``"FR_NAME"``, or None for a rule that
-    reaches the kernel another way (the deck)."""
+    reaches the kernel another way (the deck).
+
+    ``switches_on``: the engine mechanism (``protocol.MECHANISMS``) the rule switches on whenever its
+    value is not ``off``. ``behaviour``: the policy parameter of the player's choice the rule acts on (a
+    rule no built-in policy exercises by default). ``two_active_seats``: the rule changes a game only with
+    two active players. ``per_seat``: the rule takes one value or one per seat."""
 
     name: str
     type: Any
@@ -73,6 +84,11 @@ class Rule:
     mechanisms: tuple[str, ...] = ()
     choices: tuple[Any, ...] = ()
     widget: str = "text"   # how a form edits it: bool, choice, int, float, text
+    switches_on: str | None = None
+    off: Any = False
+    behaviour: str | None = None
+    two_active_seats: bool = False
+    per_seat: bool = False
 
     @property
     def record(self) -> str | None:
@@ -85,7 +101,7 @@ class Rule:
 
 
 def bad(name: str, value: Any, valid: str) -> ValueError:
-    return ValueError(f"rule {name}={value!r} is invalid: valid is {valid}")
+    return bad_value(f"rule {name}", value, valid)
 
 
 # ---- checks ------------------------------------------------------------------------------------------
@@ -199,6 +215,13 @@ def _deck(name: str, value: Any, values: dict) -> tuple[tuple[str, int], ...]:
     return normalise(name, value)
 
 
+def _cards(name: str, value: Any, values: dict) -> tuple:
+    """Cards declared as data (docs/rules.md §2.7), checked one by one by :mod:`unosim.game.custom_cards`
+    (the family's support and the deck's size by ``RuleSet``)."""
+    from .custom_cards import normalise
+    return normalise(name, value, reserved=RULE_KEYS)
+
+
 # ---- encoders ----------------------------------------------------------------------------------------
 def _int(value: Any, rules: Any, players: int) -> int:
     return int(value)
@@ -214,9 +237,9 @@ def _seat_values(value: Any, players: int) -> tuple[float, ...]:
 
 # ---- the table ---------------------------------------------------------------------------------------
 def _toggle(name: str, default: bool, doc: str, section: str, *, mechanisms: tuple[str, ...] = (),
-            encode=None) -> Rule:
+            encode=None, **facts: Any) -> Rule:
     return Rule(name, bool, default, _boolean, "true or false", doc, section, "house", f"IR_{name.upper()}",
-                encode=encode or _int, mechanisms=mechanisms, choices=(False, True), widget="bool")
+                encode=encode or _int, mechanisms=mechanisms, choices=(False, True), widget="bool", **facts)
 
 
 PARAMETERS: tuple[Rule, ...] = (
@@ -234,6 +257,10 @@ PARAMETERS: tuple[Rule, ...] = (
     Rule("deck", tuple[tuple[str, int], ...], (), _deck,
          "a table of card class → count, e.g. {draw_two = 12, wild = 8}",
          "designer deck: the count of each card class that differs from the published deck", "2.5", "deck"),
+    Rule("cards", tuple, (), _cards,
+         "a table of card name → card, or NAME:coloured|wild,effects=E+E,points=P,count=C strings",
+         "cards declared as data: a colour class, effects in order, points and count", "2.7", "deck",
+         "IR_CARDS", N_CARD_SLOTS * CARD_ROW, encode=lambda value, rules, players: rules.card_rows()),
     Rule("flip_pairing", str, flip_pairing.DEFAULT, _choice(flip_pairing.names()),
          f"one of {list(flip_pairing.names())}", "which dark face is on the back of which light face",
          "6", "deck", mechanisms=("flip",), choices=flip_pairing.names(), widget="choice"),
@@ -256,7 +283,7 @@ PARAMETERS: tuple[Rule, ...] = (
     Rule("p_forget_uno", float | tuple[float, ...], 0.0, _per_seat(_is_prob, "a probability in [0, 1]"),
          "a probability in [0, 1], or one per seat", "probability of not calling UNO at a checkpoint",
          "1.10", "people", "FR_P_FORGET_UNO", MAX_PLAYERS,
-         encode=lambda value, rules, players: _seat_values(value, players), widget="float"),
+         encode=lambda value, rules, players: _seat_values(value, players), widget="float", per_seat=True),
     Rule("p_catch", float, 0.5, _probability, "a probability in [0, 1]",
          "probability that a missed UNO is caught", "1.10", "people", "FR_P_CATCH",
          encode=lambda value, rules, players: float(value),
@@ -274,25 +301,27 @@ PARAMETERS: tuple[Rule, ...] = (
     Rule("shout_weight", float | tuple[float, ...], 1.0, _per_seat(_is_positive_weight, "a finite number > 0"),
          "a finite number > 0, or one per seat", "relative speed at shouting \"UNO Spin\"", "2.3", "people",
          "FR_SHOUT_WEIGHT", MAX_PLAYERS, encode=lambda value, rules, players: scaled(_seat_values(value, players)),
-         mechanisms=("spin",), widget="float"),
+         mechanisms=("spin",), widget="float", per_seat=True),
     # house rules
     Rule("stacking", str, "none", _choice(STACKING), f"one of {list(STACKING)}",
          "whether and how draw cards stack", "4", "house", "IR_STACKING", encode=_index_of(STACKING),
-         choices=STACKING, widget="choice"),
-    _toggle("jump_in", False, "play an identical card out of turn", "4"),
-    _toggle("seven_o", False, "a 7 swaps hands, a 0 passes every hand on", "4"),
+         choices=STACKING, widget="choice", switches_on="stacking", off="none"),
+    _toggle("jump_in", False, "play an identical card out of turn", "4", switches_on="jump_in"),
+    _toggle("seven_o", False, "a 7 swaps hands, a 0 passes every hand on", "4", switches_on="seven_o"),
     _toggle("draw_until_playable", False, "keep drawing until a card can be played", "4"),
-    _toggle("force_play_drawn", False, "a playable drawn card must be played", "4"),
-    _toggle("voluntary_draw", True, "a player may draw although it could play", "4"),
+    _toggle("force_play_drawn", False, "a playable drawn card must be played", "4", behaviour="p_keep_drawn"),
+    _toggle("voluntary_draw", True, "a player may draw although it could play", "4", behaviour="p_draw"),
     # no_bluffing switches the challenge off: a challenge could never succeed
     _toggle("wd4_challenge", True, "a Wild Draw Four may be challenged", "1.8",
-            encode=lambda value, rules, players: int(value and not rules.no_bluffing)),
-    _toggle("no_bluffing", False, "an illegal Wild Draw Four cannot be played", "1.8"),
-    _toggle("two_player_reverse_skip", True, "with two players a Reverse acts as a Skip", "4"),
+            encode=lambda value, rules, players: int(value and not rules.no_bluffing), behaviour="p_challenge"),
+    _toggle("no_bluffing", False, "an illegal Wild Draw Four cannot be played", "1.8", behaviour="p_bluff"),
+    _toggle("two_player_reverse_skip", True, "with two players a Reverse acts as a Skip", "4",
+            two_active_seats=True),
     _toggle("final_card_effects", True, "a round's final card still takes effect", "1.11"),
     Rule("mercy_limit", int | None, None, _mercy_limit, "none or an integer from hand_size + 1 to 200",
          "a player holding this many cards is knocked out", "2.4.6", "house", "IR_MERCY_LIMIT",
-         encode=lambda value, rules, players: 0 if value is None else int(value), widget="int"),
+         encode=lambda value, rules, players: 0 if value is None else int(value), widget="int",
+         switches_on="mercy", off=None),
     _toggle("spin_first_card_spins", False, "a spin card turned up first makes the first player spin", "2.3",
             mechanisms=("spin",)),
     _toggle("spin_continue_after_winner", True, "the round goes on after a wheel outcome's winner", "2.3",
@@ -308,6 +337,12 @@ COMMON_DEFAULTS: dict[str, Any] = {r.name: r.default for r in PARAMETERS}
 def kernel_slots(record: str) -> tuple[tuple[str, int, str], ...]:
     """(slot name, size, description) of every rule slot in the ``IR`` or ``FR`` record, in table order."""
     return tuple((r.slot_name, r.size, r.doc) for r in PARAMETERS if r.record == record)
+
+
+def switched_on(rules: Any) -> frozenset[str]:
+    """The engine mechanisms the rule values of ``rules`` (a ``RuleSet``, or anything with the rules as
+    attributes) switch on."""
+    return frozenset(r.switches_on for r in PARAMETERS if r.switches_on and getattr(rules, r.name) != r.off)
 
 
 def own_rules(mechanism: str) -> tuple[str, ...]:

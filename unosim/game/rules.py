@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cards, designer_deck, families, rule_table
+from . import custom_cards, designer_deck, families, rule_table
 from . import protocol as L
 from .checks import is_int
 from .protocol import BLANK_EFFECTS, FAMILIES, MATCH_MODES, SPIN_OUTCOMES, STACKING
@@ -73,6 +73,10 @@ class _RuleSetMethods:
         for k, v in rule_table.validate({**defaults, **given}).items():
             object.__setattr__(self, k, v)
         designer_deck.check(self.family, self.spec.kinds, self.deck, self.deck_counts())
+        custom_cards.check(self.family, self.new_cards, self.mechanics)
+        if self.deck_size > L.MAX_CARDS:
+            raise ValueError(f"the deck with the declared cards holds {self.deck_size} cards: valid is at most "
+                             f"{L.MAX_CARDS} (protocol.MAX_CARDS)")
 
     # ---- derived -----------------------------------------------------------------------------------
     @property
@@ -96,21 +100,46 @@ class _RuleSetMethods:
         return self.spec.players
 
     def deck_counts(self) -> np.ndarray:
-        """The deck as a count vector over card ids: the family's, with the designer ``deck`` applied."""
-        return designer_deck.apply(self.spec.deck_counts(**{k: getattr(self, k) for k in self.spec.deck_rules}),
-                                   self.deck)
+        """The deck as a count vector over the built-in card ids: the family's, with the designer ``deck``
+        applied and the declared cards that are built-in classes added (docs/rules.md §2.7)."""
+        counts = designer_deck.apply(self.spec.deck_counts(**{k: getattr(self, k) for k in self.spec.deck_rules}),
+                                     self.deck)
+        same, _ = custom_cards.split(self.cards, designer_deck.valid_classes(self.spec.kinds))
+        for cls, decl in same:
+            counts = designer_deck.apply(counts, ((cls, int(counts[designer_deck.ids(cls)].sum()) + decl.copies),))
+        return counts
+
+    @property
+    def new_cards(self) -> tuple:
+        """The declared cards that are not a built-in class: each takes a custom slot (docs/rules.md §2.7)."""
+        return custom_cards.split(self.cards, designer_deck.valid_classes(self.spec.kinds))[1]
+
+    def custom_counts(self) -> np.ndarray:
+        """Count vector over the custom ids (``custom_cards.ID_CUSTOM0`` on)."""
+        return custom_cards.custom_counts(self.new_cards)
+
+    def card_rows(self) -> list[int]:
+        """The declared cards' rows of the compiled rules (``custom_cards.rows``)."""
+        return custom_cards.rows(self.new_cards)
+
+    def all_counts(self) -> np.ndarray:
+        """Count vector over every id, built-in then custom (``custom_cards.N_ALL_IDS``)."""
+        return np.concatenate([self.deck_counts(), self.custom_counts()])
 
     def deck_in_effect(self) -> dict[str, int]:
-        """The deck as card class → count (``unosim rules``, dataset manifests)."""
-        return designer_deck.describe(self.deck_counts())
+        """The deck as card class → count (``unosim rules``, dataset manifests); a declared card by its name."""
+        described = designer_deck.describe(self.deck_counts())
+        return {**described, **{d.name: d.copies for d in self.new_cards}}
 
     def first_card_excluded(self) -> int:
-        """``k`` of docs/rules.md §3: the cards of the deck that cannot stay as the first card."""
-        return self.spec.first_card_excluded(self.deck_counts())
+        """``k`` of docs/rules.md §3: the cards of the deck that cannot stay as the first card (a
+        challengeable declared card goes back like a Wild Draw Four, §2.7)."""
+        declared = sum(d.copies for d in self.new_cards if d.challengeable)
+        return self.spec.first_card_excluded(self.deck_counts()) + declared
 
     @property
     def deck_size(self) -> int:
-        return int(self.deck_counts().sum())
+        return int(self.deck_counts().sum() + self.custom_counts().sum())
 
     def max_players(self) -> int:
         """Most players the deck can deal to (docs/rules.md §3: hand_size × n ≤ deck − k − 1)."""
@@ -134,6 +163,7 @@ class _RuleSetMethods:
         """Every field (JSON-friendly), for manifests and ``unosim rules``."""
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "_name"}
         out["deck"] = dict(self.deck)
+        out["cards"] = [str(d) for d in self.cards]
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
 
     def replace(self, **overrides: Any) -> RuleSet:
@@ -157,7 +187,7 @@ class _RuleSetMethods:
                 f"hand_size={self.hand_size} × players={players} = {need} cards exceeds what the "
                 f"{self.deck_size}-card {self.family} deck can deal ({max(spare, 0)}, docs/rules.md §3); "
                 f"{self._deal_advice(players, spare)}")
-        for name in ("p_forget_uno", "shout_weight"):
+        for name in (r.name for r in PARAMETERS if r.per_seat):
             value = getattr(self, name)
             if isinstance(value, tuple) and len(value) != players:
                 raise ValueError(f"{name} has {len(value)} entries but players={players}; give one "
@@ -178,6 +208,9 @@ class _RuleSetMethods:
     def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.game.protocol`."""
         self.check_players(players)
+        refusal = custom_cards.compiled_refusal(self.new_cards)
+        if refusal:
+            raise ValueError(refusal)
         players = int(players)
         ir = np.zeros(L.IR_SIZE, np.int64)
         fr = np.zeros(L.FR_SIZE, np.float64)
@@ -192,7 +225,7 @@ class _RuleSetMethods:
                     records[rule.record][offset] = value
                 else:
                     records[rule.record][offset:offset + len(value)] = value
-        return ir, fr, cards.deck_ids(self.deck_counts())
+        return ir, fr, np.repeat(np.arange(custom_cards.N_ALL_IDS, dtype=np.int64), self.all_counts())
 
 
 _format = rule_table.format_value
@@ -281,6 +314,8 @@ def get_variant(name: str, overrides: dict[str, Any] | None = None) -> RuleSet:
 
 
 _KEY_RE = re.compile(r"\s*([a-z_]+)\s*(?:\((.*)\))?\s*")
+# a comma outside [...]: a declared card's own commas stay inside its list (cards=[a:wild,effects=…])
+_TOP_LEVEL_COMMA = re.compile(r",(?![^\[]*\])")
 
 
 
@@ -305,7 +340,7 @@ def from_key(key: str) -> RuleSet:
         raise ValueError(f"cannot parse rule key {key!r}: expected family(name=value,...)")
     family, body = m.group(1), m.group(2) or ""
     overrides: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in body.split(","))):
+    for part in filter(None, (p.strip() for p in _TOP_LEVEL_COMMA.split(body))):
         if "=" not in part:
             raise ValueError(f"cannot parse {part!r} in rule key {key!r}: expected name=value")
         k, raw = (s.strip() for s in part.split("=", 1))

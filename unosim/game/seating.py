@@ -61,23 +61,33 @@ def check_scheme(scheme) -> str:
     return scheme
 
 
-def entrants(policy_list, players: int, scheme: str = SCHEMES[0]) -> tuple[Entrant, ...]:
-    """Validate the policy list for ``players`` seats; raises ValueError naming the bad value."""
-    if isinstance(policy_list, str):
-        policy_list = policies._split_top_level(policy_list)
-    if not isinstance(policy_list, (list, tuple)) or not all(isinstance(p, str) for p in policy_list):
-        raise ValueError(f"policies={policy_list!r} is invalid: valid is a list of policy specs such as "
-                         f"['random', 'greedy_points'] (policies: {list(policies.POLICIES)})")
-    if len(policy_list) < 2:
-        raise ValueError(f"policies={list(policy_list)!r} names {len(policy_list)} polic"
-                         f"{'y' if len(policy_list) == 1 else 'ies'}: a tournament needs at least 2 (give a "
+def is_python_policy(item) -> bool:
+    """An entry played by the reference engine: an object with a ``play`` method, or a callable."""
+    return not isinstance(item, (str, policies.PolicySpec)) and (callable(item) or hasattr(item, "play"))
+
+
+def parse_entries(policy_list) -> tuple:
+    """A tournament's or ladder's policy list parsed at its door (:func:`unosim.game.policies.parse_policies`):
+    a list, or one comma-separated string → a PolicySpec per spec; with a Python policy among them, every
+    entry that is not a spec stays as given, for the reference engine to use or refuse by name."""
+    python = isinstance(policy_list, (list, tuple)) and any(is_python_policy(p) for p in policy_list)
+    return policies.parse_policies(policy_list, keep=lambda p: python and not isinstance(p, (str, policies.PolicySpec)))
+
+
+def entrants(specs: tuple[policies.PolicySpec, ...], players: int, scheme: str = SCHEMES[0]) -> tuple[Entrant, ...]:
+    """The entrants of the parsed policy list ``specs`` (:func:`parse_entries`) at ``players`` seats; raises
+    ValueError naming the bad value."""
+    labels = [spec.label for spec in specs]
+    if len(labels) < 2:
+        raise ValueError(f"policies={labels!r} names {len(labels)} polic"
+                         f"{'y' if len(labels) == 1 else 'ies'}: a tournament needs at least 2 (give a "
                          f"policy twice to play it against a copy of itself)")
-    count = arrangement_count(len(policy_list), players, scheme)
+    count = arrangement_count(len(labels), players, scheme)
     if count > MAX_ARRANGEMENTS:
-        raise ValueError(f"policies={list(policy_list)!r}: {len(policy_list)} policies at {players} seats "
+        raise ValueError(f"policies={labels!r}: {len(labels)} policies at {players} seats "
                          f"would replay every deal {count:,} times; valid is at most {MAX_ARRANGEMENTS:,} "
                          f"arrangements (fewer policies, or one tournament per group)")
-    specs = [policies.parse_policy(p).label for p in policy_list]
+    specs = labels
     totals = Counter(specs)
     seen: Counter = Counter()
     out = []

@@ -85,10 +85,10 @@ def probe_workers(client, root: Path) -> None:
 
 class JobThreads:
     """The jobs running on threads of this process. joblib cannot stop a thread, and a thread still in the
-    engine or the parquet writer when the interpreter exits is killed mid-call (SIGTERM of a run of
-    100,000-game jobs ended with SIGABRT in 6 of 20 tries): a run that ends early sets ``stop``, which each job
-    checks between its kernel calls (:class:`CallStopped`, before any part is written), and waits for
-    the jobs still running."""
+    engine or the parquet writer when the interpreter exits is killed mid-call (a SIGTERM then often ended
+    the process with SIGABRT: docs/results/code_choices.json): a run that ends early sets ``stop``, which
+    each job checks between its kernel calls (:class:`CallStopped`, before any part is written), and waits
+    for the jobs still running."""
 
     def __init__(self) -> None:
         self.stop = threading.Event()

@@ -32,7 +32,7 @@ expert ``lookahead`` in seat 0, ``random`` elsewhere — and its all-``random`` 
 that the report's skill edge (:mod:`unosim.analysis.skill`) measures how much of each rule's game is
 skill and the paired skill changes (:mod:`unosim.analysis.skill_rules`, their own Holm family) how each
 rule changes it. The
-expert plays about a thousand times slower than ``random``, so its cells get their own grid with
+expert plays far slower than ``random`` (docs/results/expert_speed.json), so its cells get their own grid with
 at most :data:`SKILL_GAMES` games (the twin's cells keep the study's count; the pairs are the games both
 have, the same deals by common random numbers).
 """
@@ -44,19 +44,19 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..game import policies, rules
+from ..game import policies, rule_table, rules
 from ..store.atomic import write_text_atomic
 from .study import toml_value
 
 DEFAULT_GAMES = 100_000
-#: the expert-in-one-seat lineup of the skill cells, and their games (classic 4p: ~250 games/s per core)
+#: the expert-in-one-seat lineup of the skill cells, and their games (few: the expert's speed is in
+#: docs/results/expert_speed.json)
 EXPERT_LINEUP = ("expert", "lookahead,random*")
 SKILL_GAMES = 5_000
 HAND_SIZE_STEP = 2
-_ONLY_WITH_TWO_ACTIVE = ("two_player_reverse_skip",)
-#: rules that change a game only through a choice, and the policy parameter that makes the choice
-BEHAVIOURS = {"no_bluffing": "p_bluff", "wd4_challenge": "p_challenge", "voluntary_draw": "p_draw",
-              "force_play_drawn": "p_keep_drawn"}
+#: rules that change a game only through a choice, and the policy parameter that makes the choice (the
+#: rule table's ``behaviour``)
+BEHAVIOURS = {r.name: r.behaviour for r in rule_table.PARAMETERS if r.behaviour}
 #: the lineup that exercises them, casual players as people play: every seat picks any legal card and
 #: sometimes keeps a playable drawn card, draws instead of playing, bluffs or challenges (the demo's too)
 BEHAVIOUR_LINEUP = ("casual", "random(p_draw=0.1,p_bluff=0.1,p_challenge=0.1,p_keep_drawn=0.3)")
@@ -98,7 +98,7 @@ def alternatives(variant: str, players: list[int]) -> list[Alternative]:
                 ruleset.check_players(n)
         except ValueError:
             continue  # fixed in the variant, not of its family, or not dealable: the registry says no
-        two_only = rule in _ONLY_WITH_TWO_ACTIVE and baseline.mercy_limit is None
+        two_only = rule_table.BY_NAME[rule].two_active_seats and baseline.mercy_limit is None
         if two_only and 2 not in players:
             continue
         out.append(Alternative(_cell_name(rule, value), rule, value, two_only))

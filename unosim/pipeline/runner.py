@@ -48,8 +48,8 @@ from .start import refuse_foreign_directory, remove_stale_temporaries, stamp, st
 from .study import Job, Study
 from .worker import run_job
 
-#: per-job memory budget, about 2.5 GB per worker: a job holds its rows in memory while it writes them,
-#: measured at about 2.2 kB per single-round game and 12 kB per match (about 10 rounds) of classic 4p
+#: per-job memory budget, about 2.5 GB per worker: a job holds its rows in memory while it writes them
+#: (its bytes per game: docs/results/code_choices.json)
 MAX_CHUNK_SIZE = {"single_round": 1_000_000, "match": 200_000}
 MANIFEST_INTERVAL_S = 2.0
 #: the most workers a local run puts on threads of its own process by default (more run as processes): a
@@ -209,13 +209,13 @@ def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[lis
     """The seconds spent compiling, and the column schema of each table as this unosim writes it.
 
     Run in the parent before anything is written. It compiles the engine builds the cells need
-    (:func:`unosim.engine.prepare.prepare`: one, or two side by side on two or more cores), so the workers
+    (:func:`unosim.engine.build.prepare.prepare`: one, or two side by side on two or more cores), so the workers
     only load them. The schema comes from tables of no games (:meth:`Results.empty`), so a parent whose
     builds are in the cache never loads the engine: the workers' start is the only engine load before the
     first job (tests/store/test_dataset.py checks these tables against played ones). The manifest records the
     schema; every part is checked against it.
     """
-    from ..engine.prepare import prepare
+    from ..engine.build.prepare import prepare
     builds = [engine.build_for(c.ruleset, policies.make_lineup(c.lineup_spec, c.players)) for c in study.cells]
     seconds = prepare(builds, workers=local_workers(n_jobs))
     schemas = {}

@@ -30,8 +30,8 @@ from .run_errors import RunError
 from .study import Study
 
 #: games per job by default: large enough that a job's fixed costs (six fsyncs, a ledger line, the
-#: worker's round trip) stay a small share of its time (docs/results/code_choices.json), while a job
-#: holds about 220 MB of single rounds or 600 MB of matches (about 10 rounds each)
+#: worker's round trip) stay a small share of its time, small enough that a job's rows stay a few hundred
+#: MB (both: docs/results/code_choices.json)
 DEFAULT_CHUNK_SIZE = {"single_round": 100_000, "match": 50_000}
 
 

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import cards, policies, rules
-from ..game.checks import clip_message
+from ..game.checks import clip_message, is_int
 from ..store.layout import job_count, job_range
 
 MODES = rules.MATCH_MODES
@@ -59,7 +59,7 @@ _NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _NAME_RULE = "a lowercase identifier (letters, digits, _; at most 64 characters)"
 _SPEC_KEYS = {"study", "variants", "lineups", "grid", "comparisons", "profile"}
 _STUDY_KEYS = {"name", "seed", "games", "mode", "common_random_numbers", "description"}
-_VARIANT_KEYS = {"base", "rules", "deck"}
+_VARIANT_KEYS = {"base", "rules", "deck", "cards"}
 _GRID_KEYS = {"variants", "players", "lineups", "games"}
 _COMPARISON_KEYS = {"axis", "a", "b"}
 
@@ -147,7 +147,7 @@ class Study:
             "name": self.name, "seed": self.seed, "mode": self.mode,
             "common_random_numbers": self.common_random_numbers, "description": self.description,
             "variants": {name: {"key": rs.key, "base": rs.name, "overrides": self.variant_overrides[name],
-                                **({"deck_in_effect": rs.deck_in_effect()} if rs.deck else {})}
+                                **({"deck_in_effect": rs.deck_in_effect()} if rs.deck or rs.cards else {})}
                          for name, rs in self.variants.items()},
             "lineups": dict(self.lineups),
             "cells": [c.describe() for c in self.cells],
@@ -273,9 +273,9 @@ def _identifier(value: Any, where: str, fail) -> str:
 
 
 def _int(value: Any, where: str, lo: int, hi: int, fail) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+    if not is_int(value) or not lo <= value <= hi:
         raise fail(f"{where}={value!r} must be an integer in {lo}..{hi}")
-    return value
+    return int(value)
 
 
 def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -299,10 +299,12 @@ def _parse_variants(table: Any, fail) -> dict[str, tuple[str, dict[str, Any]]]:
         if "match_mode" in extra:
             raise fail(f"{where}: match_mode is set once for the study, by [study] mode")
         extra = dict(extra)
-        if "deck" in entry:
-            if "deck" in extra:
-                raise fail(f"{where}: the deck is given twice (deck = … and rules = {{ deck = … }}); give it once")
-            extra["deck"] = entry["deck"]
+        for key in ("deck", "cards"):   # a designer deck (docs/rules.md §2.5), cards declared as data (§2.7)
+            if key in entry:
+                if key in extra:
+                    raise fail(f"{where}: the {key} are given twice ({key} = … and rules = {{ {key} = … }}); "
+                               f"give them once")
+                extra[key] = entry[key]
         out[name] = (base, extra)
     return out
 

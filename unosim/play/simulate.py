@@ -13,7 +13,7 @@ from ..game.checks import as_int
 from ..game import protocol as L
 from ..game.protocol import RawResults, output_buffers
 from ..game.policies import PolicySpec, lineup_arrays, make_lineup
-from ..game.rules import SPIN_OUTCOMES, RuleSet, get_variant
+from ..game.rules import RuleSet, get_variant
 from ..store.columns import Column, Constant, Labels, WithNulls, polars_column
 
 if TYPE_CHECKING:
@@ -24,8 +24,9 @@ MAX_SEED = 2**63 - 1
 # (bytes, override with the UNOSIM_MEMORY_BUDGET environment variable). Larger runs go through a study,
 # which writes chunks to disk.
 DEFAULT_MEMORY_BUDGET = 4 * 2**30
-# The kernel hands control back to Python after about this many turns (≈ 0.1-0.3 s), so Ctrl-C is seen
-# between calls; a single match is never split, and the split never changes a result.
+# The kernel hands control back to Python after about this many turns (a fraction of a second:
+# docs/results/code_choices.json), so Ctrl-C is seen between calls; a single match is never split, and the
+# split never changes a result.
 TURN_BUDGET = 1_000_000
 GAMES_PER_CALL = 20_000
 # A match-mode batch's round buffer holds this many rounds per match (a guess at a typical match) plus
@@ -190,7 +191,7 @@ def _trim(buffer: np.ndarray, n: int) -> np.ndarray:
 
 
 def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, Column]:
-    """The game-quality measures (``unosim.engine.quality``) in compact dtypes: ``winner_max_deficit``
+    """The game-quality measures (``unosim.engine.record.quality``) in compact dtypes: ``winner_max_deficit``
     and ``max_hand`` never exceed the largest deck (168 cards); ``lead_changes`` is bounded by the turns
     of the round, so it keeps the turn counter's width. No winner: ``winner_max_deficit`` is null."""
     deficit = cols["winner_max_deficit"]
@@ -199,6 +200,12 @@ def _quality_columns(cols: dict[str, np.ndarray]) -> dict[str, Column]:
         "winner_max_deficit": WithNulls(deficit.astype(np.int16), deficit < 0),
         "max_hand": cols["max_hand"].astype(np.int16),
     }
+
+
+def _wing_columns(raw: np.ndarray, layout: L.Layout, table: str) -> dict[str, Column]:
+    """The wings' ``rounds`` or ``seats`` columns (``protocol.MECHANISMS``), each in its field's type."""
+    return {column: raw[:, layout.offsets[f.name] + i].astype(f.dtype)
+            for f in L.wing_fields(table) for i, column in enumerate(f.columns)}
 
 
 class Results:
@@ -267,11 +274,10 @@ class Results:
             **{k: cols[k].astype(np.int8) for k in ("dealer_seat", "first_seat", "winner_seat")},
             "end": Labels(L.END_NAMES, cols["end"], enum=True),
             **{k: cols[k].astype(np.int32) for k in (
-                "n_turns", "n_plays", "n_draws", "n_reshuffles", "points", "dumbfu_penalties",
-                "knockouts", "largest_stack", "swaps_7", "passes_0", "spins", "final_spins",
-                *SPIN_OUTCOMES, "loop_bound_hits")},
+                "n_turns", "n_plays", "n_draws", "n_reshuffles", "points", "knockouts", "largest_stack",
+                "loop_bound_hits")},
             **_quality_columns(cols),
-            **{k: cols[k].astype(np.int32) for k in L.wing_columns()},   # e.g. UNO Flip's flips
+            **_wing_columns(r, L.ROUND_TABLE, "rounds"),
         }
 
     def _seat_columns(self) -> dict[str, Column]:
@@ -292,8 +298,7 @@ class Results:
                 ("n_played", "PLAYED"))},
             "knocked_out": s[:, L.SC_KNOCKED_OUT].astype(bool),
             "knockout_turn": s[:, L.SC_KNOCKOUT_TURN],
-            "wheel_gained": s[:, L.SC_WHEEL_GAINED],
-            "wheel_lost": s[:, L.SC_WHEEL_LOST],
+            **_wing_columns(s, L.SEAT_TABLE, "seats"),
             **{f"open_{name}": o[:, i] for i, name in enumerate(cards.HAND_CLASSES)},
         }
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game.cards import COLOUR_NAMES, DARK_COLOUR_NAMES, card_name
+from ..game import custom_cards
+from ..game.cards import COLOUR_NAMES, DARK_COLOUR_NAMES
+from ..game.cards import card_name as builtin_name
 from ..game import protocol as L
 from ..game.rules import SPIN_OUTCOMES
 from ..game.checks import as_int
@@ -13,10 +15,12 @@ from .simulate import MAX_SEED, check_games, resolve, run_compiled
 _UNO = {1: "calls UNO", 2: "forgot UNO and is caught", 3: "forgot UNO, not caught"}
 
 
-def describe(event, side: int = 0) -> str:
+def describe(event, side: int = 0, names: tuple[str, ...] | None = None) -> str:
     """One trace event (code, seat, a, b) as a line of text; ``side`` 1: UNO Flip's dark side is in play
-    (its colours are named pink, teal, orange, purple: P, T, O, V)."""
+    (its colours are named pink, teal, orange, purple: P, T, O, V); ``names``: every card id's name, the
+    declared cards' included (``custom_cards.book(...).names``; default: the built-in cards')."""
     code, seat, a, b = (int(x) for x in event)
+    card_name = names.__getitem__ if names is not None else builtin_name
     who = f"seat {seat}"
     if code == L.EV_ROUND_START:
         return f"== game {b}, round {a}: dealer is seat {seat}"
@@ -103,16 +107,19 @@ def replay_events(variant, *, players: int, seed: int, game: int = 0, lineup="ra
 
 def replay(variant, *, players: int, seed: int, game: int = 0, lineup="random",
            rules: dict | None = None) -> str:
-    """A turn-by-turn log of game ``game`` of a ``simulate`` call with the same arguments."""
+    """A turn-by-turn log of game ``game`` of a ``simulate`` call with the same arguments; a declared card
+    (docs/rules.md §2.7) by its name."""
+    rs, _ = resolve(variant, players, lineup, rules)
     return describe_events(replay_events(variant, players=players, seed=seed, game=game, lineup=lineup,
-                                         rules=rules))
+                                         rules=rules), custom_cards.book(rs.new_cards).names)
 
 
-def describe_events(events) -> str:
-    """Trace events as lines of text, each colour named on the side in play (UNO Flip)."""
+def describe_events(events, names: tuple[str, ...] | None = None) -> str:
+    """Trace events as lines of text, each colour named on the side in play (UNO Flip); ``names`` as for
+    :func:`describe`."""
     lines, side = [], 0
     for event in events:
         if event[0] in (L.EV_ROUND_START, L.EV_FLIP):
             side = int(event[2]) if event[0] == L.EV_FLIP else 0
-        lines.append(describe(event, side))
+        lines.append(describe(event, side, names))
     return "\n".join(lines) + "\n"

@@ -11,10 +11,10 @@ Everyone, Wild Color Roulette) and ``flip`` (UNO Flip's two sides) — each with
 docs/rules.md §4 that applies to it.
 
 Modules: :mod:`.table` (round state and primitive verbs), :mod:`.penalties` (skips, draw cards, the WD4
-challenge), :mod:`.effects` (the other card effects), :mod:`.round` (the round procedure, ``TURN(p)`` and
+challenge), :mod:`.effects` (the other card effects), :mod:`.turn` (the round procedure, ``TURN(p)`` and
 jump-ins), :mod:`.mechanics` (one wing per mechanism: ``blank``, ``minions``, ``spin``, ``no_mercy``,
-``stacking``, ``mercy``, ``seven_o``, ``flip``) reached through :mod:`.hooks`, :mod:`.match` (matches,
-scoring, output tables), :mod:`.policies` (views, Python policies, the built-in policies in Python),
+``stacking``, ``seven_o``, ``flip``) reached through :mod:`.hooks`, :mod:`.round` (matches,
+scoring, output tables; the compiled engine's ``core.round``), :mod:`.policies` (views, Python policies, the built-in policies in Python),
 :mod:`.lookahead` (replays the compiled engine's recorded ``lookahead`` decisions), :mod:`.card_tables`
 (the card tables as tuples). The random streams live in :mod:`unosim.reference.rng`.
 """
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game.rules import RuleSet
-from .match import RawResults, run_games
+from .round import RawResults, run_games
 from .policies import (
     GreedyPointsPolicy,
     KeepWildsPolicy,

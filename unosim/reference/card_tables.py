@@ -1,13 +1,20 @@
-"""The per-id card tables of :mod:`unosim.game.cards` as plain tuples (fast to index from Python)."""
+"""The per-id card tables of :mod:`unosim.game.cards` as plain tuples (fast to index from Python).
 
-from ..game import cards
+They cover the declared cards' ids too (:mod:`unosim.game.custom_cards`: colour by id, a kind of their
+own, class-default points, no draw value); what a rule set declares for them (points, draw value,
+challenge) is in the table's ``book`` (``custom_cards.book``), which the rules read.
+"""
 
-COLOUR = tuple(int(x) for x in cards.COLOUR)
-KIND = tuple(int(x) for x in cards.KIND)
-NUMBER_OF = tuple(int(x) for x in cards.NUMBER_OF)
-POINTS = tuple(int(x) for x in cards.POINTS)
-DRAW_VALUE = tuple(int(x) for x in cards.DRAW_VALUE)
+from ..game import cards, custom_cards
+
+COLOUR = tuple(int(x) for x in custom_cards.ALL_COLOUR)
+KIND = tuple(int(x) for x in custom_cards.ALL_KIND)
+NUMBER_OF = tuple(int(x) for x in custom_cards.ALL_NUMBER_OF)
+POINTS = tuple(int(x) for x in custom_cards.ALL_POINTS)
+DRAW_VALUE = tuple(int(x) for x in custom_cards.ALL_DRAW_VALUE)
 HAND_CLASS = tuple(int(x) for x in cards.HAND_CLASS)
+#: the face each id shows (an UNO Flip pairing's copies on other backs show one face, docs/rules.md §6 F1)
+BASE_FACE = tuple(int(x) for x in custom_cards.ALL_BASE_FACE)
 
 
 def is_wild(card: int) -> bool:

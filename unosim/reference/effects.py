@@ -18,6 +18,7 @@ from .penalties import (
     victim_draws_and_is_skipped,
 )
 from . import hooks
+from .mechanics import cards as declared
 from .table import Skips, Table
 
 
@@ -35,6 +36,8 @@ def after_wing(table: Table, answer):
 def apply_played_card(table: Table, player: int, card: int, guilty: bool) -> int | None:
     """The effect of ``card`` just played by ``player``; ``guilty``: an illegal (bluffed) WD4."""
     kind = KIND[card]
+    if table.book.is_custom(card):   # a declared card's effects (docs/rules.md §2.7)
+        return declared.on_play(table, player, card, guilty)
     answer = hooks.on_play(table, player, card, guilty)
     answer = after_wing(table, answer)
     if answer is not hooks.NOT_MINE:
@@ -84,6 +87,8 @@ def apply_first_card(table: Table) -> int | None:
     if kind == cards.REVERSE:
         table.direction = -1
         return table.dealer
+    if table.book.is_custom(top):   # a declared card (docs/rules.md §2.7)
+        return declared.on_first_card(table, f_seat, top)
     answer = hooks.on_first_card(table, f_seat, top)   # spin_first_card_spins (§2.3.6), a blank (§2.1.3)
     answer = after_wing(table, answer)
     if answer is not hooks.NOT_MINE:
@@ -99,7 +104,9 @@ def apply_final_card(table: Table, player: int, card: int, pending: int) -> None
     A last ``shuffle_hands`` blank never gets here (the round goes on); a wing's card acts through its
     wing. No other no_mercy card has a final-card effect (docs/rules.md §4).
     """
-    if DRAW_VALUE[card] > 0:
+    if table.book.is_custom(card):
+        declared.on_final(table, player, card, pending)   # a declared card's effects (§2.7)
+    elif DRAW_VALUE[card] > 0:
         final_draw(table, player, card, pending)   # no response, no challenge
     else:
         hooks.on_final(table, player, card)    # a last blank (§2.1.3), a last spin card (§2.3.6)

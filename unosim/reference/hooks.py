@@ -2,9 +2,9 @@
 readable twins of ``unosim/engine/mechanics/``).
 
 Each wing holds one mechanism's verbs, its round state (kept on the ``Table``, set by its ``start``)
-and its round counters. The core (:mod:`.round`, :mod:`.effects`, :mod:`.match`) calls the wings only
+and its round counters. The core (:mod:`.turn`, :mod:`.effects`, :mod:`.round`) calls the wings only
 through the hooks below, at the same points as the compiled engine's (listed in
-``unosim.engine.hooks``); this module is the one place that lists the wings:
+``unosim.engine.core.hooks``); this module is the one place that lists the wings:
 
 =====================================  ===============================================================
 hook                                   what a wing does there

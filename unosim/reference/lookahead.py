@@ -1,6 +1,6 @@
 """``lookahead`` in the reference engine: the compiled engine's recorded decisions, replayed.
 
-The search of :mod:`unosim.engine.lookahead` plays thousands of rollouts per decision, which the slow
+The search of :mod:`unosim.engine.core.lookahead` plays thousands of rollouts per decision, which the slow
 reference engine cannot twin in reasonable time. Instead the reference engine checks everything
 around it: a traced compiled run records each play and stack answer of a lookahead seat as a
 ``LOOKAHEAD`` event (hand index, and whether a search chose it); :class:`ReplayedLookahead` gives those
@@ -44,7 +44,7 @@ class ReplayedLookahead(PythonPolicy):
         index, searched = self.answers[self.used]
         self.used += 1
         if searched:
-            view.rng.next64()   # the search's seed (engine/lookahead.py)
+            view.rng.next64()   # the search's seed (engine/core/lookahead.py)
         else:
             expected = preset_answer(view)
             if (-1 if expected is None else expected) != index:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from ..game import cards
 from ..game import protocol as L
 from . import hooks
-from .card_tables import DRAW_VALUE, KIND
 from .table import Table
 
 
@@ -40,8 +39,9 @@ def victim_draws_and_is_skipped(table: Table, victim: int, count: int) -> int | 
 def add_to_pending(table: Table, card: int) -> None:
     """A draw card that takes effect: ``P += value``, ``V = value``, ``K = kind``; ``largest_stack``
     is the largest P of the round (docs/rules.md §1.13), also without stacking, where P resolves at once."""
-    table.pending += DRAW_VALUE[card]
-    table.pending_value, table.pending_kind = DRAW_VALUE[card], KIND[card]
+    value = table.book.draw_value[card]
+    table.pending += value
+    table.pending_value, table.pending_kind = value, table.book.kind[card]
     table.largest_stack = max(table.largest_stack, table.pending)
 
 
@@ -57,7 +57,7 @@ def draw_card_played(table: Table, player: int, card: int, guilty: bool) -> int 
       WRD4 with two active players ``p`` itself (§2.4.4, §6 N4, N18).
     """
     responding = table.pending > 0
-    kind = KIND[card]
+    kind, value = table.book.kind[card], table.book.draw_value[card]
     if kind == cards.WRD4:
         table.direction = -table.direction
     add_to_pending(table, card)
@@ -65,13 +65,13 @@ def draw_card_played(table: Table, player: int, card: int, guilty: bool) -> int 
     # The compiled rules fold no_bluffing into wd4_challenge: with no bluffing nobody is ever guilty,
     # so the challenge is not offered at all (docs/rules.md §4).
     may_challenge = table.rules.wd4_challenge and not table.rules.no_bluffing
-    if kind in cards.RESTRICTED_KINDS and not responding and may_challenge and table.ask_challenge(victim):
+    if table.book.restricted[card] and not responding and may_challenge and table.ask_challenge(victim):
         table.clear_pending()
         table.emit(L.EV_CHALLENGE, victim, int(guilty))
         if guilty:
-            table.draw(player, DRAW_VALUE[card])
+            table.draw(player, value)
             return victim                   # the victim keeps its turn (docs/rules.md §6 C8)
-        return victim_draws_and_is_skipped(table, victim, DRAW_VALUE[card] + 2)
+        return victim_draws_and_is_skipped(table, victim, value + 2)
     responder = hooks.on_draw_card(table, player, card, victim)   # stacking: a response turn
     if responder is not hooks.NOT_MINE:
         return responder
@@ -84,6 +84,6 @@ def final_draw(table: Table, player: int, card: int, pending: int) -> None:
     """A draw card that emptied the hand, with ``final_card_effects`` on (docs/rules.md §1.11, §4): the next
     active player (after a WRD4's reversal) draws P including this card, with no response and no
     challenge; the Mercy rule applies to that draw. ``largest_stack`` does not count it (§1.13)."""
-    if KIND[card] == cards.WRD4:
+    if table.book.kind[card] == cards.WRD4:
         table.direction = -table.direction
-    table.draw(table.next_seat(player), pending + DRAW_VALUE[card])
+    table.draw(table.next_seat(player), pending + table.book.draw_value[card])

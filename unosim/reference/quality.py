@@ -1,5 +1,5 @@
 """Game-quality measures of one round, tracked while it is played (protocol §3 "Quality measures";
-the compiled twin is :mod:`unosim.engine.quality`, which states the definitions in full).
+the compiled twin is :mod:`unosim.engine.record.quality`, which states the definitions in full).
 
 A *standings check* happens before the first turn and after every counted turn (jump-ins included),
 once its checkpoint is done or at the moment the round ended; ``max_hand`` is raised by the deal and

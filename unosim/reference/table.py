@@ -15,13 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ..game import cards
+from ..game import cards, custom_cards
 from ..game import protocol as L
 from ..game.checks import clip_message
 from .rng import Xoshiro
 from ..game.rules import RuleSet
-from .card_tables import COLOUR, KIND, NUMBER_OF, POINTS, is_wild
-from .mechanics import mercy
+from .card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from .policies import Seat
 from .policy import PolicyView
 from .quality import QualityCounters
@@ -66,6 +65,8 @@ class Table:
         n = game.players
         self.game = game
         self.rules = game.rules
+        # the card tables of this rule set, declared cards included (docs/rules.md §2.7)
+        self.book = custom_cards.book(game.rules.new_cards)
         self.players = n
         self.dealer = dealer
         self.round_index = round_index
@@ -100,7 +101,7 @@ class Table:
         # spin (docs/rules.md §2.3, .mechanics.spin): the hand each seat last showed (SHOW_HAND), in every
         # policy's view; the wing keeps the rest of its state
         self.shown: list[tuple[int, ...] | None] = [None] * n
-        self.loop_bound_hits = 0                     # loops cut short by an explicit bound (round.py)
+        self.loop_bound_hits = 0                     # loops cut short by an explicit bound (turn.py)
         # Every card that changes place and every hand that changes owner bumps this counter; a turn
         # that leaves it unchanged is idle (stalemate rule, docs/rules.md §1.6).
         self.moves = 0
@@ -154,14 +155,14 @@ class Table:
             return False
         if KIND[card] == cards.NUMBER:
             return KIND[top] == cards.NUMBER and NUMBER_OF[card] == NUMBER_OF[top]
-        return KIND[card] == KIND[top]
+        return KIND[card] == KIND[top] and self.book.same_effect[card]
 
     def holds_colour_in_play(self, seat: int) -> bool:
         return any(COLOUR[c] == self.colour for c in self.hands[seat])
 
     def is_legal(self, seat: int, index: int) -> bool:
         card = self.hands[seat][index]
-        if KIND[card] in cards.RESTRICTED_KINDS:
+        if self.book.restricted[card]:
             # A WD4 (or UNO Flip's Wild Draw Two / Colour) is legal only without another card of the colour
             # in play; it has no colour itself, so checking the whole hand is the same thing (docs/rules.md §1.8).
             return not self.holds_colour_in_play(seat)
@@ -176,10 +177,10 @@ class Table:
             return ()
         hand = self.hands[seat]
         return tuple(i for i, c in enumerate(hand)
-                     if KIND[c] in cards.RESTRICTED_KINDS and not self.is_legal(seat, i))
+                     if self.book.restricted[c] and not self.is_legal(seat, i))
 
     def hand_points(self, seat: int) -> int:
-        return sum(POINTS[c] for c in self.hands[seat])
+        return sum(self.book.points[c] for c in self.hands[seat])
 
     # ---- moving cards (docs/rules.md §1.6, protocol §2) ---------------------------------------------------
     def hand_changed(self, seat: int) -> None:
@@ -193,7 +194,7 @@ class Table:
                 return
 
     def draw_one(self, seat: int) -> bool:
-        """One draw (docs/rules.md §1.6); a wing checks the hand as the card enters it (mercy, §2.4.6, §6 N9).
+        """One draw (docs/rules.md §1.6); the hand is checked as the card enters it (mercy, §2.4.6, §6 N9).
 
         Returns False when nothing could be drawn or the drawer was knocked out by this card: either
         way its draw obligation ends."""
@@ -210,7 +211,28 @@ class Table:
         self.n_drawn[seat] += 1
         self.moves += 1
         self.emit(L.EV_DRAW, seat, card)
-        return mercy.on_draw(self, seat)    # a hand at the mercy limit is knocked out (§2.4.6)
+        limit = self.rules.mercy_limit
+        if limit is not None and len(self.hands[seat]) >= limit:   # knocked out at the limit (§2.4.6)
+            self.knock_out(seat)
+            return False
+        return True
+
+    def knock_out(self, seat: int) -> None:
+        """docs/rules.md §2.4.6 (the mercy rule): the hand is set aside, the seat leaves the round; if it was
+        the responder the pending penalty lapses; the last active player wins by knock-out (§2.4.7, §6 N20).
+        Twin of ``unosim/engine/record/piles.py``'s ``knock_out``."""
+        self.set_aside.extend(self.hands[seat])
+        self.hands[seat] = []
+        self.active[seat] = False
+        self.knockout_turn[seat] = self.n_turns
+        self.knockouts += 1
+        self.last_knocked_out = seat
+        self.emit(L.EV_KNOCKOUT, seat, self.n_turns)
+        if seat == self.responder:
+            self.clear_pending()
+        if self.n_active == 1 and not self.over:
+            # A round already won (a final-card draw knocks out) keeps its winner.
+            self.winner, self.end = self.active.index(True), L.END_KNOCKOUT
 
     def clear_pending(self) -> None:
         self.pending, self.pending_value, self.pending_kind, self.responder = 0, 0, -1, -1

@@ -1,5 +1,5 @@
 """The ``weighted`` built-in policy and its presets in Python: the reference twin of
-``unosim.engine.policy_weighted`` (features: ``unosim.engine.policy_features``).
+``unosim.engine.policies.weighted`` (features: ``unosim.engine.policies.weighted_features``).
 
 Every feature, every score (the same float64 terms added in the same order) and every tie rule is the
 kernel's, so both engines make the same choices and draw the same numbers from the play stream; the
@@ -13,7 +13,7 @@ from ..game.protocol import POLICY_PARAMS
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS
 from .policy import PolicyView, PythonPolicy
 
-CLOSE_TO_UNO = 2   # as engine/policy_features.py
+CLOSE_TO_UNO = 2   # as engine/policies/weighted_features.py
 _ATTACKS = (cards.SKIP, cards.SKIP_EVERYONE)
 _REVERSES = (cards.REVERSE, cards.WRD4)
 
@@ -139,7 +139,7 @@ class WeightedPolicy(PythonPolicy):
             return score > 0.0
         return view.rng.bernoulli(w["p_challenge"])
 
-    # ---- the spin wheel: never random (engine/policy_weighted.py) -----------------------------------
+    # ---- the spin wheel: never random (engine/policies/weighted.py) -----------------------------------
     def _scores(self, view: PolicyView) -> list[float]:
         context = self._context(view)
         return [self._card_score(view, i, context) for i in range(len(view.hand))]

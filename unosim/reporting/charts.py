@@ -46,56 +46,91 @@ def _symmetric_lineups(tables: dict[str, pl.DataFrame]) -> set[str]:
 
 
 def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
-    """Every chart the tables support, in report order."""
+    """Every chart the tables support, in report order (:data:`CHARTS`)."""
+    return [chart for charts_of in CHARTS for chart in charts_of(tables)]
+
+
+def _design_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
+    trials, objectives = tables.get("design_trials"), tables.get("design_objectives")
+    if trials is None or trials.is_empty() or objectives is None or objectives.is_empty():
+        return []
+    search = tables["design_search"].row(0, named=True)
+    names = objectives["objective"].to_list()
+    axes = f"{names[0]} against {names[1]}" if len(names) > 1 else f"{names[0]} of each design"
+    return [Chart(
+        "pareto", "design",
+        f"Every design the search tried, {axes} on the search's own games (optimistic for the best: the "
+        "winner's curse): grey, every design; blue, the feasible Pareto front; black, the base game; ringed "
+        "and labelled, the confirmed designs (what they do is in the sentences above, from fresh games).",
+        f"Pareto chart of the {search['tried']} designs tried by the search, with the base game and the "
+        "confirmed designs labelled.",
+        lambda: plots.pareto_chart(trials, objectives, str(search["variant"])))]
+
+
+def _effect_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
     charts: list[Chart] = []
     effects = tables.get("effects")
-    if effects is not None and not effects.is_empty():
-        rule_effects = effects.filter(pl.col("axis") == "variant")
-        lineup_effects = effects.filter(pl.col("axis") == "lineup")
-        if not rule_effects.is_empty():
-            charts.append(Chart(
-                "house_rule_effects", "effects",
-                "House-rule effects: change against the baseline with 95% intervals, one panel per measure, one "
-                "row per rule and table size, in the units of the text (relative change in %; comebacks, rounds "
-                "with no winner and seat spread in percentage points), one x scale per unit. Grey band: the "
-                "measure's minimum effect (smaller is too small to matter). Blue: an effect of practical size "
-                "(Holm-supported, its whole interval beyond the minimum); grey: not (hollow: too few games to "
-                "tell); hollow dot at 0: identical games (the rule changed no game). Rows without a bounded "
-                "relative change (a zero baseline) are drawn in an absolute panel.",
-                "Forest plot of the change each house rule makes to length, tension, comebacks, hand size, "
-                "penalties, seat fairness and skill edge, with confidence intervals.",
-                lambda: plots.effect_forest(rule_effects)))
-            charts.append(Chart(
-                "length_differences", "length",
-                "Mean turns per round in the baseline (grey) and with each rule (blue: a change of practical "
-                "size, at least 2%; grey: not), with the 95% interval of the difference.",
-                "Dot plot of mean turns per round for the baseline and each house rule.",
-                lambda: plots.length_differences(rule_effects)))
-        if not lineup_effects.is_empty():
-            charts.append(Chart(
-                "lineup_effects", "skill",
-                "What a strategy lineup changes against another lineup on the same decks: relative change "
-                "with 95% intervals, in the units of the text, one x scale per unit (grey band: the minimum effect; "
-                "blue: an effect of practical size).",
-                "Forest plot of the changes a strategy lineup makes to length, penalties and fairness.",
-                lambda: plots.effect_forest(lineup_effects)))
+    if effects is None or effects.is_empty():
+        return charts
+    rule_effects = effects.filter(pl.col("axis") == "variant")
+    lineup_effects = effects.filter(pl.col("axis") == "lineup")
+    if not rule_effects.is_empty():
+        charts.append(Chart(
+            "house_rule_effects", "effects",
+            "House-rule effects: change against the baseline with 95% intervals, one panel per measure, one "
+            "row per rule and table size, in the units of the text (relative change in %; comebacks, rounds "
+            "with no winner and seat spread in percentage points), one x scale per unit. Grey band: the "
+            "measure's minimum effect (smaller is too small to matter). Blue: an effect of practical size "
+            "(Holm-supported, its whole interval beyond the minimum); grey: not (hollow: too few games to "
+            "tell); hollow dot at 0: identical games (the rule changed no game). Rows without a bounded "
+            "relative change (a zero baseline) are drawn in an absolute panel.",
+            "Forest plot of the change each house rule makes to length, tension, comebacks, hand size, "
+            "penalties, seat fairness and skill edge, with confidence intervals.",
+            lambda: plots.effect_forest(rule_effects)))
+        charts.append(Chart(
+            "length_differences", "length",
+            "Mean turns per round in the baseline (grey) and with each rule (blue: a change of practical "
+            "size, at least 2%; grey: not), with the 95% interval of the difference.",
+            "Dot plot of mean turns per round for the baseline and each house rule.",
+            lambda: plots.length_differences(rule_effects)))
+    if not lineup_effects.is_empty():
+        charts.append(Chart(
+            "lineup_effects", "skill",
+            "What a strategy lineup changes against another lineup on the same decks: relative change "
+            "with 95% intervals, in the units of the text, one x scale per unit (grey band: the minimum effect; "
+            "blue: an effect of practical size).",
+            "Forest plot of the changes a strategy lineup makes to length, penalties and fairness.",
+            lambda: plots.effect_forest(lineup_effects)))
+    return charts
+
+
+def _survival_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
     survival = tables.get("survival", pl.DataFrame({"lineup": []}))
     survival = survival.filter(pl.col("lineup").is_in(list(_symmetric_lineups(tables))))
     # a tournament has no lineup with one policy in every seat; a small study no turn with enough rounds
     if not survival.is_empty() and survival["at_risk"].max() >= plots.MIN_AT_RISK:
-        charts.append(Chart(
+        return [Chart(
             "turn_survival", "length",
             "Share of rounds lasting more than x turns (Kaplan-Meier; rounds stopped by the turn cap are "
             "censored, not counted as ending), 95% intervals, lineups with one policy in every seat.",
             "Survival curves of turns per round per player count, one line per variant.",
-            lambda: plots.survival_curves(survival)))
+            lambda: plots.survival_curves(survival))]
+    return []
+
+
+def _quality_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
     if "quality" in tables and not tables["quality"].is_empty():
-        charts.append(Chart(
+        return [Chart(
             "game_quality", "tension",
             "Per cell: lead changes per round (tension), share of rounds won from ≥ 3 cards behind "
             "(comebacks) and the largest hand, with 95% intervals.",
             "Dot plots of lead changes, comeback share and largest hand per cell.",
-            lambda: plots.quality_by_cell(tables["quality"])))
+            lambda: plots.quality_by_cell(tables["quality"]))]
+    return []
+
+
+def _position_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
+    charts: list[Chart] = []
     for (lineup,), rows in tables["win_rates_dealer"].group_by(["lineup"], maintain_order=True):
         if lineup not in _symmetric_lineups(tables):
             continue  # with one skilled seat, position and policy are confounded: see Skill
@@ -105,13 +140,21 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
             "the fair share 1/N. Every panel has the same y scale.",
             f"Win rate against position after the dealer for lineup {lineup}, with the 1/N line.",
             lambda rows=rows, lineup=lineup: plots.win_rate_by_position(rows, "rel_dealer", f"lineup {lineup}")))
+    return charts
+
+
+def _skill_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
     if "skill" in tables and not tables["skill"].is_empty():
-        charts.append(Chart(
+        return [Chart(
             "skill_edge", "skill",
             "The skilled seat's share of the won rounds minus its fair share 1/N, per cell, with 95% intervals "
             "(blue: an edge of practical size, at least 1 point).",
             "Dot plot of the skill edge of each skilled lineup per variant and player count.",
-            lambda: plots.skill_chart(tables["skill"])))
+            lambda: plots.skill_chart(tables["skill"]))]
+    return []
+
+
+def _card_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
     balance = tables.get("card_balance")
     if balance is not None and not balance.is_empty():
         lineups = balance["lineup"].unique(maintain_order=True).to_list()
@@ -120,19 +163,30 @@ def study_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
         rows = balance.filter(pl.col("lineup") == lineup, pl.col("players") == players)
         published = rows.filter(pl.col("variant").is_in(variant_names()))
         rows = published if not published.is_empty() else rows  # house-rule variants repeat their base deck
-        charts.append(Chart(
+        return [Chart(
             f"card_balance_{players}p_{_slug(lineup)}", "cards",
             f"Cards ranked from most under-valued (top) to most over-valued by their printed points, "
             f"{players} players, lineup {lineup} (every variant and table size is in the table below); labels give "
             "printed → suggested points. Blue: a mismatch of practical size (at least 0.5 points of win probability).",
             f"Ranked card-value mismatch for {players} players with intervals.",
-            lambda: plots.card_balance_chart(rows, f"{players} players, lineup {lineup}")))
+            lambda: plots.card_balance_chart(rows, f"{players} players, lineup {lineup}"))]
+    return []
+
+
+def _match_charts(tables: dict[str, pl.DataFrame]) -> list[Chart]:
     if "match_wins" in tables:
-        charts.append(Chart(
+        return [Chart(
             "match_vs_round", "matches", "Match win rate against round win rate per seat.",
             "Scatter of match against round win rate per seat.",
-            lambda: plots.match_vs_round(tables["match_wins"])))
-    return charts
+            lambda: plots.match_vs_round(tables["match_wins"]))]
+    return []
+
+
+#: the charts of a study in report order: each entry gives the charts its tables support (none: the study
+#: cannot draw it), each chart naming its report section
+CHARTS: tuple[Callable[[dict[str, pl.DataFrame]], list[Chart]], ...] = (
+    _design_charts, _effect_charts, _survival_charts, _quality_charts, _position_charts, _skill_charts,
+    _card_charts, _match_charts)
 
 
 def charts_left_out(tables: dict[str, pl.DataFrame]) -> list[str]:

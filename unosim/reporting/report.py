@@ -3,7 +3,8 @@
 Order: the **findings** (plain sentences generated from the statistics, ranked by effect size, nothing
 claimed without Holm-adjusted support), a table of contents, then one section per question —
 house-rule effects, length, tension and comebacks, seat fairness, skill, card values (and matches in
-match modes) — and a collapsed appendix with the cells, seeds, the full effective rules and every
+match modes), declared in :data:`unosim.reporting.sections.SECTIONS` (a design's confirmation study opens
+with the design search, before the verdicts; a tournament with its standings) — and a collapsed appendix with the cells, seeds, the full effective rules and every
 table. Figures are inline SVG images (sharp at any zoom) with captions and alt text; tables scroll
 inside their own container, so the page never scrolls sideways; nothing is loaded from elsewhere.
 
@@ -16,8 +17,6 @@ runs the analysis first when needed).
 from __future__ import annotations
 
 import base64
-import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,39 +30,13 @@ from ..analysis.standard import TABLE_DIR, read_findings
 from ..store.atomic import write_text_atomic
 from ..store.layout import DatasetError
 from . import scorecard
+from .sections import SECTIONS, Context, FigureImage, Section, Table, as_cell, as_table, relative_link
 from .charts import CHART_DIR, phone_svgs, study_charts, write_charts
 from .charts import read_charts as read_chart_files
 from ..store.reader import Dataset
 
 REPORT_NAME = "report.html"
 APPENDIX_ROWS = 1500  # longer tables stay in their CSV file (the report must stay light)
-
-
-@dataclass
-class Table:
-    caption: str
-    columns: list[str]
-    rows: list[list[dict]]
-
-
-@dataclass
-class FigureImage:
-    caption: str
-    alt: str
-    svg: str  # base64
-    href: str = ""  # the chart's SVG file, relative to the report, for the link that opens it full size
-    phone: str = ""  # base64 of its phone layout (panels in one column), shown on narrow screens
-
-
-@dataclass
-class Section:
-    id: str
-    title: str
-    text: str = ""
-    figures: list[FigureImage] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
-    empty: str = ""  # shown when the study cannot answer the question
-    lead: list[tuple[str, list[str]]] = field(default_factory=list)  # headed lists of findings, before the text
 
 
 def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
@@ -82,70 +55,24 @@ def write_report(ds: Dataset, out: str | Path | None = None) -> Path:
     phones = phone_svgs(charts, chart_dir)
     out = Path(out) if out else ds.path / REPORT_NAME
     figures = {c.name: (c, FigureImage(c.caption, c.alt, base64.b64encode(svgs[c.name]).decode("ascii"),
-                                       _relative(chart_dir / f"{c.name}.svg", out),
+                                       relative_link(chart_dir / f"{c.name}.svg", out),
                                        base64.b64encode(phones[c.name]).decode("ascii")))
                for c in charts}
     env = jinja2.Environment(loader=jinja2.PackageLoader("unosim.reporting", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     study = ds.manifest["study"]
     answer = _answer(tables, found, ds.manifest["study"]["variants"])
+    context = Context(ds, tables, figures, found, out)
+    built = [(entry, entry.build(context, Section(entry.id, entry.title))) for entry in SECTIONS if entry.when(context)]
     html = env.get_template("report.html.j2").render(
         study=study, manifest=ds.manifest, answer=answer, findings=found, grouped=_by_rule(found, answer),
         quiet=("no_effect", "identical", "negligible", "note", "inconclusive"),
         families=_families(tables), minimums=_minimums(), glossary=_glossary_link(out),
         total_games=f"{sum(c['games'] for c in study['cells']):,}", n_cells=len(study["cells"]),
-        sections=_tournament_sections(ds, tables, out) + _sections(tables, figures, study, found, out), appendix=_appendix(ds, tables))
+        leading=[s for e, s in built if e.lead], sections=[s for e, s in built if not e.lead],
+        appendix=_appendix(ds, tables))
     write_text_atomic(out, html)
     return out
-
-
-def _relative(path: Path, report: Path) -> str:
-    """``path`` as a link from the report's folder (a POSIX path, as a URL wants)."""
-    return Path(os.path.relpath(path.resolve(), report.resolve().parent)).as_posix()
-
-
-def _tournament_sections(ds: Dataset, tables: dict[str, pl.DataFrame], out: Path) -> list[Section]:
-    """A tournament dataset (``unosim tournament``) opens with its standings and head-to-head matrix."""
-    from ..store.atomic import write_bytes_atomic
-    from ..analysis.tournament import TOURNAMENT_FILE, tournament_of
-    from .plots import to_svg
-    from .tournament_chart import result_chart
-    if not (ds.path / TOURNAMENT_FILE).is_file():
-        return []
-    result = tournament_of(ds.path, tables["standings"], tables["head_to_head"])
-    data = to_svg(result_chart(result))
-    path = ds.path / TABLE_DIR / CHART_DIR / "tournament.svg"
-    write_bytes_atomic(path, data)
-    figure = FigureImage(f"Standings of {result.title}: win rate and rating with 95% intervals (clustered by "
-                         "deal), and the head-to-head shares.",
-                         "tournament standings with intervals and a head-to-head heatmap",
-                         base64.b64encode(data).decode("ascii"), _relative(path, out))
-    return [Section("tournament", "Tournament",
-                    "Every deal is played under every seat arrangement of the tournament's seating scheme, "
-                    "where each policy sits in each seat equally often, so card and seat luck cancel; intervals "
-                    "are 95%, clustered by deal. Verdicts come from the head-to-head shares: a policy plays "
-                    "better than another when the share of seat comparisons it finishes ahead is above 50% "
-                    "after Holm's adjustment over the pairs and by at least 1 point; otherwise there is no "
-                    "clear difference. " + RATING_SENTENCE + " " + order_note(result.standings),
-                    [figure], [_table(result.standings, "Standings"),
-                               _table(result.head_to_head_matrix(intervals=True),
-                                      "Head-to-head: share of seat comparisons the row policy finished ahead "
-                                      "of the column policy, in %, with its 95% interval (clustered by deal)")])]
-
-
-RATING_SENTENCE = ("The rating is a Bradley–Terry fit to who finished ahead of whom, on the Elo scale (mean 0; "
-                   "a gap of 100 means finishing ahead about 64% of the time).")
-
-
-def order_note(standings: pl.DataFrame) -> str:
-    """Why the win-rate order and the rating order differ, when they do."""
-    by_wins = standings.sort("win_rate", descending=True)["policy"].to_list()
-    by_rating = standings.sort("rating", descending=True)["policy"].to_list()
-    if by_wins == by_rating:
-        return "Win rate and rating rank the policies in the same order."
-    return (f"Win rate ranks {', '.join(by_wins)}; the rating ranks {', '.join(by_rating)}: the win rate counts "
-            "only wins, the rating every finishing order (who is knocked out later, who holds fewer points "
-            "among the losers), so a policy that rarely wins but loses narrowly can rate higher.")
 
 
 @dataclass
@@ -204,7 +131,7 @@ def unexercised(card: pl.DataFrame, variants: dict) -> list[str]:
             words = " or ".join(CHOICE_WORDS[c] for c in choices)
             example = ",".join(f"{c}=0.3" for c in choices)
             text += (f" Players who sometimes {words} would: a lineup such as random({example}) (the demo's "
-                     "casual players; docs/rules.md §5.1).")
+                    "casual players; docs/rules.md §5.1).")
         notes.append(text)
     return notes
 
@@ -241,219 +168,12 @@ def _minimums() -> str:
     return "; ".join(parts)
 
 
-def _figures(figures: dict, section: str) -> list[FigureImage]:
-    return [image for chart, image in figures.values() if chart.section == section]
-
-
-#: what "skill" means, in the report and in the README alike
-SKILL_MEANING = ("Skill is how much more often a better strategy wins than its fair share 1/N against players who "
-                 "choose at random. A study measures it with one skilled seat among random ones (below); the "
-                 "skill ladder (<code>unosim ladder</code>) measures it head to head, the expert "
-                 "<code>lookahead</code> and every preset rated on one scale per variant.")
-#: the ladder's figure, in a source checkout
-LADDER_FIGURE = Path(__file__).parents[2] / "data" / "results" / "skill_ladder_p2.png"
-
-
 GLOSSARY = Path(__file__).parents[2] / "docs" / "glossary.md"
 
 
 def _glossary_link(report: Path) -> str:
     """A link to docs/glossary.md (the short words of the findings), in a source checkout."""
-    return _relative(GLOSSARY, report) if GLOSSARY.is_file() else ""
-
-
-def _ladder_link(report: Path) -> str:
-    if not LADDER_FIGURE.is_file():
-        return ""
-    return f' <a class="ladder" href="{_relative(LADDER_FIGURE, report)}">The ladder at 2 players (figure)</a>.'
-
-
-def _sections(tables: dict[str, pl.DataFrame], figures: dict, study: dict, found: list, out: Path) -> list[Section]:
-    sections = []
-    effects = tables.get("effects")
-    house = Section("effects", "House-rule effects",
-                    "Each rule (B) against its baseline (A) on the same decks, game by game (paired), or "
-                    "on independent samples when the deck differs. Effects are B − A with raw 95% intervals; "
-                    "the relative change uses Fieller's interval (blank when it is unbounded). <em>p (Holm)</em> "
-                    "is adjusted over every effect of the study; only those below 0.05 and at least the "
-                    "measure's minimum effect are called effects. Seat fairness is a test of whether the split "
-                    "of wins by position changes (χ² homogeneity, or its permutation test when paired), "
-                    "without an interval. A length from cells with rounds stopped by the turn cap is a "
-                    "restricted mean (truncated_a/truncated_b: the capped shares); tension and comebacks are "
-                    "over the rounds with a winner.",
-                    _figures(figures, "effects"),
-                    empty="This study compares no house rules: add a comparisons entry per rule to its spec "
-                          "(`unosim study new house-rules` writes such a study).")
-    if effects is not None and not effects.is_empty() and (effects["axis"] == "variant").any():
-        house.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "variant")),
-                                   "Every effect of a house rule (B − A), strongest first"))
-    sections.append(house)
-
-    length = Section("length", "Length",
-                     "Turns per round (docs/rules.md §1.13). Rounds stopped by the turn cap are censored: "
-                     "their true length is unknown but longer than the cap, so the survival curve is "
-                     "Kaplan-Meier's, the mean of such a cell is a <em>restricted mean</em> (the mean of "
-                     "min(turns, cap)) and a quantile at the cap prints as “&gt; cap”.",
-                     _figures(figures, "length"))
-    length.tables.append(_table(_lengths_view(tables["lengths"]), "Turns per round per cell"))
-    sections.append(length)
-
-    tension = Section("tension", "Tension and comebacks",
-                      "Tension: how often the unique leader (the seat with strictly the fewest cards) changes "
-                      "in a round. Comebacks: the share of rounds won by a seat that had been at least 3 cards "
-                      "behind the smallest hand. How each rule changes them is under House-rule effects.",
-                      _figures(figures, "tension"),
-                      empty="This dataset has no lead-change or deficit counters (it was simulated before "
-                            "they existed); re-run the study to measure tension and comebacks.")
-    if "quality" in tables:
-        tension.tables.append(_table(tables["quality"].select(
-            "variant", "players", "lineup", "label", "estimate", "ci_low", "ci_high", "n"), "Per cell"))
-    sections.append(tension)
-
-    fairness = Section("fairness", "Seat fairness",
-                       "Win rate by position after the dealer. A fair game gives every position 1/N of the "
-                       "rounds someone won: (1 − s)/N of all rounds, s being the share that ended in a "
-                       "stalemate. The spread is the best minus the worst position, with Tukey's simultaneous "
-                       "95% interval (it covers 0 for a fair game 95% of the time); the range test it inverts "
-                       "asks whether the positions win equally often (<em>p (Holm)</em> over the cells; the χ² "
-                       "test is shown for reference).",
-                       _figures(figures, "fairness"))
-    fairness.tables.append(_table(tables["fairness"].select(
-        "variant", "players", "lineup", pl.col("estimate").alias("spread"), "ci_low", "ci_high", "range_p", "p_holm",
-        "chi2", "dof", "chi2_p", "best", "worst", "n", "won_rounds"),
-        "Spread of win rates by position, its simultaneous interval and the range test of equal positions"))
-    sections.append(fairness)
-
-    skill = Section("skill", "Skill",
-                    SKILL_MEANING + _ladder_link(out) + " Here: the one skilled seat's share of the rounds that have a "
-                    "winner minus its fair share 1/N (Wilson interval, score test, Holm over the table; rounds "
-                    "without a winner are left out, <em>n</em> counts the won rounds). How a rule changes the "
-                    "skilled seat's edge over random players: its share of the won rounds minus the same seat's "
-                    "share in the all-random twin on the same deals, the rule's minus the published game's "
-                    "(paired over the deals by the delta method, raw 95% intervals, Holm within the skill changes).",
-                    _figures(figures, "skill"), lead=_skill_lead(found),
-                    empty="No lineup of this study has exactly one skilled seat (e.g. "
-                          "'greedy_points,random*'), so skill is not measured.")
-    if effects is not None and (effects["axis"] == "lineup").any():
-        skill.tables.append(_table(_effects_view(effects.filter(pl.col("axis") == "lineup")),
-                                   "What a lineup changes against another (B − A), strongest first"))
-    if "skill" in tables and "rounds_needed" in tables["skill"].columns:
-        skill.tables.append(_table(_luck_skill_view(tables["skill"]),
-                                   "Luck vs skill per variant: the skilled seat's share of the rounds with a winner "
-                                   "against its fair share, how far above it, and the rounds it needs for a 95% chance of "
-                                   "having won more than its fair share of them (raw 95% intervals; ∞: no bound)"))
-    if "skill_changes" in tables:
-        skill.tables.append(_table(_skill_changes_view(tables["skill_changes"]),
-                                   "The house rules ranked by how they change the skilled seat's edge over its "
-                                   "all-random twin (B − A, in shares of won rounds)"))
-    if "skill" in tables:
-        skill.tables.append(_table(tables["skill"].select(
-            "variant", "players", "lineup", "seat", "policy", "win_rate", "fair_share", "estimate", "ci_low",
-            "ci_high", "p_holm", "random_rate", "n", "rounds",
-            *[c for c in ("rounds_needed", "rounds_needed_ci_low", "rounds_needed_ci_high") if c in tables["skill"].columns]),
-            "Skill edge per cell (shares of won rounds) and the rounds needed for a 95% chance of winning more "
-            "than the fair share"))
-    sections.append(skill)
-
-    cards = Section("cards", "Card values",
-                    "What holding a card in the opening hand is worth (change in win probability against an "
-                    "average card), compared with what its printed points promise (the least-squares line of "
-                    "value on points). Positive: the card is worth more than its points say "
-                    "(under-valued). A card's suggested points differ from its printed ones only when its "
-                    "mismatch is supported after Holm's adjustment and at least 0.5 points of win probability: "
-                    "it then moves to the points the line gives the edge of its interval nearest to the line "
-                    "(the smallest change the evidence demands); every other card keeps its printed points.",
-                    _figures(figures, "cards"))
-    if not tables["card_balance"].is_empty():
-        cards.tables.append(_table(tables["card_balance"].select(
-            "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",
-            "ci_low", "ci_high", "p_holm"), "Cards ranked by mismatch, with the suggested point table"))
-    else:
-        cards.empty = "Too few games to tell the cards' values apart: no card values are estimated."
-    sections.append(cards)
-
-    if "match_wins" in tables:
-        matches = Section("matches", "Matches", "Match win probability against round win probability per seat.",
-                          _figures(figures, "matches"))
-        matches.tables.append(_table(tables["match_wins"], "Match and round win rates"))
-        matches.tables.append(_table(tables["match_ends"], "How matches end"))
-        sections.append(matches)
-    return sections
-
-
-def _skill_lead(found: list) -> list[tuple[str, list[str]]]:
-    """The Skill section opens with how much is skill, then the rules ranked by how they change it."""
-    from ..analysis.skill_findings import ranked
-    how_much = [c.text for c in found if c.table == "skill" and c.kind == "note"]
-    changes = [f"{c.subject}: {c.text}" for c in ranked(found)]
-    return [(title, texts) for title, texts in (
-        ("How much is skill", how_much),
-        ("How the house rules change it (the rules that reward skill most first)", changes)) if texts]
-
-
-def _luck_skill_view(skill: pl.DataFrame) -> pl.DataFrame:
-    """The published variants' rows of the skill table, as a reader wants them: shares in %, intervals
-    beside their estimate, the rounds needed with theirs (an unbounded end as ∞)."""
-    def rounds(column: str) -> pl.Expr:
-        return pl.col(column).cast(pl.Int64).map_elements(lambda n: f"{n:,}", return_dtype=pl.String).fill_null("∞")
-
-    def points(column: str) -> pl.Expr:
-        return (pl.col(column) * 100).round(1).cast(pl.String)
-    # a column with no value in any row (no random twin in the study) reads back from its CSV as text
-    skill = skill.with_columns(pl.col("random_rate").cast(pl.Float64))
-    if "baseline" in skill.columns:
-        skill = skill.filter(pl.col("baseline").cast(pl.Boolean))
-    return skill.sort("variant", "players").select(
-        "variant", "players", pl.col("policy").alias("skilled seat"),
-        (pl.col("win_rate") * 100).round(1).alias("wins %"), (pl.col("fair_share") * 100).round(1).alias("fair %"),
-        (pl.col("random_rate") * 100).round(1).alias("random twin %"),
-        pl.format("{} [{}, {}]", points("estimate"), points("ci_low"), points("ci_high")).alias("above fair share, points"),
-        # no point value when the share's interval reaches the fair share: only the interval's low end
-        pl.when(pl.col("rounds_needed").is_null() & pl.col("rounds_needed_ci_low").is_not_null())
-        .then(pl.format("≥ {} (no edge ruled out)", rounds("rounds_needed_ci_low")))
-        .otherwise(pl.format("{} [{}, {}]", rounds("rounds_needed"), rounds("rounds_needed_ci_low"),
-                             rounds("rounds_needed_ci_high"))).alias("rounds needed"))
-
-
-def _skill_changes_view(changes: pl.DataFrame) -> pl.DataFrame:
-    verdict = (pl.when(pl.col("identical")).then(pl.lit("identical games"))
-               .when(pl.col("p_holm") < 0.05).then(pl.lit("supported")).otherwise(pl.lit("no detectable change")))
-    return changes.sort("estimate", descending=True, nulls_last=True).select(
-        "b", "a", "players", "lineup", "policy", "edge_a", "edge_b", "estimate", "ci_low", "ci_high", "p_holm",
-        verdict.alias("verdict"), "n")
-
-
-def _effects_view(effects: pl.DataFrame) -> pl.DataFrame:
-    verdict = (pl.when(pl.col("identical")).then(pl.lit("identical games"))
-               .when(pl.col("significant")).then(pl.lit("supported")).otherwise(pl.lit("no detectable effect")))
-    size = pl.coalesce(pl.col("rel_change").abs(), pl.col("estimate").abs(), pl.lit(0.0))
-    effects = effects.with_columns(_size=size).sort(["significant", "_size"], descending=[True, True])
-    return effects.select(
-        "b", "a", "variant", "players", "lineup", "label", "mean_a", "mean_b", "estimate", "ci_low", "ci_high",
-        (pl.col("rel_change") * 100).alias("change_%"), (pl.col("rel_low") * 100).alias("low_%"),
-        (pl.col("rel_high") * 100).alias("high_%"), "p_holm", verdict.alias("verdict"), "test",
-        *[c for c in ("truncated_a", "truncated_b") if c in effects.columns])
-
-
-def _lengths_view(lengths: pl.DataFrame) -> pl.DataFrame:
-    """Turns per round per cell. In a cell with rounds stopped by the turn cap the plain mean and the
-    quantiles at the cap are not observed lengths: the mean column is the restricted mean there, and a
-    quantile at the cap prints as "> cap"."""
-    turns = lengths.filter(pl.col("metric") == "n_turns")
-    if "truncated_share" not in turns.columns:
-        return turns.select("variant", "players", "lineup", pl.col("estimate").alias("mean"), "ci_low", "ci_high",
-                            "q50", "q90")
-    capped = pl.col("truncated_share") > 0
-    quantiles = [pl.when(capped & (pl.col(q).is_null() | (pl.col(q) >= pl.col("restricted_to"))))
-                 .then(pl.format("> {}", pl.col("restricted_to"))).otherwise(pl.col(q).cast(pl.String)).alias(q)
-                 for q in ("q50", "q90", "q99")]
-    return turns.select(
-        "variant", "players", "lineup",
-        pl.when(capped).then(pl.lit("restricted mean (to the cap)")).otherwise(pl.lit("mean")).alias("measure"),
-        pl.when(capped).then(pl.col("restricted_mean")).otherwise(pl.col("estimate")).alias("turns"),
-        pl.when(capped).then(None).otherwise(pl.col("ci_low")).alias("ci_low"),
-        pl.when(capped).then(None).otherwise(pl.col("ci_high")).alias("ci_high"),
-        *quantiles, "truncated_share", pl.col("restricted_to").alias("cap_or_longest"))
+    return relative_link(GLOSSARY, report) if GLOSSARY.is_file() else ""
 
 
 def _appendix(ds: Dataset, tables: dict[str, pl.DataFrame]) -> dict:
@@ -462,32 +182,12 @@ def _appendix(ds: Dataset, tables: dict[str, pl.DataFrame]) -> dict:
     variants = ds.manifest["study"]["variants"]
     effective = {name: rules.from_key(v["key"]).as_dict() for name, v in variants.items()}
     keys = list(next(iter(effective.values()))) if effective else []
-    rule_rows = [[_cell(k)] + [_cell(_plain(effective[v][k])) for v in effective] for k in keys]
-    return {"cells": _table(cells, "Cells, their seeds and rule keys"),
+    rule_rows = [[as_cell(k)] + [as_cell(_plain(effective[v][k])) for v in effective] for k in keys]
+    return {"cells": as_table(cells, "Cells, their seeds and rule keys"),
             "rules": Table("Effective rules of every variant", ["rule", *effective], rule_rows),
-            "tables": [_table(t, name) for name, t in tables.items() if 0 < t.height <= APPENDIX_ROWS],
+            "tables": [as_table(t, name) for name, t in tables.items() if 0 < t.height <= APPENDIX_ROWS],
             "files": sorted(f"{TABLE_DIR}/{name}.csv" for name, t in tables.items() if t.height > APPENDIX_ROWS)}
 
 
 def _plain(value) -> object:
     return ", ".join(map(str, value)) if isinstance(value, list) else value
-
-
-def _table(frame: pl.DataFrame, caption: str) -> Table:
-    p_columns = [i for i, c in enumerate(frame.columns) if c.startswith("p_") or c.endswith("_p")]
-    rows = []
-    for row in frame.iter_rows():
-        cells = [_cell(v) for v in row]
-        for i in p_columns:
-            if row[i] == 0.0:
-                cells[i] = {"value": "< 1e-300", "text": False}  # below floating point, not zero
-        rows.append(cells)
-    return Table(caption, frame.columns, rows)
-
-
-def _cell(value) -> dict:
-    if isinstance(value, float):
-        return {"value": "" if math.isnan(value) else f"{value:.4g}", "text": False}
-    if isinstance(value, (int, bool)) or value is None:
-        return {"value": "" if value is None else str(value), "text": False}
-    return {"value": str(value), "text": True}

@@ -8,7 +8,7 @@ started, so the check follows the engine). The matches part of a job holds exact
 Nothing else may lie among the tables: no unrecorded part, no symbolic link, no other kind of file.
 Readers then scan exactly the recorded parts (:attr:`unosim.store.reader.Dataset.parts`).
 
-Hashing reads every byte once (about 1 GB/s per core, on a few threads). What was learned about a
+Hashing reads every byte once, on a few threads. What was learned about a
 file is kept by (size, mtime, ctime, inode) — in memory, and in ``parts.verified`` (with its own
 sha256) for the next process. Only the kernel sets a file's ctime and inode, so a part replaced or
 rewritten through the file system has a new stamp; damage below the file system (a disk's bit rot, a
@@ -59,7 +59,6 @@ class Problem:
 class Verdict:
     problems: list[Problem] = field(default_factory=list)
     parts_checked: int = 0
-    bytes_checked: int = 0
     #: of the parts checked: read (and hashed) now, and proven by the cache of an earlier verification
     parts_read: int = 0
     bytes_read: int = 0
@@ -210,9 +209,8 @@ def verify(root: Path, manifest: dict[str, Any], *, stop_at_first: bool = False,
     verdict.parts_read = len(unknown)
     verdict.bytes_read = sum(checks[i][2].bytes for i in unknown)
     verdict.parts_cached = sum(1 for proof in proofs if proof is not None) - len(unknown)
-    for (key, rel, info, _, _), reason in zip(checks, reasons, strict=True):
+    for (key, rel, _info, _, _), reason in zip(checks, reasons, strict=True):
         verdict.parts_checked += 1
-        verdict.bytes_checked += info.bytes
         if reason:
             verdict.problems.append(Problem(rel, reason, key))
     bad = verdict.bad_jobs

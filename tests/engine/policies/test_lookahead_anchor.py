@@ -1,4 +1,4 @@
-"""The expert's decision rule (engine/lookahead.py ``significant_option``): it plays its anchor preset's
+"""The expert's decision rule (engine/core/lookahead.py ``significant_option``): it plays its anchor preset's
 card unless the search finds an option better than it by more than z standard errors of the paired mean
 gain. Hand-made gains for the rule itself; real mid-game states for what the search chooses."""
 
@@ -11,9 +11,9 @@ from lookahead_states import decisions, lean_copy
 import unosim
 from unosim.game import protocol as L
 from unosim.game.policies import parse_policy
-from unosim.engine import lookahead as LA
-from unosim.engine import policy_heuristic as H
-from unosim.engine import turn as T
+from unosim.engine.core import lookahead as LA
+from unosim.engine.policies import heuristic as H
+from unosim.engine.core import turn as T
 
 WORK = np.zeros(LA.WORK_RECORDS, LA.WORLD)
 
@@ -90,7 +90,7 @@ def test_the_anchor_and_z_are_parameters():
 
 
 def test_two_player_games_take_the_best_mean_whatever_z():
-    """At 2 players the anchor rule is off (engine/lookahead.py): z changes no game."""
+    """At 2 players the anchor rule is off (engine/core/lookahead.py): z changes no game."""
     kwargs = dict(players=2, games=6, seed=2, rules={"match_mode": "single_round"})
     rounds = [unosim.simulate("classic", lineup=f"lookahead(rollouts=8,z={z}),keep_wilds", **kwargs).rounds
               for z in (0, 100)]

@@ -8,8 +8,8 @@ import lookahead_states
 from lookahead_states import decisions, forget_others, lean_copy
 
 from unosim import reference
-from unosim.engine import lookahead as LA
-from unosim.engine import state as S
+from unosim.engine.core import lookahead as LA
+from unosim.engine.record import state as S
 from unosim.engine.mechanics import flip
 from unosim.game import cards
 from unosim.game import protocol as L

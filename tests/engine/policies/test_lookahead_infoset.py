@@ -17,10 +17,11 @@ from scenario_tools import C
 from unosim.game import cards
 from unosim.game import protocol as L
 from unosim.game.policies import lineup_arrays
-from unosim.engine import belief as B
-from unosim.engine import lookahead as LA
-from unosim.engine import state as S
+from unosim.engine.record import belief as B
+from unosim.engine.core import lookahead as LA
+from unosim.engine.record import state as S
 from unosim.play.simulate import resolve
+from unosim.engine.core.round import new_game
 
 GAMES = 12
 
@@ -84,7 +85,7 @@ def outside_void(g, t: int, cards) -> int:
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_voids_are_true_and_every_world_keeps_them(case):
-    """A seat seen drawing at its turn lacks the cards that were legal (engine/belief.py): its real hand
+    """A seat seen drawing at its turn lacks the cards that were legal (engine/record/belief.py): its real hand
     keeps at least ``void_kept`` cards outside the void (every seat: a void is recorded only where the
     draw proves it, the lookahead seats' own draws included), and every sampled world
     deals it at least that many such cards among those the searching seat does not know."""
@@ -118,7 +119,7 @@ def _table(lineup: str, rules: dict, hands: list[list[str]]):
     rs, specs = resolve("classic", len(hands), lineup, {**rules, "match_mode": "single_round", "n_blank": 0})
     ir, fr, _ = rs.compile(len(hands))
     pol, pp = lineup_arrays(specs)
-    block = S.new_game(ir, fr, pol, pp)
+    block = new_game(ir, fr, pol, pp)
     g = block[0]
     g["st"][L.ST_LA_SEARCH] = 1
     for t, hand in enumerate(hands):

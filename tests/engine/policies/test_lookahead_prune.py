@@ -1,4 +1,4 @@
-"""The expert's pruning (engine/lookahead.py step 3): at 3+ players an option whose gain over the anchor's
+"""The expert's pruning (engine/core/lookahead.py step 3): at 3+ players an option whose gain over the anchor's
 lies ``prune`` standard errors or more below 0 is no longer searched, the search stops when only the
 anchor's option is left, and ``prune=0`` searches every option in every world; 2-player searches never
 prune. Hand-made gains for the rule; real mid-game states for what pruning changes."""
@@ -11,8 +11,8 @@ import pytest
 from lookahead_states import decisions, lean_copy
 
 import unosim
-from unosim.engine import lookahead as LA
-from unosim.engine import turn as T
+from unosim.engine.core import lookahead as LA
+from unosim.engine.core import turn as T
 from unosim.game import protocol as L
 from unosim.game.policies import parse_policy
 
@@ -49,7 +49,7 @@ def test_only_the_anchor_left_ends_the_search():
 
 
 def test_two_player_games_do_not_prune():
-    """At 2 players the search takes the best mean over every world (pruning lost there: engine/lookahead.py)."""
+    """At 2 players the search takes the best mean over every world (pruning lost there: engine/core/lookahead.py)."""
     kwargs = dict(players=2, games=6, seed=2, rules={"match_mode": "single_round"})
     rounds = [unosim.simulate("classic", lineup=f"lookahead(rollouts=24,prune={prune}),keep_wilds", **kwargs).rounds
               for prune in (0, 100)]

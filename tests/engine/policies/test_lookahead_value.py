@@ -1,4 +1,4 @@
-"""How the expert scores a rollout (engine/lookahead.py ``outcome_value``): the share of the other seats
+"""How the expert scores a rollout (engine/core/lookahead.py ``outcome_value``): the share of the other seats
 it finishes ahead of, as tournaments rank seats (analysis/standings.py), minus a little per point held.
 Scripted positions; the expected values are worked out by hand from that definition."""
 
@@ -11,7 +11,7 @@ import pytest
 from scenario_tools import C
 
 from unosim.game import protocol as L
-from unosim.engine import lookahead as LA
+from unosim.engine.core import lookahead as LA
 
 PENALTY = LA.POINTS_WEIGHT / 100.0   # per point the scored seat holds
 

@@ -1,4 +1,4 @@
-"""The compiled engine's one policy dispatch (unosim/engine/policy.py): an unknown policy id raises
+"""The compiled engine's one policy dispatch (unosim/engine/policies/dispatch.py): an unknown policy id raises
 instead of playing, and a decision depends only on what it computes or receives, never on what an
 earlier decision left in the game record's scratch buffers."""
 
@@ -7,12 +7,13 @@ import pytest
 
 from unosim.game import cards
 from unosim.game import protocol as L
-from unosim.engine import policy
-from unosim.engine import state as S
-from unosim.engine.round import run_games
+from unosim.engine.policies import dispatch as policy
+from unosim.engine.record import state as S
+from unosim.engine.core.round import run_games
 from unosim.game.policies import parse_policy
 from unosim.game.protocol import N_POLICY_PARAMS, output_buffers
 from unosim.play.simulate import resolve
+from unosim.engine.core.round import new_game
 
 BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.WEIGHTED, S.LOOKAHEAD)
 # weighted with weights on every kind of decision (all zero it would only break ties)
@@ -23,7 +24,7 @@ def _game(variant, players, pol, pp=None):
     rs, _ = resolve(variant, players, "random", {"match_mode": "single_round"})
     ir, fr, deck = rs.compile(players)
     pp = np.zeros((players, N_POLICY_PARAMS)) if pp is None else pp
-    block = S.new_game(ir, fr, np.asarray(pol, np.int64), pp)
+    block = new_game(ir, fr, np.asarray(pol, np.int64), pp)
     return block, deck
 
 

@@ -1,4 +1,4 @@
-"""The kernel's fast card score (engine/policy_features.py): it skips every term whose weight is 0 and
+"""The kernel's fast card score (engine/policies/weighted_features.py): it skips every term whose weight is 0 and
 reads the 0/1 features and the first four terms from per-card tables, and must still equal the full Σ weight × feature of the
 module docstring, added in its order, for every card id (the differential tests then check whole games
 against the reference twin); the discard pile's colour counts it reads for ``seen`` are audited."""
@@ -8,13 +8,14 @@ from scenario_tools import C
 
 from unosim.game import cards
 from unosim.game import protocol as L
-from unosim.engine import audit as kernel_audit
-from unosim.engine import state as S
-from unosim.engine import policy
-from unosim.engine.card_terms import NUMBER_KEY, card_early, card_floor
-from unosim.engine.policy_features import card_score
+from unosim.engine.core import audit as kernel_audit
+from unosim.engine.record import state as S
+from unosim.engine.policies import dispatch as policy
+from unosim.engine.policies.card_terms import NUMBER_KEY, card_early, card_floor
+from unosim.engine.policies.weighted_features import card_score
 from unosim.game.policies import PRESET_BASE, PRESETS, parse_policy
 from unosim.play.simulate import resolve
+from unosim.engine.core.round import new_game
 
 N_TERMS = 13   # points … order, as the docstring's table lists them
 N_IDS = len(cards.COLOUR)
@@ -67,7 +68,7 @@ def test_card_score_equals_the_full_sum_for_every_card_and_sparse_weights():
             w[4:] = 0.0
         held = rng.integers(0, 12, 5)
         seen = rng.integers(0, 30, 5)
-        # seen[NO_COLOUR] (the wilds in the discard pile, engine/state.py discards) is never a feature
+        # seen[NO_COLOUR] (the wilds in the discard pile, engine/record/state.py discards) is never a feature
         colour_in_play = int(rng.integers(0, 5))
         top = int(rng.integers(0, N_IDS))
         next_close, prev_close = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
@@ -135,7 +136,7 @@ def _one_card_record(spec, card):
     ir, fr, deck = rs.compile(4)
     pp = np.zeros((4, L.N_POLICY_PARAMS))
     pp[0] = parse_policy(spec).vector()
-    block = S.new_game(ir, fr, np.asarray([S.WEIGHTED, S.RANDOM, S.RANDOM, S.RANDOM]), pp)
+    block = new_game(ir, fr, np.asarray([S.WEIGHTED, S.RANDOM, S.RANDOM, S.RANDOM]), pp)
     g = block[0]
     for s in range(4):
         g["hlen"][s] = 2
@@ -165,12 +166,12 @@ def test_a_single_legal_card_is_taken_unscored_only_when_the_draw_loses_to_every
 
 
 def test_the_discard_pile_colour_counts_are_audited():
-    """``seen`` reads the game record's running colour counts of the discard pile (engine/state.py
+    """``seen`` reads the game record's running colour counts of the discard pile (engine/record/state.py
     ``discards``); the audit (on in the invariant tests' games, rollouts included) compares them with
     the pile after every turn, and catches a count that drifted from it."""
     rs, _ = resolve("classic", 4, "random", {"match_mode": "single_round"})
     ir, fr, deck = rs.compile(4)
-    block = S.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
+    block = new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
     g = block[0]
     counts = np.bincount(deck, minlength=N_IDS)
     pile = np.random.default_rng(1).permutation(deck)   # the discard pile: its first 9 cards
@@ -189,12 +190,12 @@ def test_the_discard_pile_colour_counts_are_audited():
 
 
 def test_the_hand_colour_counts_are_audited():
-    """``colour_left`` and the colour choice read each hand's running colour counts (engine/state.py
+    """``colour_left`` and the colour choice read each hand's running colour counts (engine/record/state.py
     ``held``, kept by every verb that moves a card into or out of a hand); the audit compares them with
     the hands after every turn, and catches a count that drifted from its hand."""
     rs, _ = resolve("classic", 4, "random", {"match_mode": "single_round"})
     ir, fr, deck = rs.compile(4)
-    block = S.new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
+    block = new_game(ir, fr, np.zeros(4, np.int64), np.zeros((4, L.N_POLICY_PARAMS)))
     g = block[0]
     counts = np.bincount(deck, minlength=N_IDS)
     order = np.random.default_rng(2).permutation(deck)

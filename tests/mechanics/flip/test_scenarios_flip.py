@@ -304,8 +304,8 @@ def test_the_expert_decides_on_what_flip_shows_only(monkeypatch):
     never changes a lookahead decision, and its beliefs stay true across flips."""
     import lookahead_states as states
 
-    from unosim.engine import lookahead as LA
-    from unosim.engine import state as S
+    from unosim.engine.core import lookahead as LA
+    from unosim.engine.record import state as S
 
     monkeypatch.setitem(states.CASES, "flip", ("flip", 4, {"jump_in": True, "p_forget_uno": 0.2}))
     rng = np.random.default_rng(11)

@@ -9,13 +9,13 @@ partner (``policy.choose_target``) are shared with 7-0; discard_colour's verb (`
 with No Mercy's Discard All.
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from ..piles import discard_colour, draw_n, draw_one, swap_hands, win
-from ..policy import choose_target
-from ..rng import DECK_STREAM, shuffle
-from ..state import (
+from ..record.piles import discard_colour, draw_n, draw_one, swap_hands, win
+from ..policies.dispatch import choose_target
+from ..record.rng import DECK_STREAM, shuffle
+from ..record.state import (
     BLANK_DRAW_CARDS,
     BLANK_ID0,
     K_BLANK,

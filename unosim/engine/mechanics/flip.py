@@ -5,18 +5,19 @@ turn, legality and scoring work on the side in play unchanged; this wing turns e
 for the Wild Draw Colour, answers what a seat sees of the others (the faces turned away from their
 owners), turns a lookahead seat's beliefs over with the cards, and keeps its scratch (``ST_SIDE``,
 ``ST_FLIPS``) and its round counter (``RC_FLIPS``). The core reaches it only through the hooks of
-:mod:`unosim.engine.hooks`.
+:mod:`unosim.engine.core.hooks`.
 """
 
 import numpy as np
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
+from unosim.game import custom_cards as CC
 from unosim.game import protocol as L
 from ..features import HAS_LOOKAHEAD
-from ..piles import draw_n, draw_one
-from ..policy import challenges, choose_colour
-from ..state import (
+from ..record.piles import draw_n, draw_one
+from ..policies.dispatch import challenges, choose_colour
+from ..record.state import (
     ASIDE,
     CHALLENGE_PENALTY,
     COLOUR,
@@ -25,6 +26,7 @@ from ..state import (
     KIND,
     NO_COLOUR,
     NOT_MINE,
+    N_IDS,
     SKIPS,
     ST_COLOUR,
     ST_ENDED,
@@ -38,10 +40,11 @@ from ..state import (
     recount_held,
 )
 
-FLIP_PARTNER = np.asarray(C.FLIP_PARTNER)
-DARK_FACE = np.asarray(C.DARK_FACE)
-BASE_FACE = np.asarray(C.BASE_FACE)
-NAMED_BY_BACK = np.asarray(C.NAMED_BY_BACK)
+# over every id (the declared cards' ids too: no other face, light; docs/rules.md §2.7), as the core's tables
+FLIP_PARTNER = np.concatenate([np.asarray(C.FLIP_PARTNER), np.full(N_IDS - C.N_CARD_IDS, -1, np.int64)])
+DARK_FACE = np.concatenate([np.asarray(C.DARK_FACE), np.zeros(N_IDS - C.N_CARD_IDS, np.int64)])
+BASE_FACE = np.asarray(CC.ALL_BASE_FACE)
+NAMED_BY_BACK = np.concatenate([np.asarray(C.NAMED_BY_BACK), np.ones(N_IDS - C.N_CARD_IDS, np.int64)])
 K_FLIP, K_WDC = C.FLIP, C.WDC
 
 
@@ -93,7 +96,7 @@ def turn_over(g, p):
     if COLOUR[t] != NO_COLOUR:
         st[ST_COLOUR] = COLOUR[t]
     emit(g, L.EV_FLIP, p, st[L.ST_SIDE], 0)
-    if HAS_LOOKAHEAD and st[ST_LA_SEARCH] and not st[ST_ENDED]:   # what every seat saw (engine/belief.py)
+    if HAS_LOOKAHEAD and st[ST_LA_SEARCH] and not st[ST_ENDED]:   # what every seat saw (engine/record/belief.py)
         turn_beliefs_over(g, st[ST_N])
     if COLOUR[t] == NO_COLOUR:
         st[ST_COLOUR] = choose_colour(g, p)
@@ -103,7 +106,7 @@ def turn_over(g, p):
 @njit
 def turn_beliefs_over(g, n):
     """A Flip turned every card over: each known copy and void entry of a lookahead seat's beliefs
-    (engine/belief.py) moves to the face on its back."""
+    (engine/record/belief.py) moves to the face on its back."""
     known = g["known"]
     void = g["void"]
     for t in range(n):
@@ -219,6 +222,8 @@ def deal_by_backs(g, t, whands, h, pool, j, m):
     each is as likely as any other. Returns (h, j) past the cards dealt; a back with no card behind it in
     the pool (beliefs contradicting the table) is an audited violation, and the rest of the hand is left
     to the ordinary deal."""
+    if g["ir"][L.IR_FAMILY] != L.FAMILY_FLIP:
+        return h, j
     hands = g["hands"]
     for i in range(g["hlen"][t]):
         c = hands[t, i]

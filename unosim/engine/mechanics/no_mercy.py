@@ -8,12 +8,12 @@ N14, N15). Its other mechanisms are wings or core verbs of their own: stacking a
   its turn (the core leaves a Roulette's colour to the victim).
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from ..piles import discard_colour, draw_one, win
-from ..policy import choose_colour
-from ..state import (
+from ..record.piles import discard_colour, draw_one, win
+from ..policies.dispatch import choose_colour
+from ..record.state import (
     COLOUR,
     DISC,
     DRAW,

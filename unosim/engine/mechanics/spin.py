@@ -10,7 +10,7 @@ policy through :mod:`..policy`. Scratch: ``ST_SPINNER``, the round's ``ST_SPINS`
 and seat columns ``SC_WHEEL_GAINED`` / ``SC_WHEEL_LOST``.
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
 from unosim.game import protocol as L
@@ -24,8 +24,8 @@ from unosim.game.protocol import (
     TRADE_HANDS,
     WAR,
 )
-from ..piles import draw_one, rotate_hands, win
-from ..policy import (
+from ..record.piles import draw_one, rotate_hands, win
+from ..policies.dispatch import (
     almost_uno_discards,
     choose_colour,
     choose_group,
@@ -33,8 +33,8 @@ from ..policy import (
     uno_spin_discard,
     war_reveal,
 )
-from ..rng import weighted
-from ..state import (
+from ..record.rng import weighted
+from ..record.state import (
     COLOUR,
     DISC,
     K_NUMBER,
@@ -411,7 +411,7 @@ def spin(g, s, final):
     return next_seat(g, after)
 
 
-# ---- hooks (engine/hooks.py) ------------------------------------------------------------------------
+# ---- hooks (engine/core/hooks.py) ------------------------------------------------------------------------
 @njit
 def reset(g):
     st = g["st"]

@@ -8,14 +8,13 @@ The pending penalty itself (``ST_P``, ``ST_V``, ``ST_K``, ``ST_RESPONDER``) is t
 card adds it (§1.11), a win or a knock-out of the responder clears it (``state.clear_stack``).
 """
 
-from unosim.engine._jit import njit
+from unosim.engine.build.jit import njit
 
 from unosim.game import protocol as L
-from ..piles import draw_n
-from ..policy import choose_stack
-from ..state import (
+from ..record.piles import draw_n
+from ..policies.dispatch import choose_stack
+from ..record.state import (
     ACCEPTED,
-    DRAW_VALUE,
     KIND,
     K_WRD4,
     NOT_MINE,
@@ -26,6 +25,7 @@ from ..state import (
     ST_RESPONDER,
     ST_V,
     clear_stack,
+    draw_value_of,
     emit,
     next_seat,
 )
@@ -34,9 +34,9 @@ from ..state import (
 # inline='always' (numba-IR inlining) on the small per-turn helpers: left as calls, splitting the turn
 # into them cost throughput (docs/results/code_choices.json)
 @njit(inline='always')
-def can_stack(st, stacking, c):
+def can_stack(g, st, stacking, c):
     """A stack response allowed by the stacking mode (§1.7, §2.4.5, §4); no colour match needed."""
-    value = DRAW_VALUE[c]
+    value = draw_value_of(g, c)
     if value == 0:
         return False
     if stacking == L.STACKING_SAME_KIND:
@@ -54,7 +54,7 @@ def stack_options(g, p, legal):
     stacking = g["ir"][L.IR_STACKING]
     ns = 0
     for i in range(g["hlen"][p]):
-        if can_stack(st, stacking, hands[p, i]):
+        if can_stack(g, st, stacking, hands[p, i]):
             legal[ns] = i
             ns += 1
     return ns
@@ -95,7 +95,7 @@ def on_draw_card(g, p, c):
     if g["ir"][L.IR_STACKING] == L.STACKING_NONE:
         return NOT_MINE
     st = g["st"]
-    value = DRAW_VALUE[c]
+    value = draw_value_of(g, c)
     k = KIND[c]
     st[ST_P] += value
     st[ST_V] = value

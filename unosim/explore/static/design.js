@@ -37,7 +37,7 @@
     if (state.status === "running") { setTimeout(() => poll(id), 1000); return; }
     byId("design-run").disabled = false;
     byId("design-cancel").disabled = true;
-    if (state.status === "done") {
+    if (state.status === "done" && state.report) {
       byId("design-report").href = state.report;
       byId("design-result").hidden = false;
     } else if (state.error) {

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from ...game import cards
 from ...game import protocol as L
-from ..card_tables import DRAW_VALUE, KIND
 from ..table import NOT_MINE, Table
 
 ACCEPTED = -1   # a response turn's answer: the responder accepted the pending penalty and drew it
@@ -20,15 +19,15 @@ ACCEPTED = -1   # a response turn's answer: the responder accepted the pending p
 def stack_indices(table: Table, seat: int) -> tuple[int, ...]:
     """Cards allowed as a response to the pending penalty (docs/rules.md §4 ``stacking``, §2.4.5): no colour
     match and no Wild Draw Four restriction (§1.8)."""
-    mode, hand = table.rules.stacking, table.hands[seat]
+    mode, hand, book = table.rules.stacking, table.hands[seat], table.book
 
     def allowed(card: int) -> bool:
-        if DRAW_VALUE[card] == 0:
+        if book.draw_value[card] == 0:
             return False                    # only draw cards may answer (docs/rules.md §6 N6)
         if mode == "same_kind":
-            return KIND[card] == table.pending_kind
+            return book.kind[card] == table.pending_kind
         if mode == "escalating":
-            return DRAW_VALUE[card] >= table.pending_value
+            return book.draw_value[card] >= table.pending_value
         return True                         # any_draw
 
     return tuple(i for i, card in enumerate(hand) if allowed(card))
@@ -40,7 +39,7 @@ def on_draw_card(table: Table, player: int, card: int, victim: int):
     two active players (§2.4.4, §6 N4, N18); ``NOT_MINE`` without stacking (it resolves at once)."""
     if table.rules.stacking == "none":
         return NOT_MINE
-    responder = player if KIND[card] == cards.WRD4 and table.n_active == 2 else victim
+    responder = player if table.book.kind[card] == cards.WRD4 and table.n_active == 2 else victim
     table.responder = responder
     return responder
 

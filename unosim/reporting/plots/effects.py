@@ -80,7 +80,7 @@ def effect_forest(effects: pl.DataFrame, title: str = "") -> Figure:
     so a negligible effect looks as small as it is. A row without a bounded relative change (a zero
     baseline such as knock-outs 0 → 0.2, or an unbounded Fieller interval) is drawn in an extra panel of
     the measure's absolute change. Blue: an effect of practical size (what the text states); grey: not
-    (hollow: too few games to tell); hollow at 0: identical games. On a phone (:func:`phone`) the panels
+    (hollow: too few games to tell); hollow at 0: identical games. On a phone (:func:`.layout.phone`) the panels
     stack in one column. ``effects``: the table of :func:`unosim.analysis.effects`."""
     narrow = LAYOUT.get().narrow
     present = set(effects["measure"])

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...store.atomic import write_text_atomic
 from ...game import seating
-from ...game.seating import Entrant
+from ...game.seating import Entrant, parse_entries
 from .python_policies import has_python_policy, reference_tournament
 
 if TYPE_CHECKING:   # the standings are analysis (scipy, numba): loaded when a tournament is read
@@ -75,6 +75,7 @@ def tournament(variant: str, *, players: int, policies, games: int, seed: int, r
     """
     from ...analysis.tournament import load_tournament
     from ...pipeline.runner import run_study
+    policies = parse_entries(policies)   # the door: parsed once, passed inward as PolicySpecs
     if has_python_policy(policies):
         return _python_tournament(variant, players, policies, games, seed, rules, seating, bool(progress), timeout,
                                   out=out, n_jobs=n_jobs, chunk_size=chunk_size, scheduler=scheduler)
@@ -114,9 +115,10 @@ def default_name(variant: str, players: int) -> str:
     return f"tournament_{variant}_p{players}"
 
 
-def build_study(variant: str, players: int, policies, games: int, seed: int, rules: dict | None, name: str,
+def build_study(variant: str, players: int, policies: tuple, games: int, seed: int, rules: dict | None, name: str,
                 scheme: str = seating.SCHEMES[0]):
-    """The study spec of a tournament (validated), its entrants and arrangements by lineup name."""
+    """The study spec of a tournament (validated) of the parsed ``policies`` (:func:`seating.parse_entries`),
+    its entrants and arrangements by lineup name."""
     from ...pipeline.study import parse_study
     players, games, seed, overrides, ruleset = seating.check_tournament(variant, players, games, seed, rules, scheme)
     entrant_list = seating.entrants(policies, players, scheme)

@@ -30,7 +30,8 @@ import polars as pl
 
 from ...game import rules as rules_module
 from ...store.atomic import write_bytes_atomic, write_text_atomic
-from ...game.policies import LADDER_POLICIES
+from ...game import seating
+from ...game.policies import LADDER_POLICIES, PolicySpec
 from ...game.version import commit
 from .python_policies import has_python_policy, reference_tournament
 
@@ -115,14 +116,13 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
         raise ValueError("a ladder needs at least one variant, e.g. ['classic', 'classic:n_blank=0']")
     if len({r.label for r in rungs}) < len(rungs):
         raise ValueError(f"a variant is given twice in {[r.label for r in rungs]}")
-    policy_list = list(LADDER_POLICIES if policies is None else
-                       (policies.split(",") if isinstance(policies, str) else policies))
-    from ...game.policies import parse_policy
+    # the door: parsed once, passed inward as PolicySpecs (and Python policies as given)
+    policy_list = seating.parse_entries(LADDER_POLICIES if policies is None else policies)
     python = has_python_policy(policy_list)
-    names = [parse_policy(spec.strip()).name if isinstance(spec, str) else None for spec in policy_list]
-    if BASELINE not in [spec.strip() for spec in policy_list if isinstance(spec, str)] \
-            or not (python or EXPERT in names):
-        raise ValueError(f"the ladder's policies {policy_list} must hold {EXPERT!r} (any budget) and plain "
+    specs = [p for p in policy_list if isinstance(p, PolicySpec)]
+    if not any(p.label == BASELINE for p in specs) or not (python or any(p.name == EXPERT for p in specs)):
+        shown = [p.label if isinstance(p, PolicySpec) else p for p in policy_list]
+        raise ValueError(f"the ladder's policies {shown} must hold {EXPERT!r} (any budget) and plain "
                          f"{BASELINE!r}: the skill figures compare the one with the other (with a Python policy: "
                          f"plain {BASELINE!r}, and no {EXPERT!r}: the reference engine has no lookahead)")
     tables: dict[str, list[pl.DataFrame]] = {"ratings": [], "head_to_head": [], "skill": [], "inconsistencies": []}
@@ -139,14 +139,14 @@ def ladder(variants, *, players: int = 2, games: int, seed: int, policies=None, 
         tables["inconsistencies"].append(luck.inconsistencies(rated, result.head_to_head).select(tag, pl.all()))
         # the skill figures are the expert's; a ladder with a Python policy asks them of the user's policy
         expert = next(e.name for e, item in zip(result.entrants, policy_list, strict=True)
-                      if (not isinstance(item, str) if python else parse_policy(e.spec).name == EXPERT))
+                      if (not isinstance(item, PolicySpec) if python else item.name == EXPERT))
         skill = luck.skill_row(result.head_to_head, rated, expert, BASELINE, luck.rating_spread(point, boot))
         tables["skill"].append(pl.DataFrame([{"variant": rung.label, "players": players, "deals": games, **skill}]))
     return LadderResult(players, games, seed, rungs, **{k: pl.concat(v, how="diagonal_relaxed")
                                                        for k, v in tables.items()})
 
 
-def _rung(rung: Rung, players: int, policy_list: list, games: int, seed: int, n_jobs: int, progress, python: bool):
+def _rung(rung: Rung, players: int, policy_list: tuple, games: int, seed: int, n_jobs: int, progress, python: bool):
     """(tournament result, its games as arrays) of one variant: compiled, or in the reference engine when a
     Python policy takes part (:mod:`.python_policies`)."""
     from ...analysis import standings as st

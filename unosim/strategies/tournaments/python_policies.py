@@ -28,23 +28,22 @@ import polars as pl
 
 from ...game import protocol as L
 from ...game import seating
-from ...game.policies import parse_policy
-from ...game.seating import Entrant
+from ...game.policies import PolicySpec
+from ...game.seating import Entrant, is_python_policy
 
 #: the built-in policy a Python policy cannot meet: it has no reference twin
 SEARCH_ONLY = "lookahead"
 
 
-def has_python_policy(policies) -> bool:
-    """Whether ``policies`` (a list, or one comma-separated string) holds a Python policy: an object with a
-    ``play`` method or a callable (anything else that is not a spec is refused as the compiled path says)."""
-    return isinstance(policies, (list, tuple)) and any(
-        not isinstance(p, str) and (callable(p) or hasattr(p, "play")) for p in policies)
+def has_python_policy(entries: tuple) -> bool:
+    """Whether the parsed entries (:func:`unosim.game.seating.parse_entries`) hold a Python policy: an object
+    with a ``play`` method or a callable."""
+    return any(is_python_policy(p) for p in entries)
 
 
-def python_entrants(policies, players: int, scheme: str) -> tuple[tuple[Entrant, ...], list]:
-    """(entrants, one policy per entrant as the reference engine takes it); bad input raises ValueError
-    naming it (a ``lookahead`` entry: its reason and the valid opponents)."""
+def python_entrants(policies: tuple, players: int, scheme: str) -> tuple[tuple[Entrant, ...], list]:
+    """(entrants, one policy per entrant as the reference engine takes it) of the parsed entries; bad input
+    raises ValueError naming it (a ``lookahead`` entry: its reason and the valid opponents)."""
     from ...reference.policies import policy_name, resolve_lineup
     if len(policies) < 2:
         raise ValueError(f"policies={list(policies)!r} names {len(policies)} policy: a tournament needs at least 2")
@@ -54,10 +53,10 @@ def python_entrants(policies, players: int, scheme: str) -> tuple[tuple[Entrant,
                          f"valid is at most {seating.MAX_ARRANGEMENTS:,} arrangements")
     labels, seats = [], []
     for item in policies:
-        if isinstance(item, str):
-            spec = parse_policy(item.strip())
+        if isinstance(item, PolicySpec):
+            spec = item
             if spec.name == SEARCH_ONLY:
-                raise ValueError(f"policy {item!r} cannot play against a Python policy: a Python policy plays in "
+                raise ValueError(f"policy {spec.label!r} cannot play against a Python policy: a Python policy plays in "
                                  "the reference engine, which has no lookahead twin (it only replays the compiled "
                                  "search's recorded decisions); valid opponents are random, greedy_points, "
                                  "keep_wilds, weighted and its presets")

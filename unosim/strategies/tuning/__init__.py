@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from ...game.checks import as_int, is_real
-from ...game.policies import PolicySpec, _split_top_level, lineup_label, make_lineup, parse_policy
+from ...game.policies import PolicySpec, lineup_label, make_lineup, parse_policies
 from ...game.rules import single_round_variant
 from ...play.simulate import MAX_SEED
 from .duplicate import Estimate, Evaluator, Table
@@ -199,9 +199,8 @@ class _Setup(NamedTuple):
 
 def _compared(compare) -> list[PolicySpec]:
     """The ``compare`` policies, parsed (ValueError naming a bad one)."""
-    items = _split_top_level(compare) if isinstance(compare, str) else list(compare)
     try:
-        return [parse_policy(p) for p in items]
+        return list(parse_policies(compare))
     except ValueError as exc:
         raise ValueError(f"compare={compare!r} is invalid: {exc}") from None
 

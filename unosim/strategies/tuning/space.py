@@ -1,7 +1,7 @@
 """The search space of ``unosim tune``: the ``weighted`` policy's weights, scaled to comparable units.
 
 The ``weighted`` policy takes, at every decision, the option with the highest Σ weight × feature
-(``unosim.engine.policy_features``). The features live on very different scales (card points 0..50,
+(``unosim.engine.policies.weighted_features``). The features live on very different scales (card points 0..50,
 a yes/no feature 0 or 1, the cards of a colour in the discard pile 0..100), so a step of the same size
 in every weight would be a huge change for one and nothing for another. The search therefore moves in
 **score units**: coordinate ``x = w × SCALE[w]``, where ``SCALE[w]`` is a typical size of the

@@ -1,0 +1,100 @@
+"""The card-only terms of the ``weighted`` policy's score: 0/1 card features per card id, the bound
+below every card score (:func:`card_floor`) and each card's first four terms (:func:`card_early`).
+
+They depend on the card tables and a seat's weights alone, so the game record is given them when it is
+made (:func:`score_tables`, called by ``round.new_game``) and :mod:`.weighted_features` reads them per
+decision.
+"""
+
+import numpy as np
+from unosim.engine.build.jit import njit
+
+from unosim.game import cards as C
+from unosim.game import custom_cards as CC
+from unosim.game.protocol import MAX_CARDS as MAXC
+from unosim.game.protocol import PP_W_ACTION, PP_W_DRAW, PP_W_ORDER, PP_W_POINTS, PP_W_WILD
+
+COLOUR = np.asarray(CC.ALL_COLOUR)   # every id, declared cards' defaults included (custom_cards)
+KIND = np.asarray(CC.ALL_KIND)
+NUMBER_OF = np.asarray(CC.ALL_NUMBER_OF)
+POINTS = np.asarray(CC.ALL_POINTS)
+DRAW_VALUE = np.asarray(CC.ALL_DRAW_VALUE)
+NO_COLOUR = C.NO_COLOUR
+K_NUMBER, K_SKIP, K_REVERSE = C.NUMBER, C.SKIP, C.REVERSE
+K_SKIP_EVERYONE, K_WRD4 = C.SKIP_EVERYONE, C.WRD4
+
+
+def _indicator(flags) -> np.ndarray:
+    return np.asarray(flags, dtype=np.float64)
+
+
+# The 0/1 card features per card id, as floats: a table read instead of a branch per card (the same
+# products: weight × 1.0 or weight × 0.0)
+IS_ACTION = _indicator([(COLOUR[c] != NO_COLOUR and KIND[c] != K_NUMBER) for c in range(len(COLOUR))])
+IS_WILD = _indicator([COLOUR[c] == NO_COLOUR for c in range(len(COLOUR))])
+IS_DRAW = _indicator([DRAW_VALUE[c] > 0 for c in range(len(COLOUR))])
+IS_ATTACK = _indicator([DRAW_VALUE[c] > 0 or KIND[c] == K_SKIP or KIND[c] == K_SKIP_EVERYONE
+                        for c in range(len(COLOUR))])
+IS_REVERSE = _indicator([KIND[c] == K_REVERSE or KIND[c] == K_WRD4 for c in range(len(COLOUR))])
+# a NUMBER card's number, -1 for any other card (number_match: equal and ≥ 0)
+NUMBER_KEY = np.asarray([NUMBER_OF[c] if KIND[c] == K_NUMBER else -1 for c in range(len(COLOUR))],
+                        dtype=np.int64)
+
+
+# Each card feature's smallest and largest value (the table above, in its order, which is the order of
+# the weights PP_W_POINTS .. PP_W_ORDER): a hand, a colour and the discard pile hold fewer than MAXC cards
+FEATURE_LOW = np.asarray([POINTS.min(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -MAXC], dtype=np.float64)
+FEATURE_HIGH = np.asarray([POINTS.max(), 1, 1, 1, MAXC, 1, 1, 1, 1, 1, MAXC, MAXC, 0], dtype=np.float64)
+assert PP_W_ORDER - PP_W_POINTS == len(FEATURE_LOW) - 1   # the card weights are contiguous, in this order
+# the computed score differs from the exact sum by at most 26 roundings (13 products, 13 sums), each
+# within 2**-53 of the largest possible |term| sum: 1e-12 of it covers them with room to spare
+ROUNDING_ROOM = 1e-12
+
+
+@njit
+def card_floor(w):
+    """A number no card score under the weights ``w`` (one seat's PP vector) falls below, rounding
+    included: Σ over the card features of the smaller of weight × its smallest and largest value, less
+    the rounding room. An option scoring below it (a voluntary draw, accepting a penalty, keeping a
+    drawn card, at -100 in every preset) loses to any card, so a decision between one card and such an
+    option is taken without scoring the card (``policy_weighted``; the same choice, no draw either
+    way). Not finite for weights so large that a score may overflow: then nothing is skipped."""
+    floor = 0.0
+    scale = 1.0
+    for f in range(len(FEATURE_LOW)):
+        weight = w[PP_W_POINTS + f]
+        floor += min(weight * FEATURE_LOW[f], weight * FEATURE_HIGH[f])
+        scale += abs(weight) * max(abs(FEATURE_LOW[f]), abs(FEATURE_HIGH[f]))
+    return floor - ROUNDING_ROOM * scale
+
+
+@njit
+def early_terms(w, c):
+    """Card c's first four terms under the weights ``w`` (points, action, wild, draw: they depend on the
+    card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`~unosim.engine.policies.weighted_features.card_score`."""
+    score = 0.0
+    if w[PP_W_POINTS] != 0.0:
+        score += w[PP_W_POINTS] * POINTS[c]
+    if w[PP_W_ACTION] != 0.0:
+        score += w[PP_W_ACTION] * IS_ACTION[c]
+    if w[PP_W_WILD] != 0.0:
+        score += w[PP_W_WILD] * IS_WILD[c]
+    if w[PP_W_DRAW] != 0.0:
+        score += w[PP_W_DRAW] * IS_DRAW[c]
+    return score
+
+
+@njit
+def card_early(w, out):
+    """out[c] = :func:`early_terms` of every card id c: one seat's ``card_early`` row of the game record
+    (set with ``pp``), which ``card_score`` reads instead of four products and tests per card."""
+    for c in range(len(out)):
+        out[c] = early_terms(w, c)
+
+
+def score_tables(g, players: int) -> None:
+    """Fill the game record's ``card_floor`` and ``card_early`` rows of the first ``players`` seats from
+    their weights (``g["pp"]``), once per lineup."""
+    for s, vector in enumerate(g["pp"][:players]):
+        g["card_floor"][s] = card_floor(vector)
+        card_early(vector, g["card_early"][s])
