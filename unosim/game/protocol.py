@@ -217,7 +217,7 @@ MECHANISMS: dict[str, Mechanism] = {
                field("FLIPS", doc="flips this round")),
         events=(("flip", "seat's Flip card turns every card over; a = side now in play (0 light, 1 dark)"),),
     ),
-    "cards": dict(label="declared cards", compile_seconds=4.0),   # docs/rules.md §2.7: effects as data
+    "cards": Mechanism("declared cards"),   # docs/rules.md §2.7: effects as data
 }
 
 

@@ -158,4 +158,4 @@ def model_seconds(build: Build) -> float:
 # (loader.estimate_seconds).
 COMPILE_SECONDS = {"core": 18.0, "basic": 0.0, "weighted": 3.0, "lookahead": 21.0}
 MECHANISM_COMPILE_SECONDS = {"blank": 6.0, "minions": 3.0, "spin": 18.0, "no_mercy": 3.0, "stacking": 2.0,
-                             "mercy": 1.5, "seven_o": 1.5, "jump_in": 5.0, "flip": 9.0}
+                             "mercy": 1.5, "seven_o": 1.5, "jump_in": 5.0, "flip": 9.0, "cards": 4.0}
