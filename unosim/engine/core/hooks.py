@@ -41,6 +41,8 @@ hook                           called from                 what a wing does ther
 ``on_jump_in(g)``              ``turn.jump_ins``           a jump-in happens (§4: it cancels a pending spin)
 ``seen_counts(g, p, counts)``  ``lookahead.search``        what a searching seat sees: known hands, and the
                                                            deck counted as it shows now
+``deal_by_backs(g, t, …)``     ``worlds.deal_world``       deal t's cards a searching seat sees only the
+                                                           backs of: (h, j) past them
 ``physical(c)``                ``audit.audit``             the card id a face belongs to
 ``consistent(g)``              ``audit.audit``             its own invariants hold
 ``write(g, row)``              ``output.write_round``      its round counters (the output zeroes every
@@ -190,6 +192,13 @@ def seen_counts(g, p, deck_counts):
     if HAS_FLIP:
         counts = flip.seen_counts(g, p, counts)
     return counts
+
+
+@njit(inline='always')
+def deal_by_backs(g, t, whands, h, pool, j, m):
+    if HAS_FLIP:
+        return flip.deal_by_backs(g, t, whands, h, pool, j, m)
+    return h, j
 
 
 @njit(inline='always')
