@@ -130,3 +130,50 @@ def test_while_the_engine_compiles_the_page_shows_the_compile_notice(page, explo
     page.click("#cancel")
     page.wait_for_function("document.querySelector('#status').textContent === 'cancelled'", timeout=30_000)
     page.uncheck("input[name='what_if:seven_o']")
+
+
+def _add_a_draw_three_and_run(page) -> str:
+    """Compose a Draw Three in the deck editor as a person does (a contradictory try first, whose line shows
+    beside the control), run a small what-if with it and return what the answer says of the card."""
+    page.evaluate("fillVariant(); document.getElementById('deck-box').open = true")
+    while page.locator("#card-effects li button").count():   # what an earlier test left composed
+        page.click("#card-effects li button")
+    page.fill("#card-name", "draw_three")
+    page.select_option("#card-class", "coloured")
+    page.fill("#card-count", "2")
+    page.select_option("#card-effect", "draw")
+    assert "the next seat draws N cards" in page.inner_text("#card-effect-doc")   # the declared table's words
+    page.fill("#card-n", "3")
+    page.click("#card-add-effect")
+    page.select_option("#card-effect", "skip")
+    page.click("#card-add-effect")
+    assert page.locator("#card-effects li code").all_inner_texts() == ["draw:3", "skip:1"]
+    page.click("#card-add")
+    page.wait_for_selector("#card-error:not([hidden])")
+    assert "'draw:N' must be the last effect" in page.inner_text("#card-error")
+    page.click("#card-effects li:nth-child(2) button")
+    page.click("#card-add")
+    page.wait_for_selector("#declared-cards tr[data-card='draw_three']")
+    assert page.is_hidden("#card-error")
+    assert "draw_three (2 per colour)" in page.inner_text("#declared-cards")
+    assert page.evaluate("request()")["what_if"] == {"cards": {"draw_three": {
+        "coloured": True, "effects": ["draw:3"], "points": 20, "count": 2}}}
+    runs = page.locator("#history li").count()
+    page.fill("#games", "300")
+    page.click("#run")
+    page.wait_for_function(f"document.querySelectorAll('#history li').length === {runs + 1}", timeout=300_000)
+    assert page.locator("#verdicts li").all_inner_texts()[0].startswith("with_draw_three vs classic — ")
+    widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], widths
+    return page.inner_text("#answer-cards")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_add_a_draw_three_in_the_deck_editor_run_and_the_answer_names_it(page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    try:
+        assert _add_a_draw_three_and_run(page) == "with_draw_three: with draw_three (2 per colour)"
+    finally:
+        page.evaluate("for (const b of document.querySelectorAll('#declared-cards button')) b.click()")
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert "cards" not in page.evaluate("request()")["what_if"]

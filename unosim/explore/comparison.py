@@ -26,6 +26,7 @@ from typing import Any
 
 from ..game import policies, rule_table, rules
 from ..pipeline.study import toml_value
+from . import declared_cards
 
 #: most games per cell one comparison may ask for; bigger questions are a study (save as study)
 MAX_GAMES = 200_000
@@ -68,7 +69,9 @@ class Comparison:
                 raise ValueError(f"{side}={overrides!r} is invalid: valid is a table of rule name → value")
             if "match_mode" in overrides:
                 raise ValueError(f"{side}: match_mode is set once for the comparison, by mode")
-            self._ruleset(overrides).check_players(self.players)
+            ruleset = self._ruleset(overrides)
+            ruleset.check_players(self.players)
+            declared_cards.playable(ruleset)
         if not isinstance(self.lineup, str):
             raise ValueError(f"lineup={self.lineup!r} is invalid: valid is a lineup such as 'greedy_points,random*'")
         policies.make_lineup(self.lineup, self.players)
@@ -170,6 +173,8 @@ def rule_name(changed: dict[str, Any]) -> str:
     for key, value in changed.items():
         if key == "deck":
             parts.append("designer_deck")
+        elif key == "cards":   # declared cards (docs/rules.md §2.7): the what-if is named by them
+            parts.append("with_" + "_".join(_card_names(value)) if value else "no_declared_cards")
         elif value is True:
             parts.append(key)
         elif value is False:
@@ -179,10 +184,23 @@ def rule_name(changed: dict[str, Any]) -> str:
     return "_and_".join(parts)[:60].rstrip("_")
 
 
+def _card_names(value: Any) -> list[str]:
+    """The names of declared cards as a request gives them (a table name → card, or ``--card`` strings)."""
+    if isinstance(value, dict):
+        return [str(name) for name in value]
+    return [str(item).partition(":")[0] for item in (value if isinstance(value, list) else [value])]
+
+
 def _describe(changed: dict[str, Any]) -> str:
     if not changed:
         return "nothing changes"
-    return ", ".join(f"{k} = {rule_table.format_value(_frozen(v))}" for k, v in changed.items())
+    return ", ".join(f"{k} = {rule_table.format_value(_frozen(v))}" if k != "cards" else
+                     "with " + ", ".join(_card_labels(v)) if v else "no declared cards" for k, v in changed.items())
+
+
+def _card_labels(value: Any) -> list[str]:
+    from ..game.custom_cards import normalise
+    return [declared_cards.label(card) for card in normalise("cards", value)]
 
 
 def _frozen(value: Any) -> Any:
@@ -193,11 +211,12 @@ def _frozen(value: Any) -> Any:
 
 def _variant_line(name: str, base: str, overrides: dict[str, Any]) -> str:
     parts = [f'base = "{base}"']
-    plain = {k: v for k, v in overrides.items() if k != "deck"}
+    plain = {k: v for k, v in overrides.items() if k not in ("deck", "cards")}
     if plain:
         parts.append(f"rules = {toml_value(plain)}")
-    if overrides.get("deck"):
-        parts.append(f"deck = {toml_value(overrides['deck'])}")
+    for key in ("deck", "cards"):
+        if overrides.get(key):
+            parts.append(f"{key} = {toml_value(overrides[key])}")
     return f"{name} = {{ {', '.join(parts)} }}"
 
 
@@ -245,6 +264,9 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
         "csv": sorted(tables),
         "paired": bool(tables["effects"]["paired"].all()) if "effects" in tables else None,
         "decks": {side: comparison.ruleset(side).deck_in_effect() for side in (BASELINE, WHAT_IF)},
+        # the declared cards each what-if plays, as the answer names them ("draw_three (2 per colour)")
+        "cards": [declared_cards.labels(comparison.ruleset(f"{WHAT_IF}_{i + 1}"))
+                  for i in range(len(comparison.what_ifs))],
         "spec": comparison.spec(),
         "notes": too_few_games(tables) + charts_left_out(tables),   # what the games were too few for
     }

@@ -5,11 +5,16 @@ API (JSON in and out; a bad request is HTTP 400 with ``{"error": "<the CLI's one
 ``GET /api/options``
     variants (players, description, the rules that apply with their descriptions, docs sections and
     current values, the deck in effect and the card classes a designer deck may set), policies, modes,
-    the games limit.
+    the games limit, and the vocabulary of card effects (``card_effects``) the deck editor's "add a card"
+    composes cards from.
+``POST /api/cards``
+    the deck editor's check of declared cards (:mod:`.declared_cards`: ``variant``, ``players``, ``rules``
+    = the what-if's overrides with its ``cards``) → each card's spec form and label and the deck in
+    effect, or the one-line message of a spec's ``[cards.NAME]``.
 ``POST /api/compare``
     a comparison (:class:`unosim.explore.comparison.Comparison`: ``variant``, ``players``, ``lineup``,
     ``games`` ≤ :data:`~unosim.explore.comparison.MAX_GAMES` per cell, ``seed``, ``mode``, ``baseline`` and
-    ``what_if`` rule overrides, each may hold a ``deck``) → 202 ``{"id", "status"}``; with ``?wait=1``
+    ``what_if`` rule overrides, each may hold a ``deck`` and declared ``cards``) → 202 ``{"id", "status"}``; with ``?wait=1``
     the answer is the finished run (200), for scripts.
 ``GET /api/runs/{id}``
     progress (``games_done`` of ``games_total``, ``phase``) and, when done, the ``result``: findings,
@@ -54,12 +59,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..game import designer_deck, policies, rule_table, rules
+from . import declared_cards
 from .comparison import DEFAULT_GAMES, MAX_GAMES, Comparison
 from .design_runs import Busy, DesignRuns
 from .jobs import QueueFull, Runs
 
 STATIC = Path(__file__).with_name("static")
-RULES_DOC = Path(__file__).parents[2] / "docs" / "rules.md"
+DOCS = Path(__file__).parents[2] / "docs"
+#: the docs the page links to (served from a source checkout): the rules and the invent-a-card tutorial
+LINKED_DOCS = ("rules.md", "tutorials/invent-a-card.md")
 #: the largest request body (a comparison with two designer decks is a few hundred bytes)
 MAX_BODY = 64 * 1024
 #: the longest a client may take to send its body
@@ -177,6 +185,16 @@ def _comparison(body: bytes) -> Comparison:
         raise _Refused(str(exc), 400) from None
 
 
+def _checked_cards(body: bytes) -> dict[str, Any]:
+    """A declared card checked for the deck editor (in a worker thread, like a comparison)."""
+    try:
+        return declared_cards.check(_json(body))
+    except RecursionError:
+        raise _Refused("the request nests its values too deeply", 400) from None
+    except (TypeError, ValueError) as exc:
+        raise _Refused(str(exc), 400) from None
+
+
 def options() -> dict[str, Any]:
     """What the page offers: every variant with the rules that apply to it, policies, modes, limits."""
     variants = []
@@ -187,14 +205,16 @@ def options() -> dict[str, Any]:
             "name": name, "description": rules.variant_description(name),
             "players": [rs.player_range[0], rs.max_players()],
             "rules": [{**r, "value": values[r["name"]]} for r in rule_table.as_json()
-                      if rules.applies(r["name"], rs.family) and r["name"] not in ("match_mode", "deck")],
+                      if rules.applies(r["name"], rs.family) and r["name"] not in ("match_mode", "deck", "cards")],
             "fixed": list(rs.spec.fixed),
             "deck": rs.deck_in_effect(),
             "deck_classes": designer_deck.valid_classes(rs.spec.kinds),
+            "declared_cards": rs.mechanics != "flip",   # UNO Flip's cards are two-faced (docs/rules.md §2.7)
         })
     return {"variants": variants,
             "policies": [{"name": p.name, "doc": p.doc} for p in policies.POLICIES.values()],
-            "modes": list(rules.MATCH_MODES), "max_games": MAX_GAMES, "default_games": DEFAULT_GAMES}
+            "modes": list(rules.MATCH_MODES), "max_games": MAX_GAMES, "default_games": DEFAULT_GAMES,
+            "card_effects": declared_cards.vocabulary()}
 
 
 def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), port: int | None = None,
@@ -212,16 +232,24 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
-    async def rules_doc(request: Request) -> Response:
-        """docs/rules.md, which the page's house rules link to (in a source checkout)."""
-        path = RULES_DOC
+    async def linked_doc(request: Request) -> Response:
+        """docs/rules.md (the page's house rules link to it) or the invent-a-card tutorial (the deck
+        editor's "add a card" does), in a source checkout."""
+        name = request.url.path.removeprefix("/docs/")
+        path = DOCS / name
         if not path.is_file():
-            return _error(f"{path} is not here (an installed package has no docs): read docs/rules.md of the "
+            return _error(f"{path} is not here (an installed package has no docs): read docs/{name} of the "
                           "source", 404)
         return PlainTextResponse(path.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
 
     async def get_options(request: Request) -> Response:
         return JSONResponse(cached_options)
+
+    async def check_cards(request: Request) -> Response:
+        try:
+            return JSONResponse(await run_in_threadpool(_checked_cards, await _read_body(request)))
+        except _Refused as exc:
+            return _error(str(exc), exc.status)
 
     async def failure(request: Request, exc: Exception) -> Response:   # a bug: the terminal gets its traceback
         return _error(f"internal error: {type(exc).__name__}: {exc}", 500)
@@ -232,7 +260,8 @@ def create_app(runs: Runs, hosts: Iterable[str] = ("127.0.0.1", "localhost"), po
         *_design_routes(designs),
         Route("/", index),
         Route("/api/options", get_options),
-        Route("/docs/rules.md", rules_doc),
+        Route("/api/cards", check_cards, methods=["POST"]),
+        *(Route(f"/docs/{name}", linked_doc) for name in LINKED_DOCS),
         *_run_routes(runs, stopping),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])

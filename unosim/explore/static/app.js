@@ -145,6 +145,8 @@ function request() {
     if (input.value !== input.dataset.published) deck[input.dataset.card] = Number(input.value);
   }
   if (Object.keys(deck).length) sides.what_if.deck = deck;
+  const cards = declaredCards();   // the deck editor's "add a card" (cards.js)
+  if (Object.keys(cards).length) sides.what_if.cards = cards;
   const whatIf = whatIfs === 1 ? sides.what_if : [...Array(whatIfs).keys()].map((i) => sides[sideName(i)]);
   return {variant: v.name, players: Number($("players").value), lineup: $("lineup").value.trim(),
           games: Number($("games").value), seed: Number($("seed").value), mode: $("mode").value,
@@ -240,6 +242,10 @@ const JUDGEMENT = {good: "better for you", bad: "worse for you", neutral: "too s
 
 function answer(id, result) {
   $("answer").hidden = false;
+  // the declared cards each what-if played, named: "with_draw_three: with draw_three (2 per colour)"
+  const withCards = (result.cards || []).map((labels, i) => [result.names.what_ifs[i], labels]).filter(([, l]) => l.length);
+  $("answer-cards").hidden = !withCards.length;
+  $("answer-cards").textContent = withCards.map(([name, labels]) => `${name}: with ${labels.join(", ")}`).join("; ");
   $("verdicts").replaceChildren(...result.verdicts.map((v) => el("li", {class: `v-${v.verdict.replaceAll(" ", "-")}`},
     el("strong", {}, v.b), ` vs ${v.a} — ${v.text}`)));
   $("scorecard").innerHTML = result.scorecard_html;   // the report's own scorecard markup
