@@ -46,7 +46,7 @@ def _same_backs_variant(block, p, rng):
     for group in by_back.values():
         held = [int(at(place)) for place in group]
         rng.shuffle(held)
-        for (t, i), c in zip(group, held):
+        for (t, i), c in zip(group, held, strict=True):
             if t >= 0:
                 g["hands"][t, i] = c
             else:
