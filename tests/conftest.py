@@ -27,7 +27,7 @@ os.environ.setdefault("UNOSIM_ENGINE_BUILD", "full")
 #: test modules that never run the compiled engine (scripted scenarios and invariants on the reference
 #: engine, statistics on synthetic tables): they run early, while the session's build compiles
 ENGINE_FREE = ("test_atomic", "test_browser_wait", "test_card_effects", "test_cards_rules", "test_docs",
-               "test_docs_site", "test_effects", "test_fairness_calibration", "test_house_rules", "test_prepare", "test_protocol", "test_rule_table",
+               "test_docs_site", "test_effects", "test_fairness_calibration", "test_flip_pairing", "test_house_rules", "test_prepare", "test_protocol", "test_rule_table",
                "test_structure", "test_study", "test_reference_", "test_scenarios_",
                "test_docstring_examples", "test_claim_mutations", "test_distributions", "test_skill_changes",
                "test_verdicts")   # a name ending in _ is a prefix

@@ -21,7 +21,7 @@ from unosim.game import protocol as L
 from unosim.reference import PythonPolicy, RawResults, run_games
 from unosim.game.rules import get_variant
 
-CARD_IDS = {cards.card_name(i): i for i in range(cards.N_CARD_IDS)}
+CARD_IDS = {cards.card_name(i): i for i in range(cards.N_FACE_IDS)}   # the faces (a pairing's ids share their names)
 CARD_IDS["WD4"] = cards.ID_WD4
 # declared cards (docs/rules.md §2.7) by slot: RCUSTOM0 … BCUSTOM0 for a coloured one, CUSTOM0 for a wild one
 CARD_IDS.update({name: i for i, name in enumerate(custom_cards.book(()).names) if i >= custom_cards.ID_CUSTOM0})

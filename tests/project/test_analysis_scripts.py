@@ -75,3 +75,20 @@ def test_a_strength_table_replaces_the_table_of_its_caption_only(tmp_path):
     assert done.returncode == 0, done.stderr
     tables = json.loads(out.read_text())["tables"]
     assert [t["caption"] for t in tables] == ["kept", "pairs"] and tables[1]["setting"] != "old"
+
+
+def test_flip_pairing_script_compares_every_pairing_with_the_default(tmp_path):
+    """analyses/flip_pairing.py: a table per player count, a row per pairing, the others' differences from
+    the default pairing with z-scores, stamped as a results file."""
+    sys.path.insert(0, str(Path(__file__).parents[2] / "docs" / "gen"))
+    import results_pages
+    out = tmp_path / "flip_pairing.json"
+    path = Path(__file__).parents[2] / "analyses" / "flip_pairing.py"
+    done = subprocess.run([sys.executable, str(path), "--games", "300", "--expert-games", "0", "--players", "2,3",
+                           "--out", str(out)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    data = results_pages.load(out)
+    assert [t["caption"] for t in data["tables"]] == ["flip, 2 players", "flip, 3 players"]
+    for table in data["tables"]:
+        assert [row[0] for row in table["rows"]] == ["shared_backs", "transcribed"]
+        assert table["rows"][0][3] == "" and "z = " in table["rows"][1][3]

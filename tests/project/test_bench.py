@@ -131,3 +131,27 @@ def test_the_benchmarks_page_is_made_from_one_runs_results_with_its_stamp():
     results = _results()
     del results["study"], results["analyses"]
     assert not any("study" in row[0] for row in publish.page(results)["tables"][0]["rows"])
+
+
+def test_the_game_hashes_cover_every_family_rule_and_policy_and_ignore_column_order():
+    """bench.game_hashes (the check that a restructure keeps the games): its configurations set every rule
+    of the rule table to a value other than its default, in every family and with every built-in policy;
+    its table hash matches columns by name, so a pure reorder is no change, and any changed cell is one."""
+    import numpy as np
+
+    from bench import game_hashes
+    from unosim.game import policies, rule_table
+
+    configs = game_hashes.configurations()
+    assert {c["variant"] for c in configs} == set(game_hashes.FAMILIES)
+    for rule in rule_table.PARAMETERS:
+        assert any(rule.name in c["rules"] and c["rules"][rule.name] != rule.default for c in configs), rule.name
+    lineups = " ".join(c["lineup"] for c in configs)
+    assert all(name in lineups for name in policies.POLICIES)
+    assert {c["players"] for c in configs} == {2, 3, 4, 5, 6}
+    table = np.arange(12).reshape(4, 3)
+    same = game_hashes._hash_table(table, ("a", "b", "c"))
+    assert game_hashes._hash_table(table[:, [2, 0, 1]], ("c", "a", "b")) == same
+    changed = table.copy()
+    changed[3, 1] += 1
+    assert game_hashes._hash_table(changed, ("a", "b", "c")) != same

@@ -1,4 +1,4 @@
-"""The compile-time switches of a build (:mod:`.builds`): what this copy of the engine compiles in.
+"""The compile-time switches of a build (:mod:`.build.builds`): what this copy of the engine compiles in.
 
 Kernel code tests them as ``if HAS_SPIN and …:``; numba's dead-branch pruning removes a branch on a
 false module constant before typing, so the code behind it costs nothing in a build without it. Rule

@@ -28,7 +28,10 @@ Reverses are the classic ids; the other light faces are 94-97 DRAW_ONE and 98-10
 colour), 102 the light Wild (40 points), 103 WILD_DRAW_TWO. The dark faces are ``104 + colour * 13 +
 slot`` (slot 0-8: numbers 1-9, 9 DRAW_FIVE, 10 REVERSE, 11 SKIP_EVERYONE, 12 FLIP), 156 the dark Wild
 and 157 WILD_DRAW_COLOUR. Dark colours reuse the colour indices (pink, teal, orange, purple = 0-3):
-the two sides are never in play together.
+the two sides are never in play together. Which face backs which is deck data (docs/rules.md §6 F1,
+:mod:`unosim.game.flip_pairing`): the default pairing gives each face one back, so its cards are these
+face ids; any other pairing gets ids ``N_FACE_IDS ..`` of its own, a light and a dark id per distinct
+physical card, each showing a face (``BASE_FACE``) and playing exactly as it.
 
 The per-id tables below (``COLOUR``, ``KIND``, ``NUMBER``, ``SPIN``, ``DRAW_VALUE``, ``POINTS``) are
 constants shared by the compiled engine and the reference engine.
@@ -40,6 +43,8 @@ cards counted under their number) and every action kind, e.g. ``n7`` or ``wd4``.
 from __future__ import annotations
 
 import numpy as np
+
+from . import flip_pairing
 
 MAX_CARDS = 168   # the largest deck (No Mercy's): no hand or pile can exceed it; protocol re-exports it
 
@@ -75,7 +80,7 @@ ID_DRAW_ONE, ID_LIGHT_FLIP, ID_LIGHT_WILD, ID_WD2 = 94, 98, 102, 103
 ID_DARK0, DARK_SLOTS = 104, 13
 DARK_SLOT_KIND = {9: DRAW_FIVE, 10: REVERSE, 11: SKIP_EVERYONE, 12: FLIP}
 ID_DARK_WILD, ID_WDC = 156, 157
-N_CARD_IDS = 158
+N_FACE_IDS = 158   # the faces above; a pairing whose faces sit on several backs adds ids (_pairing_ids)
 _WILD_KIND = {ID_WILD: WILD, ID_WD4: WD4, 86: BLANK, 87: BLANK, 88: BLANK, ID_DUMB_FU: DUMB_FU,
               ID_WRD4: WRD4, ID_WD6: WD6, ID_WD10: WD10, ID_ROULETTE: ROULETTE,
               ID_LIGHT_WILD: WILD, ID_WD2: WD2, ID_DARK_WILD: WILD, ID_WDC: WDC}
@@ -108,14 +113,14 @@ def _flip_ids() -> np.ndarray:
     """The UNO Flip face ids (both sides)."""
     light = [number_id(c, n) for c in range(4) for n in range(1, 10)]
     light += [action_id(c, k) for c in range(4) for k in (SKIP, REVERSE)]
-    return np.array(sorted(light + list(range(ID_DRAW_ONE, N_CARD_IDS))), np.int64)
+    return np.array(sorted(light + list(range(ID_DRAW_ONE, N_FACE_IDS))), np.int64)
 
 
 def _build_tables():
-    colour = np.full(N_CARD_IDS, NO_COLOUR, np.int64)
-    kind = np.zeros(N_CARD_IDS, np.int64)
-    number = np.full(N_CARD_IDS, -1, np.int64)
-    spin = np.zeros(N_CARD_IDS, np.int64)
+    colour = np.full(N_FACE_IDS, NO_COLOUR, np.int64)
+    kind = np.zeros(N_FACE_IDS, np.int64)
+    number = np.full(N_FACE_IDS, -1, np.int64)
+    spin = np.zeros(N_FACE_IDS, np.int64)
     for c in range(4):
         colour[ID_DRAW_ONE + c], kind[ID_DRAW_ONE + c] = c, DRAW_ONE
         colour[ID_LIGHT_FLIP + c], kind[ID_LIGHT_FLIP + c] = c, FLIP
@@ -137,8 +142,8 @@ def _build_tables():
                 kind[i] = SLOT_KIND[slot]
     for i, k in _WILD_KIND.items():
         kind[i] = k
-    draw = np.zeros(N_CARD_IDS, np.int64)
-    for i in range(N_CARD_IDS):
+    draw = np.zeros(N_FACE_IDS, np.int64)
+    for i in range(N_FACE_IDS):
         draw[i] = {DRAW_TWO: 2, WD4: 4, DRAW_FOUR: 4, WRD4: 4, WD6: 6, WD10: 10, DRAW_ONE: 1, WD2: 2,
                    DRAW_FIVE: 5}.get(int(kind[i]), 0)
     points = np.where(kind == NUMBER, number, np.where(colour == NO_COLOUR, 50, 20)).astype(np.int64)
@@ -148,41 +153,18 @@ def _build_tables():
     return colour, kind, number, spin, draw, points, restricted
 
 
-def _flip_partner() -> np.ndarray:
-    """FLIP_PARTNER[c]: the other face of the physical card showing face c (-1: not an UNO Flip face).
-
-    How the faces are paired on the printed cards is unpublished; docs/rules.md §6 F1 fixes it: the 52
-    coloured light faces (colour-major: 1-9, Draw One, Reverse, Skip, Flip) are numbered i = 0..51, and
-    so are the 52 coloured dark faces (1-9, Draw Five, Reverse, Skip Everyone, Flip); light face i
-    backs dark face (19 i + 7) mod 52 (19 is prime to 52, so this is a one-to-one scramble). Both
-    copies of a face have the same back. The light Wild backs the Wild Draw Colour, the Wild Draw Two
-    the dark Wild.
-    """
-    partner = np.full(N_CARD_IDS, -1, np.int64)
-    light: list[int] = []
-    for c in range(4):
-        light += [number_id(c, n) for n in range(1, 10)]
-        light += [ID_DRAW_ONE + c, action_id(c, REVERSE), action_id(c, SKIP), ID_LIGHT_FLIP + c]
-    dark = [dark_id(c, slot) for c in range(4) for slot in range(DARK_SLOTS)]
-    for i, face in enumerate(light):
-        partner[face] = dark[(19 * i + 7) % 52]
-    partner[ID_LIGHT_WILD], partner[ID_WD2] = ID_WDC, ID_DARK_WILD
-    for face in list(light) + [ID_LIGHT_WILD, ID_WD2]:
-        partner[partner[face]] = face
-    return partner
-
-
-COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED = _build_tables()
-FLIP_PARTNER = _flip_partner()
+COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED = _build_tables()   # of the faces; see below
 #: DARK_FACE[c]: 1 for a dark-side face (UNO Flip), 0 for every other id
-DARK_FACE = (np.arange(N_CARD_IDS) >= ID_DARK0).astype(np.int64)
-for _table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, FLIP_PARTNER, DARK_FACE):
-    _table.setflags(write=False)
+DARK_FACE = (np.arange(N_FACE_IDS) >= ID_DARK0).astype(np.int64)
+#: BASE_FACE[c]: the face card id c shows (c itself, but for the ids of a pairing's block, below)
+BASE_FACE = np.arange(N_FACE_IDS, dtype=np.int64)
 
 
 def card_name(card: int) -> str:
     """Short human-readable name, e.g. ``R7``, ``B3*`` (spin card), ``GSKIP``, ``WD4``, ``BLANK1``;
-    UNO Flip's dark faces carry the dark colour letters (``P5``, ``TFLIP``, ``V+5``)."""
+    UNO Flip's dark faces carry the dark colour letters (``P5``, ``TFLIP``, ``V+5``). Ids showing the same
+    face (a pairing's copies on other backs) share its name."""
+    card = int(BASE_FACE[card])
     k = int(KIND[card])
     names = DARK_COLOUR_NAMES if DARK_FACE[card] else COLOUR_NAMES
     if k == NUMBER:
@@ -199,6 +181,102 @@ def card_name(card: int) -> str:
             ROULETTE: "ROULETTE", WD2: "WD2", WDC: "WDC"}[k]
 
 
+# ---- UNO Flip's pairings of faces (docs/rules.md §6 F1, unosim/game/flip_pairing.py) ----------------
+def flip_composition() -> tuple[dict[int, int], dict[int, int]]:
+    """docs/rules.md §2.6.1, side by side: (light face → copies, dark face → copies) of the 112 cards:
+    each coloured face twice, each side's two wild faces four times."""
+    light, dark = {}, {}
+    for c in range(4):
+        for face in [number_id(c, n) for n in range(1, 10)] + [ID_DRAW_ONE + c, action_id(c, REVERSE),
+                                                                 action_id(c, SKIP), ID_LIGHT_FLIP + c]:
+            light[face] = 2
+        for slot in range(DARK_SLOTS):
+            dark[dark_id(c, slot)] = 2
+    light.update({ID_LIGHT_WILD: 4, ID_WD2: 4})
+    dark.update({ID_DARK_WILD: 4, ID_WDC: 4})
+    return light, dark
+
+
+def _physical_cards(pairing: flip_pairing.Pairing) -> list[tuple[int, int]]:
+    """A pairing's cards as (light face id, dark face id), each side checked against the rulebook's
+    composition (conservation: every physical card has one light and one dark face, and each side holds
+    exactly the faces of §2.6.1)."""
+    light_faces, dark_faces = flip_composition()
+    faces = {card_name(i): i for i in (*light_faces, *dark_faces)}
+    physical = []
+    for light, dark in pairing.cards:
+        for name, side in ((light, light_faces), (dark, dark_faces)):
+            if faces.get(name) not in side:
+                raise ValueError(f"flip pairing {pairing.name!r}: {name!r} is not a "
+                                 f"{'light' if side is light_faces else 'dark'} face: valid are "
+                                 f"{sorted(card_name(f) for f in side)}")
+        physical.append((faces[light], faces[dark]))
+    for index, side in ((0, light_faces), (1, dark_faces)):
+        held = np.bincount([card[index] for card in physical], minlength=N_FACE_IDS)
+        wrong = [f for f in side if held[f] != side[f]]
+        if wrong:
+            raise ValueError(f"flip pairing {pairing.name!r}: {card_name(wrong[0])} is on {held[wrong[0]]} "
+                             f"cards, the rulebook prints {side[wrong[0]]} (docs/rules.md §2.6.1)")
+    return physical
+
+
+def _pairing_ids() -> tuple[list[int], list[int], dict[str, dict[int, int]], list[int]]:
+    """Card ids of every pairing: (the face each id shows, each id's other face, each pairing's deck as
+    light id → count, whether the face on each id's back names it).
+
+    The default pairing is face-determined (a face sits on one back), so its cards are the faces
+    themselves. Any other pairing gets a block of ids after the faces: one light and one dark id per
+    distinct physical card, each showing its face (same colour, kind and points) with its own back. The
+    blocks are disjoint, so one partner table serves every pairing and a deck's ids say which it uses.
+    """
+    base_of = list(range(N_FACE_IDS))
+    partner = [-1] * N_FACE_IDS
+    decks: dict[str, dict[int, int]] = {}
+    blocks: list[tuple[int, int]] = []   # the id range of each pairing after the default one
+    for name in flip_pairing.names():
+        pairing = flip_pairing.load(name)
+        physical = _physical_cards(pairing)
+        deck: dict[int, int] = {}
+        if name == flip_pairing.DEFAULT:
+            if not pairing.face_determined():
+                raise ValueError(f"flip pairing {name!r}: the default pairing must give each face one back")
+            for light, dark in physical:
+                partner[light], partner[dark] = dark, light
+                deck[light] = deck.get(light, 0) + 1
+        else:
+            distinct = list(dict.fromkeys(physical))   # the different physical cards, in the file's order
+            light0, dark0 = len(base_of), len(base_of) + len(distinct)
+            base_of += [light for light, _ in distinct] + [dark for _, dark in distinct]
+            partner += [dark0 + i for i in range(len(distinct))] + [light0 + i for i in range(len(distinct))]
+            blocks.append((light0, len(base_of)))
+            for card in physical:
+                deck[light0 + distinct.index(card)] = deck.get(light0 + distinct.index(card), 0) + 1
+        decks[name] = deck
+    named = [1] * len(base_of)
+    for first, last in blocks:   # a back names its card when no other card of the pairing shows that face
+        fronts: dict[int, set[int]] = {}
+        for c in range(first, last):
+            fronts.setdefault(base_of[partner[c]], set()).add(c)
+        for c in range(first, last):
+            named[c] = int(len(fronts[base_of[partner[c]]]) == 1)
+    return base_of, partner, decks, named
+
+
+_BASE_OF, _PARTNER, _FLIP_DECKS, _NAMED = _pairing_ids()
+#: NAMED_BY_BACK[c]: 1 when the face on c's back names c (no other card of its pairing has that face on
+#: its back): a seat seeing the back knows the card (docs/rules.md §2.6.6). Every card of the default pairing.
+NAMED_BY_BACK = np.array(_NAMED, np.int64)
+BASE_FACE = np.array(_BASE_OF, np.int64)
+N_CARD_IDS = len(BASE_FACE)
+COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, DARK_FACE = (
+    table[BASE_FACE] for table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, DARK_FACE))
+#: FLIP_PARTNER[c]: the other face of the physical card showing c (-1: not an UNO Flip face)
+FLIP_PARTNER = np.array(_PARTNER, np.int64)
+for _table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, FLIP_PARTNER, DARK_FACE, BASE_FACE,
+               NAMED_BY_BACK):
+    _table.setflags(write=False)
+
+
 # ---- opening-hand classes (card-value statistics) -------------------------------------------------
 HAND_CLASSES = tuple(f"n{i}" for i in range(10)) + (
     "skip", "reverse", "draw_two", "wild", "wd4", "blank", "dumb_fu", "draw_four", "discard_all",
@@ -213,8 +291,8 @@ HAND_CLASS = np.array(
     [int(NUMBER_OF[i]) if KIND[i] == NUMBER else _KIND_CLASS[int(KIND[i])] for i in range(N_CARD_IDS)],
     np.int64,
 )
-HAND_CLASS[[ID_LIGHT_WILD, ID_DARK_WILD]] = HAND_CLASSES.index("flip_wild")
-HAND_CLASS[[dark_id(c, 11) for c in range(4)]] = HAND_CLASSES.index("flip_skip_everyone")
+HAND_CLASS[np.isin(BASE_FACE, [ID_LIGHT_WILD, ID_DARK_WILD])] = HAND_CLASSES.index("flip_wild")
+HAND_CLASS[np.isin(BASE_FACE, [dark_id(c, 11) for c in range(4)])] = HAND_CLASSES.index("flip_skip_everyone")
 HAND_CLASS.setflags(write=False)
 #: printed points of each hand class (for the card-value analysis; every card of a class prints the same)
 HAND_CLASS_POINTS = tuple(
@@ -267,13 +345,23 @@ def no_mercy_deck() -> np.ndarray:
                  {ID_WRD4: 8, ID_WD6: 4, ID_WD10: 4, ID_ROULETTE: 8})
 
 
-def flip_deck() -> np.ndarray:
+def flip_deck(pairing: str = flip_pairing.DEFAULT) -> np.ndarray:
     """docs/rules.md §2.6.1: UNO Flip's 112 double-sided cards, counted by their light faces (play starts
-    light side up): 1-9, Draw One, Reverse, Skip, Flip twice per colour, 4 Wilds, 4 Wild Draw Twos."""
-    counts = _deck({n: 2 for n in range(1, 10)}, {SKIP: 2, REVERSE: 2}, {ID_LIGHT_WILD: 4, ID_WD2: 4})
-    for c in range(4):
-        counts[ID_DRAW_ONE + c] = counts[ID_LIGHT_FLIP + c] = 2
+    light side up): 1-9, Draw One, Reverse, Skip, Flip twice per colour, 4 Wilds, 4 Wild Draw Twos; the
+    ids say which dark face each card carries (``pairing``, one of :func:`flip_pairing.names`)."""
+    flip_pairing.load(pairing)   # an unknown name is an error listing the pairings
+    counts = np.zeros(N_CARD_IDS, np.int64)
+    for card, k in _FLIP_DECKS[pairing].items():
+        counts[card] = k
     return counts
+
+
+def seed_counts(counts: np.ndarray) -> list[int]:
+    """A deck's counts as seeds are derived from them (``pipeline.study.cell_seed``): over the face ids
+    alone when the deck holds none of the pairing ids after them, so that every seed drawn before
+    pairings added ids is drawn again."""
+    counts = np.asarray(counts)
+    return counts[:N_FACE_IDS].tolist() if not counts[N_FACE_IDS:].any() else counts.tolist()
 
 
 def deck_ids(counts: np.ndarray) -> np.ndarray:

@@ -388,3 +388,4 @@ ALL_HAND_CLASS = _extended(cards.HAND_CLASS, [-1] * _N)
 ALL_DRAW_VALUE = _extended(cards.DRAW_VALUE, [0] * _N)
 ALL_SPIN = _extended(cards.SPIN, [0] * _N)
 ALL_RESTRICTED = _extended(cards.RESTRICTED, [0] * _N)
+ALL_BASE_FACE = _extended(cards.BASE_FACE, range(ID_CUSTOM0, N_ALL_IDS))   # a declared card shows itself

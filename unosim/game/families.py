@@ -32,7 +32,7 @@ class FamilySpec:
     name: str
     mechanics: str                      # one of protocol.FAMILIES: the rules the engines apply
     description: str                    # the published game, for `unosim variants`
-    deck: Callable[[int], np.ndarray]   # n_blank -> count vector over card ids (docs/rules.md §2.x.1)
+    deck: Callable[..., np.ndarray]     # the deck rules' values -> count vector over card ids (§2.x.1)
     players: tuple[int, int] = (2, MAX_PLAYERS)
     # rule defaults that differ from RuleSet's field defaults (the classic game's)
     defaults: Mapping[str, Any] = field(default_factory=dict)
@@ -44,6 +44,7 @@ class FamilySpec:
     kinds: tuple[int, ...] = ()         # card kinds (cards.KIND values) its deck may hold: its effect verbs
     # card kinds that cannot stay as the first card (docs/rules.md §1.9, §3 "valid configurations")
     first_card_excluded_kinds: tuple[int, ...] = (cards.WD4,)
+    deck_rules: tuple[str, ...] = ("n_blank",)   # the rules ``deck`` reads, passed by name
 
     def __post_init__(self):
         if self.mechanics not in FAMILIES:
@@ -53,8 +54,11 @@ class FamilySpec:
         if self.own_rules is None:
             object.__setattr__(self, "own_rules", rule_table.own_rules(self.mechanics))
 
-    def deck_counts(self, n_blank: int = 0) -> np.ndarray:
-        counts = np.asarray(self.deck(n_blank), np.int64)
+    def deck_counts(self, n_blank: int = 0, **rules: Any) -> np.ndarray:
+        """The family's deck with ``n_blank`` blanks and the given deck rules (``deck_rules``; the others
+        at the family's defaults)."""
+        values = {**rule_table.COMMON_DEFAULTS, **self.defaults, "n_blank": n_blank, **rules}
+        counts = np.asarray(self.deck(**{k: values[k] for k in self.deck_rules}), np.int64)
         if counts.shape != (cards.N_CARD_IDS,) or (counts < 0).any() or not 0 < counts.sum() <= MAX_CARDS:
             raise ValueError(f"family {self.name!r}: its deck must be a count vector over the "
                              f"{cards.N_CARD_IDS} card ids holding 1..{MAX_CARDS} cards")
@@ -102,7 +106,7 @@ NO_MERCY = FamilySpec(
 FLIP = FamilySpec(
     name="flip", mechanics="flip",
     description="UNO Flip: 112 double-sided cards, a light and a dark side turned over by Flip cards",
-    deck=lambda n_blank: cards.flip_deck(), defaults=dict(_CLASSIC_TOGGLES, n_blank=0),
+    deck=lambda flip_pairing: cards.flip_deck(flip_pairing), deck_rules=("flip_pairing",), defaults=dict(_CLASSIC_TOGGLES, n_blank=0),
     # §2.6.8: the published game has no stacking; a flip card is a pair of faces, so no designer deck
     fixed=("stacking",), not_applicable=("deck", *_OTHERS_ONLY),
     counters=("flips",),

@@ -20,8 +20,8 @@ table also carries what a person needs to read (descriptions, sections) and what
 
 Pure Python: this module is the ground the protocol stands on (it defines the rule enumerations
 ``MATCH_MODES``, ``STACKING``, ``BLANK_EFFECTS``, ``SPIN_OUTCOMES``, which the protocol re-exports), so
-it imports nothing of unosim but :mod:`unosim.game.checks` and the card-effect vocabulary
-(:mod:`unosim.game.card_effects`, pure too).
+it imports nothing of unosim but :mod:`unosim.game.checks`, the card-effect vocabulary
+(:mod:`unosim.game.card_effects`, pure too) and the pure :mod:`unosim.game.flip_pairing`.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from . import flip_pairing
 from .card_effects import CARD_ROW, N_CARD_SLOTS   # cards declared as data (docs/rules.md §2.7)
 from .checks import bad_value, clip_message, is_int, is_real, scaled
 
@@ -260,6 +261,9 @@ PARAMETERS: tuple[Rule, ...] = (
          "a table of card name → card, or NAME:coloured|wild,effects=E+E,points=P,count=C strings",
          "cards declared as data: a colour class, effects in order, points and count", "2.7", "deck",
          "IR_CARDS", N_CARD_SLOTS * CARD_ROW, encode=lambda value, rules, players: rules.card_rows()),
+    Rule("flip_pairing", str, flip_pairing.DEFAULT, _choice(flip_pairing.names()),
+         f"one of {list(flip_pairing.names())}", "which dark face is on the back of which light face",
+         "6", "deck", mechanisms=("flip",), choices=flip_pairing.names(), widget="choice"),
     # match
     Rule("match_mode", str, "points", _choice(MATCH_MODES), f"one of {list(MATCH_MODES)}",
          "what a game is: a match to a points target, lowest total, or a single round", "1.12", "match",

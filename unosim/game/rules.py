@@ -102,7 +102,8 @@ class _RuleSetMethods:
     def deck_counts(self) -> np.ndarray:
         """The deck as a count vector over the built-in card ids: the family's, with the designer ``deck``
         applied and the declared cards that are built-in classes added (docs/rules.md §2.7)."""
-        counts = designer_deck.apply(self.spec.deck_counts(self.n_blank), self.deck)
+        counts = designer_deck.apply(self.spec.deck_counts(**{k: getattr(self, k) for k in self.spec.deck_rules}),
+                                     self.deck)
         same, _ = custom_cards.split(self.cards, designer_deck.valid_classes(self.spec.kinds))
         for cls, decl in same:
             counts = designer_deck.apply(counts, ((cls, int(counts[designer_deck.ids(cls)].sum()) + decl.copies),))

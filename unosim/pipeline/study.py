@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..game import policies, rules
+from ..game import cards, policies, rules
 from ..game.checks import clip_message, is_int
 from ..store.layout import job_count, job_range
 
@@ -164,7 +164,7 @@ def cell_seed(study_seed: int, ruleset: rules.RuleSet, players: int, cell_name: 
     house rules get the same seed and so, game by game, the same shuffled decks (the engine draws decks
     from their own stream). Without, the key also holds the cell name, so every cell is independent.
     """
-    key: dict[str, Any] = {"deck": ruleset.deck_counts().tolist(), "players": players}
+    key: dict[str, Any] = {"deck": cards.seed_counts(ruleset.deck_counts()), "players": players}
     if not common_random_numbers:
         key["cell"] = cell_name
     digest = hashlib.blake2b(json.dumps([study_seed, key], sort_keys=True).encode(), digest_size=8)

@@ -92,7 +92,8 @@ class PolicyView:
     discard: tuple[int, ...] = ()  # the discard pile, oldest first (its last card is ``top``)
     # flip (docs/rules.md §2.6.6): by seat, the cards of every other hand, sorted, which their turned-away
     # faces name (None at the seat's own place); and the card the next draw takes, named by the draw
-    # pile's top face (-1 when the pile is empty). Outside flip: () and -1.
+    # pile's top face (-1 when the pile is empty). Outside flip, and under a pairing whose backs do not
+    # name the cards (docs/rules.md §6 F1): () and -1.
     others: tuple[tuple[int, ...] | None, ...] = ()
     next_draw: int = -1
 

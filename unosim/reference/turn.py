@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..game import cards
 from ..game import protocol as L
-from .card_tables import COLOUR, KIND, is_wild
+from .card_tables import BASE_FACE, COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card
 from . import hooks
 from .table import Game, Table
@@ -176,10 +176,11 @@ def find_jumper(table: Table, last_player: int) -> tuple[int, int] | None:
     active seats may jump in on it as on any play (docs/rules.md §4 ``jump_in``, §2.4.6); the knocked-out
     seat is never asked, and without a jump-in the next turn is ``next(knocked-out seat)``.
     """
+    face = BASE_FACE[table.top]   # identical faces, whatever their backs (an UNO Flip pairing's copies)
     for seat in table.others_from(last_player):
-        hand = table.hands[seat]
-        if table.top in hand and table.ask_jump_in(seat, hand.index(table.top)):
-            return seat, hand.index(table.top)
+        index = next((i for i, card in enumerate(table.hands[seat]) if BASE_FACE[card] == face), None)
+        if index is not None and table.ask_jump_in(seat, index):
+            return seat, index
     return None
 
 

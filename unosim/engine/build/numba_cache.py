@@ -1,6 +1,6 @@
 """numba's side of the build cache: where it files a build's compiled functions and how it loads them.
 
-:mod:`._jit` imports this module before it decorates any kernel function, which registers
+:mod:`.jit` imports this module before it decorates any kernel function, which registers
 :class:`BuildLocator` with numba (numba picks a function's locator when the function is decorated), and
 gives each kernel function a :class:`BuildCache`. Neither changes what numba compiles, only where the
 result is kept and how it is read back, so this module is not part of the engine's digest

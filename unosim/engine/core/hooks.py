@@ -1,8 +1,9 @@
-"""The hooks through which the core calls the mechanism wings (:mod:`.mechanics`).
+"""The hooks through which the core calls the mechanism wings (:mod:`..mechanics`).
 
 The core (``effects``, ``turn``, ``output``, ``audit``, ``lookahead``) calls a wing only through the hooks
 below, and this module is the one place that lists the wings (the mercy rule's knock-out is not a wing:
-the draw verb, ``record.piles.draw_one``, knocks out itself). Each hook calls a wing under its compile-time switch (``if HAS_<NAME>:``, :mod:`.features`), so a
+the draw verb, ``record.piles.draw_one``, knocks out itself). Each hook calls a wing under its
+compile-time switch (``if HAS_<NAME>:``, :mod:`..features`), so a
 build without the mechanism never compiles the wing, and every hook is inlined (``inline='always'``),
 so dispatch costs nothing:
 
@@ -40,6 +41,8 @@ hook                           called from                 what a wing does ther
 ``on_jump_in(g)``              ``turn.jump_ins``           a jump-in happens (§4: it cancels a pending spin)
 ``seen_counts(g, p, counts)``  ``lookahead.search``        what a searching seat sees: known hands, and the
                                                            deck counted as it shows now
+``deal_by_backs(g, t, …)``     ``worlds.deal_world``       deal t's cards a searching seat sees only the
+                                                           backs of: (h, j) past them
 ``physical(c)``                ``audit.audit``             the card id a face belongs to
 ``consistent(g)``              ``audit.audit``             its own invariants hold
 ``write(g, row)``              ``output.write_round``      its round counters (the output zeroes every
@@ -189,6 +192,13 @@ def seen_counts(g, p, deck_counts):
     if HAS_FLIP:
         counts = flip.seen_counts(g, p, counts)
     return counts
+
+
+@njit(inline='always')
+def deal_by_backs(g, t, whands, h, pool, j, m):
+    if HAS_FLIP:
+        return flip.deal_by_backs(g, t, whands, h, pool, j, m)
+    return h, j
 
 
 @njit(inline='always')

@@ -9,7 +9,7 @@ to stack, or accept), a lookahead seat ``p``:
 2. takes ONE 64-bit number from the game's play stream: the seed of the whole search;
 3. for each of ``R = rollouts`` worlds: samples the cards it cannot see (:func:`.worlds.deal_world`) —
    the unseen cards, i.e. the deck minus its own hand, the discard pile and the cards it knows to be
-   in other hands (:mod:`.belief`), shuffled into the other hands (around their known cards, and
+   in other hands (:mod:`..record.belief`), shuffled into the other hands (around their known cards, and
    keeping out of a hand the cards its seat was seen to lack when it drew: its *void*), the draw pile
    and the set-aside pile, every count as observed — then, in that same world and with the
    same random streams for every option (common random numbers), applies each option and lets the
@@ -39,7 +39,7 @@ carries the preset's weights and zero probabilities).
 The defaults (``unosim.game.policies``: 128 worlds, horizon 16, rollouts by ``greedy_points``) were tuned
 against the presets and random in classic and no_mercy: short rollouts scored by hand sizes beat
 rollouts played to the end at equal cost (the end of a round is far away and mostly noise); with the
-voids of :mod:`.belief`, 16 turns beat 8 against ``colour_counter`` on the 108-card classic deck at 2
+voids of :mod:`..record.belief`, 16 turns beat 8 against ``colour_counter`` on the 108-card classic deck at 2
 players (2,000 deals, seed 1: 0.525 [0.511, 0.539]; horizon 8 with voids 0.509 [0.490, 0.529] on
 1,000 deals, seed 23, without them 0.487); and
 ``greedy_points`` rollouts beat ``keep_wilds`` ones and every ``weighted`` preset (its weighted twin

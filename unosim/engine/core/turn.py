@@ -8,6 +8,9 @@ the same loop, which is why it lives apart from the round (the search sits betwe
 
 from unosim.engine.build.jit import njit
 
+import numpy as np
+
+from unosim.game import custom_cards as CC
 from unosim.game import protocol as L
 from ..record.belief import drew_at_turn
 from .effects import after_wing, checkpoint, declared_first_card, play_card, skip_seat
@@ -76,6 +79,9 @@ from ..record.state import (
     recount_held,
     step,
 )
+
+# the face a card id shows: a jump-in needs the face of T, whatever its back (an UNO Flip pairing's copies)
+BASE_FACE = np.asarray(CC.ALL_BASE_FACE)
 
 
 
@@ -262,7 +268,7 @@ def find_jumper(g, last):
         s = step(s, d, n)
         if seat[s, SE_ACTIVE]:
             for i in range(hlen[s]):
-                if hands[s, i] == st[ST_TOP]:
+                if BASE_FACE[hands[s, i]] == BASE_FACE[st[ST_TOP]]:
                     if jumps_in(g, s, i):
                         return s, i
                     break

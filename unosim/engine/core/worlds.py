@@ -6,6 +6,7 @@ for each option (:func:`copy_world`), and the policies every seat plays in them
 
 from unosim.engine.build.jit import njit
 
+from . import hooks
 from ..policies.dispatch import acting_policy
 from ..record.rng import DECK_STREAM, seed_streams, shuffle
 from ..record.state import (
@@ -57,9 +58,10 @@ def unseen_cards(g, p, deck_counts, out):
 @njit
 def deal_world(g, p, work, unseen, m, seed, world):
     """Fill ``work`` with one world consistent with what p has observed: every public field of g, p's
-    own hand, the other hands' known cards (ascending ids, first) and the unseen cards shuffled by the
+    own hand, the other hands' known cards (ascending ids, first), the cards p sees the backs of (behind
+    each, an unseen card with that back: ``hooks.deal_by_backs``) and the unseen cards shuffled by the
     world's deck stream into the remaining places of the other hands, the draw pile and the set-aside
-    pile; at least ``void_kept[t]`` of t's unknown cards come from outside t's void (:mod:`.belief`).
+    pile; at least ``void_kept[t]`` of t's unknown cards come from outside t's void (:mod:`..record.belief`).
     The world's two streams are seeded from (seed, world) only. The seats' policies are set once
     per search (:func:`seat_rollout_policies`): p's rollout preset, p itself through the lookahead
     dispatch (st[ST_LA_CHOICE] first, then the preset)."""
@@ -101,6 +103,7 @@ def deal_world(g, p, work, unseen, m, seed, world):
             for _ in range(known[p, t, c]):
                 whands[t, h] = c
                 h += 1
+        h, j = hooks.deal_by_backs(g, t, whands, h, pool, j, m)   # e.g. UNO Flip's backs (§2.6.6)
         kept = min(g["void_kept"][t], hlen[t]) - h   # unknown cards t is known to hold outside its void
         while h < hlen[t]:
             if kept > 0:

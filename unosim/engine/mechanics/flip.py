@@ -12,6 +12,7 @@ import numpy as np
 from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
+from unosim.game import custom_cards as CC
 from unosim.game import protocol as L
 from ..features import HAS_LOOKAHEAD
 from ..record.piles import draw_n, draw_one
@@ -32,6 +33,7 @@ from ..record.state import (
     ST_LA_SEARCH,
     ST_N,
     ST_TOP,
+    ST_VIOLATIONS,
     emit,
     next_seat,
     recount_discards,
@@ -41,6 +43,8 @@ from ..record.state import (
 # over every id (the declared cards' ids too: no other face, light; docs/rules.md §2.7), as the core's tables
 FLIP_PARTNER = np.concatenate([np.asarray(C.FLIP_PARTNER), np.full(N_IDS - C.N_CARD_IDS, -1, np.int64)])
 DARK_FACE = np.concatenate([np.asarray(C.DARK_FACE), np.zeros(N_IDS - C.N_CARD_IDS, np.int64)])
+BASE_FACE = np.asarray(CC.ALL_BASE_FACE)
+NAMED_BY_BACK = np.concatenate([np.asarray(C.NAMED_BY_BACK), np.ones(N_IDS - C.N_CARD_IDS, np.int64)])
 K_FLIP, K_WDC = C.FLIP, C.WDC
 
 
@@ -197,7 +201,8 @@ def seen_counts(g, p, deck_counts):
 @njit
 def reveal(g, p):
     """What seat p sees of the others (§2.6.6): each hand is held with its other faces towards the
-    table, and a face names its card (§6 F1), so p knows every other hand exactly."""
+    table, so p knows every card whose back names it (§6 F1: under shared backs, every other hand
+    exactly); the others :func:`deal_by_backs` deals by their backs."""
     known = g["known"]
     hands = g["hands"]
     for t in range(g["st"][ST_N]):
@@ -205,7 +210,37 @@ def reveal(g, p):
             for c in range(known.shape[2]):
                 known[p, t, c] = 0
             for i in range(g["hlen"][t]):
-                known[p, t, hands[t, i]] += 1
+                if NAMED_BY_BACK[hands[t, i]]:
+                    known[p, t, hands[t, i]] += 1
+
+
+@njit
+def deal_by_backs(g, t, whands, h, pool, j, m):
+    """Deal a searching seat's world (engine/lookahead.py ``deal_world``): each card of t's hand whose
+    back does not name it (:func:`reveal`) gets the first card of the shuffled pool[j:m] showing the same
+    face on its back, so every world shows the backs the seat sees and, among the cards behind a back,
+    each is as likely as any other. Returns (h, j) past the cards dealt; a back with no card behind it in
+    the pool (beliefs contradicting the table) is an audited violation, and the rest of the hand is left
+    to the ordinary deal."""
+    if g["ir"][L.IR_FAMILY] != L.FAMILY_FLIP:
+        return h, j
+    hands = g["hands"]
+    for i in range(g["hlen"][t]):
+        c = hands[t, i]
+        if NAMED_BY_BACK[c]:
+            continue
+        back = BASE_FACE[FLIP_PARTNER[c]]
+        k = j
+        while k < m and BASE_FACE[FLIP_PARTNER[pool[k]]] != back:
+            k += 1
+        if k == m:
+            g["st"][ST_VIOLATIONS] += 1
+            return h, j
+        pool[j], pool[k] = pool[k], pool[j]
+        whands[t, h] = pool[j]
+        h += 1
+        j += 1
+    return h, j
 
 
 @njit

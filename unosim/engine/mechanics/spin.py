@@ -4,15 +4,17 @@
 A spin card (a NUMBER 1-5 with the spin flag) designates next(p), who spins instead of its next turn
 (a jump-in cancels the designation, §4); a last spin card makes next(p) spin once more, for scoring
 (§2.3.6). What a seat chooses on the wheel (what to discard, which card to reveal) is asked of its
-policy through :mod:`..policy`. Scratch: ``ST_SPINNER``, the round's ``ST_SPINS`` / ``ST_FINAL_SPINS``,
+policy through :mod:`..policies.dispatch`. Scratch: ``ST_SPINNER``, the round's ``ST_SPINS`` / ``ST_FINAL_SPINS``,
 ``g["outcomes"]``, each seat's last shown hand ``g["shown"]`` (read by the policies) and its
 ``SE_WHEEL_GAINED`` / ``SE_WHEEL_LOST``; round columns ``RC_SPINS``, ``RC_FINAL_SPINS``, ``RC_OUTCOME``
 and seat columns ``SC_WHEEL_GAINED`` / ``SC_WHEEL_LOST``.
 """
 
+import numpy as np
 from unosim.engine.build.jit import njit
 
 from unosim.game import cards as C
+from unosim.game import custom_cards as CC
 from unosim.game import protocol as L
 from unosim.game.protocol import (
     ALMOST_UNO,
@@ -20,7 +22,12 @@ from unosim.game.protocol import (
     DISCARD_NUMBER,
     DRAW_BLUE,
     DRAW_RED,
+    SE_WHEEL_GAINED,
+    SE_WHEEL_LOST,
     SHOW_HAND,
+    ST_FINAL_SPINS,
+    ST_SPINNER,
+    ST_SPINS,
     TRADE_HANDS,
     WAR,
 )
@@ -45,20 +52,14 @@ from ..record.state import (
     NOT_MINE,
     NUMBER_OF,
     POINTS,
-    SPIN,
     SE_ACTIVE,
     SE_UNO_DONE,
-    SE_WHEEL_GAINED,
-    SE_WHEEL_LOST,
     ST_COLOUR,
     ST_DIR,
     ST_DRAWS,
     ST_ENDED,
-    ST_FINAL_SPINS,
     ST_MOVES,
     ST_N,
-    ST_SPINNER,
-    ST_SPINS,
     ST_TOP,
     ST_WINNER,
     discarded,
@@ -68,6 +69,8 @@ from ..record.state import (
 )
 
 
+
+SPIN = np.asarray(CC.ALL_SPIN)   # 1 for a card id with the spin flag (docs/rules.md §2.3)
 
 @njit
 def wheel_discard(g, s, order, m, final):

@@ -57,7 +57,7 @@ def card_floor(w):
     included: Σ over the card features of the smaller of weight × its smallest and largest value, less
     the rounding room. An option scoring below it (a voluntary draw, accepting a penalty, keeping a
     drawn card, at -100 in every preset) loses to any card, so a decision between one card and such an
-    option is taken without scoring the card (``policy_weighted``; the same choice, no draw either
+    option is taken without scoring the card (``policies.weighted``; the same choice, no draw either
     way). Not finite for weights so large that a score may overflow: then nothing is skipped."""
     floor = 0.0
     scale = 1.0

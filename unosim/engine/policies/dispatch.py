@@ -1,17 +1,17 @@
 """One dispatch for every decision a seat's built-in policy makes (protocol §4-§6; docs/rules.md §5).
 
 Each function below is one decision, asked of the policy id of the seat (``g["pol"]``); it branches
-once on the id into :mod:`.policy_random`, :mod:`.policy_heuristic` or :mod:`.policy_weighted` and RAISES ``ValueError`` for any
+once on the id into :mod:`.random`, :mod:`.heuristic` or :mod:`.weighted` and RAISES ``ValueError`` for any
 other id (``unosim.game.policies`` validates lineups, so only a direct kernel call can get there).
 ``check_lineup`` rejects such a lineup before the first game. Whatever a decision reads it computes
 itself or receives as an argument (the candidate list, the legal cards, the discard order).
 
 Adding a built-in policy: its name in ``unosim.game.protocol.POLICY_NAMES`` (which gives its id), its
-registry entry in ``unosim.game.policies``, its module (like :mod:`.policy_random`), one branch per decision
+registry entry in ``unosim.game.policies``, its module (like :mod:`.random`), one branch per decision
 here, and its Python twin in ``unosim.reference.policies`` (the differential tests compare the two);
 ``CONTRIBUTING.md`` lists every file.
 
-A ``lookahead`` seat (:mod:`.lookahead`) answers a play or stack decision with the choice its search
+A ``lookahead`` seat (:mod:`..core.lookahead`) answers a play or stack decision with the choice its search
 stored before the turn (``st[ST_LA_READY]``), and every other decision as its rollout preset
 (:func:`acting_policy`); each of its play and stack answers is a ``LOOKAHEAD`` trace event.
 """

@@ -1,7 +1,7 @@
 """The two heuristic built-in policies, ``greedy_points`` and ``keep_wilds`` (protocol §4-§6).
 
 They share the colour, target, challenge and stacking rules and differ only where a function takes the
-flag ``wilds_last`` (True for ``keep_wilds``). Called only through :mod:`.policy`; the scratch arrays a
+flag ``wilds_last`` (True for ``keep_wilds``). Called only through :mod:`.dispatch`; the scratch arrays a
 decision reads (``legal``, ``cand``, ``order``, a colour count) are its arguments or filled by itself.
 """
 

@@ -1,7 +1,7 @@
 """The built-in ``random`` policy: docs/rules.md §5 with the optional parameters ``p_draw``,
 ``p_bluff`` and ``p_challenge`` (protocol §4-§6). Every choice draws from the game's play stream.
 
-Called only through :mod:`.policy`, which asks each decision of the seat's policy; the scratch arrays
+Called only through :mod:`.dispatch`, which asks each decision of the seat's policy; the scratch arrays
 a decision reads or fills (``legal``, ``cand``, ``order`` …) are its arguments.
 """
 

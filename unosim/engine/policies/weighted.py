@@ -1,7 +1,7 @@
 """The ``weighted`` built-in policy: strategies as data (the presets of ``unosim.game.policies`` are weight
 vectors of it).
 
-At every decision it scores each option by Σ weight × feature (:mod:`.policy_features` names and
+At every decision it scores each option by Σ weight × feature (:mod:`.weighted_features` names and
 defines every feature) and takes the best. Tie rules, the same in ``unosim.reference.weighted``:
 
 * choosing among options (a card or a draw, a stack or accepting, a colour, a target): the best score
@@ -17,7 +17,7 @@ defines every feature) and takes the best. Tie rules, the same in ``unosim.refer
   Spin discards the highest-scoring card (the first on ties); War reveals the first of its tied cards
   and discards its reveals in reveal order.
 
-Called only through :mod:`.policy`. Scratch: ``scores`` (the options' scores); the colour counts of
+Called only through :mod:`.dispatch`. Scratch: ``scores`` (the options' scores); the colour counts of
 the seat's hand and of the discard pile are the game record's ``held`` and ``discards``.
 """
 

@@ -1,5 +1,5 @@
 """The named features the ``weighted`` policy scores its options by (the weights: ``w_<feature>``,
-``unosim.game.protocol.WEIGHT_PARAMS``; the policy: :mod:`.policy_weighted`).
+``unosim.game.protocol.WEIGHT_PARAMS``; the policy: :mod:`.weighted`).
 
 Every feature reads public information or the deciding seat's own hand only. An option's score is the
 sum of weight × feature over its features, added in the order listed here (``unosim.reference.weighted``

@@ -1,6 +1,6 @@
 """What a lookahead seat knows about the other hands: ``g["known"][o, t, c]``, the number of copies of
 card id ``c`` that observer ``o`` knows for certain to be in seat ``t``'s hand (a lower bound that is
-always true; :mod:`.lookahead` samples everything else).
+always true; :mod:`..core.lookahead` samples everything else).
 
 The seat learns only from what happens in public, or to itself, so the table is updated from the
 game's events (:func:`observe`, called by ``state.emit`` for every event while ``st[ST_LA_SEARCH]``

@@ -26,7 +26,7 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   (:func:`recount_discards`), so that the ``weighted`` policy's ``seen`` feature needs no recount;
 * ``held`` int64[MAX_PLAYERS, N_COLOURS + 1]: per seat, its hand's cards per colour (wilds at
   ``NO_COLOUR``), kept up to date wherever a hand changes (the verbs of :mod:`.piles` and
-  :mod:`.mechanics.spin`, the deal; :func:`recount_held` where hands are rebuilt) and audited, so that the
+  :mod:`..mechanics.spin`, the deal; :func:`recount_held` where hands are rebuilt) and audited, so that the
   ``weighted`` policy's colour features need no recount per decision;
 * ``out_pad`` int64[MAX_PLAYERS]: 0 for an active seat, ``quality.OUT`` for a knocked-out one, so
   the standings check finds the smallest active hand without reading ``seat``;
@@ -50,7 +50,6 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     KEEP_WILDS,
     LOOKAHEAD,
     N_POLICY_PARAMS,
-    N_SPIN_OUTCOMES,
     PP_BLUFF,
     PP_CHALLENGE,
     PP_DRAW,
@@ -62,19 +61,15 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     SE_PLAYED,
     SE_SIZE,
     SE_UNO_DONE,
-    SE_WHEEL_GAINED,
-    SE_WHEEL_LOST,
     SE_WINDOW,
     ST_COLOUR,
     ST_DEALER,
     ST_DIR,
     ST_DRAWS,
-    ST_DUMBFU,
     ST_END,
     ST_ENDED,
     ST_EV_CAP,
     ST_EV_LEN,
-    ST_FINAL_SPINS,
     ST_FIRST_SEAT,
     ST_IDLE,
     ST_K,
@@ -98,8 +93,6 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     ST_RESHUFFLES,
     ST_RESPONDER,
     ST_SIZE,
-    ST_SPINNER,
-    ST_SPINS,
     ST_TOP,
     ST_TRACE,
     ST_TURNS,
@@ -127,7 +120,6 @@ K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TW
 K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
 K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
 DRAW_VALUE = np.asarray(CC.ALL_DRAW_VALUE)
-SPIN = np.asarray(CC.ALL_SPIN)
 # 1: a wild draw card playable only without the colour in play, and challengeable (WD4, UNO Flip's
 # Wild Draw Two and Wild Draw Colour; docs/rules.md §1.8, §2.6.4)
 RESTRICTED = np.asarray(CC.ALL_RESTRICTED)

@@ -8,7 +8,7 @@ and the round's ``table.flips``, set by :func:`start`; the core reaches it throu
 
 from __future__ import annotations
 
-from ...game import cards
+from ...game import cards, flip_pairing
 from ...game import protocol as L
 from ..card_tables import COLOUR, KIND, is_wild
 from ..table import NOT_MINE, Skips, Table
@@ -17,11 +17,12 @@ PARTNER = tuple(int(x) for x in cards.FLIP_PARTNER)
 
 
 def start(table: Table) -> None:
-    """A round starts light side up (the deck is dealt by its light faces); in a flip game a seat's
-    view of the others is :func:`seen`."""
+    """A round starts light side up (the deck is dealt by its light faces); in a flip game whose pairing
+    lets a back name its card (§6 F1), a seat's view of the others is :func:`seen`; under any other
+    pairing a back leaves the card open, and the view holds no other hand."""
     table.side = 0
     table.flips = 0
-    if table.rules.mechanics == "flip":
+    if table.rules.mechanics == "flip" and flip_pairing.load(table.rules.flip_pairing).face_determined():
         table.seen = seen
 
 
