@@ -226,6 +226,15 @@ def read_findings(directory: str | Path) -> list[Claim] | None:
     return [Claim.from_dict(c) for c in data["claims"]]
 
 
+def read_profile(directory: str | Path) -> Profile | None:
+    """The profile ``findings.json`` was judged under (None when absent, stale or of another format)."""
+    text = table_store.read_document(directory, FINDINGS_FILE)
+    if text is None:
+        return None
+    data = json.loads(text)
+    return Profile.from_mapping(data.get("profile")) if data.get("format") == ANALYSIS_FORMAT else None
+
+
 def read_standard_tables(directory: str | Path) -> dict[str, pl.DataFrame] | None:
     """The tables of :func:`write_standard_tables`, or None when absent or of another format."""
     marker = Path(directory) / FORMAT_FILE
