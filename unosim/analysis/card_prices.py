@@ -57,8 +57,7 @@ def card_prices(balance: pl.DataFrame) -> pl.DataFrame:
     ``worth`` (printed points their value is worth) and ``worth_low``/``worth_high``, beside ``points``
     (printed), ``value`` (win probability against an average card) and ``p_holm`` (the balance claim)."""
     by = [c for c in CELL if c in balance.columns]
-    declared = balance.filter(pl.col("card").map_elements(is_declared, return_dtype=pl.Boolean)
-                              if not balance.is_empty() else pl.lit(False))
+    declared = balance.filter(~pl.col("card").is_in(HAND_CLASSES))
     rises = pl.col("slope") > 0
     price = [pl.when(rises).then(pl.col("points") + pl.col(c) / pl.col("slope")).alias(name)
              for c, name in (("estimate", "worth"), ("ci_low", "worth_low"), ("ci_high", "worth_high"))]
