@@ -16,8 +16,11 @@ import pytest
 
 import unosim
 from unosim.analysis.card_balance import card_balance
-from unosim.analysis.card_prices import DeclaredClass, card_prices, declared_classes, price_line
+from unosim.analysis.card_prices import (PRICE_SUBJECT, DeclaredClass, card_prices, declared_classes, price_columns,
+                                         price_line)
 from unosim.analysis.card_values import OPEN_COLUMNS, card_values
+from unosim.analysis.checker import check_claims
+from unosim.analysis.findings import claims
 
 GAMES, PLAYERS, Z = 60_000, 4, 3.0
 
@@ -85,7 +88,7 @@ def test_the_price_is_the_points_its_value_is_worth_on_the_points_line():
 
 def test_a_cell_whose_points_line_does_not_rise_prices_nothing():
     table, _ = priced("draw_three", "draw:3", 20)
-    flat = card_balance(table).with_columns(slope=pl.lit(-0.001))
+    flat = card_balance(table).with_columns(slope=pl.lit(-0.001)).with_columns(price_columns())
     row = card_prices(flat).row(0, named=True)
     assert row["worth"] is None
     assert price_line(row).startswith("draw_three: no price at 4 players (printed 20)")
@@ -101,3 +104,18 @@ def test_declared_classes_read_the_cells_rules_keys():
     assert classes == {"a": DeclaredClass("draw_three", 20, 7),
                        # 8 copies at 20 and 4 at 40: their mean, 26.7, rounded
                        "b": DeclaredClass("draw_three+everyone_draws", 27, 7)}
+
+
+def test_the_price_is_a_finding_checked_against_the_card_balance_table():
+    table, _ = priced("draw_three", "draw:3", 20)
+    tables = {"card_balance": card_balance(table)}
+    found = claims(tables)
+    prices = [c for c in found if c.subject == PRICE_SUBJECT + "draw_three"]
+    row = card_prices(tables["card_balance"]).row(0, named=True)
+    assert [c.text.split(": the printed")[0] for c in prices] == [
+        f"draw_three (v, lineup random): worth about {row['worth']:.0f} points at 4 players "
+        f"[{row['worth_low']:.0f}, {row['worth_high']:.0f}] (printed 20)"]
+    assert check_claims(tables, found) == []
+    dearer = tables["card_balance"].with_columns(
+        worth=pl.when(pl.col("card") == "draw_three").then(pl.col("worth") + 5).otherwise(pl.col("worth")))
+    assert any(p.startswith(PRICE_SUBJECT + "draw_three") for p in check_claims({"card_balance": dearer}, found))

@@ -21,7 +21,12 @@ import polars as pl
 
 from ..game.cards import HAND_CLASSES
 from ..game.rules import from_key
+from .claims import Claim, Sentence
+from .phrasing import claim_of
 from .win_rates import CELL
+
+PRICE_COLUMNS = ("worth", "worth_low", "worth_high")
+PRICE_SUBJECT = "Price of "   # the subject of a price claim, before the card's name
 
 
 @dataclass(frozen=True)
@@ -52,16 +57,38 @@ def is_declared(card: str) -> bool:
     return card not in HAND_CLASSES
 
 
+def price_columns() -> list[pl.Expr]:
+    """:data:`PRICE_COLUMNS` of a card-balance table (columns ``points``, ``slope`` and the mismatch
+    ``estimate``, ``ci_low``, ``ci_high``): null where the line does not rise."""
+    rises = pl.col("slope") > 0
+    return [pl.when(rises).then(pl.col("points") + pl.col(c) / pl.col("slope")).alias(name)
+            for c, name in zip(("estimate", "ci_low", "ci_high"), PRICE_COLUMNS, strict=True)]
+
+
 def card_prices(balance: pl.DataFrame) -> pl.DataFrame:
-    """The declared cards' rows of a :func:`unosim.analysis.card_balance` table with their price:
-    ``worth`` (printed points their value is worth) and ``worth_low``/``worth_high``, beside ``points``
-    (printed), ``value`` (win probability against an average card) and ``p_holm`` (the balance claim)."""
+    """The declared cards' rows of a :func:`unosim.analysis.card_balance` table with their price
+    (``worth``, ``worth_low``, ``worth_high``), ``points`` (printed), ``value`` (win probability against
+    an average card) and ``p_holm`` (of the mismatch)."""
     by = [c for c in CELL if c in balance.columns]
     declared = balance.filter(~pl.col("card").is_in(HAND_CLASSES))
-    rises = pl.col("slope") > 0
-    price = [pl.when(rises).then(pl.col("points") + pl.col(c) / pl.col("slope")).alias(name)
-             for c, name in (("estimate", "worth"), ("ci_low", "worth_low"), ("ci_high", "worth_high"))]
-    return declared.select(*by, "card", "points", *price, "value", "value_low", "value_high", "p_holm")
+    return declared.select(*by, "card", "points", *PRICE_COLUMNS, "value", "value_low", "value_high", "p_holm")
+
+
+def price_claims(balance: pl.DataFrame) -> list[Claim]:
+    """One note per declared card and cell that has a price: its :func:`price_line`, each number checked
+    against its row of the card-balance table."""
+    rows = card_prices(balance).filter(pl.col("worth").is_not_null()).to_dicts() if not balance.is_empty() else []
+    out = []
+    for r in rows:
+        one = [r]
+        s = Sentence().add(f"{r['card']} ({r['variant']}, lineup {r['lineup']}): worth about ")
+        s.num(one, 0, "worth", ".0f").add(f" points at {r['players']} players [")
+        s.num(one, 0, "worth_low", ".0f").add(", ").num(one, 0, "worth_high", ".0f").add("] (printed ")
+        s.num(one, 0, "points", ".0f").add("): the printed points its value is worth on the line through the "
+                                           "card points (raw 95%).")
+        out.append(claim_of("note", f"{PRICE_SUBJECT}{r['card']}", "card", "card_balance", one, s,
+                            scope=f"{r['players']} players, lineup {r['lineup']}", section="cards"))
+    return out
 
 
 def price_line(row: dict) -> str:
