@@ -77,7 +77,9 @@ def card_prices(balance: pl.DataFrame) -> pl.DataFrame:
 def price_claims(balance: pl.DataFrame) -> list[Claim]:
     """One note per declared card and cell that has a price: its :func:`price_line`, each number checked
     against its row of the card-balance table."""
-    rows = card_prices(balance).filter(pl.col("worth").is_not_null()).to_dicts() if not balance.is_empty() else []
+    if balance.is_empty() or not set(PRICE_COLUMNS) <= set(balance.columns):   # tables written before prices
+        return []
+    rows = card_prices(balance).filter(pl.col("worth").is_not_null()).to_dicts()
     out = []
     for r in rows:
         one = [r]
