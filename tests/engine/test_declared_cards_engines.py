@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from unosim import reference
-from unosim.engine.build.builds import build_for
+from unosim.engine.compiler.builds import build_for
 from unosim.game import card_effects, custom_cards
 from unosim.game import protocol as L
 from unosim.play.simulate import resolve, run_compiled

@@ -218,7 +218,7 @@ def test_the_worker_passes_the_compile_notice_on(monkeypatch):
     import io
     import queue
 
-    from unosim.engine.build import notice
+    from unosim.engine.compiler import notice
     from unosim.explore.jobs import _forward_compiles
     monkeypatch.setattr(notice, "_watchers", [])
     monkeypatch.setattr(notice, "TICK_S", 0.05)

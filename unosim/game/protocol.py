@@ -144,7 +144,7 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
 @dataclass(frozen=True)
 class Mechanism:
     """A verb a variant's cards or house rules add to the core turn, and everything its wing adds to the
-    records; the engine compiles one only when a call uses it (``unosim.engine.build.builds``).
+    records; the engine compiles one only when a call uses it (``unosim.engine.compiler.builds``).
 
     ``label``: how a compile notice names it. Its fields, appended after the core's in the order of
     :data:`MECHANISMS` (adding a wing moves no other index): ``rounds`` and ``seats``, the round- and

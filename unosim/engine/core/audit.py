@@ -2,7 +2,7 @@
 every turn and jump-in, a failed check adds 1 to ``st[ST_VIOLATIONS]``."""
 
 import numpy as np
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from . import hooks

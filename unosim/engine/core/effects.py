@@ -1,7 +1,7 @@
 """What a played card does (docs/rules.md §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.4.4), skips
 and the UNO checkpoint; the cards of a mechanism's wing act through :mod:`.hooks`."""
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from ..mechanics.flip import draw_until_colour

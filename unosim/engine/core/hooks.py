@@ -54,7 +54,7 @@ Adding a wing: its module pair, a line under each hook it uses here and in
 ``reference/hooks.py``, and its entry in ``protocol.MECHANISMS`` (CONTRIBUTING.md).
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from ..features import (HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN,
                         HAS_STACKING)

@@ -94,7 +94,7 @@ play_round → search → turn_loop → … → choose_play (which only reads th
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from . import hooks

@@ -2,7 +2,7 @@
 column is written (the tables are allocated empty): the wings' columns, after the core's, are zeroed and a
 wing compiled in writes its own counters (:mod:`.hooks`)."""
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from . import hooks

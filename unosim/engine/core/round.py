@@ -8,7 +8,7 @@ The turns themselves are :mod:`.turn`'s; a lookahead seat's search (:mod:`.looka
 
 
 import numpy as np
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from . import lookahead

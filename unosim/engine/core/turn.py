@@ -6,7 +6,7 @@ the same loop, which is why it lives apart from the round (the search sits betwe
 """
 
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 import numpy as np
 

@@ -4,7 +4,7 @@ for each option (:func:`copy_world`), and the policies every seat plays in them
 (:func:`seat_rollout_policies`).
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from . import hooks
 from ..policies.dispatch import acting_policy

@@ -9,7 +9,7 @@ partner (``policy.choose_target``) are shared with 7-0; discard_colour's verb (`
 with No Mercy's Discard All.
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from ..record.piles import discard_colour, draw_n, draw_one, swap_hands, win

@@ -11,7 +11,7 @@ compiles nothing. The card ids (colour by id, a kind per slot) are constants of
 :mod:`unosim.game.custom_cards`.
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import card_effects as E
 from unosim.game import protocol as L

@@ -9,7 +9,7 @@ owners), turns a lookahead seat's beliefs over with the cards, and keeps its scr
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import cards as C
 from unosim.game import custom_cards as CC

@@ -11,7 +11,7 @@ and seat columns ``SC_WHEEL_GAINED`` / ``SC_WHEEL_LOST``.
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import cards as C
 from unosim.game import custom_cards as CC

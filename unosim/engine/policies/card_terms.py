@@ -7,7 +7,7 @@ decision.
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import cards as C
 from unosim.game import custom_cards as CC

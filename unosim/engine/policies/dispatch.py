@@ -17,7 +17,7 @@ stored before the turn (``st[ST_LA_READY]``), and every other decision as its ro
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from . import heuristic

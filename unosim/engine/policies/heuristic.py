@@ -5,7 +5,7 @@ flag ``wilds_last`` (True for ``keep_wilds``). Called only through :mod:`.dispat
 decision reads (``legal``, ``cand``, ``order``, a colour count) are its arguments or filled by itself.
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from ..record.rng import PLAY_STREAM, below
 from ..record.state import COLOUR, N_COLOURS, NO_COLOUR, POINTS, next_seat

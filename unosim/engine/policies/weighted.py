@@ -21,7 +21,7 @@ Called only through :mod:`.dispatch`. Scratch: ``scores`` (the options' scores);
 the seat's hand and of the discard pile are the game record's ``held`` and ``discards``.
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from .weighted_features import card_context, card_score, prev_seat

@@ -47,7 +47,7 @@ Challenge of a Wild Draw Four played on ``v``: score = ``w_challenge`` + ``w_cha
 held by the Wild Draw Four's player (the seat before ``v``, after the play).
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from .card_terms import IS_ATTACK, IS_REVERSE, NUMBER_KEY
 from ..record.state import (

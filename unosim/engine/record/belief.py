@@ -53,7 +53,7 @@ This module imports only the protocol and the card tables (``state.emit`` import
 
 
 from unosim.game import protocol as L
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 
 

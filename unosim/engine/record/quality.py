@@ -18,7 +18,7 @@ is a turn — once its checkpoint is done, or at the moment the turn ended the r
 the turn cap gets no extra check (no turn was played). Knocked-out seats are not active.
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import protocol as L
 from ..features import HAS_MERCY

@@ -37,7 +37,7 @@ Card tables are constants frozen into the compiled code; rule switches are data 
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from unosim.game import cards as C
 from unosim.game import protocol as L
