@@ -106,3 +106,26 @@ def test_the_expert_plays_declared_cards_and_the_reference_replays_it():
         plays = events[events[:, 0] == L.EV_PLAY]
         declared_plays += int((plays[:, 2] >= custom_cards.ID_CUSTOM0).sum())
     assert declared_plays >= 4
+
+
+def test_card_floor_lies_below_every_declared_card_score():
+    """The weighted policy's ``card_floor`` shortcut stays exact with declared cards far outside the
+    built-in features' ranges (1000 points, a draw size of 10 = five Draw Twos)."""
+    from unosim.engine.policies.card_terms import card_early, card_floor_over, game_tables
+    from unosim.engine.policies.weighted_features import card_score
+
+    rs, _ = resolve("classic", 4, "random", {"cards": ["huge:coloured,effects=draw:10,points=1000,count=1",
+                                                       "nil:wild,effects=wild+others_draw:10,points=0"]})
+    points, draw, attack, reverse, low, high = game_tables(rs.compile(4)[0])
+    rng = np.random.default_rng(3)
+    ids = [_declared(0, c) for c in range(4)] + [_declared(1, cards.NO_COLOUR)]
+    for _ in range(200):
+        w = np.zeros(L.N_POLICY_PARAMS)
+        w[L.PP_W_POINTS:L.PP_W_ORDER + 1] = np.where(rng.random(13) < 0.4, 0.0, rng.normal(0, 10, 13))
+        floor = card_floor_over(w, low, high)
+        early = np.empty(len(points))
+        card_early(w, points, draw, early)
+        late = [w[L.PP_W_POINTS + k] for k in range(4, 13)]
+        context = (early, True, *late, 0, -1, attack, reverse)
+        for c in ids:
+            assert card_score(context, c, 0, np.ones(5, np.int64), np.zeros(5, np.int64)) >= floor
