@@ -112,3 +112,9 @@ def test_a_what_if_with_a_draw_three_runs_and_the_answer_names_the_card(explorer
     assert 'cards = { draw_three = { coloured = true, effects = ["draw:3"]' in result["spec"]
     status, games = call(explorer, f"/api/runs/{run['id']}/tables/lengths.csv")
     assert status == 200 and "with_draw_three" in games
+
+
+def test_the_editors_link_to_the_invent_a_card_tutorial_is_served(explorer):
+    status, text = call(explorer, "/docs/tutorials/invent-a-card.md")
+    assert status == 200 and text.startswith("# Invent a card")
+    assert call(explorer, "/docs/tutorials/explorer.md")[0] == 404   # only the docs the page links to

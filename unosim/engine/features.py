@@ -11,7 +11,7 @@ and its belief tracking; random and the heuristics are always in).
 
 This file is the switches of the ``unosim.engine`` package's own modules, the full build that tests
 reach into (every switch on); every other build's switches are generated from its
-:class:`.builds.Build` (:func:`unosim.engine.kernel`) into a module of the same name in its package.
+:class:`unosim.engine.build.builds.Build` (:func:`unosim.engine.kernel`) into a module of the same name in its package.
 """
 
 from .build.builds import Build

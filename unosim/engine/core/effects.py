@@ -278,7 +278,7 @@ def skip_next(g, anchor):
 @njit
 def declared_effect(g, p, c, guilty):
     """Declared card c played by p with cards left (docs/rules.md §2.7): its effects in order (module
-    :mod:`.mechanics.cards`); the next seat, -1 when an effect ended the round."""
+    :mod:`unosim.engine.mechanics.cards`); the next seat, -1 when an effect ended the round."""
     st = g["st"]
     ir = g["ir"]
     row = declared.row_of(c)

@@ -334,6 +334,9 @@ def game_dtype() -> np.dtype:
         ("buf", np.int64, (MAXC,)), ("cand", np.int64, (MAXP,)),
         ("totals", np.int64, (MAXP,)),
         ("shown", np.int64, (MAXP, N_COLOURS)), ("scores", np.float64, (MAXC,)),
+        # the wings' scratch arrays (protocol.MECHANISMS), where spin's sat before they were its own: every
+        # field after them keeps the offset it had, so moving them to the wing changed no hot field's place
+        *((name, np.dtype(dtype), shape) for name, dtype, shape in L.wing_arrays()),
         ("revealed", np.int64, (MAXP, MAXC)), ("n_revealed", np.int64, (MAXP,)),
         ("deficit", np.int64, (MAXP,)),
         ("out_pad", np.int64, (MAXP,)), ("discards", np.int64, (N_COLOURS + 1,)),
@@ -344,8 +347,6 @@ def game_dtype() -> np.dtype:
         # card_floor moved the fields the turn loop reads and cost colour_counter its gain (measured)
         ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, N_IDS)),
         ("card_late", np.float64, (2, N_IDS)),
-        # the wings' scratch arrays (protocol.MECHANISMS), before the trace buffer
-        *((name, np.dtype(dtype), shape) for name, dtype, shape in L.wing_arrays()),
         ("ev", np.int64, (TRACE_CAPACITY, 4)),
     ])
 
