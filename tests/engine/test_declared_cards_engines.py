@@ -32,6 +32,9 @@ DIFFERENTIAL = {   # players, lineup, extra rules
     "4-random-same-kind-mercy": (4, "random(p_draw=0.2)", {"stacking": "same_kind", "mercy_limit": 20}),
     "5-keep-wilds-seven-o": (5, "keep_wilds,random*", {"seven_o": True, "jump_in": True}),
     "6-weighted-escalating": (6, "punisher,by_colour,random*", {"stacking": "escalating"}),
+    # no random seat: every choice of a declared card is a policy's valuation of its effects
+    "4-presets-any-draw": (4, "punisher,colour_counter,save_wilds,greedy_points", {"stacking": "any_draw"}),
+    "3-presets-seven-o": (3, "high_card_out,keep_wilds,by_number", {"seven_o": True}),
 }
 
 

@@ -165,4 +165,5 @@ def seat_rollout_policies(g, p, work):
         work["pp"][t, :] = g["pp"][p]   # a weighted preset's weights ride in p's vector (policies.py)
         work["card_floor"][t] = g["card_floor"][p]
         work["card_early"][t, :] = g["card_early"][p]
+    work["card_late"][:] = g["card_late"]   # the game's attack and reverse features (declared cards')
     work["pol"][p] = LOOKAHEAD

@@ -14,6 +14,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   float64[MAX_PLAYERS]: per seat, a bound below every card score of its weights
   (``card_terms.card_floor``, set with ``pp``); ``card_early`` float64[MAX_PLAYERS, N_IDS]:
   per seat, each card's first four score terms (``card_terms.card_early``, set with ``pp``);
+  ``card_late`` float64[2, N_IDS]: each card's attack and reverse features (``card_terms.score_tables``:
+  a declared card's derived from its effects);
 * ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_IDS]: per lookahead seat, the cards it knows to
@@ -344,6 +346,7 @@ def game_dtype() -> np.dtype:
         # the per-seat score tables come after every other field but the trace: placed before them,
         # card_floor moved the fields the turn loop reads and cost colour_counter its gain (measured)
         ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, N_IDS)),
+        ("card_late", np.float64, (2, N_IDS)),
         ("ev", np.int64, (TRACE_CAPACITY, 4)),
     ])
 
