@@ -16,8 +16,14 @@ import pytest
 
 import unosim
 from unosim.analysis.card_balance import card_balance
-from unosim.analysis.card_prices import (PRICE_SUBJECT, DeclaredClass, card_prices, declared_classes, price_columns,
-                                         price_line)
+from unosim.analysis.card_prices import (
+    PRICE_SUBJECT,
+    DeclaredClass,
+    card_prices,
+    declared_classes,
+    price_columns,
+    price_line,
+)
 from unosim.analysis.card_values import OPEN_COLUMNS, card_values
 from unosim.analysis.checker import check_claims
 from unosim.analysis.findings import claims

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from explorer_client import call
 
-from unosim.design import DesignSpecError
+from unosim.design import DesignSpecError, evaluate, search, space
 from unosim.design import confirm as confirming
-from unosim.design import evaluate, search, space
 from unosim.design.spec import parse
 from unosim.game import designer_deck, families, rule_table
 

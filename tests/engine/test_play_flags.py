@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from unosim.game import cards
 from unosim.engine.record.state import COLOUR, KIND, LEGAL, LEGAL_WD4, N_COLOURS, PLAY_FLAGS, SAME_COLOUR
+from unosim.game import cards
 from unosim.game.custom_cards import book
 from unosim.reference.table import Table
 

@@ -8,11 +8,11 @@ import subprocess
 import sys
 import textwrap
 
+from unosim import engine
 from unosim.engine.compiler.builds import Build, model_seconds
 from unosim.engine.compiler.prepare import MIN_SAVING, split
 from unosim.game import policies
 from unosim.pipeline.study import load_study
-from unosim import engine
 
 DEMO = "analyses/studies/demo.toml"
 

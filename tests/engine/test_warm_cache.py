@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from commands import UNOSIM
 from study_specs import spec_file
+
 from unosim.engine.compiler import cache
 from unosim.engine.compiler.builds import Build
 from unosim.engine.compiler.notice import CompileNotice, about

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from commands import run_unosim
+
 from unosim.game import protocol, rule_table, rules
 from unosim.game.rule_table import PARAMETERS
 

@@ -29,9 +29,9 @@ import numpy as np
 import polars as pl
 
 from .card_prices import PRICE_COLUMNS, price_columns
+from .distributions import normal_quantile, normal_sf
 from .inference import holm
 from .win_rates import CELL
-from .distributions import normal_quantile, normal_sf
 
 ALPHA = 0.05
 #: smallest mismatch (change in win probability) worth acting on: half a percentage point

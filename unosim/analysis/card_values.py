@@ -47,8 +47,8 @@ from threadpoolctl import threadpool_limits
 from ..game.cards import HAND_CLASS_POINTS, HAND_CLASSES
 from ..game.protocol import MAX_PLAYERS
 from .card_prices import DeclaredClass
-from .win_rates import CELL
 from .distributions import normal_quantile
+from .win_rates import CELL
 
 OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)
 DECLARED_COLUMN = "open_declared"   # the declared cards' opening count, derived (not a column of the tables)

@@ -16,10 +16,10 @@ from .card_balance import card_balance
 from .card_prices import declared_classes
 from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
-from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .checker import assert_claims
 from .claims import CLAIM_TABLES, Claim
 from .design import design_tables
+from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .fairness import seat_fairness, with_fairness_holm
 from .findings import claims
 from .inference import holm

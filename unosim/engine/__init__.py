@@ -33,7 +33,16 @@ therefore produce identical traces, which the differential tests check.
 """
 
 from .compiler.builds import Build, build_for
-from .compiler.loader import COMPILES, OWN_BUILD, Kernel, choose, estimate_seconds, kernel, package_name, preferred_build
+from .compiler.loader import (
+           COMPILES,
+           OWN_BUILD,
+           Kernel,
+           choose,
+           estimate_seconds,
+           kernel,
+           package_name,
+           preferred_build,
+)
 
 __all__ = ["Build", "COMPILES", "Kernel", "OWN_BUILD", "build_for", "choose", "estimate_seconds", "kernel",
            "package_name", "preferred_build"]

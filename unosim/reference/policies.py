@@ -13,8 +13,6 @@ from ..game import cards
 from ..game.policies import PolicySpec, make_lineup, parse_policy
 from ..game.protocol import WEIGHTED
 from .card_tables import COLOUR, POINTS
-
-
 from .policy import PolicyView, PythonPolicy, card_number, features
 from .weighted import WeightedPolicy
 

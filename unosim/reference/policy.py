@@ -67,9 +67,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..game import cards, custom_cards
-from .rng import Xoshiro
 from ..game.rules import RuleSet
 from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS
+from .rng import Xoshiro
 
 
 @dataclass(frozen=True)

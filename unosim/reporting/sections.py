@@ -20,6 +20,7 @@ from ..analysis.standard import TABLE_DIR
 from ..store.reader import Dataset
 from .charts import CHART_DIR
 
+
 @dataclass
 class Table:
     caption: str
@@ -73,8 +74,8 @@ def _is_tournament(ctx: Context) -> bool:
 def _tournament(ctx: Context, section: Section) -> Section:
     """A tournament dataset (``unosim tournament``) opens with its standings and head-to-head matrix."""
     ds, tables, out = ctx.ds, ctx.tables, ctx.out
-    from ..store.atomic import write_bytes_atomic
     from ..analysis.tournament import tournament_of
+    from ..store.atomic import write_bytes_atomic
     from .plots import to_svg
     from .tournament_chart import result_chart
     result = tournament_of(ds.path, tables["standings"], tables["head_to_head"])

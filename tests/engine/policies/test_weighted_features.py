@@ -6,16 +6,16 @@ against the reference twin); the discard pile's colour counts it reads for ``see
 import numpy as np
 from scenario_tools import C
 
-from unosim.game import cards
-from unosim.game import protocol as L
 from unosim.engine.core import audit as kernel_audit
-from unosim.engine.record import state as S
+from unosim.engine.core.round import new_game
 from unosim.engine.policies import dispatch as policy
 from unosim.engine.policies.card_terms import NUMBER_KEY, card_early, card_floor, game_tables
 from unosim.engine.policies.weighted_features import card_score
+from unosim.engine.record import state as S
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.game.policies import PRESET_BASE, PRESETS, parse_policy
 from unosim.play.simulate import resolve
-from unosim.engine.core.round import new_game
 
 N_TERMS = 13   # points … order, as the docstring's table lists them
 N_IDS = len(cards.COLOUR)

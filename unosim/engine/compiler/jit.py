@@ -14,7 +14,6 @@ from numba.core.registry import CPUDispatcher
 
 from .numba_cache import BuildCache, kernel_package
 
-
 #: the package of the full build, whose functions tests call from Python
 _ENGINE_PACKAGE = __package__.rpartition(".")[0]
 # the kernel functions called from Python (every other one only from compiled code)

@@ -2,9 +2,12 @@
 and the UNO checkpoint; the cards of a mechanism's wing act through :mod:`.hooks`."""
 
 from unosim.engine.compiler.jit import njit
-
 from unosim.game import protocol as L
+
+from ..features import HAS_CARDS
+from ..mechanics import cards as declared
 from ..mechanics.flip import draw_until_colour
+from ..policies.dispatch import challenges, choose_colour, choose_target
 from ..record.piles import (
     discard_colour,
     draw_n,
@@ -12,10 +15,6 @@ from ..record.piles import (
     swap_hands,
     win,
 )
-from . import hooks
-from ..features import HAS_CARDS
-from ..mechanics import cards as declared
-from ..policies.dispatch import challenges, choose_colour, choose_target
 from ..record.rng import PLAY_STREAM, bernoulli
 from ..record.state import (
     CHALLENGE_PENALTY,
@@ -36,8 +35,8 @@ from ..record.state import (
     SE_PLAYED,
     SE_UNO_DONE,
     ST_COLOUR,
-    ST_DIR,
     ST_DEALER,
+    ST_DIR,
     ST_ENDED,
     ST_LARGEST,
     ST_LAST_PLAYER,
@@ -56,6 +55,7 @@ from ..record.state import (
     next_seat,
     step,
 )
+from . import hooks
 
 
 # ---- verbs of the classic family --------------------------------------------------------------------

@@ -6,7 +6,6 @@ for each option (:func:`copy_world`), and the policies every seat plays in them
 
 from unosim.engine.compiler.jit import njit
 
-from . import hooks
 from ..policies.dispatch import acting_policy
 from ..record.rng import DECK_STREAM, seed_streams, shuffle
 from ..record.state import (
@@ -20,6 +19,7 @@ from ..record.state import (
     ST_TRACE,
     recount_held,
 )
+from . import hooks
 
 
 @njit

@@ -9,14 +9,14 @@ card adds it (§1.11), a win or a knock-out of the responder clears it (``state.
 """
 
 from unosim.engine.compiler.jit import njit
-
 from unosim.game import protocol as L
-from ..record.piles import draw_n
+
 from ..policies.dispatch import choose_stack
+from ..record.piles import draw_n
 from ..record.state import (
     ACCEPTED,
-    KIND,
     K_WRD4,
+    KIND,
     NOT_MINE,
     ST_K,
     ST_LARGEST,

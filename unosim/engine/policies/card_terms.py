@@ -8,8 +8,8 @@ decision.
 """
 
 import numpy as np
-from unosim.engine.compiler.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import cards as C
 from unosim.game import custom_cards as CC
 from unosim.game import protocol as L

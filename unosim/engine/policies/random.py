@@ -6,8 +6,8 @@ a decision reads or fills (``legal``, ``cand``, ``order`` …) are its arguments
 """
 
 from unosim.engine.compiler.jit import njit
-
 from unosim.game import protocol as L
+
 from ..record.rng import PLAY_STREAM, below, bernoulli, shuffle
 from ..record.state import N_COLOURS, PP_BLUFF, PP_CHALLENGE, PP_DRAW
 

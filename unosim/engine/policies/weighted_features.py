@@ -51,18 +51,6 @@ held by the Wild Draw Four's player (the seat before ``v``, after the play).
 """
 
 from unosim.engine.compiler.jit import njit
-
-from .card_terms import NUMBER_KEY
-from ..record.state import (
-    COLOUR,
-    NO_COLOUR,
-    SE_ACTIVE,
-    ST_COLOUR,
-    ST_DIR,
-    ST_N,
-    ST_TOP,
-    step,
-)
 from unosim.game.protocol import (
     PP_W_ATTACK,
     PP_W_ATTACK_CLOSE,
@@ -74,6 +62,18 @@ from unosim.game.protocol import (
     PP_W_REVERSE_CLOSE,
     PP_W_SEEN,
 )
+
+from ..record.state import (
+    COLOUR,
+    NO_COLOUR,
+    SE_ACTIVE,
+    ST_COLOUR,
+    ST_DIR,
+    ST_N,
+    ST_TOP,
+    step,
+)
+from .card_terms import NUMBER_KEY
 
 CLOSE_TO_UNO = 2   # attack_close / reverse_close: the seat holds at most this many cards
 

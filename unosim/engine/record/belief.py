@@ -52,9 +52,8 @@ This module imports only the protocol and the card tables (``state.emit`` import
 """
 
 
-from unosim.game import protocol as L
 from unosim.engine.compiler.jit import njit
-
+from unosim.game import protocol as L
 
 
 # Every table operation is an explicit loop: numpy slice assignments compile numba's broadcasting and its

@@ -8,8 +8,8 @@ lookahead's values read it — and the draw that reaches the limit knocks the dr
 ``mercy`` mechanism's switch."""
 
 from unosim.engine.compiler.jit import njit
-
 from unosim.game import protocol as L
+
 from ..features import HAS_MERCY
 from .quality import OUT
 from .rng import DECK_STREAM, shuffle

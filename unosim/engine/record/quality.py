@@ -19,8 +19,8 @@ the turn cap gets no extra check (no turn was played). Knocked-out seats are not
 """
 
 from unosim.engine.compiler.jit import njit
-
 from unosim.game import protocol as L
+
 from ..features import HAS_MERCY
 from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N
 

@@ -39,13 +39,11 @@ Card tables are constants frozen into the compiled code; rule switches are data 
 """
 
 import numpy as np
-from unosim.engine.compiler.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import cards as C
-from unosim.game import protocol as L
-from .belief import observe
-from ..features import HAS_CARDS, HAS_LOOKAHEAD
 from unosim.game import custom_cards as CC
+from unosim.game import protocol as L
 from unosim.game.card_effects import CARD_ROW
 from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
     GREEDY_POINTS,
@@ -82,8 +80,8 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     ST_LA_SEARCH,
     ST_LARGEST,
     ST_LAST_PLAYER,
-    ST_LEADER,
     ST_LEAD_CHANGES,
+    ST_LEADER,
     ST_LOOP_BOUND_HITS,
     ST_MAX_HAND,
     ST_MOVES,
@@ -104,6 +102,9 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     ST_WINNER,
     WEIGHTED,
 )
+
+from ..features import HAS_CARDS, HAS_LOOKAHEAD
+from .belief import observe
 
 # ---- card tables (constants, frozen into the compiled code) -----------------------------------------
 # over every id, the declared cards' (docs/rules.md §2.7, custom_cards) included: their colour and kind
