@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from unosim.analysis import inference, survival
+from unosim.analysis import inference, proportions, survival
 from unosim.analysis.card_balance import card_balance
 from unosim.analysis.effects import compare_cells, fairness_change, finish_effects
 
@@ -49,7 +49,7 @@ def test_welch_and_score_tests_agree_with_their_intervals():
         assert out["p_value"] == pytest.approx(stats.ttest_ind(b, a, equal_var=False).pvalue)
         assert _agrees(out)
     for k in range(60, 140, 3):
-        out = inference.score_test_proportion(k, 400, 0.25)
+        out = proportions.score_test_proportion(k, 400, 0.25)
         assert _agrees(out), k
 
 
@@ -292,7 +292,7 @@ def test_rounds_with_no_winner_use_the_exact_mcnemar_test():
     paired t test says 0.046), and its interval, the inversion of that test, includes 0."""
     a, b = np.zeros(3000, bool), np.zeros(3000, bool)
     b[:4] = True
-    row = inference.exact_paired_proportions(a, b)
+    row = proportions.exact_paired_proportions(a, b)
     assert row["p_value"] == pytest.approx(0.125) and row["ci_low"] < 0 < row["ci_high"]
     assert inference.paired_difference(a, b)["p_value"] < 0.05
     # the interval covers a rare event's change at its nominal rate (Wald's does not), over 400 replications
@@ -301,7 +301,7 @@ def test_rounds_with_no_winner_use_the_exact_mcnemar_test():
         r = np.random.default_rng([11, rep])
         x = r.random(3000) < 0.001
         y = x | (r.random(3000) < 0.002)
-        got = inference.exact_paired_proportions(x, y)
+        got = proportions.exact_paired_proportions(x, y)
         hits += got["ci_low"] <= 0.002 * (1 - 0.001) <= got["ci_high"]
     assert hits / 400 > 0.95 - 3 * np.sqrt(0.95 * 0.05 / 400)
 
@@ -311,12 +311,12 @@ def test_rounds_with_no_winner_in_independent_cells_use_fishers_exact_test():
     covers a rare event's change at its nominal rate."""
     a, b = np.zeros(3000, bool), np.zeros(3000, bool)
     b[:4] = True
-    row = inference.exact_unpaired_proportions(a, b)
+    row = proportions.exact_unpaired_proportions(a, b)
     assert row["p_value"] == pytest.approx(stats.fisher_exact([[0, 3000], [4, 2996]]).pvalue) and row["p_value"] > 0.1
     assert row["ci_low"] < 0 < row["ci_high"] and inference.unpaired_difference(a, b)["p_value"] < 0.05
     hits = 0
     for rep in range(400):
         r = np.random.default_rng([13, rep])
-        got = inference.exact_unpaired_proportions(r.random(3000) < 0.001, r.random(2000) < 0.003)
+        got = proportions.exact_unpaired_proportions(r.random(3000) < 0.001, r.random(2000) < 0.003)
         hits += got["ci_low"] <= 0.002 <= got["ci_high"]
     assert hits / 400 > 0.95 - 3 * np.sqrt(0.95 * 0.05 / 400)

@@ -19,9 +19,10 @@ import polars as pl
 
 from .distributions import normal_sf
 from .effects import all_random, skilled_seat
-from .inference import holm, score_test_proportion
+from .inference import holm
 from .intervals import clustered_rates
 from .luck import rounds_needed_row
+from .proportions import score_test_proportion
 
 
 def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,
