@@ -8,7 +8,7 @@ from ..game import custom_cards
 from ..game.cards import COLOUR_NAMES, DARK_COLOUR_NAMES
 from ..game.cards import card_name as builtin_name
 from ..game import protocol as L
-from ..game.rules import SPIN_OUTCOMES
+from ..game.rule_table import SPIN_OUTCOMES
 from ..game.checks import as_int
 from .simulate import MAX_SEED, check_games, resolve, run_compiled
 

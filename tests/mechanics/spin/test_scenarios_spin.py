@@ -18,7 +18,8 @@ from unosim.game.cards import POINTS
 from unosim.game import protocol as L
 from unosim.reference import run_games
 from unosim.reference.rng import PLAY_STREAM, Xoshiro
-from unosim.game.rules import SPIN_OUTCOMES, get_variant
+from unosim.game.rule_table import SPIN_OUTCOMES
+from unosim.game.rules import get_variant
 
 O = {name: i for i, name in enumerate(SPIN_OUTCOMES)}  # noqa: E741 (O for Outcome, as in the tables)
 

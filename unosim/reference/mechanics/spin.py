@@ -31,7 +31,7 @@ from typing import Any
 from ...game import cards
 from ...game.checks import scaled
 from ...game import protocol as L
-from ...game.rules import SPIN_OUTCOMES
+from ...game.rule_table import SPIN_OUTCOMES
 from ..rng import Xoshiro
 from ..card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from ..table import NOT_MINE, Table, _is_int
