@@ -275,10 +275,6 @@ FLIP_PARTNER = np.array(_PARTNER, np.int64)
 for _table in (COLOUR, KIND, NUMBER_OF, SPIN, DRAW_VALUE, POINTS, RESTRICTED, FLIP_PARTNER, DARK_FACE, BASE_FACE,
                NAMED_BY_BACK):
     _table.setflags(write=False)
-#: PLAIN_COPY[c]: 1 for a single-faced card without spin's flag: the ids a designer deck's class counts
-#: go to (unosim.game.designer_deck; spin's flagged copies stay as published, UNO Flip's are pairs of faces)
-PLAIN_COPY = ((SPIN == 0) & (np.arange(N_CARD_IDS) < ID_DRAW_ONE)).astype(np.int64)
-PLAIN_COPY.setflags(write=False)
 
 
 # ---- opening-hand classes (card-value statistics) -------------------------------------------------

@@ -31,7 +31,8 @@ def ids(name: str) -> np.ndarray:
     """The card ids a class's copies go to: one per colour in colour order (plain copies), or one wild.
     UNO Flip's faces are left out: a flip card is a pair of faces (its deck is not designed, §2.6)."""
     index = cards.HAND_CLASSES.index(name)
-    return np.flatnonzero((cards.HAND_CLASS == index) & (cards.PLAIN_COPY == 1))
+    single_faced = np.arange(cards.N_CARD_IDS) < cards.ID_DRAW_ONE
+    return np.flatnonzero((cards.HAND_CLASS == index) & (cards.SPIN == 0) & single_faced)
 
 
 #: the classes a designer deck may set: every hand class of single-faced cards but the blanks

@@ -39,7 +39,7 @@ ENGINE_VERSION = 5   # 2: int64 game/round/match/event outputs, loop_bound_hits 
 #                      prune parameter, default 1: the games of a lineup with the expert differ); 5: every
 #                      wing's columns and events after the core's (minions', spin's, 7-0's moved; games equal)
 
-from .cards import ID_BLANK, MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
+from .cards import MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
 # tries, but not bounded by construction; after this many returns the round ends truncated
 # (RC_LOOP_BOUND_HITS = 1).
@@ -152,7 +152,6 @@ class Mechanism:
     ``seat_state``, its slots in the game record's scalar and per-seat state. ``arrays``: its scratch
     arrays in the game record, ``(name, dtype, shape)``. ``events``: its trace events ``(name, what the
     fields hold)``. ``decisions``: the policy decisions it asks (``engine/policies/dispatch.py``).
-    ``cards``: the card ids whose presence in a deck switches it on whatever the family (classic's blanks).
     ``version``: the wing's own number, raised with :data:`ENGINE_VERSION` when its games or fields change.
     """
 
@@ -164,12 +163,11 @@ class Mechanism:
     arrays: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
     events: tuple[tuple[str, str], ...] = ()
     decisions: tuple[str, ...] = ()
-    cards: tuple[int, ...] = ()
     version: int = 1
 
 
 MECHANISMS: dict[str, Mechanism] = {
-    "blank": Mechanism("blank cards", decisions=("choose_target",), cards=ID_BLANK),
+    "blank": Mechanism("blank cards", decisions=("choose_target",)),
     "minions": Mechanism(
         "minions",
         rounds=(field("DUMBFU_PENALTIES", "dumbfu_penalties", doc="Dumb Fu poses broken (docs/rules.md §2.2.2)"),),

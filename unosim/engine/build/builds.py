@@ -100,7 +100,7 @@ class Build:
     def describe(self) -> str:
         """What a user reads: ``classic engine (blank cards), random/greedy policies``."""
         families = [f for f in L.FAMILIES if f in self.mechanisms]
-        if not families or any(L.MECHANISMS[m].cards for m in self.mechanisms):
+        if not families or "blank" in self.mechanisms:
             families.insert(0, "classic")
         implied = {m for f in families for m in family_mechanisms(f)}
         extras = [MECHANISMS[m] for m in MECHANISMS if m in self.mechanisms and m not in implied]
@@ -119,9 +119,7 @@ class Build:
 def mechanisms_of(rules) -> frozenset[str]:
     """The mechanisms a rule set (``unosim.game.rules.RuleSet``) uses."""
     used = set(family_mechanisms(rules.mechanics))
-    counts = rules.deck_counts()
-    used |= {m for m, wing in L.MECHANISMS.items() if wing.cards and counts[list(wing.cards)].sum() > 0}
-    used |= switched_on(rules)   # the house rules' mechanisms: the rule table says which
+    used |= switched_on(rules)   # the blanks' and the house rules' mechanisms: the rule table says which
     used |= {"cards"} if rules.new_cards else set()   # new cards declared as data (docs/rules.md §2.7)
     return frozenset(used)
 
