@@ -11,7 +11,7 @@ export MPLBACKEND ?= Agg
 
 # compiles the full engine build in a detached process unless it is in the cache (or compiling: the
 # process then waits for the other one and exits)
-WARM_FULL_BUILD := import subprocess, sys; from unosim.engine import Build; from unosim.engine.build import cache; cache.is_warm(Build.full()) or \
+WARM_FULL_BUILD := import subprocess, sys; from unosim.engine import Build; from unosim.engine.compiler import cache; cache.is_warm(Build.full()) or \
 	subprocess.Popen([sys.executable, "-c", "from unosim.engine import Build, kernel; kernel(Build.full())"], \
 	stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 

@@ -2,7 +2,7 @@
 
 Each build compiles in a fresh process with an empty ``NUMBA_CACHE_DIR``, as a first use does; the
 figure is that process's CPU seconds (import included), which load from other processes on a shared
-machine inflates less than wall time. ``unosim.engine.build.builds.COMPILE_SECONDS``, the model behind every
+machine inflates less than wall time. ``unosim.engine.compiler.builds.COMPILE_SECONDS``, the model behind every
 compile notice's estimate, is fitted to these figures.
 """
 
@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-from unosim.engine.build.builds import MECHANISMS, Build
+from unosim.engine.compiler.builds import MECHANISMS, Build
 
 _CHILD = """
 import json, resource, sys, time

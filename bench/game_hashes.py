@@ -62,6 +62,7 @@ RULE_VALUES = {
 # rules added after the baseline was taken: their configurations come after every earlier one, so an
 # earlier configuration keeps its name and seed
 LATER_RULE_VALUES = {
+    "flip_pairing": ["transcribed"],
     "cards": [["draw_three:coloured,effects=draw:3,points=20,count=2",
                "everyone:wild,effects=wild+others_draw:1,points=40,count=4"]],
 }

@@ -43,13 +43,15 @@ from typing import Any
 import numpy as np
 
 import unosim
-from bench import lookahead as bench_lookahead, policies as bench_policies, study as bench_study
+from bench import lookahead as bench_lookahead
+from bench import policies as bench_policies
+from bench import study as bench_study
 from unosim import engine
 from unosim.game import protocol as L
-from unosim.store.atomic import write_text_atomic
 from unosim.game.rules import FAMILIES
 from unosim.game.version import commit, machine
 from unosim.play.simulate import resolve, run_compiled
+from unosim.store.atomic import write_text_atomic
 
 SINGLE = {"match_mode": "single_round"}
 DEFAULT_JSON = Path("data") / "bench-results.json"

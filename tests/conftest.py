@@ -58,8 +58,8 @@ def pytest_sessionstart(session):
     if (hasattr(session.config, "workerinput") or not session.config.getoption("numprocesses", None)
             or os.environ.get("NUMBA_DISABLE_JIT") == "1"):
         return
-    from unosim.engine.build import cache
-    from unosim.engine.build.builds import Build
+    from unosim.engine.compiler import cache
+    from unosim.engine.compiler.builds import Build
 
     if cache.is_warm(Build.full()):
         return

@@ -20,9 +20,9 @@ Importing the package loads neither numba nor the compiled engine: :mod:`unosim.
 
 from typing import TYPE_CHECKING
 
-from .game.version import __version__
 from .game.protocol import ENGINE_VERSION
 from .game.rules import RuleSet, get_variant, variant_names
+from .game.version import __version__
 
 # The entry points below are imported on first use (PEP 562): a study worker imports
 # ``unosim.pipeline.worker``, which imports this package first, and needs none of the tournaments, tuning
@@ -32,12 +32,12 @@ _LAZY = {"Results": ".play.simulate", "simulate": ".play.simulate", "tournament"
          "design": ".design"}
 
 if TYPE_CHECKING:  # what type checkers and editors see
+    from .design import design
     from .play.simulate import Results, simulate
     from .play.trace import replay
     from .strategies.tournaments import tournament
     from .strategies.tournaments.ladder import ladder
     from .strategies.tuning import tune
-    from .design import design
 
 __all__ = ["__version__", "ENGINE_VERSION", "RuleSet", "get_variant", "variant_names", "Results",
            "design", "ladder", "replay", "simulate", "tournament", "tune"]

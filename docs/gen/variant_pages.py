@@ -26,8 +26,8 @@ def _listing(keys) -> str:
 
 
 def variant_page(name: str) -> str:
-    from unosim.game.rule_table import format_value
     from unosim.game import families, rules
+    from unosim.game.rule_table import format_value
 
     rs = rules.get_variant(name)
     spec = families.get(rs.family)

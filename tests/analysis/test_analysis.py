@@ -9,8 +9,8 @@ from scipy import stats
 
 from unosim import analysis
 from unosim.game.cards import HAND_CLASSES
-from unosim.store.reader import open_dataset
 from unosim.play.simulate import simulate
+from unosim.store.reader import open_dataset
 
 TIDY = {"estimate", "ci_low", "ci_high", "n"}
 

@@ -198,8 +198,8 @@ def test_skill_sentences_split_by_sign():
 
 def test_analyze_writes_checked_findings_and_fails_loudly_on_a_contradiction(house_rule_dataset, tmp_path,
                                                                               monkeypatch, capsys):  # noqa: F811
-    from unosim.cli import main
     from unosim.analysis import standard
+    from unosim.cli import main
     out = tmp_path / "analysis"
     assert main(["analyze", str(house_rule_dataset), "--out", str(out)]) == 0
     assert "findings, each checked against the tables" in capsys.readouterr().out

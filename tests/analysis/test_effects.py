@@ -10,7 +10,7 @@ from scipy import stats
 
 from unosim.analysis import inference, survival
 from unosim.analysis.card_balance import card_balance
-from unosim.analysis.effects import compare_cells, finish_effects, fairness_change
+from unosim.analysis.effects import compare_cells, fairness_change, finish_effects
 
 
 def _agrees(row) -> bool:
@@ -165,8 +165,8 @@ def test_card_balance_moves_only_supported_cards_and_only_as_far_as_their_interv
 
 
 def test_game_quality_per_cell_and_its_chart():
-    from unosim.reporting import plots
     from unosim.analysis.quality import game_quality
+    from unosim.reporting import plots
     rng = np.random.default_rng(8)
     n = 2000
     frames = []

@@ -12,8 +12,8 @@ from unosim.analysis.checker import check_claims
 from unosim.analysis.effects import finish_effects
 from unosim.analysis.findings import claims, findings
 from unosim.analysis.standard import as_written
-from unosim.store.reader import open_dataset
 from unosim.play.simulate import simulate
+from unosim.store.reader import open_dataset
 
 # Every p-value here comes from the test its interval inverts (t, Welch, score, z, Tukey's range test),
 # so "CI excludes 0" and "p < 0.05" agree exactly (the fairness-change test has no interval).

@@ -10,9 +10,9 @@ import pytest
 
 from unosim.analysis.checker import check_claims
 from unosim.analysis.standard import as_written, read_findings, standard_tables, write_standard_tables
-from unosim.store.reader import open_dataset
 from unosim.pipeline.runner import run_study
 from unosim.pipeline.study import parse_study
+from unosim.store.reader import open_dataset
 
 STUDIES = Path(__file__).parents[2] / "analyses" / "studies"
 

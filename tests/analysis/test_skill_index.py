@@ -129,8 +129,8 @@ def test_the_generator_makes_the_overview_the_chart_and_a_page_per_variant(tmp_p
     sys.path.insert(0, str(ROOT / "docs" / "gen"))
     sys.path.insert(0, str(ROOT / "analyses"))
     import results_pages
-    import skill_pages
     import skill_index as script
+    import skill_pages
     cells = [_cell("classic", 2, 1), _cell("classic", 4, 2), _cell("flip", 2, 3)]
     path = tmp_path / "skill_index.json"
     path.write_text(json.dumps(script.results_file(cells, {2: 40, 4: 40}, ["random", "a", "b", "lookahead"])))

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-
 import pytest
-
 from commands import run_unosim
+
 from unosim.cli import main
 
 COMMANDS = [[], ["variants"], ["policies"], ["rules"], ["simulate"], ["study"], ["study", "run"],

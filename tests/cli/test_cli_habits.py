@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from commands import UNOSIM, run_unosim
+
 import unosim
-from unosim.game import rules
 from unosim.cli.values import parse_value
+from unosim.game import rules
 
 ROOT = Path(__file__).parents[2]
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from explorer_client import call
 
-from unosim.design import DesignSpecError
+from unosim.design import DesignSpecError, evaluate, search, space
 from unosim.design import confirm as confirming
-from unosim.design import evaluate, search, space
 from unosim.design.spec import parse
 from unosim.game import designer_deck, families, rule_table
 
@@ -29,7 +28,7 @@ def test_space_is_the_rule_table_and_the_designer_deck():
         derived = space.derive(variant)
         spec = families.get(variant)
         rules = {d.name for d in derived.dimensions if not d.is_deck}
-        expected = {r.name for r in rule_table.PARAMETERS if r.group in space.SEARCHED_GROUPS and r.name != "deck"
+        expected = {r.name for r in rule_table.PARAMETERS if r.group in space.SEARCHED_GROUPS and r.name not in space.NOT_SEARCHED
                     and r.name not in spec.fixed and r.name not in spec.not_applicable
                     and (not r.mechanisms or spec.mechanics in r.mechanisms)}
         assert rules == expected

@@ -1,4 +1,4 @@
-"""Engine builds (unosim/engine/build/builds.py): what a call compiles, and that the build never changes a game.
+"""Engine builds (unosim/engine/compiler/builds.py): what a call compiles, and that the build never changes a game.
 
 A call runs on the smallest compiled build that covers it (``unosim.engine.choose``), so the same game
 can be played by builds with more mechanisms or policies compiled in than it uses; here the specialised
@@ -12,8 +12,8 @@ import pytest
 
 from unosim import engine
 from unosim.engine import features
-from unosim.engine.build import builds
-from unosim.engine.build.builds import MECHANISMS, POLICY_TIERS, Build, build_for
+from unosim.engine.compiler import builds
+from unosim.engine.compiler.builds import MECHANISMS, POLICY_TIERS, Build, build_for
 from unosim.play.simulate import resolve, run_compiled
 
 
@@ -77,8 +77,7 @@ def test_the_compile_estimate_follows_the_measured_model():
 def test_the_estimate_is_scaled_by_the_fastest_earlier_compiles_here(tmp_path, monkeypatch):
     """Four compiles recorded at 1.5x, 3x, 4x and 5x the model (the slower ones sharing their core) say
     this machine, uncontended, takes 1.5x the model's time: the estimate is 1.5x the model, not the median."""
-    from unosim.engine.build import cache
-    from unosim.engine.build import loader
+    from unosim.engine.compiler import cache, loader
     monkeypatch.setattr(cache, "CACHE_DIR", tmp_path / "unosim-engine-now")
     recorded = {Build(frozenset({"blank"})): 1.5, Build(frozenset({"spin"})): 3.0,
                 Build(frozenset({"minions"})): 4.0, Build(frozenset({"no_mercy"})): 5.0}

@@ -3,11 +3,13 @@ plays event for event in the compiled engine and the reference engine at 2-6 pla
 invariants (card conservation, possible hand sizes …) hold over many games, and other declared cards
 run the same compiled build (a new card compiles nothing)."""
 
+import os
+
 import numpy as np
 import pytest
 
 from unosim import reference
-from unosim.engine.build.builds import build_for
+from unosim.engine.compiler.builds import build_for
 from unosim.game import card_effects, custom_cards
 from unosim.game import protocol as L
 from unosim.play.simulate import resolve, run_compiled
@@ -30,6 +32,9 @@ DIFFERENTIAL = {   # players, lineup, extra rules
     "4-random-same-kind-mercy": (4, "random(p_draw=0.2)", {"stacking": "same_kind", "mercy_limit": 20}),
     "5-keep-wilds-seven-o": (5, "keep_wilds,random*", {"seven_o": True, "jump_in": True}),
     "6-weighted-escalating": (6, "punisher,by_colour,random*", {"stacking": "escalating"}),
+    # no random seat: every choice of a declared card is a policy's valuation of its effects
+    "4-presets-any-draw": (4, "punisher,colour_counter,save_wilds,greedy_points", {"stacking": "any_draw"}),
+    "3-presets-seven-o": (3, "high_card_out,keep_wilds,by_number", {"seven_o": True}),
 }
 
 
@@ -76,13 +81,18 @@ def test_another_card_set_runs_the_same_build():
     assert not np.array_equal(a.compile(4)[0], b.compile(4)[0])   # the cards differ as data only
 
 
+#: games per player count: the suite plays 3,000 (the reference engine is pure Python: 10,000 at five
+#: table sizes would be a sixth of the suite's budget); UNOSIM_DECLARED_GAMES=10000 plays the issue's target
+GAMES = int(os.environ.get("UNOSIM_DECLARED_GAMES", "3000"))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", range(2, 7))
-def test_event_for_event_over_ten_thousand_games(players):
-    """The issue's target: 10,000 random games per player count, event for event, audited."""
+def test_event_for_event_over_many_games(players):
+    """Random games per player count (:data:`GAMES`), event for event in both engines, audited."""
     rs, specs = resolve("classic", players, "random", _rules({"stacking": "any_draw", "seven_o": True}))
-    compiled = run_compiled(rs, players, specs, 8, 0, 10_000, trace=True)
-    twin = reference.play(rs, players, "random", 8, 0, 10_000, trace=True)
+    compiled = run_compiled(rs, players, specs, 8, 0, GAMES, trace=True)
+    twin = reference.play(rs, players, "random", 8, 0, GAMES, trace=True)
     for table in ("events", "rounds", "seats", "opening", "matches"):
         assert np.array_equal(getattr(compiled, table), getattr(twin, table)), table
-    run_compiled(rs, players, specs, 8, 0, 10_000, audit=True)   # raises on a violated invariant
+    run_compiled(rs, players, specs, 8, 0, GAMES, audit=True)   # raises on a violated invariant

@@ -7,9 +7,10 @@ import pytest
 from differential_cases import CASES, registry_cases
 
 from unosim import reference
+from unosim.engine.core.round import new_game
 from unosim.game import protocol as L
 from unosim.play.simulate import resolve, run_compiled
-from unosim.engine.core.round import new_game
+
 
 def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
     n = min(len(a), len(b))

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from unosim.engine.core import audit as kernel_audit
+from unosim.engine.core.round import new_game
 from unosim.engine.record import state as kernel_state
 from unosim.game import cards
 from unosim.game import protocol as L
@@ -18,7 +19,6 @@ from unosim.game.policies import SEARCH_POLICIES
 from unosim.game.protocol import POLICY_NAMES
 from unosim.game.rules import variant_names
 from unosim.play.simulate import resolve, run_compiled
-from unosim.engine.core.round import new_game
 
 #: audited games per variant × policy × player count (2-10), in batches. In the first batch every card kind
 #: of the deck and every rule step (trace event) the cell reaches must occur at least MIN_SEEN times

@@ -27,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from commands import UNOSIM
-import unosim
 from fuzz_draws import FAMILIES, compare_with_reference, extreme_pair, invalid_draw, valid_draw
+
+import unosim
 from unosim import reference
 from unosim.game import protocol as L
 from unosim.game.policies import parse_policy

@@ -1,4 +1,4 @@
-"""Compiling a run's builds before it starts: one build, or two side by side (unosim/engine/build/prepare.py)."""
+"""Compiling a run's builds before it starts: one build, or two side by side (unosim/engine/compiler/prepare.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import subprocess
 import sys
 import textwrap
 
-from unosim.engine.build.builds import Build, model_seconds
-from unosim.engine.build.prepare import MIN_SAVING, split
+from unosim import engine
+from unosim.engine.compiler.builds import Build, model_seconds
+from unosim.engine.compiler.prepare import MIN_SAVING, split
 from unosim.game import policies
 from unosim.pipeline.study import load_study
-from unosim import engine
 
 DEMO = "analyses/studies/demo.toml"
 
@@ -46,8 +46,8 @@ def test_side_by_side_compiles_in_two_processes_under_one_notice(tmp_path):
     without compiling; one notice names both halves, the children print nothing, Ctrl-C is the parent's."""
     script = textwrap.dedent("""
         import sys
-        from unosim.engine.build.builds import Build
-        from unosim.engine.build.prepare import _side_by_side
+        from unosim.engine.compiler.builds import Build
+        from unosim.engine.compiler.prepare import _side_by_side
         halves = (Build(frozenset({"blank", "stacking"}), "basic"), Build(frozenset({"spin"}), "basic"))
         _side_by_side(halves)
         print("done")

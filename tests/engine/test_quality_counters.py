@@ -13,13 +13,13 @@ Hand sizes are written (seat 0, seat 1, ...) after each standings check; dealer 
 import numpy as np
 import polars as pl
 import pytest
-from scenario_tools import E, Scripted, run, stacked_deck
 from differential_cases import CASES
+from scenario_tools import E, Scripted, run, stacked_deck
 
 import unosim
+from unosim.engine.core.round import new_game
 from unosim.game import protocol as L
 from unosim.play.simulate import resolve, run_compiled
-from unosim.engine.core.round import new_game
 
 QUALITY = ("lead_changes", "winner_max_deficit", "max_hand")
 GREEN = 2

@@ -19,12 +19,12 @@ import time
 from pathlib import Path
 
 import pytest
-
 from commands import UNOSIM
 from study_specs import spec_file
-from unosim.engine.build import cache
-from unosim.engine.build.builds import Build
-from unosim.engine.build.notice import CompileNotice, about
+
+from unosim.engine.compiler import cache
+from unosim.engine.compiler.builds import Build
+from unosim.engine.compiler.notice import CompileNotice, about
 
 ROOT = Path(__file__).parents[2]
 WARM_CALL = """
@@ -120,7 +120,7 @@ def test_versions_unused_for_longer_than_the_limit_are_pruned(tmp_path):
 
 
 def test_numba_cache_dir_overrides_the_user_cache(tmp_path):
-    code = "from unosim.engine.build.cache import CACHE_DIR; print(CACHE_DIR)"
+    code = "from unosim.engine.compiler.cache import CACHE_DIR; print(CACHE_DIR)"
     env = {**_env(tmp_path / "user"), "NUMBA_CACHE_DIR": str(tmp_path / "explicit")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -144,7 +144,7 @@ def test_the_digest_covers_what_is_frozen_into_the_machine_code(tmp_path):
     """An edit to any engine module, the card tables or the protocol's constants is a new version."""
     package = tmp_path / "unosim"
     shutil.copytree(ROOT / "unosim", package, ignore=shutil.ignore_patterns("__pycache__"))
-    code = "from unosim.engine.build.cache import DIGEST; print(DIGEST)"
+    code = "from unosim.engine.compiler.cache import DIGEST; print(DIGEST)"
 
     def digest() -> str:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
@@ -163,7 +163,7 @@ def test_the_digest_covers_what_is_frozen_into_the_machine_code(tmp_path):
     # the build machinery only decides where and when a build compiles: editing it keeps the version
     # (its decorator excepted), and no kernel module imports it, so nothing it holds reaches the machine code
     before = digest()
-    machinery = [p for p in (package / "engine" / "build").glob("*.py") if p.name != "jit.py"]
+    machinery = [p for p in (package / "engine" / "compiler").glob("*.py") if p.name != "jit.py"]
     assert len(machinery) >= 6
     for path in machinery:
         with open(path, "a") as f:
@@ -188,7 +188,7 @@ class _Stream(io.StringIO):
 
 @pytest.mark.parametrize("tty", [True, False])
 def test_a_compile_is_announced_with_the_build_an_estimate_the_time_so_far_and_done(tty, monkeypatch):
-    from unosim.engine.build import notice
+    from unosim.engine.compiler import notice
     monkeypatch.setattr(notice, "TICK_S", 0.05)
     monkeypatch.setattr(notice, "busy_factor", lambda: 1.0)
     monkeypatch.setenv("COLUMNS", "400")
@@ -210,7 +210,7 @@ def test_a_compile_is_announced_with_the_build_an_estimate_the_time_so_far_and_d
 
 
 def test_on_a_busy_machine_the_estimate_grows_with_the_load_per_core(monkeypatch):
-    from unosim.engine.build import notice
+    from unosim.engine.compiler import notice
     monkeypatch.setattr(notice.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
     monkeypatch.setattr(notice.os, "cpu_count", lambda: 2)
     assert notice.busy_factor() == 4.0
@@ -220,7 +220,7 @@ def test_on_a_busy_machine_the_estimate_grows_with_the_load_per_core(monkeypatch
 
 
 def test_the_explorer_can_follow_a_compile(monkeypatch):
-    from unosim.engine.build import notice
+    from unosim.engine.compiler import notice
     monkeypatch.setattr(notice, "TICK_S", 0.05)
     monkeypatch.setattr(notice, "_watchers", [])
     seen = []
@@ -234,8 +234,8 @@ def test_the_explorer_can_follow_a_compile(monkeypatch):
 
 NOTICE_UNDER_A_TERMINAL = """
 import time
-from unosim.engine.build import notice
-from unosim.engine.build.builds import Build
+from unosim.engine.compiler import notice
+from unosim.engine.compiler.builds import Build
 notice.TICK_S = 0.05
 halves = [Build(frozenset({"blank", "stacking", "mercy", "seven_o"}), "weighted"), Build(frozenset({"spin"}), "lookahead")]
 description = " and the ".join(b.describe() for b in halves) + ", side by side"

@@ -12,9 +12,9 @@ import urllib.request
 
 import psutil
 import pytest
-
 from commands import run_unosim, unosim_explore
 from explorer_client import call
+
 from unosim.explore.comparison import MAX_GAMES
 
 
@@ -132,14 +132,14 @@ def test_findings_equal_those_of_the_saved_study_run_through_the_cli(explorer, t
     status, spec = call(explorer, f"/api/runs/{run['id']}/spec.toml")
     assert status == 200 and spec == run["result"]["spec"]
     (tmp_path / "what_if.toml").write_text(spec)
-    from unosim.cli import main   # run and analyze in this process: what they compute is compared
+    from unosim.cli import main  # run and analyze in this process: what they compute is compared
     for args in (("study", "run", str(tmp_path / "what_if.toml"), "--out", str(tmp_path), "--quiet"),
                  ("analyze", str(tmp_path / "what_if"))):
         assert main(list(args)) == 0, capsys.readouterr().err
     out = run_unosim("report", str(tmp_path / "what_if"))   # and `unosim report` as a real process
     assert out.returncode == 0, out.stderr
     from unosim.analysis.standard import read_findings
-    from unosim.analysis.verdicts import ranked   # the page lists them in the profile's order
+    from unosim.analysis.verdicts import ranked  # the page lists them in the profile's order
     assert [c.text for c in ranked(read_findings(tmp_path / "what_if" / "analysis"))] == shown
     report = (tmp_path / "what_if" / "report.html").read_text()
     assert all(html.escape(text, quote=False) in report for text in shown)
@@ -218,7 +218,7 @@ def test_the_worker_passes_the_compile_notice_on(monkeypatch):
     import io
     import queue
 
-    from unosim.engine.build import notice
+    from unosim.engine.compiler import notice
     from unosim.explore.jobs import _forward_compiles
     monkeypatch.setattr(notice, "_watchers", [])
     monkeypatch.setattr(notice, "TICK_S", 0.05)

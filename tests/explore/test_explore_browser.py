@@ -8,7 +8,6 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 
-
 @pytest.fixture(scope="module")
 def page(explorer, chromium):
     with sync_playwright() as playwright:

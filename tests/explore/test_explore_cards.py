@@ -10,8 +10,8 @@ import urllib.error
 import urllib.request
 
 import pytest
-
 from explorer_client import call
+
 from unosim.explore import server
 from unosim.game import card_effects, rules
 

@@ -9,8 +9,8 @@ import json
 import time
 
 import pytest
-
 from commands import unosim_explore
+
 from unosim.explore import server, start
 
 JSON = {"Content-Type": "application/json"}

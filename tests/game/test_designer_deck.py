@@ -8,11 +8,11 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-
 from commands import run_unosim
+
 from unosim import simulate
-from unosim.game import cards, rules
 from unosim.analysis import card_values
+from unosim.game import cards, rules
 
 
 def _colours(rs: rules.RuleSet, kind: int) -> list[int]:
@@ -97,8 +97,9 @@ def test_cli_rules_shows_the_deck_in_effect_and_rejects_a_bad_class():
 
 
 def test_a_study_spec_variant_takes_a_deck_and_its_manifest_shows_it(tmp_path):
-    from unosim.pipeline.study import parse_study
     import tomllib
+
+    from unosim.pipeline.study import parse_study
     spec = tomllib.loads("""
 [study]
 name = "decks"

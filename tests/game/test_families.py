@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import unosim
-from unosim.game import cards, families, protocol
 from unosim import reference
+from unosim.game import cards, families, protocol
 from unosim.game.rules import RuleSet, get_variant, make_rules, variant_names
 from unosim.play.simulate import resolve, run_compiled
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from commands import run_unosim
+
 from unosim.game import protocol, rule_table, rules
 from unosim.game.rule_table import PARAMETERS
 
@@ -101,13 +101,13 @@ def test_the_engine_cache_digest_follows_the_rule_slots_not_the_tables_prose(tmp
     import os
     import shutil
 
-    from unosim.engine.build import cache
+    from unosim.engine.compiler import cache
     package = tmp_path / "unosim"
     shutil.copytree(ROOT / "unosim", package, ignore=shutil.ignore_patterns("__pycache__"))
     table = package / "game" / "rule_table.py"
 
     def digest() -> str:
-        out = subprocess.run([sys.executable, "-c", "from unosim.engine.build.cache import DIGEST; print(DIGEST)"],
+        out = subprocess.run([sys.executable, "-c", "from unosim.engine.compiler.cache import DIGEST; print(DIGEST)"],
                              capture_output=True, text=True, cwd=tmp_path,
                              env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=300)
         assert out.returncode == 0, out.stderr
@@ -127,7 +127,7 @@ ON = {"stacking": "any_draw", "mercy_limit": 25, "n_blank": 1}
 def test_a_rule_that_switches_a_mechanism_on_makes_the_build_compile_it(rule):
     """The builds read the rule table (rule_table.switched_on): switching the rule on adds its mechanism
     and nothing else; the mechanism is one the engine knows."""
-    from unosim.engine.build.builds import mechanisms_of
+    from unosim.engine.compiler.builds import mechanisms_of
     assert rule.switches_on in protocol.MECHANISMS
     classic = rules.get_variant("classic", {rule.name: rule.off})   # classic deals blanks: n_blank=0 is off
     assert rule.switches_on not in mechanisms_of(classic)

@@ -7,16 +7,16 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from unosim.game import cards
-from unosim.game import protocol as L
 from unosim.engine.core import effects as E
 from unosim.engine.core import lookahead as LA
 from unosim.engine.core import turn as T
+from unosim.engine.core.round import new_game
 from unosim.engine.record import state as S
 from unosim.engine.record.rng import seed_streams
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.game.policies import lineup_arrays
 from unosim.play.simulate import resolve
-from unosim.engine.core.round import new_game
 
 # Rule sets that exercise every way a seat learns about another hand (docs/rules.md §2.1.3 swap_hands,
 # §4 seven_o 7-swap and 0-pass, §2.3.3 Show Hand / Trade Hands / War, §1.8 challenges, §2.4.6 knock-outs)

@@ -18,8 +18,8 @@ import numpy as np
 
 from unosim.game import cards, custom_cards
 from unosim.game import protocol as L
-from unosim.reference import PythonPolicy, RawResults, run_games
 from unosim.game.rules import get_variant
+from unosim.reference import PythonPolicy, RawResults, run_games
 
 CARD_IDS = {cards.card_name(i): i for i in range(cards.N_FACE_IDS)}   # the faces (a pairing's ids share their names)
 CARD_IDS["WD4"] = cards.ID_WD4

@@ -11,13 +11,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from commands import UNOSIM
 from study_specs import spec_file, table
 
-from commands import UNOSIM
+from unosim.pipeline.runner import run_study
 from unosim.store.atomic import read_journal
 from unosim.store.layout import TABLES
 from unosim.store.ledger import read_ledger
-from unosim.pipeline.runner import run_study
 
 distributed = pytest.importorskip("distributed")
 

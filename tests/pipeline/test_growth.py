@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from study_specs import small, table
 
+from unosim.pipeline.runner import RunError, run_study
+from unosim.pipeline.study import parse_study
 from unosim.store.layout import MANIFEST, TABLES
 from unosim.store.ledger import read_ledger, rewrite_ledger
 from unosim.store.manifest import read_manifest
 from unosim.store.reader import open_dataset
-from unosim.pipeline.runner import RunError, run_study
-from unosim.pipeline.study import parse_study
 
 
 def spec(*extra: tuple[int, int]) -> dict:

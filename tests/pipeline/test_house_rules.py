@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from unosim.game import rules
 from unosim.cli import main
+from unosim.game import rules
 from unosim.pipeline.house_rules import house_rules_spec
 from unosim.pipeline.study import load_study, parse_study
 
@@ -107,8 +107,8 @@ def test_rules_that_need_a_choice_come_with_a_lineup_that_makes_it(variant):
     """force_play_drawn, no_voluntary_draw, no_wd4_challenge and no_bluffing "never triggered": no built-in
     policy bluffs, challenges, draws voluntarily or keeps a drawn card. The spec adds a lineup that does,
     says so in a comment, and the lineup's policy honours every parameter those rules need."""
-    from unosim.pipeline.house_rules import BEHAVIOUR_LINEUP, BEHAVIOURS
     from unosim.game.policies import make_lineup
+    from unosim.pipeline.house_rules import BEHAVIOUR_LINEUP, BEHAVIOURS
     text = house_rules_spec(variant, [3, 4], games=100)
     spec = tomllib.loads(text)
     needing = [name for name, entry in spec.get("variants", {}).items() if set(entry["rules"]) & set(BEHAVIOURS)]

@@ -15,14 +15,14 @@ import time
 from pathlib import Path
 
 import pytest
+from commands import UNOSIM, run_unosim
 from study_specs import small, spec_file
 
-from commands import UNOSIM, run_unosim
-from unosim.store.ledger import read_ledger
-from unosim.store.manifest import read_manifest
 from unosim.pipeline.runner import run_study
 from unosim.pipeline.start import DEFAULT_CHUNK_SIZE
 from unosim.pipeline.study import parse_study
+from unosim.store.ledger import read_ledger
+from unosim.store.manifest import read_manifest
 
 psutil = pytest.importorskip("psutil")
 
@@ -251,7 +251,7 @@ def test_a_trillion_game_spec_starts_at_once_in_bounded_memory(tmp_path, capsys)
         manifest = json.loads((root / "manifest.json").read_text())
         assert manifest["cells"]["classic-p4-random"]["jobs"] == 10**12 // DEFAULT_CHUNK_SIZE["single_round"]
         assert (root / "manifest.json").stat().st_size < 20_000
-        from unosim.cli import main   # the status of the running dataset, read in this process
+        from unosim.cli import main  # the status of the running dataset, read in this process
         capsys.readouterr()
         assert main(["study", "status", str(root)]) == 0
         assert "of 2,000,000,000,000 games on disk" in capsys.readouterr().out

@@ -11,15 +11,16 @@ import time
 
 import polars as pl
 import pytest
+from commands import UNOSIM, run_unosim
 from study_specs import small, spec_file, table
 
-from commands import UNOSIM, run_unosim
+from unosim.pipeline.runner import RunError, run_study
+from unosim.pipeline.study import parse_study
+from unosim.play.simulate import simulate
 from unosim.store.layout import TABLES, DatasetError
 from unosim.store.manifest import read_manifest
 from unosim.store.reader import open_dataset
-from unosim.pipeline.runner import RunError, run_study
-from unosim.play.simulate import simulate
-from unosim.pipeline.study import parse_study
+
 
 def test_data_do_not_depend_on_n_jobs_or_chunk_size_or_threads_or_processes(tmp_path):
     study = parse_study(small())
@@ -63,8 +64,8 @@ def test_by_default_a_few_workers_are_threads_and_more_are_processes(tmp_path, m
 
 
 def test_the_parent_makes_a_jobs_renames_durable_before_recording_it(tmp_path, monkeypatch):
-    from unosim.store import ledger
     from unosim.pipeline import runner
+    from unosim.store import ledger
     events = []
     monkeypatch.setattr(runner, "sync_directories",
                         lambda paths: events.append(("sync", sorted(p.relative_to(root).parts[0] for p in paths))))
@@ -180,8 +181,8 @@ def test_a_killed_study_resumes_without_lost_or_duplicated_games(tmp_path):
 
 def test_a_full_disk_ends_the_run_in_one_line_with_the_path_and_the_resume(tmp_path, monkeypatch, capsys):
     """Issue 24: the disk-full message had no path and no resume hint."""
-    from unosim.store import atomic
     from unosim.cli import main
+    from unosim.store import atomic
     spec = spec_file(tmp_path, "small", seed=7, games=300, players=[2, 3])
     real_fsync, calls = atomic._fsync, []
 

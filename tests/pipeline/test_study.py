@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from study_specs import small_spec
 
-from unosim.game import rules
 from unosim.cli import main
+from unosim.game import rules
 from unosim.pipeline.study import SpecError, load_study, parse_study
 
 STUDIES = sorted((Path(__file__).parents[2] / "analyses" / "studies").glob("*.toml"))

@@ -49,12 +49,12 @@ def test_the_blas_probe_is_skipped_and_scipy_and_numba_still_work():
 
 
 
-# how the build loads: "ours" (unosim.engine.build.numba_cache) or "numba's" own load, which refreshes the target
+# how the build loads: "ours" (unosim.engine.compiler.numba_cache) or "numba's" own load, which refreshes the target
 # context first
 _LOAD = """
 import sys
 if sys.argv[1] == "numba's":   # as with a numba that lacks the steps unosim's load calls
-    from unosim.engine.build import numba_cache
+    from unosim.engine.compiler import numba_cache
     numba_cache.LOAD_WITHOUT_REFRESH = False
 """
 _PLAY = """
@@ -70,7 +70,7 @@ print(json.dumps({"seats": hashlib.sha256(seats.write_ipc(None).getvalue()).hexd
 
 
 def test_a_build_loads_without_numbas_lowering_registries_and_plays_the_same_games():
-    """Loading a build skips numba's target-context refresh (unosim.engine.build.numba_cache): the games equal
+    """Loading a build skips numba's target-context refresh (unosim.engine.compiler.numba_cache): the games equal
     those of numba's own load, and a compile later in the process still finds every lowering."""
     # the session's build, compiled first if it is not in the cache yet (a compile refreshes the context)
     subprocess.run([sys.executable, "-c", "from unosim.engine import Build, kernel; kernel(Build.full())"], check=True)

@@ -43,8 +43,8 @@ def test_c_reference_plays_classic_four_player_rounds_like_the_kernel(tmp_path):
 
 def test_the_bench_study_plays_the_baselines_game():
     from bench.study import bench_spec
-    from unosim.play.simulate import resolve
     from unosim.pipeline.study import parse_study
+    from unosim.play.simulate import resolve
     (cell,) = parse_study(bench_spec(1000)).cells
     ruleset, lineup = resolve("classic", 4, "random", bench.rules_for("classic"))
     assert cell.ruleset == ruleset and cell.players == 4

@@ -58,7 +58,7 @@ def test_the_verdict_says_yes_no_or_not_shown_from_the_interval():
 
 
 def test_a_table_played_on_two_hosts_names_both_its_dates_and_its_commits():
-    from unosim.game.version import measured_over as measured   # the stamp both result scripts use
+    from unosim.game.version import measured_over as measured  # the stamp both result scripts use
     pairs = [{"date": "2026-12-01 23:37 UTC", "commit": "7f524011633aa7", "machine": "Intel Xeon, 2 cores"},
              {"date": "2026-11-28 06:37 UTC", "commit": "6a0024893d0b1c", "machine": "AMD EPYC, 2 cores"},
              {"date": "2026-12-01 22:04 UTC", "commit": "1acd974821ffff", "machine": "Intel Xeon, 2 cores"}]

@@ -39,7 +39,7 @@ STORE_LAYERS = (("reader", "resume"), ("integrity",), ("manifest", "writer", "pr
 #: the rooms of ``unosim.engine``, highest first: the core over the mechanisms' wings over the policies
 #: over the game record; the build switches (``features``) under them and the build machinery (never
 #: compiled, imported by every kernel module for its ``njit``) at the bottom
-ENGINE_LAYERS = (("core",), ("mechanics",), ("policies",), ("record",), ("features",), ("build",))
+ENGINE_LAYERS = (("core",), ("mechanics",), ("policies",), ("record",), ("features",), ("compiler",))
 MAX_ENGINE_ROOMS = 8
 
 

@@ -6,9 +6,9 @@ from scenario_tools import E, Scripted, run
 
 from unosim.game import cards
 from unosim.game import protocol as L
+from unosim.game.rules import RuleSet, get_variant
 from unosim.reference import GreedyPointsPolicy, KeepWildsPolicy, PolicyView, PythonPolicy, RandomPolicy, play
 from unosim.reference.rng import Xoshiro
-from unosim.game.rules import RuleSet, get_variant
 
 CLASSIC = get_variant("classic")
 MINIONS = get_variant("minions", {"p_dumbfu_fail": 0.3, "p_forget_uno": 0.2})

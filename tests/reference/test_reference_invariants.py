@@ -7,9 +7,9 @@ import pytest
 
 from unosim.game import cards
 from unosim.game import protocol as L
-from unosim.reference import PythonPolicy, run_games
 from unosim.game.rule_table import BLANK_EFFECTS
 from unosim.game.rules import get_variant
+from unosim.reference import PythonPolicy, run_games
 
 CONFIGS = {
     "classic-default": ("classic", {}),

@@ -15,12 +15,12 @@ from matplotlib.figure import Figure
 from study_specs import analyzed
 
 from unosim import analysis
-from unosim.reporting import plots
 from unosim.cli import main
+from unosim.reporting import plots
 from unosim.reporting.charts import study_charts
-from unosim.store.reader import open_dataset
 from unosim.reporting.report import write_report
 from unosim.store.layout import DatasetError
+from unosim.store.reader import open_dataset
 
 PNG = b"\x89PNG\r\n\x1a\n"
 SECTIONS = ("findings", "effects", "length", "tension", "fairness", "skill", "cards", "appendix")

@@ -20,6 +20,7 @@ from study_specs import analyzed
 
 from unosim.reporting.report import write_report
 
+
 @pytest.mark.slow
 def test_demo_report_in_a_real_browser(demo_dataset, tmp_path, chromium):  # noqa: F811
     report = write_report(analyzed(demo_dataset), tmp_path / "report.html")

@@ -13,14 +13,14 @@ import polars as pl
 import pytest
 from study_specs import small, table
 
-from unosim.store import integrity
 from unosim.cli import main
+from unosim.pipeline.runner import RunError, run_study
+from unosim.pipeline.study import parse_study
+from unosim.store import integrity
 from unosim.store.layout import LEDGER, TABLES, DatasetError
 from unosim.store.ledger import read_ledger
 from unosim.store.manifest import read_manifest, write_manifest
 from unosim.store.reader import open_dataset
-from unosim.pipeline.runner import RunError, run_study
-from unosim.pipeline.study import parse_study
 
 
 def replace_file(path: Path, data: bytes) -> None:

@@ -12,12 +12,12 @@ import pytest
 from study_specs import analyzed, small, table
 
 from unosim.cli import main
+from unosim.pipeline.runner import run_study
+from unosim.pipeline.study import parse_study
 from unosim.store.atomic import OutsideDataset, write_text_atomic
 from unosim.store.layout import LEDGER, MANIFEST, TABLES, DatasetError
 from unosim.store.ledger import read_ledger
 from unosim.store.reader import PARTITION_SCHEMA, open_dataset
-from unosim.pipeline.runner import run_study
-from unosim.pipeline.study import parse_study
 
 
 @pytest.fixture

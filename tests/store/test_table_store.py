@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 
 import polars as pl
-
 from study_specs import analyzed
 
 from unosim.analysis.provenance import current_tables

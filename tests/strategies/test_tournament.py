@@ -14,16 +14,16 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from commands import run_unosim, unosim_on_a_terminal
 from polars.testing import assert_frame_equal
 from study_specs import analyzed
 
-from commands import run_unosim, unosim_on_a_terminal
 import unosim
-from unosim.store.reader import open_dataset
-from unosim.analysis.tournament import TOURNAMENT_FILE, load_tournament
-from unosim.strategies.tournaments import build_study
-from unosim.game import seating
 from unosim.analysis import standings
+from unosim.analysis.tournament import TOURNAMENT_FILE, load_tournament
+from unosim.game import seating
+from unosim.store.reader import open_dataset
+from unosim.strategies.tournaments import build_study
 
 ROOT = Path(__file__).parents[2]
 TRIO = ["random", "greedy_points", "keep_wilds"]

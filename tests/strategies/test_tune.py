@@ -11,11 +11,11 @@ import sys
 
 import numpy as np
 import pytest
-
 from commands import UNOSIM, run_unosim, unosim_on_a_terminal
+
 import unosim
 from unosim.game import protocol
-from unosim.game.policies import parse_policy, make_lineup
+from unosim.game.policies import make_lineup, parse_policy
 from unosim.game.rules import get_variant
 from unosim.strategies.tuning import TuneResult, tune
 from unosim.strategies.tuning.duplicate import Estimate, Evaluator, Table

@@ -18,6 +18,9 @@ estimated ``estimate`` = change in win probability from holding the card instead
   Every other card keeps its printed points, so sampling noise never rewrites the table (an isotonic
   fit of every card moved whole groups of number cards on noise). ``slope`` is the line's change in
   value per printed point.
+* ``worth`` (with ``worth_low``/``worth_high``): the printed points the card's value is worth on the
+  line, ``points + estimate / slope`` — a declared card's price (:mod:`.card_prices`); null when the line
+  does not rise.
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from .card_prices import PRICE_COLUMNS, price_columns
+from .distributions import normal_quantile, normal_sf
 from .inference import holm
 from .win_rates import CELL
-from .distributions import normal_quantile, normal_sf
 
 ALPHA = 0.05
 #: smallest mismatch (change in win probability) worth acting on: half a percentage point
@@ -41,7 +45,7 @@ def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
     by = [c for c in CELL if c in values.columns]
     if values.is_empty():   # no card values (too few games): no rows, the same columns
         floats = ("value", "value_low", "value_high", "expected", "slope", "estimate", "ci_low", "ci_high",
-                  "p_value", "p_holm")
+                  "p_value", "p_holm", *PRICE_COLUMNS)
         return pl.DataFrame(schema={**{c: values.schema[c] for c in (*by, "card", "points", "n")},
                                     **{c: pl.Float64 for c in floats}, "suggested_points": pl.Int64,
                                     "rank": pl.Int64})
@@ -60,7 +64,8 @@ def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
             p_value=pl.Series(2 * normal_sf(np.abs(mismatch) / se))))
     table = pl.concat(parts)
     table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
-    return pl.concat([_suggest(cell) for _, cell in table.group_by(by, maintain_order=True)]).drop("mean_count")
+    return (pl.concat([_suggest(cell) for _, cell in table.group_by(by, maintain_order=True)]).drop("mean_count")
+            .with_columns(price_columns()))
 
 
 def _suggest(cell: pl.DataFrame) -> pl.DataFrame:

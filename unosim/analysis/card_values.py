@@ -12,7 +12,9 @@ win probability from holding a ``k`` instead of an average card of the deal. Sta
 cluster-robust by game (CR1; the seats of one round, and the rounds of one match, are dependent). Seat
 dummies are included only when seat and dealer position are not collinear (a fixed first dealer).
 Card kinds absent from the deck are left out; their printed points come from
-:data:`unosim.game.cards.HAND_CLASS_POINTS`.
+:data:`unosim.game.cards.HAND_CLASS_POINTS`. A variant's declared cards (docs/rules.md §2.7), which the
+engines leave out of the opening counts, are one more class: the rest of the hand
+(:mod:`unosim.analysis.card_prices`), named and printed as declared.
 
 The fit streams each group in batches of whole games and never holds the group or a float64 design
 matrix in memory (a 10M-game cell has 40M seat rows):
@@ -32,7 +34,7 @@ is sorted by game first, which holds it in memory; a dataset's parts hold increa
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -44,11 +46,14 @@ from threadpoolctl import threadpool_limits
 
 from ..game.cards import HAND_CLASS_POINTS, HAND_CLASSES
 from ..game.protocol import MAX_PLAYERS
-from .win_rates import CELL
+from .card_prices import DeclaredClass
 from .distributions import normal_quantile
+from .win_rates import CELL
 
 OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)
-FIT_COLUMNS = ("game", "seat", "rel_dealer", "won", *OPEN_COLUMNS)
+DECLARED_COLUMN = "open_declared"   # the declared cards' opening count, derived (not a column of the tables)
+COUNT_COLUMNS = (*OPEN_COLUMNS, DECLARED_COLUMN)
+FIT_COLUMNS = ("game", "seat", "rel_dealer", "won", *COUNT_COLUMNS)
 #: rows per streamed batch; a batch grows by the rows of the one game carried over from the previous one
 BATCH_ROWS = 1 << 17
 _FLOAT32_EXACT = 1 << 24  # float32 holds every integer up to 2**24 exactly
@@ -56,25 +61,35 @@ THREADS = 2  # batches worked on at once
 T = TypeVar("T")
 
 
-def card_values(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
-                confidence: float = 0.95) -> pl.DataFrame:
+def card_values(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL, confidence: float = 0.95,
+                declared: Mapping[str, DeclaredClass] | None = None) -> pl.DataFrame:
     """One row per group and card kind present in the deck: ``card``, ``points`` (printed),
     ``estimate`` (value vs an average card, in win probability) with ``ci_low``/``ci_high``,
-    ``std_error``, ``mean_count`` (mean held in an opening hand), ``n`` (seat rows), ``games``."""
+    ``std_error``, ``mean_count`` (mean held in an opening hand), ``n`` (seat rows), ``games``.
+    ``declared``: per variant, the class of its declared cards (:func:`.card_prices.declared_classes`);
+    ``by`` then holds ``variant``."""
+    declared = declared or {}
+    if declared and "variant" not in by:
+        raise ValueError(f"card_values: declared cards are priced per variant; by={list(by)} lacks 'variant'")
     seats = seats.lazy()
     groups = seats.select(list(by)).unique().sort(list(by)).collect()
     tables = []
     for key in groups.iter_rows(named=True):
-        group = seats.filter(*[pl.col(c) == v for c, v in key.items()]).select(FIT_COLUMNS)
+        cls = declared.get(key.get("variant"))
+        rest = (pl.lit(cls.hand_size) - pl.sum_horizontal(OPEN_COLUMNS)).cast(pl.Int8) if cls else pl.lit(0, pl.Int8)
+        group = (seats.filter(*[pl.col(c) == v for c, v in key.items()])
+                 .with_columns(rest.alias(DECLARED_COLUMN)).select(FIT_COLUMNS))
         with threadpool_limits(1, user_api="blas"):  # threaded BLAS is slower here, badly so on busy cores
-            fit = fit_card_values(group, confidence)
+            fit = fit_card_values(group, confidence, cls)
         tables.append(fit.select(
             *[pl.lit(v, groups.schema[c]).alias(c) for c, v in key.items()], pl.all()))
     return pl.concat(tables) if tables else pl.DataFrame()
 
 
-def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFrame:
-    """The card-value table of one group of seat rows (columns :data:`FIT_COLUMNS`), streamed twice."""
+def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95,
+                    declared: DeclaredClass | None = None) -> pl.DataFrame:
+    """The card-value table of one group of seat rows (columns :data:`FIT_COLUMNS`), streamed twice;
+    ``declared`` names and prints the class of :data:`DECLARED_COLUMN`."""
     with ThreadPoolExecutor(1) as loader:
         loader.submit(_load_game_scores)  # numba's first load takes a second or two: overlap it with pass 1
         try:
@@ -85,7 +100,7 @@ def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFra
     model = sums.model()
     if model is None:   # too few games to tell the cards' values apart: no row rather than a wrong one
         return _Model.empty_table()
-    held = [OPEN_COLUMNS[i] for i in model.cards]
+    held = [COUNT_COLUMNS[i] for i in model.cards]
 
     def batch_meat(batch: pl.DataFrame) -> np.ndarray:
         scores = _game_scores(*_columns(batch, held), model.beta, model.players, model.seat_dummies)
@@ -94,18 +109,20 @@ def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95) -> pl.DataFra
     meat = np.zeros((model.k, model.k))
     for part in _in_threads(batch_meat, _game_batches(group.select(*FIT_COLUMNS[:4], *held))):
         meat += part
-    return model.table(meat, confidence)
+    names = (*HAND_CLASSES, declared.name if declared else "declared")
+    points = (*HAND_CLASS_POINTS, declared.points if declared else 0)
+    return model.table(meat, confidence, names, points)
 
 
 # ---- pass 1: exact integer sums ---------------------------------------------------------------------
-_C = len(HAND_CLASSES)
+_C = len(COUNT_COLUMNS)
 _Y, _REL, _SEAT = _C, _C + 1, _C + 1 + MAX_PLAYERS  # positions in _Sums.gram after the hand classes
 
 
 @dataclass
 class _Sums:
     """Exact sufficient statistics of the normal equations of one group: ``gram`` is A'A for the rows
-    A = [opening counts of every hand class | won | one-hot rel_dealer | one-hot seat]."""
+    A = [opening counts of every hand class and the declared cards | won | one-hot rel_dealer | one-hot seat]."""
 
     gram: np.ndarray = field(default_factory=lambda: np.zeros((_SEAT + MAX_PLAYERS,) * 2, np.int64))
     games: int = 0
@@ -165,7 +182,7 @@ class _Sums:
 
 @dataclass
 class _Model:
-    cards: np.ndarray         # indices into HAND_CLASSES of the cards present
+    cards: np.ndarray         # indices into COUNT_COLUMNS of the cards present
     players: int
     seat_dummies: bool
     xtx: np.ndarray
@@ -183,7 +200,8 @@ class _Model:
         return pl.DataFrame(schema={"card": pl.String, "points": pl.Int64, **{c: pl.Float64 for c in (
             "estimate", "ci_low", "ci_high", "std_error", "mean_count")}, "n": pl.Int64, "games": pl.Int64})
 
-    def table(self, meat: np.ndarray, confidence: float) -> pl.DataFrame:
+    def table(self, meat: np.ndarray, confidence: float, names: Sequence[str],
+              points: Sequence[int]) -> pl.DataFrame:
         n, k, g = self.n, self.k, self.games
         bread = np.linalg.inv(self.xtx)
         cov = bread @ meat @ bread * (g / (g - 1)) * ((n - 1) / (n - k))
@@ -195,7 +213,7 @@ class _Model:
         se = np.sqrt(np.einsum("ij,jk,ik->i", contrasts, cov, contrasts))
         z = normal_quantile(0.5 + confidence / 2)
         return pl.DataFrame({
-            "card": [HAND_CLASSES[i] for i in self.cards], "points": [HAND_CLASS_POINTS[i] for i in self.cards],
+            "card": [names[i] for i in self.cards], "points": [points[i] for i in self.cards],
             "estimate": estimate, "ci_low": estimate - z * se, "ci_high": estimate + z * se, "std_error": se,
             "mean_count": self.mean_count, "n": [n] * c, "games": [g] * c,
         })
@@ -249,7 +267,7 @@ def _load_game_scores() -> None:
 
 
 # ---- streaming ------------------------------------------------------------------------------------
-def _columns(batch: pl.DataFrame, counts: Sequence[str] = OPEN_COLUMNS) -> tuple[np.ndarray, ...]:
+def _columns(batch: pl.DataFrame, counts: Sequence[str] = COUNT_COLUMNS) -> tuple[np.ndarray, ...]:
     """(game, seat, rel_dealer, won as int8, the ``counts`` columns as a column-major int8 matrix)."""
     return (batch["game"].to_numpy(), batch["seat"].to_numpy(), batch["rel_dealer"].to_numpy(),
             batch["won"].cast(pl.Int8).to_numpy(), batch.select(counts).to_numpy(order="fortran"))

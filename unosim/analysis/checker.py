@@ -48,7 +48,7 @@ class ClaimError(ValueError):
 def check_claims(tables: dict[str, pl.DataFrame], claims: list[Claim], profile: Profile | None = None) -> list[str]:
     """Every violation of ``claims`` against ``tables`` under ``profile`` (default: the default profile;
     empty when all hold)."""
-    from .findings import claims as render   # the findings are the renderer the checker re-runs
+    from .findings import claims as render  # the findings are the renderer the checker re-runs
     profile = profile or Profile.default()
     problems = []
     indexed = {name: _index(name, tables[name]) for name in CLAIM_TABLES if name in tables and not tables[name].is_empty()}

@@ -58,13 +58,19 @@ import numpy as np
 import polars as pl
 
 from ..game.policies import make_lineup
-from .inference import (exact_paired_proportions, exact_unpaired_proportions, holm, paired_difference, paired_ratio_difference,
-                        unpaired_difference)
+from .distributions import chi2_sf
+from .inference import (
+    exact_paired_proportions,
+    exact_unpaired_proportions,
+    holm,
+    paired_difference,
+    paired_ratio_difference,
+    unpaired_difference,
+)
 from .measures import COMEBACK_DEFICIT, EFFECT_MEASURES
 from .measures import MEASURES as MEASURE_INFO
 from .practical import classify, games_to_decide
 from .win_rates import CELL
-from .distributions import chi2_sf
 
 PERMUTATIONS = 20_000
 BOOTSTRAP = 2_000

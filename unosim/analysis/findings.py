@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from ..game import rules
+from .card_prices import price_claims
 from .claims import Claim, Sentence, decimals_for, effect_size
 from .design_findings import design_claims
 from .effect_findings import effect_claims
@@ -249,7 +250,7 @@ def _card_claims(balance: pl.DataFrame) -> list[Claim]:
         out.append(claim_of("note", f"Cards: {card}", "card", "card_balance", these, s, direction=sign,
                           supported=True, practical=True, size=max(effect_size("card", r) for r in these),
                           section="cards"))
-    return out
+    return out + price_claims(balance)
 
 
 def _card_large(row: dict) -> bool:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from .distributions import normal_quantile, normal_sf, t_quantile, t_sf
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+
 from .distributions import normal_quantile, t_quantile
 
 

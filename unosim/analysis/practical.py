@@ -90,8 +90,6 @@ def scaled(measure: str, row: dict) -> Scaled | None:
     ...        "rel_low": 0.03, "rel_high": 0.05}
     >>> scaled("length", row)
     Scaled(value=0.04, low=0.03, high=0.05, minimum=0.02, relative=True)
-    >>> scaled("length", row).multiples
-    (2.0, 1.5, 2.5)
     """
     info = MEASURES[measure]
     estimate = number(row.get("estimate"))

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import polars as pl
 
+from .distributions import normal_sf
 from .effects import all_random, skilled_seat
 from .inference import holm, score_test_proportion
 from .intervals import clustered_rates
 from .luck import rounds_needed_row
-from .distributions import normal_sf
 
 
 def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,

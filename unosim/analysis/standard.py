@@ -13,12 +13,13 @@ from ..store import table_store
 from ..store.atomic import write_text_atomic
 from ..store.reader import Dataset
 from .card_balance import card_balance
+from .card_prices import declared_classes
 from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
-from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .checker import assert_claims
 from .claims import CLAIM_TABLES, Claim
 from .design import design_tables
+from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .fairness import seat_fairness, with_fairness_holm
 from .findings import claims
 from .inference import holm
@@ -117,7 +118,8 @@ def cell_tables(ds: Dataset | CellScan, confidence: float = 0.95) -> dict[str, p
             "estimate", "ci_low", "ci_high"),
         "survival": turn_survival(ds.rounds, confidence=confidence),
         "quality": game_quality(ds.rounds, confidence=confidence),
-        "card_values": card_values(ds.seats, confidence=confidence),
+        "card_values": card_values(ds.seats, confidence=confidence, declared=declared_classes(
+            pl.DataFrame(ds.manifest["study"]["cells"]))),
     }
     if ds.manifest["study"]["mode"] != "single_round":
         tables["rounds_per_match"] = rounds_per_match(ds.matches, confidence=confidence)
@@ -224,6 +226,15 @@ def read_findings(directory: str | Path) -> list[Claim] | None:
     if data.get("format") != ANALYSIS_FORMAT:
         return None
     return [Claim.from_dict(c) for c in data["claims"]]
+
+
+def read_profile(directory: str | Path) -> Profile | None:
+    """The profile ``findings.json`` was judged under (None when absent, stale or of another format)."""
+    text = table_store.read_document(directory, FINDINGS_FILE)
+    if text is None:
+        return None
+    data = json.loads(text)
+    return Profile.from_mapping(data.get("profile")) if data.get("format") == ANALYSIS_FORMAT else None
 
 
 def read_standard_tables(directory: str | Path) -> dict[str, pl.DataFrame] | None:

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from .win_rates import CELL
 from .distributions import normal_quantile
+from .win_rates import CELL
 
 
 def kaplan_meier(times: np.ndarray, events: np.ndarray, censored: np.ndarray,

@@ -51,10 +51,11 @@ def cmd_design(args) -> None:
 
 
 def _export(spec, directory: Path, trial: int, to: str | None) -> None:
+    import optuna
+
     from ..design import DesignSpecError
     from ..design.confirm import designs, export, study_spec
     from ..design.search import JOURNAL, seeds, storage
-    import optuna
     if not (directory / JOURNAL).exists():
         raise DesignSpecError(f"{directory} holds no search: run `unosim design` first")
     found = {d.trial: d for d in designs(optuna.load_study(study_name=spec.name, storage=storage(directory)))}

@@ -36,8 +36,8 @@ def _interval(value, low, high, digits: int) -> str:
 
 
 def cmd_ladder(args: argparse.Namespace) -> None:
-    from .table import print_table as _print_table
     from ..strategies.tournaments.ladder import ladder
+    from .table import print_table as _print_table
     result = ladder(args.variant, players=args.players, games=args.games, seed=args.seed, policies=args.policies,
                     n_jobs=args.n_jobs, progress=False if args.quiet else None)
     print(f"skill ladder, {result.players} players, {result.games:,} deals per tournament (seed {result.seed}); "

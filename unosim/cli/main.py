@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..game.version import __version__
 from ..game.checks import clip_message
 from ..game.rule_table import format_value
+from ..game.version import __version__
 from .table import print_table
 from .values import SET_HELP, json_flag, parse_deck, parse_set, print_json
 
@@ -103,9 +103,9 @@ def cmd_simulate(args) -> None:
     import polars as pl
 
     from .. import analysis
+    from ..play.simulate import simulate
     from ..store import writer
     from ..store.layout import TABLES
-    from ..play.simulate import simulate
     start = time.perf_counter()
     results = simulate(args.variant, players=args.players, games=args.games, seed=args.seed,
                        lineup=args.lineup, rules=_rule_overrides(args), first_game=args.first_game)
@@ -145,6 +145,7 @@ def _profile(text: str, ds):
     """The designer's profile of ``--profile``: a TOML file (its ``[profile]`` table, or its top level),
     or ``key=wish,…`` (keys left out keep the study's profile)."""
     import tomllib
+
     from ..analysis.profile import Profile, ProfileError
     from ..analysis.standard import study_profile
     path = Path(text)
@@ -178,8 +179,8 @@ def cmd_report(args) -> None:
     """Analyses first when ``<dataset>/analysis`` is not current (the report itself only renders)."""
     from ..analysis.provenance import current_tables
     from ..analysis.standard import TABLE_DIR
-    from ..store.reader import open_dataset
     from ..reporting.report import write_report
+    from ..store.reader import open_dataset
     ds = open_dataset(args.dataset)
     if current_tables(ds) is None:
         _write_analysis(ds, ds.path / TABLE_DIR)
@@ -281,7 +282,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="print the URL but do not open a browser")
     p.set_defaults(run=cmd_explore)
 
-    from . import design as cli_design, ladder as cli_ladder, tournament as cli_tournament, tune as cli_tune
+    from . import design as cli_design
+    from . import ladder as cli_ladder
+    from . import tournament as cli_tournament
+    from . import tune as cli_tune
     cli_tournament.add_parser(sub)
     cli_ladder.add_parser(sub)
     cli_tune.add_parser(sub)
@@ -324,9 +328,9 @@ def _end_idle_workers() -> None:
 
 def _command(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
-    from ..store.layout import DatasetError
     from ..pipeline.runner import RunError
     from ..pipeline.study import SpecError
+    from ..store.layout import DatasetError
     try:
         args.run(args)
         sys.stdout.flush()   # a closed pipe shows up here, while we can still handle it

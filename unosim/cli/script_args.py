@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..store.reader import Dataset, open_dataset
 from ..store.layout import DatasetError
+from ..store.reader import Dataset, open_dataset
 
 
 def dataset_from_argv(doc: str, argv: list[str] | None = None) -> Dataset:

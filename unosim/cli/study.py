@@ -84,8 +84,8 @@ def _written_unrecorded(root: Path, manifest: dict, recorded: dict) -> dict:
 def cmd_verify(args) -> None:
     from ..store import integrity
     from ..store.layout import DatasetError
-    from ..store.manifest import read_manifest
     from ..store.lock import DatasetLock
+    from ..store.manifest import read_manifest
     root = Path(args.dataset)
     manifest = read_manifest(root)
     complete = manifest["status"] == "complete"

@@ -28,6 +28,9 @@ from ..game.rules import applies, get_variant, variant_names
 from .objectives import DesignSpecError
 
 SEARCHED_GROUPS = ("house", "deck")
+#: rules of those groups that are not dimensions: the deck is searched by its classes, and declared cards
+#: (docs/rules.md §2.7) are the designer\'s own invention, fixed in a search
+NOT_SEARCHED = ("deck", "cards")
 MERCY_LIMITS = (15, 20, 25, 30, 35, 40, 50)
 DECK_CLASS_MOST = 16
 NONE = "none"
@@ -146,7 +149,7 @@ def derive(variant: str, *, rules: list[str] | None = None, fixed: Mapping[str, 
         raise DesignSpecError(f"[design.space] fixed: {exc}") from None
     spec = families.get(base.family)
     table = {r.name: r for r in rule_table.PARAMETERS
-             if r.group in SEARCHED_GROUPS and r.name != "deck" and r.name not in spec.fixed
+             if r.group in SEARCHED_GROUPS and r.name not in NOT_SEARCHED and r.name not in spec.fixed
              and applies(r.name, base.family)}
     if rules is not None:
         if not isinstance(rules, list):

@@ -18,11 +18,11 @@ Only they hold the engine's numba code (the package's one other compiled loop is
 :mod:`unosim.analysis.card_values`), and nothing imports them until the engine is first used
 (``import unosim``, ``unosim.game.rules`` or ``unosim.reference`` never do).
 
-They are compiled per *build* (:mod:`.build.builds`): a call compiles only the mechanisms its variant uses
+They are compiled per *build* (:mod:`.compiler.builds`): a call compiles only the mechanisms its variant uses
 and the policies its lineup needs, switched by the constants of :mod:`.features`, and each build is
-cached once per engine version wherever the checkout is (:mod:`.build.cache`). The build machinery
-(:mod:`.build`, never compiled) loads them: :func:`kernel` returns a build ready to run (compiling it
-first, announced on stderr, :mod:`.build.notice`); :func:`choose` picks the build for a call: the smallest
+cached once per engine version wherever the checkout is (:mod:`.compiler.cache`). The build machinery
+(:mod:`.compiler`, never compiled) loads them: :func:`kernel` returns a build ready to run (compiling it
+first, announced on stderr, :mod:`.compiler.notice`); :func:`choose` picks the build for a call: the smallest
 one already compiled that covers it, else its own. Which build plays a game never changes the game.
 
 Both engines — these kernels and the readable pure-Python twin in :mod:`unosim.reference` — follow
@@ -32,8 +32,17 @@ and piles, and the trace events. Given the same seed, variant, lineup and rules,
 therefore produce identical traces, which the differential tests check.
 """
 
-from .build.builds import Build, build_for
-from .build.loader import COMPILES, OWN_BUILD, Kernel, choose, estimate_seconds, kernel, package_name, preferred_build
+from .compiler.builds import Build, build_for
+from .compiler.loader import (
+           COMPILES,
+           OWN_BUILD,
+           Kernel,
+           choose,
+           estimate_seconds,
+           kernel,
+           package_name,
+           preferred_build,
+)
 
 __all__ = ["Build", "COMPILES", "Kernel", "OWN_BUILD", "build_for", "choose", "estimate_seconds", "kernel",
            "package_name", "preferred_build"]

@@ -1,4 +1,4 @@
-"""The compile-time switches of a build (:mod:`.build.builds`): what this copy of the engine compiles in.
+"""The compile-time switches of a build (:mod:`.compiler.builds`): what this copy of the engine compiles in.
 
 Kernel code tests them as ``if HAS_SPIN and …:``; numba's dead-branch pruning removes a branch on a
 false module constant before typing, so the code behind it costs nothing in a build without it. Rule
@@ -11,9 +11,9 @@ and its belief tracking; random and the heuristics are always in).
 
 This file is the switches of the ``unosim.engine`` package's own modules, the full build that tests
 reach into (every switch on); every other build's switches are generated from its
-:class:`.builds.Build` (:func:`unosim.engine.kernel`) into a module of the same name in its package.
+:class:`unosim.engine.compiler.builds.Build` (:func:`unosim.engine.kernel`) into a module of the same name in its package.
 """
 
-from .build.builds import Build
+from .compiler.builds import Build
 
 globals().update(Build.full().constants())

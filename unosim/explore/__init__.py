@@ -17,8 +17,8 @@ from __future__ import annotations
 import errno
 import ipaddress
 import signal
-import sys
 import socket
+import sys
 import threading
 import webbrowser
 from dataclasses import dataclass

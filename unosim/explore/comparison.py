@@ -243,9 +243,9 @@ def analyse(comparison: Comparison, workdir: str | Path) -> tuple[dict[str, Any]
     from ..analysis.few_games import too_few_games
     from ..analysis.standard import read_findings, standard_tables, write_standard_tables
     from ..analysis.verdicts import ranked
+    from ..pipeline.runner import run_study
     from ..reporting.charts import charts_left_out
     from ..store.reader import open_dataset
-    from ..pipeline.runner import run_study
 
     summary = run_study(comparison.study(), workdir, n_jobs=1, chunk_size=chunk_size(comparison), force=True,
                         progress=False)

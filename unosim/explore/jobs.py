@@ -133,7 +133,7 @@ def _work(tasks, results) -> None:
 def _forward_compiles(results) -> None:
     """Pass the compile notice's words (or None when it ends) on to the server, for the page: a compile
     of minutes would otherwise read as a run stuck at 0 games."""
-    from ..engine.build import notice
+    from ..engine.compiler import notice
     notice.watch(lambda text: results.put(("compiling", text, None)))
 
 

@@ -289,6 +289,40 @@ def rows(new: tuple[CardDecl, ...]) -> list[int]:
     return out
 
 
+# ---- what a policy sees of a declared card (docs/rules.md §2.7, §5) --------------------------------------
+DRAW_TWO_SIZE = 2   # a declared card's draw features are its draw size over a Draw Two's
+
+
+@dataclass(frozen=True)
+class PolicyFeatures:
+    """A declared card's policy-relevant features, derived from its effects: ``points`` (greedy_points,
+    keep_wilds, the weighted ``points`` feature), ``draw`` (the weighted ``draw`` feature) and ``attack``
+    (``attack``, ``attack_close``), both scaled by the cards it makes others draw over a Draw Two's
+    (a Draw Three is 1.5 Draw Twos; a card that makes the next seat draw until a colour counts 1, a
+    Skip-like card attacks at 1), and ``reverse`` (``reverse_close``). Colour and action-ness follow
+    from the card's id (a wild is a wild for colour choice, keep_wilds and save_wilds)."""
+
+    points: float
+    draw: float
+    attack: float
+    reverse: float
+
+
+def policy_features(points: int, effects: tuple[tuple[int, int], ...]) -> PolicyFeatures:
+    """:class:`PolicyFeatures` of a card with these points and effects (both engines call this)."""
+    names = {E.BY_CODE[c].name: n for c, n in effects}
+    size = names.get("draw", 0) + names.get("others_draw", 0)
+    draw = size / DRAW_TWO_SIZE if size else (1.0 if "draw_until_colour" in names else 0.0)
+    attack = draw if draw else (1.0 if "skip" in names or "skip_everyone" in names else 0.0)
+    return PolicyFeatures(float(points), draw, attack, 1.0 if "reverse" in names else 0.0)
+
+
+def row_policy_features(row) -> PolicyFeatures:
+    """:func:`policy_features` of one ``IR_CARDS`` row (:func:`rows`) as the compiled engine holds it."""
+    n = int(row[2])
+    return policy_features(int(row[0]), tuple((int(row[3 + 2 * k]), int(row[4 + 2 * k])) for k in range(n)))
+
+
 def compiled_refusal(new: tuple[CardDecl, ...]) -> str:
     """Why the compiled engine cannot play these declared cards ('' when it can)."""
     for d in new:

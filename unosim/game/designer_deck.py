@@ -27,6 +27,7 @@ from . import cards
 from .cards import MAX_CARDS
 from .checks import is_int
 
+
 def ids(name: str) -> np.ndarray:
     """The card ids a class's copies go to: one per colour in colour order (plain copies), or one wild.
     UNO Flip's faces are left out: a flip card is a pair of faces (its deck is not designed, §2.6)."""

@@ -31,8 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import rule_table
-from .rule_table import (BLANK_EFFECTS, MATCH_MODES, MAX_PLAYERS, N_BLANK_SLOTS, N_SPIN_OUTCOMES, SPIN_OUTCOMES,
-                         STACKING)
+from .rule_table import (
+    BLANK_EFFECTS,
+    MATCH_MODES,
+    MAX_PLAYERS,
+    N_BLANK_SLOTS,
+    N_SPIN_OUTCOMES,
+    SPIN_OUTCOMES,
+    STACKING,
+)
 
 ENGINE_VERSION = 5   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
 #                      column, its card classes in the opening hands); 4: the expert prunes (lookahead's
@@ -40,6 +47,7 @@ ENGINE_VERSION = 5   # 2: int64 game/round/match/event outputs, loop_bound_hits 
 #                      wing's columns and events after the core's (minions', spin's, 7-0's moved; games equal)
 
 from .cards import MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
+
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
 # tries, but not bounded by construction; after this many returns the round ends truncated
 # (RC_LOOP_BOUND_HITS = 1).
@@ -144,7 +152,7 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
 @dataclass(frozen=True)
 class Mechanism:
     """A verb a variant's cards or house rules add to the core turn, and everything its wing adds to the
-    records; the engine compiles one only when a call uses it (``unosim.engine.build.builds``).
+    records; the engine compiles one only when a call uses it (``unosim.engine.compiler.builds``).
 
     ``label``: how a compile notice names it. Its fields, appended after the core's in the order of
     :data:`MECHANISMS` (adding a wing moves no other index): ``rounds`` and ``seats``, the round- and

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from . import flip_pairing
-from .card_effects import CARD_ROW, N_CARD_SLOTS   # cards declared as data (docs/rules.md §2.7)
+from .card_effects import CARD_ROW, N_CARD_SLOTS  # cards declared as data (docs/rules.md §2.7)
 from .checks import bad_value, clip_message, is_int, is_real, scaled
 
 # ---- the rule vocabulary (re-exported by unosim.protocol, which numbers them for the kernels) ------

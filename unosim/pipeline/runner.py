@@ -209,13 +209,13 @@ def _engine_schema(study: Study, n_jobs: int) -> tuple[float, dict[str, list[lis
     """The seconds spent compiling, and the column schema of each table as this unosim writes it.
 
     Run in the parent before anything is written. It compiles the engine builds the cells need
-    (:func:`unosim.engine.build.prepare.prepare`: one, or two side by side on two or more cores), so the workers
+    (:func:`unosim.engine.compiler.prepare.prepare`: one, or two side by side on two or more cores), so the workers
     only load them. The schema comes from tables of no games (:meth:`Results.empty`), so a parent whose
     builds are in the cache never loads the engine: the workers' start is the only engine load before the
     first job (tests/store/test_dataset.py checks these tables against played ones). The manifest records the
     schema; every part is checked against it.
     """
-    from ..engine.build.prepare import prepare
+    from ..engine.compiler.prepare import prepare
     builds = [engine.build_for(c.ruleset, policies.make_lineup(c.lineup_spec, c.players)) for c in study.cells]
     seconds = prepare(builds, workers=local_workers(n_jobs))
     schemas = {}

@@ -21,11 +21,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..store import writer
-from ..store.layout import TABLES, part_path
-from ..store.atomic import AtomicBatch
 from ..game.protocol import ENGINE_VERSION
 from ..play.simulate import simulate
+from ..store import writer
+from ..store.atomic import AtomicBatch
+from ..store.layout import TABLES, part_path
 from .study import Job
 
 PARENT_POLL_S = 0.5

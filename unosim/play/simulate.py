@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import os
-
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..game import cards
-from ..game.checks import as_int
 from ..game import protocol as L
-from ..game.protocol import RawResults, output_buffers
+from ..game.checks import as_int
 from ..game.policies import PolicySpec, lineup_arrays, make_lineup
+from ..game.protocol import RawResults, output_buffers
 from ..game.rules import RuleSet, get_variant
 from ..store.columns import Column, Constant, Labels, WithNulls, polars_column
 
@@ -165,7 +164,7 @@ def run_compiled(rs: RuleSet, players: int, lineup: tuple[PolicySpec, ...], seed
 def _kernel(rs: RuleSet, lineup: tuple[PolicySpec, ...], build):
     """The engine build to play on: ``build`` if it covers the call, by default the smallest compiled one
     that does."""
-    from .. import engine   # the compiled engine loads (and sets up its cache) on first use
+    from .. import engine  # the compiled engine loads (and sets up its cache) on first use
 
     needed = engine.build_for(rs, lineup)
     if build is not None and not build.covers(needed):

@@ -6,11 +6,11 @@ import numpy as np
 import polars as pl
 
 from ..game import custom_cards
+from ..game import protocol as L
 from ..game.cards import COLOUR_NAMES, DARK_COLOUR_NAMES
 from ..game.cards import card_name as builtin_name
-from ..game import protocol as L
-from ..game.rule_table import SPIN_OUTCOMES
 from ..game.checks import as_int
+from ..game.rule_table import SPIN_OUTCOMES
 from .simulate import MAX_SEED, check_games, resolve, run_compiled
 
 _UNO = {1: "calls UNO", 2: "forgot UNO and is caught", 3: "forgot UNO, not caught"}

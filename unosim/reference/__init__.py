@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game.rules import RuleSet
-from .round import RawResults, run_games
 from .policies import (
     GreedyPointsPolicy,
     KeepWildsPolicy,
@@ -33,6 +32,7 @@ from .policies import (
     resolve_lineup,
 )
 from .policy import PolicyView, PythonPolicy
+from .round import RawResults, run_games
 
 
 def play(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: int = 0, n_games: int = 1, *,

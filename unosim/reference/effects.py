@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from ..game import cards
 from ..game import protocol as L
+from . import hooks
 from .card_tables import COLOUR, DRAW_VALUE, KIND
+from .mechanics import cards as declared
 from .penalties import (
     draw_card_played,
     final_draw,
     skip,
     victim_draws_and_is_skipped,
 )
-from . import hooks
-from .mechanics import cards as declared
 from .table import Skips, Table
-
 
 
 def after_wing(table: Table, answer):

@@ -35,9 +35,9 @@ hook                                   what a wing does there
 
 from __future__ import annotations
 
-from .table import NOT_MINE, Table  # noqa: F401 (the hooks' answer, for the core)
-from .mechanics.stacking import ACCEPTED  # noqa: F401 (a response turn's answer, for the core)
 from .mechanics import blank, flip, minions, no_mercy, seven_o, spin, stacking
+from .mechanics.stacking import ACCEPTED  # noqa: F401 (a response turn's answer, for the core)
+from .table import NOT_MINE, Table  # noqa: F401 (the hooks' answer, for the core)
 
 
 def start(table: Table) -> None:

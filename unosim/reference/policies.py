@@ -13,9 +13,7 @@ from ..game import cards
 from ..game.policies import PolicySpec, make_lineup, parse_policy
 from ..game.protocol import WEIGHTED
 from .card_tables import COLOUR, POINTS
-
-
-from .policy import PolicyView, PythonPolicy, card_number
+from .policy import PolicyView, PythonPolicy, card_number, features
 from .weighted import WeightedPolicy
 
 
@@ -113,16 +111,19 @@ class GreedyPointsPolicy(_DeterministicPolicy):
     """Sheds the legal card with the most points, first in hand order on ties."""
 
     def play(self, view: PolicyView) -> int | None:
-        return max(view.legal, key=lambda i: POINTS[view.hand[i]])
+        points = features(view).points
+        return max(view.legal, key=lambda i: points[view.hand[i]])
 
     def keep_score(self, view: PolicyView, index: int) -> int:
-        return -POINTS[view.hand[index]]                        # keeps the cheapest cards
+        return -features(view).points[view.hand[index]]         # keeps the cheapest cards
 
     def group_score(self, view: PolicyView, indices: list[int]) -> int:
-        return sum(POINTS[view.hand[i]] for i in indices)        # sheds the most points
+        # sheds the most points, by the card table's points as the wheel tallies them (engine/mechanics/spin)
+        return sum(POINTS[view.hand[i]] for i in indices)
 
     def uno_spin_discard(self, view: PolicyView) -> int | None:
-        return max(range(len(view.hand)), key=lambda i: POINTS[view.hand[i]])
+        points = features(view).points
+        return max(range(len(view.hand)), key=lambda i: points[view.hand[i]])
 
 
 class KeepWildsPolicy(_DeterministicPolicy):
@@ -133,10 +134,12 @@ class KeepWildsPolicy(_DeterministicPolicy):
         if not coloured:
             return view.legal[0]
 
+        points = features(view).points
+
         def score(i: int) -> int:
             colour = COLOUR[view.hand[i]]
             same_colour = sum(1 for c in view.hand if COLOUR[c] == colour)
-            return 100 * same_colour + POINTS[view.hand[i]]
+            return 100 * same_colour + points[view.hand[i]]
 
         return max(coloured, key=score)
 
@@ -157,7 +160,7 @@ class KeepWildsPolicy(_DeterministicPolicy):
         card = view.hand[index]
         if COLOUR[card] == cards.NO_COLOUR:
             return 1000
-        return 100 * sum(1 for c in view.hand if COLOUR[c] == COLOUR[card]) + POINTS[card]
+        return 100 * sum(1 for c in view.hand if COLOUR[c] == COLOUR[card]) + features(view).points[card]
 
     def group_score(self, view: PolicyView, indices: list[int]) -> int:
         return len(indices)                                      # sheds the most cards
@@ -165,7 +168,8 @@ class KeepWildsPolicy(_DeterministicPolicy):
     def uno_spin_discard(self, view: PolicyView) -> int | None:
         # its highest-point coloured card; a wild only when it holds nothing else (first on ties)
         coloured = [i for i, c in enumerate(view.hand) if COLOUR[c] != cards.NO_COLOUR]
-        return max(coloured or range(len(view.hand)), key=lambda i: POINTS[view.hand[i]])
+        points = features(view).points
+        return max(coloured or range(len(view.hand)), key=lambda i: points[view.hand[i]])
 
 
 def _next_seat(view: PolicyView) -> int:

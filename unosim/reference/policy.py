@@ -64,11 +64,12 @@ protocol (docs/protocol.md §4) specifies, drawing from the same play stream.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ..game import cards
-from .rng import Xoshiro
+from ..game import cards, custom_cards
 from ..game.rules import RuleSet
-from .card_tables import COLOUR, KIND, NUMBER_OF
+from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS
+from .rng import Xoshiro
 
 
 @dataclass(frozen=True)
@@ -159,3 +160,36 @@ def card_number(card: int) -> int:
 def shuffled(view: PolicyView, indices: list[int]) -> list[int]:
     view.rng.shuffle(indices)
     return indices
+
+
+@dataclass(frozen=True)
+class CardFeatures:
+    """What the built-in policies see of each card id in one rule set (tuples indexed by id): points,
+    and the weighted policy's draw, attack and reverse features; the built-in cards' from the tables, a
+    declared card's derived from its effects (``custom_cards.policy_features``; docs/rules.md §2.7), as
+    ``unosim.engine.policies.card_terms.game_tables`` derives them."""
+
+    points: tuple[int, ...]
+    draw: tuple[float, ...]
+    attack: tuple[float, ...]
+    reverse: tuple[float, ...]
+
+
+@lru_cache(maxsize=64)
+def card_features(new_cards: tuple) -> CardFeatures:
+    """:class:`CardFeatures` of a rule set declaring ``new_cards`` (``RuleSet.new_cards``)."""
+    points = list(POINTS)
+    draw = [1.0 if v > 0 else 0.0 for v in DRAW_VALUE]
+    attack = [1.0 if DRAW_VALUE[c] > 0 or KIND[c] in (cards.SKIP, cards.SKIP_EVERYONE) else 0.0
+              for c in range(len(KIND))]
+    reverse = [1.0 if k in (cards.REVERSE, cards.WRD4) else 0.0 for k in KIND]
+    for slot, d in enumerate(new_cards):
+        f = custom_cards.policy_features(d.points, d.effects)
+        for c in range(custom_cards.ID_CUSTOM0 + 5 * slot, custom_cards.ID_CUSTOM0 + 5 * slot + 5):
+            points[c], draw[c], attack[c], reverse[c] = d.points, f.draw, f.attack, f.reverse
+    return CardFeatures(tuple(points), tuple(draw), tuple(attack), tuple(reverse))
+
+
+def features(view: PolicyView) -> CardFeatures:
+    """The :class:`CardFeatures` of the game ``view`` is a snapshot of."""
+    return card_features(view.rules.new_cards)

@@ -8,16 +8,17 @@ from typing import Any
 import numpy as np
 
 from ..game import cards, custom_cards
-from ..game.checks import as_int
 from ..game import protocol as L
+from ..game.checks import as_int
 from ..game.protocol import RawResults
-from .rng import DECK_STREAM, PLAY_STREAM, Xoshiro
 from ..game.rules import RuleSet
 from . import hooks
 from .card_tables import HAND_CLASS
 from .policies import resolve_lineup
-from .turn import KNOCKOUT_POINTS, play_round, round_points
+from .rng import DECK_STREAM, PLAY_STREAM, Xoshiro
 from .table import Event, Game, Table
+from .turn import KNOCKOUT_POINTS, play_round, round_points
+
 
 def run_games(rules: RuleSet, players: int, lineup: Any, seed: int, first_game: int, n_games: int,
               deck_order: Sequence[int] | None, trace: bool,

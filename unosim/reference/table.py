@@ -18,12 +18,12 @@ import numpy as np
 from ..game import cards, custom_cards
 from ..game import protocol as L
 from ..game.checks import clip_message
-from .rng import Xoshiro
 from ..game.rules import RuleSet
 from .card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from .policies import Seat
 from .policy import PolicyView
 from .quality import QualityCounters
+from .rng import Xoshiro
 
 #: how an invalid answer is shown: abridged (strings, lists and anything else cut to a few dozen characters)
 _ANSWER = reprlib.Repr()

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from ..game import cards
 from ..game import protocol as L
+from . import hooks
 from .card_tables import BASE_FACE, COLOUR, KIND, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card
-from . import hooks
 from .table import Game, Table
 
 KNOCKOUT_POINTS = 250   # docs/rules.md §2.4.8, for every family with a mercy_limit (protocol §5)

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from ..game import cards
 from ..game.protocol import POLICY_PARAMS
-from .card_tables import COLOUR, DRAW_VALUE, KIND, NUMBER_OF, POINTS
-from .policy import PolicyView, PythonPolicy
+from .card_tables import COLOUR, KIND, NUMBER_OF
+from .policy import PolicyView, PythonPolicy, features
 
 CLOSE_TO_UNO = 2   # as engine/policies/weighted_features.py
-_ATTACKS = (cards.SKIP, cards.SKIP_EVERYONE)
-_REVERSES = (cards.REVERSE, cards.WRD4)
 
 
 def _seat_from(view: PolicyView, direction: int) -> int:
@@ -43,32 +41,31 @@ class WeightedPolicy(PythonPolicy):
         self.p = dict(zip(POLICY_PARAMS, (float(x) for x in vector), strict=True))
 
     # ---- scores -------------------------------------------------------------------------------------
-    def _context(self, view: PolicyView) -> tuple[list[int], list[int], bool, bool]:
+    def _context(self, view: PolicyView) -> tuple:
         held = _colour_counts(view.hand)
         seen = _colour_counts(view.discard) if self.p["w_seen"] != 0.0 else [0] * 5
         next_close = view.hand_sizes[_seat_from(view, view.direction)] <= CLOSE_TO_UNO
         prev_close = view.hand_sizes[_seat_from(view, -view.direction)] <= CLOSE_TO_UNO
-        return held, seen, next_close, prev_close
+        return held, seen, next_close, prev_close, features(view)
 
     def _card_score(self, view: PolicyView, i: int, context) -> float:
-        held, seen, next_close, prev_close = context
+        held, seen, next_close, prev_close, f = context
         w = self.p
         c = view.hand[i]
         colour, kind, top = COLOUR[c], KIND[c], view.top
         coloured = colour != cards.NO_COLOUR
-        draws = DRAW_VALUE[c] > 0
-        attack = draws or kind in _ATTACKS
-        score = w["w_points"] * POINTS[c]
+        attack = f.attack[c]
+        score = w["w_points"] * f.points[c]
         score += w["w_action"] * (1.0 if coloured and kind != cards.NUMBER else 0.0)
         score += w["w_wild"] * (0.0 if coloured else 1.0)
-        score += w["w_draw"] * (1.0 if draws else 0.0)
+        score += w["w_draw"] * f.draw[c]
         score += w["w_colour_left"] * (held[colour] - 1 if coloured else 0)
         score += w["w_keeps_colour"] * (1.0 if colour == view.colour else 0.0)
         score += w["w_number_match"] * (1.0 if kind == cards.NUMBER and KIND[top] == cards.NUMBER
                                         and NUMBER_OF[c] == NUMBER_OF[top] else 0.0)
-        score += w["w_attack"] * (1.0 if attack else 0.0)
-        score += w["w_attack_close"] * (1.0 if attack and next_close else 0.0)
-        score += w["w_reverse_close"] * (1.0 if kind in _REVERSES and prev_close else 0.0)
+        score += w["w_attack"] * attack
+        score += w["w_attack_close"] * (attack if next_close else 0.0)
+        score += w["w_reverse_close"] * (f.reverse[c] if prev_close else 0.0)
         score += w["w_own_hand"] * len(view.hand)
         score += w["w_seen"] * (seen[colour] if coloured else 0)
         score += w["w_order"] * (-i)

@@ -19,9 +19,9 @@ import polars as pl
 from joblib.executor import get_memmapping_executor
 from matplotlib.figure import Figure
 
-from . import plots
-from ..store.atomic import write_bytes_atomic
 from ..game.rules import variant_names
+from ..store.atomic import write_bytes_atomic
+from . import plots
 
 CHART_DIR = "charts"
 

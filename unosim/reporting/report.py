@@ -23,17 +23,17 @@ from pathlib import Path
 import jinja2
 import polars as pl
 
-from ..game import rules
 from ..analysis.claims import FAMILIES, MIN_EFFECT
 from ..analysis.provenance import current_tables
 from ..analysis.standard import TABLE_DIR, read_findings
+from ..game import rules
 from ..store.atomic import write_text_atomic
 from ..store.layout import DatasetError
+from ..store.reader import Dataset
 from . import scorecard
-from .sections import SECTIONS, Context, FigureImage, Section, Table, as_cell, as_table, relative_link
 from .charts import CHART_DIR, phone_svgs, study_charts, write_charts
 from .charts import read_charts as read_chart_files
-from ..store.reader import Dataset
+from .sections import SECTIONS, Context, FigureImage, Section, Table, as_cell, as_table, relative_link
 
 REPORT_NAME = "report.html"
 APPENDIX_ROWS = 1500  # longer tables stay in their CSV file (the report must stay light)

@@ -15,9 +15,11 @@ from pathlib import Path
 
 import polars as pl
 
+from ..analysis.card_prices import PRICE_SUBJECT
 from ..analysis.standard import TABLE_DIR
 from ..store.reader import Dataset
 from .charts import CHART_DIR
+
 
 @dataclass
 class Table:
@@ -72,8 +74,8 @@ def _is_tournament(ctx: Context) -> bool:
 def _tournament(ctx: Context, section: Section) -> Section:
     """A tournament dataset (``unosim tournament``) opens with its standings and head-to-head matrix."""
     ds, tables, out = ctx.ds, ctx.tables, ctx.out
-    from ..store.atomic import write_bytes_atomic
     from ..analysis.tournament import tournament_of
+    from ..store.atomic import write_bytes_atomic
     from .plots import to_svg
     from .tournament_chart import result_chart
     result = tournament_of(ds.path, tables["standings"], tables["head_to_head"])
@@ -233,6 +235,9 @@ def _cards(ctx: Context, section: Section) -> Section:
                     "it then moves to the points the line gives the edge of its interval nearest to the line "
                     "(the smallest change the evidence demands); every other card keeps its printed points.")
     section.figures = _figures(ctx.figures, "cards")
+    prices = [c.text for c in ctx.found if c.subject.startswith(PRICE_SUBJECT)]
+    if prices:   # cards declared as data (docs/rules.md §2.7), priced on the points line: checked findings
+        section.lead = [("What the declared cards are worth", prices)]
     if not ctx.tables["card_balance"].is_empty():
         section.tables.append(as_table(ctx.tables["card_balance"].select(
             "variant", "players", "lineup", "rank", "card", "points", "suggested_points", "value", "estimate",

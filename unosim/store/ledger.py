@@ -19,6 +19,7 @@ from typing import Any
 from .atomic import append_line_durable, read_journal, write_text_atomic
 from .layout import LEDGER, DatasetError, shorten
 
+
 @dataclass(frozen=True)
 class PartInfo:
     """What the ledger records of a part: rows, file size and the sha256 of the file."""

@@ -13,9 +13,9 @@ from typing import Any
 import polars as pl
 
 from .consolidate import reading_parts
+from .integrity import proven, sample_problem, verify
 from .layout import PARTITION_COLUMNS, TABLES, DatasetError
 from .manifest import games_on_disk, read_manifest
-from .integrity import proven, sample_problem, verify
 
 #: the types of the partition columns, read from the parts' paths
 PARTITION_SCHEMA = dict(zip(PARTITION_COLUMNS, (pl.String, pl.Int8), strict=True))

@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from . import integrity, ledger
-from .layout import job_span, layout_of, part_path
 from .atomic import remove, sync_directories
-from .layout import TABLES, DatasetError
+from .layout import TABLES, DatasetError, job_span, layout_of, part_path
 
 PART_RE = re.compile(r"part-(?P<cell>.+)-(?P<job>\d{5,})\.parquet")
 

@@ -9,11 +9,11 @@ import pytest
 from lookahead_states import decisions, lean_copy
 
 import unosim
+from unosim.engine.core import lookahead as LA
+from unosim.engine.core import turn as T
+from unosim.engine.policies import heuristic as H
 from unosim.game import protocol as L
 from unosim.game.policies import parse_policy
-from unosim.engine.core import lookahead as LA
-from unosim.engine.policies import heuristic as H
-from unosim.engine.core import turn as T
 
 WORK = np.zeros(LA.WORK_RECORDS, LA.WORLD)
 

@@ -2,15 +2,14 @@
 on the backs it sees, never on the cards behind them; its worlds show those backs and vary behind them;
 the reference engine replays its games."""
 
-import numpy as np
-
 import lookahead_states
+import numpy as np
 from lookahead_states import decisions, forget_others, lean_copy
 
 from unosim import reference
 from unosim.engine.core import lookahead as LA
-from unosim.engine.record import state as S
 from unosim.engine.mechanics import flip
+from unosim.engine.record import state as S
 from unosim.game import cards
 from unosim.game import protocol as L
 from unosim.play.simulate import resolve, run_compiled

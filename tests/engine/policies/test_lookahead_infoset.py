@@ -14,14 +14,14 @@ import pytest
 from lookahead_states import CASES, decisions, forget_others, hidden_variant, known_split, lean_copy
 from scenario_tools import C
 
+from unosim.engine.core import lookahead as LA
+from unosim.engine.core.round import new_game
+from unosim.engine.record import belief as B
+from unosim.engine.record import state as S
 from unosim.game import cards
 from unosim.game import protocol as L
 from unosim.game.policies import lineup_arrays
-from unosim.engine.record import belief as B
-from unosim.engine.core import lookahead as LA
-from unosim.engine.record import state as S
 from unosim.play.simulate import resolve
-from unosim.engine.core.round import new_game
 
 GAMES = 12
 

@@ -9,12 +9,12 @@ import polars as pl
 import pytest
 
 import unosim
-from unosim.game import protocol as L
 from unosim.cli import main
+from unosim.game import protocol as L
 from unosim.game.policies import PolicySpec, make_lineup, parse_policy
 from unosim.game.rules import variant_names
-from unosim.play.simulate import resolve, run_compiled
 from unosim.pipeline.study import parse_study
+from unosim.play.simulate import resolve, run_compiled
 
 QUICK = "lookahead(rollouts=4,horizon=6)"
 

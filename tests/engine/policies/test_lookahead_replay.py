@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim.game import protocol as L
 from unosim import reference
-from unosim.reference.lookahead import replayed_lineup
+from unosim.game import protocol as L
 from unosim.play.simulate import resolve, run_compiled
+from unosim.reference.lookahead import replayed_lineup
 
 CASES = {
     "classic": ("classic", 3, "lookahead(rollouts=3,horizon=8),random(p_draw=0.2)*",

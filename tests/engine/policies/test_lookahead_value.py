@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scenario_tools import C
 
-from unosim.game import protocol as L
 from unosim.engine.core import lookahead as LA
+from unosim.game import protocol as L
 
 PENALTY = LA.POINTS_WEIGHT / 100.0   # per point the scored seat holds
 

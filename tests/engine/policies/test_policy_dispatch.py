@@ -5,15 +5,14 @@ earlier decision left in the game record's scratch buffers."""
 import numpy as np
 import pytest
 
-from unosim.game import cards
-from unosim.game import protocol as L
+from unosim.engine.core.round import new_game, run_games
 from unosim.engine.policies import dispatch as policy
 from unosim.engine.record import state as S
-from unosim.engine.core.round import run_games
+from unosim.game import cards
+from unosim.game import protocol as L
 from unosim.game.policies import parse_policy
 from unosim.game.protocol import N_POLICY_PARAMS, output_buffers
 from unosim.play.simulate import resolve
-from unosim.engine.core.round import new_game
 
 BUILT_IN_IDS = (S.RANDOM, S.GREEDY_POINTS, S.KEEP_WILDS, S.WEIGHTED, S.LOOKAHEAD)
 # weighted with weights on every kind of decision (all zero it would only break ties)

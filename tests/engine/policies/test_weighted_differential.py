@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from differential_cases import CASES
 
-from unosim.game import protocol as L
 from unosim import reference
+from unosim.game import protocol as L
 from unosim.game.policies import PRESETS, _split_top_level
 from unosim.game.protocol import WEIGHT_PARAMS
 from unosim.play.simulate import resolve, run_compiled

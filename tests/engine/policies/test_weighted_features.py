@@ -6,16 +6,16 @@ against the reference twin); the discard pile's colour counts it reads for ``see
 import numpy as np
 from scenario_tools import C
 
+from unosim.engine.core import audit as kernel_audit
+from unosim.engine.core.round import new_game
+from unosim.engine.policies import dispatch as policy
+from unosim.engine.policies.card_terms import NUMBER_KEY, card_early, card_floor, game_tables
+from unosim.engine.policies.weighted_features import card_score
+from unosim.engine.record import state as S
 from unosim.game import cards
 from unosim.game import protocol as L
-from unosim.engine.core import audit as kernel_audit
-from unosim.engine.record import state as S
-from unosim.engine.policies import dispatch as policy
-from unosim.engine.policies.card_terms import NUMBER_KEY, card_early, card_floor
-from unosim.engine.policies.weighted_features import card_score
 from unosim.game.policies import PRESET_BASE, PRESETS, parse_policy
 from unosim.play.simulate import resolve
-from unosim.engine.core.round import new_game
 
 N_TERMS = 13   # points … order, as the docstring's table lists them
 N_IDS = len(cards.COLOUR)
@@ -52,9 +52,10 @@ def full_sum(w, c, i, held, seen, colour_in_play, top, next_close, prev_close, o
 def _context(w, late, colour_in_play, top):
     """card_context's tuple for the 13 card weights ``w``: the seat's ``card_early`` row (built by the
     kernel's own function, so a wrong row shows as a wrong score), the nine later terms' weights."""
+    points, draw, attack, reverse, _, _ = game_tables(np.zeros(L.IR_SIZE, np.int64))   # built-in cards only
     early = np.empty(N_IDS)
-    card_early(_vector(w), early)
-    return (early, any(x != 0.0 for x in late), *late, colour_in_play, int(NUMBER_KEY[top]))
+    card_early(_vector(w), points, draw, early)
+    return (early, any(x != 0.0 for x in late), *late, colour_in_play, int(NUMBER_KEY[top]), attack, reverse)
 
 
 def test_card_score_equals_the_full_sum_for_every_card_and_sparse_weights():

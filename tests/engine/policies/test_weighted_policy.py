@@ -11,14 +11,14 @@ import pytest
 from scenario_tools import C, Scripted, run
 
 import unosim
+from unosim.game import protocol as L
 from unosim.game.policies import PRESETS, lineup_arrays, make_lineup, parse_policy
 from unosim.game.protocol import N_POLICY_PARAMS, POLICY_PARAMS
-from unosim.reference.policies import resolve_lineup
-from unosim.reference.policy import PolicyView
-from unosim.game import protocol as L
-from unosim.reference.rng import Xoshiro
 from unosim.game.rules import get_variant
 from unosim.play.simulate import resolve, run_compiled
+from unosim.reference.policies import resolve_lineup
+from unosim.reference.policy import PolicyView
+from unosim.reference.rng import Xoshiro
 
 RED, YELLOW, GREEN, BLUE = range(4)
 

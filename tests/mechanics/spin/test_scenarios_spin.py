@@ -14,12 +14,12 @@ import pytest
 from scenario_tools import C, E, Scripted, names, run, stacked_deck
 
 from unosim.game import cards
-from unosim.game.cards import POINTS
 from unosim.game import protocol as L
-from unosim.reference import run_games
-from unosim.reference.rng import PLAY_STREAM, Xoshiro
+from unosim.game.cards import POINTS
 from unosim.game.rule_table import SPIN_OUTCOMES
 from unosim.game.rules import get_variant
+from unosim.reference import run_games
+from unosim.reference.rng import PLAY_STREAM, Xoshiro
 
 O = {name: i for i, name in enumerate(SPIN_OUTCOMES)}  # noqa: E741 (O for Outcome, as in the tables)
 

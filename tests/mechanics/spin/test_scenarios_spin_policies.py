@@ -8,10 +8,10 @@ import pytest
 from scenario_tools import C
 
 from unosim.game import cards
+from unosim.game.rules import RuleSet
 from unosim.reference import GreedyPointsPolicy, KeepWildsPolicy, PolicyView, PythonPolicy, RandomPolicy
 from unosim.reference.policies import resolve_lineup
 from unosim.reference.rng import PLAY_STREAM, Xoshiro
-from unosim.game.rules import RuleSet
 
 
 def view(hand, seed=3, seat=0, direction=1, shown=(), active=(True,) * 4):

@@ -2,10 +2,10 @@
 every turn and jump-in, a failed check adds 1 to ``st[ST_VIOLATIONS]``."""
 
 import numpy as np
-from unosim.engine.build.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from . import hooks
+
 from ..record.state import (
     ASIDE,
     DISC,
@@ -21,6 +21,7 @@ from ..record.state import (
     discards_agree,
     held_agree,
 )
+from . import hooks
 
 
 @njit

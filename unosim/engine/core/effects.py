@@ -1,10 +1,13 @@
 """What a played card does (docs/rules.md §1.5 step 6, §1.7, §1.8, §1.10, §1.11, §2.1.3, §2.4.4), skips
 and the UNO checkpoint; the cards of a mechanism's wing act through :mod:`.hooks`."""
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
+
+from ..features import HAS_CARDS
+from ..mechanics import cards as declared
 from ..mechanics.flip import draw_until_colour
+from ..policies.dispatch import challenges, choose_colour, choose_target
 from ..record.piles import (
     discard_colour,
     draw_n,
@@ -12,10 +15,6 @@ from ..record.piles import (
     swap_hands,
     win,
 )
-from . import hooks
-from ..features import HAS_CARDS
-from ..mechanics import cards as declared
-from ..policies.dispatch import challenges, choose_colour, choose_target
 from ..record.rng import PLAY_STREAM, bernoulli
 from ..record.state import (
     CHALLENGE_PENALTY,
@@ -36,8 +35,8 @@ from ..record.state import (
     SE_PLAYED,
     SE_UNO_DONE,
     ST_COLOUR,
-    ST_DIR,
     ST_DEALER,
+    ST_DIR,
     ST_ENDED,
     ST_LARGEST,
     ST_LAST_PLAYER,
@@ -56,6 +55,7 @@ from ..record.state import (
     next_seat,
     step,
 )
+from . import hooks
 
 
 # ---- verbs of the classic family --------------------------------------------------------------------
@@ -278,7 +278,7 @@ def skip_next(g, anchor):
 @njit
 def declared_effect(g, p, c, guilty):
     """Declared card c played by p with cards left (docs/rules.md §2.7): its effects in order (module
-    :mod:`.mechanics.cards`); the next seat, -1 when an effect ended the round."""
+    :mod:`unosim.engine.mechanics.cards`); the next seat, -1 when an effect ended the round."""
     st = g["st"]
     ir = g["ir"]
     row = declared.row_of(c)

@@ -54,12 +54,11 @@ Adding a wing: its module pair, a line under each hook it uses here and in
 ``reference/hooks.py``, and its entry in ``protocol.MECHANISMS`` (CONTRIBUTING.md).
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
-from ..features import (HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN,
-                        HAS_STACKING)
-from ..record.state import ACCEPTED, NOT_MINE, SKIPS  # noqa: F401 (the hooks' answers, for the core)
+from ..features import HAS_BLANK, HAS_FLIP, HAS_MINIONS, HAS_NO_MERCY, HAS_SEVEN_O, HAS_SPIN, HAS_STACKING
 from ..mechanics import blank, flip, minions, no_mercy, seven_o, spin, stacking
+from ..record.state import ACCEPTED, NOT_MINE, SKIPS  # noqa: F401 (the hooks' answers, for the core)
 
 
 @njit(inline='always')

@@ -94,20 +94,17 @@ play_round → search → turn_loop → … → choose_play (which only reads th
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from . import hooks
-from . import turn
-from .worlds import copy_world, deal_world, seat_rollout_policies, unseen_cards
+
 from ..policies.dispatch import NO_CHOICE, ROLLOUT_POLICY, play_as, stack_as
 from ..record.rng import PLAY_STREAM, below, next64, seed_streams
 from ..record.state import (
     COLOUR,
-    NO_COLOUR,
     KO_POINTS,
     MAXC,
-    points_of,
+    NO_COLOUR,
     SE_ACTIVE,
     ST_LA_CHOICE,
     ST_LA_READY,
@@ -116,7 +113,10 @@ from ..record.state import (
     ST_VIOLATIONS,
     ST_WINNER,
     game_dtype,
+    points_of,
 )
+from . import hooks, turn
+from .worlds import copy_world, deal_world, seat_rollout_policies, unseen_cards
 
 DRAW_OR_ACCEPT = -1            # the option "draw" (normal turn) / "accept the penalty" (stack turn)
 WORLD = game_dtype()           # the record a rollout plays in (the game's layout: one compiled turn loop)

@@ -2,12 +2,10 @@
 column is written (the tables are allocated empty): the wings' columns, after the core's, are zeroed and a
 wing compiled in writes its own counters (:mod:`.hooks`)."""
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from . import hooks
+
 from ..record.state import (
-    points_of,
     SE_ACTIVE,
     SE_DRAWN,
     SE_KO_TURN,
@@ -18,8 +16,8 @@ from ..record.state import (
     ST_FIRST_SEAT,
     ST_KNOCKOUTS,
     ST_LARGEST,
-    ST_LOOP_BOUND_HITS,
     ST_LEAD_CHANGES,
+    ST_LOOP_BOUND_HITS,
     ST_MAX_HAND,
     ST_N,
     ST_PLAYS,
@@ -27,7 +25,9 @@ from ..record.state import (
     ST_TURNS,
     ST_WINNER,
     emit,
+    points_of,
 )
+from . import hooks
 
 
 @njit

@@ -8,13 +8,11 @@ The turns themselves are :mod:`.turn`'s; a lookahead seat's search (:mod:`.looka
 
 
 import numpy as np
-from unosim.engine.build.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from . import lookahead
-from .effects import checkpoint
+
 from ..features import HAS_LOOKAHEAD
-from .output import hand_points, write_match, write_round, write_seats
 from ..policies.card_terms import score_tables
 from ..policies.dispatch import check_lineup
 from ..record.quality import check_standings_out_of_loop
@@ -22,9 +20,8 @@ from ..record.rng import DECK_STREAM, below, seed_streams
 from ..record.state import (
     GAME,
     KIND,
-    LOOKAHEAD,
     KO_POINTS,
-    points_of,
+    LOOKAHEAD,
     SE_ACTIVE,
     ST_DEALER,
     ST_DIR,
@@ -42,7 +39,11 @@ from ..record.state import (
     ST_WINNER,
     TRACE_CAPACITY,
     emit,
+    points_of,
 )
+from . import lookahead
+from .effects import checkpoint
+from .output import hand_points, write_match, write_round, write_seats
 from .turn import deal, first_card, reset_round, turn_loop
 
 

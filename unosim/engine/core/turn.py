@@ -6,19 +6,16 @@ the same loop, which is why it lives apart from the round (the search sits betwe
 """
 
 
-from unosim.engine.build.jit import njit
-
 import numpy as np
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import custom_cards as CC
 from unosim.game import protocol as L
-from ..record.belief import drew_at_turn
-from .effects import after_wing, checkpoint, declared_first_card, play_card, skip_seat
+
 from ..features import HAS_CARDS, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
-from . import hooks
-from .audit import audit
-from ..record.piles import draw_n, draw_one
 from ..policies.dispatch import choose_colour, choose_play, jumps_in, plays_drawn
+from ..record.belief import drew_at_turn
+from ..record.piles import draw_n, draw_one
 from ..record.quality import check_standings, check_standings_out_of_loop
 from ..record.rng import DECK_STREAM, below, shuffle
 from ..record.state import (
@@ -29,9 +26,9 @@ from ..record.state import (
     DRAW_VALUE,
     HAND_CLASS,
     ID_CUSTOM0,
-    KIND,
     K_REVERSE,
     K_SKIP,
+    KIND,
     LEGAL,
     LEGAL_WD4,
     LOOKAHEAD,
@@ -53,12 +50,12 @@ from ..record.state import (
     ST_IDLE,
     ST_KNOCKOUTS,
     ST_KO_SEAT,
-    ST_LARGEST,
-    ST_LAST_PLAYER,
     ST_LA_READY,
     ST_LA_SEARCH,
-    ST_LEADER,
+    ST_LARGEST,
+    ST_LAST_PLAYER,
     ST_LEAD_CHANGES,
+    ST_LEADER,
     ST_LOOP_BOUND_HITS,
     ST_MAX_HAND,
     ST_MOVES,
@@ -79,6 +76,9 @@ from ..record.state import (
     recount_held,
     step,
 )
+from . import hooks
+from .audit import audit
+from .effects import after_wing, checkpoint, declared_first_card, play_card, skip_seat
 
 # the face a card id shows: a jump-in needs the face of T, whatever its back (an UNO Flip pairing's copies)
 BASE_FACE = np.asarray(CC.ALL_BASE_FACE)

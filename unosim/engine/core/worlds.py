@@ -4,9 +4,8 @@ for each option (:func:`copy_world`), and the policies every seat plays in them
 (:func:`seat_rollout_policies`).
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
-from . import hooks
 from ..policies.dispatch import acting_policy
 from ..record.rng import DECK_STREAM, seed_streams, shuffle
 from ..record.state import (
@@ -20,6 +19,7 @@ from ..record.state import (
     ST_TRACE,
     recount_held,
 )
+from . import hooks
 
 
 @njit
@@ -165,4 +165,5 @@ def seat_rollout_policies(g, p, work):
         work["pp"][t, :] = g["pp"][p]   # a weighted preset's weights ride in p's vector (policies.py)
         work["card_floor"][t] = g["card_floor"][p]
         work["card_early"][t, :] = g["card_early"][p]
+    work["card_late"][:] = g["card_late"]   # the game's attack and reverse features (declared cards')
     work["pol"][p] = LOOKAHEAD

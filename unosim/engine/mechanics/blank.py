@@ -9,11 +9,11 @@ partner (``policy.choose_target``) are shared with 7-0; discard_colour's verb (`
 with No Mercy's Discard All.
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from ..record.piles import discard_colour, draw_n, draw_one, swap_hands, win
+
 from ..policies.dispatch import choose_target
+from ..record.piles import discard_colour, draw_n, draw_one, swap_hands, win
 from ..record.rng import DECK_STREAM, shuffle
 from ..record.state import (
     BLANK_DRAW_CARDS,

@@ -11,12 +11,12 @@ compiles nothing. The card ids (colour by id, a kind per slot) are constants of
 :mod:`unosim.game.custom_cards`.
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import card_effects as E
 from unosim.game import protocol as L
-from unosim.game.custom_cards import ID_CUSTOM0
 from unosim.game.card_effects import CARD_ROW
+from unosim.game.custom_cards import ID_CUSTOM0
+
 from ..record.piles import draw_n, rotate_hands
 from ..record.state import SE_ACTIVE, ST_DIR, ST_ENDED, ST_N, emit, step
 

@@ -9,14 +9,15 @@ owners), turns a lookahead seat's beliefs over with the cards, and keeps its scr
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import cards as C
 from unosim.game import custom_cards as CC
 from unosim.game import protocol as L
+
 from ..features import HAS_LOOKAHEAD
-from ..record.piles import draw_n, draw_one
 from ..policies.dispatch import challenges, choose_colour
+from ..record.piles import draw_n, draw_one
 from ..record.state import (
     ASIDE,
     CHALLENGE_PENALTY,
@@ -24,9 +25,9 @@ from ..record.state import (
     DISC,
     DRAW,
     KIND,
+    N_IDS,
     NO_COLOUR,
     NOT_MINE,
-    N_IDS,
     SKIPS,
     ST_COLOUR,
     ST_ENDED,

@@ -6,9 +6,9 @@ it (with ``p_dumbfu_fail``), breaking it costs ``dumbfu_penalty`` cards. Scratch
 seat (-1 closed, else events counted), the round's ``ST_DUMBFU`` → ``RC_DUMBFU_PENALTIES``.
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
+
 from ..record.piles import draw_n
 from ..record.rng import PLAY_STREAM, bernoulli
 from ..record.state import K_DUMB_FU, KIND, NOT_MINE, emit, next_seat

@@ -8,11 +8,11 @@ N14, N15). Its other mechanisms are wings or core verbs of their own: stacking a
   its turn (the core leaves a Roulette's colour to the victim).
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from ..record.piles import discard_colour, draw_one, win
+
 from ..policies.dispatch import choose_colour
+from ..record.piles import discard_colour, draw_one, win
 from ..record.state import (
     COLOUR,
     DISC,

@@ -6,11 +6,11 @@ with the blank cards' swap_hands; the wing owns the 0-pass, its round counters (
 ``ST_PASSES0`` → ``RC_SWAPS_7``, ``RC_PASSES_0``) and when the rule applies.
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from ..record.piles import rotate_hands, swap_hands
+
 from ..policies.dispatch import choose_target
+from ..record.piles import rotate_hands, swap_hands
 from ..record.state import NUMBER_OF, SE_ACTIVE, ST_DIR, ST_N, emit, step
 
 

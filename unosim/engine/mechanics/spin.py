@@ -11,8 +11,8 @@ and seat columns ``SC_WHEEL_GAINED`` / ``SC_WHEEL_LOST``.
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import cards as C
 from unosim.game import custom_cards as CC
 from unosim.game import protocol as L
@@ -31,7 +31,7 @@ from unosim.game.protocol import (
     TRADE_HANDS,
     WAR,
 )
-from ..record.piles import draw_one, rotate_hands, win
+
 from ..policies.dispatch import (
     almost_uno_discards,
     choose_colour,
@@ -40,6 +40,7 @@ from ..policies.dispatch import (
     uno_spin_discard,
     war_reveal,
 )
+from ..record.piles import draw_one, rotate_hands, win
 from ..record.rng import weighted
 from ..record.state import (
     COLOUR,
@@ -67,8 +68,6 @@ from ..record.state import (
     next_seat,
     step,
 )
-
-
 
 SPIN = np.asarray(CC.ALL_SPIN)   # 1 for a card id with the spin flag (docs/rules.md §2.3)
 

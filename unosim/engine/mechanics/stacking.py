@@ -8,15 +8,15 @@ The pending penalty itself (``ST_P``, ``ST_V``, ``ST_K``, ``ST_RESPONDER``) is t
 card adds it (§1.11), a win or a knock-out of the responder clears it (``state.clear_stack``).
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from ..record.piles import draw_n
+
 from ..policies.dispatch import choose_stack
+from ..record.piles import draw_n
 from ..record.state import (
     ACCEPTED,
-    KIND,
     K_WRD4,
+    KIND,
     NOT_MINE,
     ST_K,
     ST_LARGEST,

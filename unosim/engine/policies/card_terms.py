@@ -1,4 +1,5 @@
-"""The card-only terms of the ``weighted`` policy's score: 0/1 card features per card id, the bound
+"""The card-only terms of the ``weighted`` policy's score: card features per card id (0/1 for the
+built-in cards; a declared card's derived from its effects, ``custom_cards.policy_features``), the bound
 below every card score (:func:`card_floor`) and each card's first four terms (:func:`card_early`).
 
 They depend on the card tables and a seat's weights alone, so the game record is given them when it is
@@ -7,10 +8,12 @@ decision.
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import cards as C
 from unosim.game import custom_cards as CC
+from unosim.game import protocol as L
+from unosim.game.card_effects import CARD_ROW, N_CARD_SLOTS
 from unosim.game.protocol import MAX_CARDS as MAXC
 from unosim.game.protocol import PP_W_ACTION, PP_W_DRAW, PP_W_ORDER, PP_W_POINTS, PP_W_WILD
 
@@ -45,6 +48,7 @@ NUMBER_KEY = np.asarray([NUMBER_OF[c] if KIND[c] == K_NUMBER else -1 for c in ra
 # the weights PP_W_POINTS .. PP_W_ORDER): a hand, a colour and the discard pile hold fewer than MAXC cards
 FEATURE_LOW = np.asarray([POINTS.min(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -MAXC], dtype=np.float64)
 FEATURE_HIGH = np.asarray([POINTS.max(), 1, 1, 1, MAXC, 1, 1, 1, 1, 1, MAXC, MAXC, 0], dtype=np.float64)
+F_POINTS, F_DRAW, F_ATTACK, F_ATTACK_CLOSE = 0, 3, 7, 8   # their places in FEATURE_LOW / FEATURE_HIGH
 assert PP_W_ORDER - PP_W_POINTS == len(FEATURE_LOW) - 1   # the card weights are contiguous, in this order
 # the computed score differs from the exact sum by at most 26 roundings (13 products, 13 sums), each
 # within 2**-53 of the largest possible |term| sum: 1e-12 of it covers them with room to spare
@@ -52,7 +56,7 @@ ROUNDING_ROOM = 1e-12
 
 
 @njit
-def card_floor(w):
+def card_floor_over(w, low, high):
     """A number no card score under the weights ``w`` (one seat's PP vector) falls below, rounding
     included: Σ over the card features of the smaller of weight × its smallest and largest value, less
     the rounding room. An option scoring below it (a voluntary draw, accepting a penalty, keeping a
@@ -63,38 +67,67 @@ def card_floor(w):
     scale = 1.0
     for f in range(len(FEATURE_LOW)):
         weight = w[PP_W_POINTS + f]
-        floor += min(weight * FEATURE_LOW[f], weight * FEATURE_HIGH[f])
-        scale += abs(weight) * max(abs(FEATURE_LOW[f]), abs(FEATURE_HIGH[f]))
+        floor += min(weight * low[f], weight * high[f])
+        scale += abs(weight) * max(abs(low[f]), abs(high[f]))
     return floor - ROUNDING_ROOM * scale
 
 
 @njit
-def early_terms(w, c):
+def card_floor(w):
+    """:func:`card_floor_over` the built-in cards' feature ranges."""
+    return card_floor_over(w, FEATURE_LOW, FEATURE_HIGH)
+
+
+@njit
+def early_terms(w, points, draw, c):
     """Card c's first four terms under the weights ``w`` (points, action, wild, draw: they depend on the
-    card alone), summed in order from 0.0, a zero weight's term skipped as in :func:`~unosim.engine.policies.weighted_features.card_score`."""
+    card alone; ``points`` and ``draw`` are the game's tables, :func:`game_tables`), summed in order from
+    0.0, a zero weight's term skipped as in :func:`~unosim.engine.policies.weighted_features.card_score`."""
     score = 0.0
     if w[PP_W_POINTS] != 0.0:
-        score += w[PP_W_POINTS] * POINTS[c]
+        score += w[PP_W_POINTS] * points[c]
     if w[PP_W_ACTION] != 0.0:
         score += w[PP_W_ACTION] * IS_ACTION[c]
     if w[PP_W_WILD] != 0.0:
         score += w[PP_W_WILD] * IS_WILD[c]
     if w[PP_W_DRAW] != 0.0:
-        score += w[PP_W_DRAW] * IS_DRAW[c]
+        score += w[PP_W_DRAW] * draw[c]
     return score
 
 
 @njit
-def card_early(w, out):
+def card_early(w, points, draw, out):
     """out[c] = :func:`early_terms` of every card id c: one seat's ``card_early`` row of the game record
     (set with ``pp``), which ``card_score`` reads instead of four products and tests per card."""
     for c in range(len(out)):
-        out[c] = early_terms(w, c)
+        out[c] = early_terms(w, points, draw, c)
+
+
+def game_tables(ir) -> tuple[np.ndarray, ...]:
+    """(points, draw, attack, reverse) per card id as the policies see them in a game of compiled rules
+    ``ir``, with the feature ranges (low, high): the built-in tables, and each declared card's features
+    derived from its effect row (``custom_cards.policy_features``; docs/rules.md §2.7). An unused slot's
+    row is zeros: its ids never appear in the game."""
+    points = POINTS.astype(np.float64)
+    draw, attack, reverse = IS_DRAW.copy(), IS_ATTACK.copy(), IS_REVERSE.copy()
+    block = np.asarray(ir[L.IR_CARDS:L.IR_CARDS + N_CARD_SLOTS * CARD_ROW])
+    low, high = FEATURE_LOW.copy(), FEATURE_HIGH.copy()
+    if block.any():
+        for slot in range(N_CARD_SLOTS):
+            f = CC.row_policy_features(block[slot * CARD_ROW:(slot + 1) * CARD_ROW])
+            ids = slice(CC.ID_CUSTOM0 + 5 * slot, CC.ID_CUSTOM0 + 5 * slot + 5)
+            points[ids], draw[ids], attack[ids], reverse[ids] = f.points, f.draw, f.attack, f.reverse
+        for f, table in ((F_POINTS, points), (F_DRAW, draw), (F_ATTACK, attack), (F_ATTACK_CLOSE, attack)):
+            low[f], high[f] = min(low[f], table.min()), max(high[f], table.max())
+    return points, draw, attack, reverse, low, high
 
 
 def score_tables(g, players: int) -> None:
     """Fill the game record's ``card_floor`` and ``card_early`` rows of the first ``players`` seats from
-    their weights (``g["pp"]``), once per lineup."""
+    their weights (``g["pp"]``), and ``card_late`` (attack, reverse per card id), once per lineup."""
+    points, draw, attack, reverse, low, high = game_tables(g["ir"])
+    g["card_late"][0] = attack
+    g["card_late"][1] = reverse
     for s, vector in enumerate(g["pp"][:players]):
-        g["card_floor"][s] = card_floor(vector)
-        card_early(vector, g["card_early"][s])
+        g["card_floor"][s] = card_floor_over(vector, low, high)
+        card_early(vector, points, draw, g["card_early"][s])

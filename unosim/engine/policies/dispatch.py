@@ -17,12 +17,10 @@ stored before the turn (``st[ST_LA_READY]``), and every other decision as its ro
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from . import heuristic
-from . import random
-from . import weighted
+
 from ..features import HAS_LOOKAHEAD, HAS_WEIGHTED
 from ..record.rng import PLAY_STREAM, bernoulli
 from ..record.state import (
@@ -40,6 +38,7 @@ from ..record.state import (
     emit,
     step,
 )
+from . import heuristic, random, weighted
 
 UNKNOWN_POLICY = ("unknown policy id: the built-in ids are 0 (random), 1 (greedy_points), 2 (keep_wilds), "
                   "3 (weighted), 4 (lookahead)")

@@ -1,14 +1,15 @@
 """The two heuristic built-in policies, ``greedy_points`` and ``keep_wilds`` (protocol §4-§6).
 
 They share the colour, target, challenge and stacking rules and differ only where a function takes the
-flag ``wilds_last`` (True for ``keep_wilds``). Called only through :mod:`.dispatch`; the scratch arrays a
+flag ``wilds_last`` (True for ``keep_wilds``). A card's points are its declared points for a card
+declared as data (``state.points_of``; docs/rules.md §2.7). Called only through :mod:`.dispatch`; the scratch arrays a
 decision reads (``legal``, ``cand``, ``order``, a colour count) are its arguments or filled by itself.
 """
 
-from unosim.engine.build.jit import njit
+from unosim.engine.compiler.jit import njit
 
 from ..record.rng import PLAY_STREAM, below
-from ..record.state import COLOUR, N_COLOURS, NO_COLOUR, POINTS, next_seat
+from ..record.state import COLOUR, N_COLOURS, NO_COLOUR, next_seat, points_of
 
 COLOUR_WEIGHT = 100      # keep_wilds: one more card of a colour outweighs any difference in points
 WILD_KEEP_SCORE = 1000   # keep_wilds keeps a wild before any coloured card (ALMOST_UNO)
@@ -20,7 +21,7 @@ def most_points(g, p, legal, nleg):
     hands = g["hands"]
     best = legal[0]
     for k in range(1, nleg):
-        if POINTS[hands[p, legal[k]]] > POINTS[hands[p, best]]:
+        if points_of(g, hands[p, legal[k]]) > points_of(g, hands[p, best]):
             best = legal[k]
     return best
 
@@ -36,7 +37,7 @@ def longest_colour(g, p, legal, nleg):
     for k in range(nleg):
         c = hands[p, legal[k]]
         if COLOUR[c] != NO_COLOUR:
-            score = COLOUR_WEIGHT * count[COLOUR[c]] + POINTS[c]
+            score = COLOUR_WEIGHT * count[COLOUR[c]] + points_of(g, c)
             if score > best_score:
                 best, best_score = legal[k], score
     return best if best >= 0 else legal[0]
@@ -81,13 +82,13 @@ def target(g, cand, k):
 
 
 @njit
-def keep_score(count, c, wilds_last):
+def keep_score(g, count, c, wilds_last):
     """How much the heuristic wants to keep card c (ALMOST_UNO); ``count`` holds its colour counts."""
     if not wilds_last:
-        return -POINTS[c]
+        return -points_of(g, c)
     if COLOUR[c] == NO_COLOUR:
         return WILD_KEEP_SCORE
-    return COLOUR_WEIGHT * count[COLOUR[c]] + POINTS[c]
+    return COLOUR_WEIGHT * count[COLOUR[c]] + points_of(g, c)
 
 
 @njit
@@ -99,12 +100,12 @@ def almost_uno(g, s, order, wilds_last):
     count = g["held"][s]
     first = 0
     for i in range(1, h):
-        if keep_score(count, hands[s, i], wilds_last) > keep_score(count, hands[s, first], wilds_last):
+        if keep_score(g, count, hands[s, i], wilds_last) > keep_score(g, count, hands[s, first], wilds_last):
             first = i
     second = 1 if first == 0 else 0
     for i in range(h):
-        if i != first and keep_score(count, hands[s, i], wilds_last) > keep_score(
-                count, hands[s, second], wilds_last):
+        if i != first and keep_score(g, count, hands[s, i], wilds_last) > keep_score(
+                g, count, hands[s, second], wilds_last):
             second = i
     m = 0
     for i in range(h):
@@ -139,6 +140,6 @@ def uno_spin_discard(g, w, wilds_last):
         if wilds_last and (COLOUR[c] == NO_COLOUR) != (COLOUR[best] == NO_COLOUR):
             if COLOUR[best] == NO_COLOUR:
                 index = i   # a coloured card beats a wild
-        elif POINTS[c] > POINTS[best]:
+        elif points_of(g, c) > points_of(g, best):
             index = i
     return index

@@ -5,9 +5,9 @@ Called only through :mod:`.dispatch`, which asks each decision of the seat's pol
 a decision reads or fills (``legal``, ``cand``, ``order`` …) are its arguments.
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
+
 from ..record.rng import PLAY_STREAM, below, bernoulli, shuffle
 from ..record.state import N_COLOURS, PP_BLUFF, PP_CHALLENGE, PP_DRAW
 

@@ -21,12 +21,12 @@ Called only through :mod:`.dispatch`. Scratch: ``scores`` (the options' scores);
 the seat's hand and of the discard pile are the game record's ``held`` and ``discards``.
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from .weighted_features import card_context, card_score, prev_seat
+
 from ..record.rng import PLAY_STREAM, below, bernoulli
-from ..record.state import COLOUR, KIND, K_NUMBER, N_COLOURS, NUMBER_OF, next_seat
+from ..record.state import COLOUR, K_NUMBER, KIND, N_COLOURS, NUMBER_OF, next_seat
+from .weighted_features import card_context, card_score, prev_seat
 
 
 # inline='always' (numba-IR inlining) on the card context, card_score, running_best and pick_best: left

@@ -11,14 +11,17 @@ or a card the spin wheel lets ``p`` discard), with ``A`` the colour in play and 
 ================ ===================================================================== ===========
 feature          formula                                                               range
 ================ ===================================================================== ===========
-points           card points of ``c`` (docs/rules.md §1.10 and the variant's tables)   0 .. 50
+points           card points of ``c`` (docs/rules.md §1.10 and the variant's tables;   0 .. 50; declared
+                 a declared card's own, §2.7)                                          0 .. 1000
 action           1 if ``c`` is coloured and not a NUMBER card                          0, 1
 wild             1 if ``c`` has no colour (wild, Wild Draw Four, every wild action)    0, 1
-draw             1 if ``c`` makes someone draw (its draw value > 0)                    0, 1
+draw             1 if ``c`` makes someone draw (its draw value > 0); a declared card:   0, 1; a declared
+                 its draw size over a Draw Two's (``custom_cards.policy_features``)    card 0 .. 10
 colour_left      cards of ``c``'s colour ``p`` holds besides ``c``; 0 for a wild       0 .. 167
 keeps_colour     1 if ``c``'s colour is ``A`` (the play keeps the colour in play)      0, 1
 number_match     1 if ``c`` and ``T`` are NUMBER cards with the same number            0, 1
-attack           1 if ``c`` is a draw card, a Skip or a Skip Everyone                  0, 1
+attack           1 if ``c`` is a draw card, a Skip or a Skip Everyone; a declared card: 0, 1; a declared
+                 its draw feature, else 1 if it skips                                  card 0 .. 10
 attack_close     attack × [next(p) holds ≤ 2 cards]                                    0, 1
 reverse_close    1 if ``c`` reverses (Reverse, Wild Reverse Draw Four) and the seat    0, 1
                  before ``p`` (next after the reversal) holds ≤ 2 cards
@@ -47,19 +50,7 @@ Challenge of a Wild Draw Four played on ``v``: score = ``w_challenge`` + ``w_cha
 held by the Wild Draw Four's player (the seat before ``v``, after the play).
 """
 
-from unosim.engine.build.jit import njit
-
-from .card_terms import IS_ATTACK, IS_REVERSE, NUMBER_KEY
-from ..record.state import (
-    COLOUR,
-    NO_COLOUR,
-    SE_ACTIVE,
-    ST_COLOUR,
-    ST_DIR,
-    ST_N,
-    ST_TOP,
-    step,
-)
+from unosim.engine.compiler.jit import njit
 from unosim.game.protocol import (
     PP_W_ATTACK,
     PP_W_ATTACK_CLOSE,
@@ -71,6 +62,18 @@ from unosim.game.protocol import (
     PP_W_REVERSE_CLOSE,
     PP_W_SEEN,
 )
+
+from ..record.state import (
+    COLOUR,
+    NO_COLOUR,
+    SE_ACTIVE,
+    ST_COLOUR,
+    ST_DIR,
+    ST_N,
+    ST_TOP,
+    step,
+)
+from .card_terms import NUMBER_KEY
 
 CLOSE_TO_UNO = 2   # attack_close / reverse_close: the seat holds at most this many cards
 
@@ -110,7 +113,8 @@ def card_context(g, p):
     terms), p's later card weights, with attack_close's and reverse_close's set to 0 unless their seat
     is close to UNO, own_hand's term, the colour in play and the top card's NUMBER_KEY, and ``late``:
     whether any term after ``draw`` has a weight (without one, as in high_card_out, a card's score is
-    its row entry and the other nine tests are skipped). Nothing is counted: the game record keeps p's
+    its row entry and the other nine tests are skipped), and the game's attack and reverse features per
+    card (``card_late``). Nothing is counted: the game record keeps p's
     colour counts (``held``) and the discard pile's (``discards``, engine/record/state.py)."""
     w = g["pp"][p]
     w_attack_close = w[PP_W_ATTACK_CLOSE]
@@ -126,7 +130,7 @@ def card_context(g, p):
             or w[PP_W_SEEN] != 0.0 or w[PP_W_ORDER] != 0.0)
     return (g["card_early"][p], late, w[PP_W_COLOUR_LEFT], w[PP_W_KEEPS_COLOUR], w[PP_W_NUMBER_MATCH],
             w[PP_W_ATTACK], w_attack_close, w_reverse_close, own_hand, w[PP_W_SEEN], w[PP_W_ORDER],
-            st[ST_COLOUR], NUMBER_KEY[st[ST_TOP]])
+            st[ST_COLOUR], NUMBER_KEY[st[ST_TOP]], g["card_late"][0], g["card_late"][1])
 
 
 # inlined (numba IR): it runs for every legal card of every weighted decision
@@ -141,7 +145,7 @@ def card_score(context, c, i, held, seen):
     depend on the card alone: they are read from the seat's ``card_early`` row, summed there by the
     same operations in the same order (:func:`.card_terms.early_terms`), so the score is the same float."""
     (early, late, w_colour_left, w_keeps_colour, w_number_match, w_attack, w_attack_close, w_reverse_close,
-     own_hand, w_seen, w_order, colour_in_play, top_number) = context
+     own_hand, w_seen, w_order, colour_in_play, top_number, attack, reverse) = context
     score = early[c]
     if not late:
         return score
@@ -153,11 +157,11 @@ def card_score(context, c, i, held, seen):
     if w_number_match != 0.0:
         score += w_number_match * (1.0 if NUMBER_KEY[c] == top_number and top_number >= 0 else 0.0)
     if w_attack != 0.0:
-        score += w_attack * IS_ATTACK[c]
+        score += w_attack * attack[c]
     if w_attack_close != 0.0:
-        score += w_attack_close * IS_ATTACK[c]
+        score += w_attack_close * attack[c]
     if w_reverse_close != 0.0:
-        score += w_reverse_close * IS_REVERSE[c]
+        score += w_reverse_close * reverse[c]
     if own_hand != 0.0:
         score += own_hand
     if w_seen != 0.0:

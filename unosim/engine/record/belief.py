@@ -45,16 +45,15 @@ Cards drawn later may be anything; a card t
 plays or discards that lies outside the void may have been one of the kept ones, so the count drops by
 one (a lower bound that stays true). A later void merges with the current one when every card t holds
 is kept (else it replaces it). Hands that move (swap, 0-pass, Trade Hands, a redeal) or leave (knock-out)
-lose their voids. :func:`.lookahead.deal_world` deals at least ``void_kept`` of t's unknown cards from
+lose their voids. :func:`unosim.engine.core.worlds.deal_world` deals at least ``void_kept`` of t's unknown cards from
 outside its void.
 
 This module imports only the protocol and the card tables (``state.emit`` imports it).
 """
 
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
-from unosim.engine.build.jit import njit
-
 
 
 # Every table operation is an explicit loop: numpy slice assignments compile numba's broadcasting and its

@@ -7,9 +7,9 @@ core's — turn order, the standings scan, scoring (``KO_POINTS`` per knocked-ou
 lookahead's values read it — and the draw that reaches the limit knocks the drawer out at once, under the
 ``mercy`` mechanism's switch."""
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
+
 from ..features import HAS_MERCY
 from .quality import OUT
 from .rng import DECK_STREAM, shuffle

@@ -18,9 +18,9 @@ is a turn — once its checkpoint is done, or at the moment the turn ended the r
 the turn cap gets no extra check (no turn was played). Knocked-out seats are not active.
 """
 
-from unosim.engine.build.jit import njit
-
+from unosim.engine.compiler.jit import njit
 from unosim.game import protocol as L
+
 from ..features import HAS_MERCY
 from .state import MAXC, ST_LEAD_CHANGES, ST_LEADER, ST_N
 

@@ -5,7 +5,8 @@ randomness, each exactly as the protocol describes, so the reference engine can 
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
+
+from unosim.engine.compiler.jit import njit
 
 DECK_STREAM, PLAY_STREAM = 0, 1
 

@@ -14,6 +14,8 @@ refcounting in numba); fields are read with item syntax (``g["st"]``), which als
   float64[MAX_PLAYERS]: per seat, a bound below every card score of its weights
   (``card_terms.card_floor``, set with ``pp``); ``card_early`` float64[MAX_PLAYERS, N_IDS]:
   per seat, each card's first four score terms (``card_terms.card_early``, set with ``pp``);
+  ``card_late`` float64[2, N_IDS]: each card's attack and reverse features (``card_terms.score_tables``:
+  a declared card's derived from its effects);
 * ``deficit`` int64[MAX_PLAYERS]: per seat, the largest (own hand - smallest active hand) seen at a
   standings check of the round (:mod:`.quality`; contiguous so that the check stays cheap);
 * ``known`` int16[MAX_PLAYERS, MAX_PLAYERS, N_IDS]: per lookahead seat, the cards it knows to
@@ -37,13 +39,11 @@ Card tables are constants frozen into the compiled code; rule switches are data 
 """
 
 import numpy as np
-from unosim.engine.build.jit import njit
 
+from unosim.engine.compiler.jit import njit
 from unosim.game import cards as C
-from unosim.game import protocol as L
-from .belief import observe
-from ..features import HAS_CARDS, HAS_LOOKAHEAD
 from unosim.game import custom_cards as CC
+from unosim.game import protocol as L
 from unosim.game.card_effects import CARD_ROW
 from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-exported for the kernel modules)
     GREEDY_POINTS,
@@ -80,8 +80,8 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     ST_LA_SEARCH,
     ST_LARGEST,
     ST_LAST_PLAYER,
-    ST_LEADER,
     ST_LEAD_CHANGES,
+    ST_LEADER,
     ST_LOOP_BOUND_HITS,
     ST_MAX_HAND,
     ST_MOVES,
@@ -102,6 +102,9 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     ST_WINNER,
     WEIGHTED,
 )
+
+from ..features import HAS_CARDS, HAS_LOOKAHEAD
+from .belief import observe
 
 # ---- card tables (constants, frozen into the compiled code) -----------------------------------------
 # over every id, the declared cards' (docs/rules.md §2.7, custom_cards) included: their colour and kind
@@ -344,6 +347,7 @@ def game_dtype() -> np.dtype:
         # the per-seat score tables come after every other field but the trace: placed before them,
         # card_floor moved the fields the turn loop reads and cost colour_counter its gain (measured)
         ("card_floor", np.float64, (MAXP,)), ("card_early", np.float64, (MAXP, N_IDS)),
+        ("card_late", np.float64, (2, N_IDS)),
         ("ev", np.int64, (TRACE_CAPACITY, 4)),
     ])
 

@@ -29,11 +29,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...game import cards
-from ...game.checks import scaled
 from ...game import protocol as L
+from ...game.checks import scaled
 from ...game.rule_table import SPIN_OUTCOMES
-from ..rng import Xoshiro
 from ..card_tables import COLOUR, KIND, NUMBER_OF, is_wild
+from ..rng import Xoshiro
 from ..table import NOT_MINE, Table, _is_int
 
 RED, BLUE = 0, 3          # docs/rules.md §6 S15: red = colour 0 (R), blue = colour 3 (B)

@@ -8,9 +8,16 @@ game quality), :mod:`.effects` (what a rule or lineup changes), :mod:`.rankings`
 balance), :mod:`.design` (a design search's Pareto chart), all laid out by :mod:`.layout` (desktop or phone: :func:`phone`).
 """
 
-from .distributions import (MIN_AT_RISK, card_values_vs_points, length_curves, match_vs_round, quality_by_cell,
-                            survival_curves, win_rate_by_position)
 from .design import pareto_chart
+from .distributions import (
+                            MIN_AT_RISK,
+                            card_values_vs_points,
+                            length_curves,
+                            match_vs_round,
+                            quality_by_cell,
+                            survival_curves,
+                            win_rate_by_position,
+)
 from .effects import effect_forest, effect_row_label, length_differences, paired_deltas
 from .layout import DESKTOP, Layout, pad_for_phone, phone, to_png, to_svg
 from .rankings import card_balance_chart, skill_chart

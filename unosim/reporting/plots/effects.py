@@ -11,8 +11,18 @@ from matplotlib.figure import Figure
 
 from ...analysis.measures import MEASURES
 from ...analysis.practical import INCONCLUSIVE, PRACTICAL, classify
-from .layout import (BAND, LAYOUT, NOT_SIGNIFICANT, SIGNIFICANT, fit, one_panel,
-                     practical, row_axis, set_title, set_xlabel)
+from .layout import (
+    BAND,
+    LAYOUT,
+    NOT_SIGNIFICANT,
+    SIGNIFICANT,
+    fit,
+    one_panel,
+    practical,
+    row_axis,
+    set_title,
+    set_xlabel,
+)
 
 _PANEL_TITLES = {"length": "length (turns)", "no_winner": "rounds with no winner",
                  "lead_changes": "tension (lead changes)",

@@ -9,8 +9,18 @@ import math
 import polars as pl
 from matplotlib.figure import Figure
 
-from .layout import (LAYOUT, NOT_SIGNIFICANT, SIGNIFICANT, fit, one_panel, practical,
-                     row_axis, set_title, set_xlabel)
+from .layout import (
+    LAYOUT,
+    NOT_SIGNIFICANT,
+    SIGNIFICANT,
+    fit,
+    one_panel,
+    practical,
+    row_axis,
+    set_title,
+    set_xlabel,
+)
+
 
 def skill_chart(skill: pl.DataFrame, title: str = "") -> Figure:
     """The skilled seat's share of won rounds minus its fair share 1/N (95% interval), one row per cell; blue

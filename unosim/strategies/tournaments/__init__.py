@@ -39,9 +39,9 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...store.atomic import write_text_atomic
 from ...game import seating
 from ...game.seating import Entrant, parse_entries
+from ...store.atomic import write_text_atomic
 from .python_policies import has_python_policy, reference_tournament
 
 if TYPE_CHECKING:   # the standings are analysis (scipy, numba): loaded when a tournament is read
@@ -148,9 +148,9 @@ def _write_description(root: Path, variant: str, players: int, games: int, seed:
 
 def write_tables(result: TournamentResult) -> list[Path]:
     """standings.csv, head_to_head.csv and tournament.png under ``<dataset>/tournament/`` (atomic)."""
-    from ...store.atomic import write_bytes_atomic
     from ...reporting.plots import to_png
     from ...reporting.tournament_chart import result_chart
+    from ...store.atomic import write_bytes_atomic
     folder = result.path / TABLE_DIR
     written = []
     for stem, frame in (("standings", result.standings), ("head_to_head", result.head_to_head)):

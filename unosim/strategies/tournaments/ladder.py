@@ -29,10 +29,10 @@ from pathlib import Path
 import polars as pl
 
 from ...game import rules as rules_module
-from ...store.atomic import write_bytes_atomic, write_text_atomic
 from ...game import seating
 from ...game.policies import LADDER_POLICIES, PolicySpec
 from ...game.version import commit
+from ...store.atomic import write_bytes_atomic, write_text_atomic
 from .python_policies import has_python_policy, reference_tournament
 
 EXPERT = LADDER_POLICIES[-1]

@@ -145,7 +145,7 @@ def tune(variant: str, players: int, *, budget: int, against="random", seed: int
     same fresh deals, e.g. the best preset. ``n_jobs``: worker processes (the result does not depend on it).
     Same arguments ⇒ the same result. Bad input raises ValueError naming the value and the valid ones.
     """
-    from .search import Plan, search, seeds   # cma and tqdm load only when a search runs
+    from .search import Plan, search, seeds  # cma and tqdm load only when a search runs
     began = time.perf_counter()
     setup = _validated(variant, players, budget, against, seed, start, rules, weights, sigma0, eval_deals,
                        compare, n_jobs)

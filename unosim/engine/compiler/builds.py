@@ -2,7 +2,7 @@
 
 The engine's source is compiled per *build*: the rule mechanisms a call's variant uses and the policy
 tier its lineup needs. A build compiles only that code — numba prunes
-every branch on a false compile-time constant of :mod:`.features` before typing, so the callees behind
+every branch on a false compile-time constant of :mod:`unosim.engine.features` before typing, so the callees behind
 it are never typed, optimised or emitted — and each build is cached on its own
 (:mod:`.cache`). The games do not depend on the build: a build that covers a call plays exactly the
 games of the smallest one (tests/engine/test_builds.py compares them).
@@ -110,7 +110,7 @@ class Build:
         return f"{text}, {TIER_POLICIES[self.policies]}"
 
     def constants(self) -> dict[str, bool]:
-        """The compile-time switches of :mod:`.features` for this build."""
+        """The compile-time switches of :mod:`unosim.engine.features` for this build."""
         tier = POLICY_TIERS.index(self.policies)
         return {**{f"HAS_{m.upper()}": m in self.mechanisms for m in MECHANISMS},
                 "HAS_WEIGHTED": tier >= 1, "HAS_LOOKAHEAD": tier >= 2}

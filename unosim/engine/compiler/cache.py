@@ -34,7 +34,7 @@ _PACKAGE = ENGINE_DIR.parent
 #: the engine's compiled code: its kernel folders and the switches of a build. The build machinery
 #: (this folder) decides where, when and how loudly a build compiles and how it loads, never what it
 #: compiles, so editing it does not make every user recompile; its decorator is the exception
-KERNEL_SOURCES = ("features.py", "record", "policies", "mechanics", "core", "build/jit.py")
+KERNEL_SOURCES = ("features.py", "record", "policies", "mechanics", "core", "compiler/jit.py")
 #: the modules outside the engine whose constants the kernels freeze into their machine code
 FROZEN_MODULES = ("game/cards.py", "game/protocol.py")
 #: a build directory unused for this long is deleted when a new build compiles (a build is 5-40 MB)

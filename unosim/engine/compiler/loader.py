@@ -155,9 +155,8 @@ def _first_call(loaded: Kernel) -> None:
     """One tiny game (classic core, random, one round: every build plays it), which compiles or loads
     the entry point for the build's game record."""
     from ...game.policies import lineup_arrays, make_lineup
-    from ...game.rules import get_variant
-
     from ...game.protocol import output_buffers
+    from ...game.rules import get_variant
 
     ir, fr, deck = get_variant("classic", {"n_blank": 0, "match_mode": "single_round"}).compile(2)
     pol, pp = lineup_arrays(make_lineup("random", 2))

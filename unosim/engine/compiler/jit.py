@@ -14,11 +14,10 @@ from numba.core.registry import CPUDispatcher
 
 from .numba_cache import BuildCache, kernel_package
 
-
 #: the package of the full build, whose functions tests call from Python
 _ENGINE_PACKAGE = __package__.rpartition(".")[0]
 # the kernel functions called from Python (every other one only from compiled code)
-ENTRY_POINTS = ("run_games", "card_floor", "card_early")
+ENTRY_POINTS = ("run_games", "card_floor", "card_floor_over", "card_early")
 
 
 class Dispatcher(CPUDispatcher):
