@@ -192,7 +192,7 @@ def test_regression_extreme_spin_weights_give_the_normalised_distribution(weight
     """Why 2: [1e308]*9 made every spin UNO_SPIN (the sum overflowed); the draw must follow w / sum(w)."""
     rules = {"spin_weights": weights, "match_mode": "single_round"}
     counts = unosim.simulate("spin", players=4, games=3000, seed=5, rules=rules).rounds.select(
-        unosim.game.rules.SPIN_OUTCOMES).sum().row(0)
+        unosim.game.rule_table.SPIN_OUTCOMES).sum().row(0)
     p = np.array(weights, float) / max(weights)
     p /= p.sum()
     n = sum(counts)

@@ -12,6 +12,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).parents[2] / "unosim"
 
 #: the top-level units of ``unosim``, highest first; units in one tuple are independent of each other
@@ -260,3 +262,54 @@ def test_the_size_check_finds_a_long_function_and_excepts_a_compiled_one(tmp_pat
     (package / "long.py").write_text(f"def plain():\n{body}\n\n@njit(cache=True)\ndef kernel():\n{body}"
                                      + "\n" * MAX_FILE_LINES)
     assert oversized(package) == ({"unosim/long.py"}, {"unosim/long.py:plain"})
+
+
+# ---- each mechanism in a few package files ---------------------------------------------------------------
+#: each mechanism's identifiers (a Python name matching the pattern names the mechanism: its module, switch,
+#: card kinds, columns, events, rules' constants). Rule names in text (``"n_blank"`` in a docstring) do not count.
+MECHANISM_IDENTIFIERS = {
+    "spin": r"(?i)spin",
+    "minions": r"(?i)minion|dumb_?fu|^SE_WINDOW$|pose_window",
+    "seven_o": r"(?i)seven_o|swaps_?7|passes_?0",
+    "blank": r"(?i)blank",
+    "stacking": r"(?i)stacking",
+    "no_mercy": r"(?i)no_mercy|roulette|discard_all",
+    "flip": r"(?i)flip",
+}
+#: the policy modules: a mechanism's policy decisions live there besides its ≤ 8 files
+POLICY_MODULES = re.compile(r"^(engine/policies/|reference/(policy|policies|weighted)\.py$|game/policies\.py$)")
+MAX_MECHANISM_FILES = 8
+#: mechanisms still over the target: an expected failure that turns into a failure once the target is met,
+#: so the entry is removed then (issue 46: the rest needs kernel edits, each a recompile of every build)
+OVER_TARGET = {"spin", "blank", "no_mercy", "flip", "stacking", "minions"}
+
+
+def mechanism_files(pattern: str) -> list[str]:
+    """The package files (relative to ``unosim/``) outside the policy modules with a Python name matching
+    ``pattern``."""
+    import io
+    import tokenize
+    rx = re.compile(pattern)
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if POLICY_MODULES.match(rel):
+            continue
+        tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        if any(t.type == tokenize.NAME and rx.search(t.string) for t in tokens):
+            found.append(rel)
+    return found
+
+
+@pytest.mark.parametrize("mechanism", [
+    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="over the target: issue 46"))
+    if m in OVER_TARGET else m for m in MECHANISM_IDENTIFIERS])
+def test_each_mechanism_sits_in_at_most_eight_package_files_besides_its_policy_decisions(mechanism):
+    files = mechanism_files(MECHANISM_IDENTIFIERS[mechanism])
+    assert len(files) <= MAX_MECHANISM_FILES, files
+
+
+def test_the_mechanism_count_finds_a_mechanism_s_own_files():
+    assert {"engine/mechanics/flip.py", "reference/mechanics/flip.py", "game/cards.py"} <= set(
+        mechanism_files(MECHANISM_IDENTIFIERS["flip"]))
+    assert "engine/policies/dispatch.py" not in mechanism_files(MECHANISM_IDENTIFIERS["spin"])

@@ -7,7 +7,8 @@ import pytest
 
 from unosim.game import cards
 from unosim.game import protocol as L
-from unosim.game.rules import BLANK_EFFECTS, get_variant
+from unosim.game.rule_table import BLANK_EFFECTS
+from unosim.game.rules import get_variant
 from unosim.reference import PythonPolicy, run_games
 
 CONFIGS = {

@@ -12,8 +12,8 @@ import pytest
 import unosim
 from unosim.game import protocol as L
 from unosim.play.simulate import resolve
-from unosim.play.trace import replay_events
-from unosim.reporting.replay_chart import hand_sizes, replay_figure
+from unosim.play.trace import hand_sizes, replay_events
+from unosim.reporting.replay_chart import replay_figure
 
 CASES = [("classic", 4, {"seven_o": True, "match_mode": "points"}), ("no_mercy", 4, None), ("spin", 3, None),
          ("minions", 4, None), ("flip", 3, None),

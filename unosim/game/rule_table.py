@@ -248,7 +248,7 @@ PARAMETERS: tuple[Rule, ...] = (
          "deck", "IR_HAND_SIZE", encode=_int, widget="int"),
     Rule("n_blank", int, 3, _integer(0, N_BLANK_SLOTS), f"an integer in 0..{N_BLANK_SLOTS}",
          "blank (Wild Customizable) cards in the classic deck", "2.1", "deck", mechanisms=("classic",),
-         widget="int"),
+         widget="int", switches_on="blank", off=0),
     Rule("blank_effects", tuple[str, ...], ("swap_hands",) * N_BLANK_SLOTS, _blank_effects,
          f"one effect or a list of up to {N_BLANK_SLOTS} of {list(BLANK_EFFECTS)}",
          "the effect of each blank card", "2.1.3", "deck", "IR_BLANK_EFFECT", N_BLANK_SLOTS,

@@ -273,6 +273,16 @@ class Table:
         self.moves += 1
         self.emit(L.EV_DISCARD, seat, card)
 
+    def discard_colour(self, seat: int, colour: int) -> None:
+        """Every card of ``colour`` in ``seat``'s hand goes under ``T``, in hand order, without effects (the
+        blanks' discard_colour, No Mercy's Discard All, a declared card's; the engine's ``piles.discard_colour``)."""
+        hand, index = self.hands[seat], 0
+        while index < len(hand):    # terminates: each pass removes a card or moves past it
+            if COLOUR[hand[index]] == colour:
+                self.discard_under_top(seat, index)
+            else:
+                index += 1
+
     def swap_hands(self, seat: int, other: int) -> None:
         self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
         self.hand_changed(seat)

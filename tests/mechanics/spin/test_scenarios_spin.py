@@ -16,7 +16,8 @@ from scenario_tools import C, E, Scripted, names, run, stacked_deck
 from unosim.game import cards
 from unosim.game import protocol as L
 from unosim.game.cards import POINTS
-from unosim.game.rules import SPIN_OUTCOMES, get_variant
+from unosim.game.rule_table import SPIN_OUTCOMES
+from unosim.game.rules import get_variant
 from unosim.reference import run_games
 from unosim.reference.rng import PLAY_STREAM, Xoshiro
 

@@ -11,7 +11,8 @@ import pytest
 from scipy.stats import chisquare
 
 from unosim.game import protocol as L
-from unosim.game.rules import SPIN_OUTCOMES, get_variant
+from unosim.game.rule_table import SPIN_OUTCOMES
+from unosim.game.rules import get_variant
 from unosim.reference import run_games
 
 P_MIN = 1e-3     # a correct engine fails one of these χ² tests with probability ~1e-3 per seed; seeds fixed

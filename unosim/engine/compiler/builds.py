@@ -119,8 +119,7 @@ class Build:
 def mechanisms_of(rules) -> frozenset[str]:
     """The mechanisms a rule set (``unosim.game.rules.RuleSet``) uses."""
     used = set(family_mechanisms(rules.mechanics))
-    used |= {"blank"} if rules.deck_counts()[_blank_ids()].sum() > 0 else set()
-    used |= switched_on(rules)   # the house rules' mechanisms: the rule table says which
+    used |= switched_on(rules)   # the blanks' and the house rules' mechanisms: the rule table says which
     used |= {"cards"} if rules.new_cards else set()   # new cards declared as data (docs/rules.md §2.7)
     return frozenset(used)
 
@@ -138,9 +137,6 @@ def build_for(rules, lineup) -> Build:
     return Build(mechanisms_of(rules), tier_of(lineup))
 
 
-def _blank_ids() -> list[int]:
-    from ...game import cards
-    return list(cards.ID_BLANK)
 
 
 def model_seconds(build: Build) -> float:

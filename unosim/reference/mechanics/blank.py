@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...game import cards
 from ...game import protocol as L
-from ..card_tables import COLOUR, KIND
+from ..card_tables import KIND
 from ..table import NOT_MINE, Skips, Table
 
 DRAW_TWO_NEXT_CARDS = 2
@@ -35,7 +35,7 @@ def on_play(table: Table, player: int, card: int, guilty: bool):
     elif effect == "others_draw_1":
         others_draw_one(table, player)
     elif effect == "discard_colour":
-        discard_named_colour(table, player)
+        table.discard_colour(player, table.colour)   # the named colour
         if not table.hands[player]:
             table.win(player)
             return None
@@ -95,14 +95,3 @@ def others_draw_one(table: Table, player: int) -> None:
         if table.end == L.END_KNOCKOUT:     # a knock-out left one player: it won at once
             return
         table.draw(other, 1)
-
-
-def discard_named_colour(table: Table, player: int) -> None:
-    """discard_colour: every card of the named colour goes under the blank, in hand order."""
-    hand = table.hands[player]
-    index = 0
-    while index < len(hand):    # terminates: each pass removes a card or moves past it
-        if COLOUR[hand[index]] == table.colour:
-            table.discard_under_top(player, index)
-        else:
-            index += 1

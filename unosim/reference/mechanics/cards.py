@@ -5,7 +5,7 @@ every declared card, before any wing: a declared card belongs to no mechanism.
 
 The effect list is the table's ``book`` (``custom_cards.book``); every verb is the one the built-in
 cards use (skips and draw cards from :mod:`..penalties`, the swap from the table, the pass from 7-0,
-the discard from the blanks, draw-until-colour from UNO Flip), so a declared card that copies a
+the colour discard from the table, draw-until-colour from UNO Flip), so a declared card that copies a
 built-in card plays as it does.
 
 While the effects run, ``anchor`` is the last seat the card passed over (a skipped or drawing seat;
@@ -18,7 +18,6 @@ from ...game import card_effects as E
 from ...game import protocol as L
 from ..penalties import draw_card_played, skip
 from ..table import Table
-from .blank import discard_named_colour
 from .flip import draw_until_colour
 from .seven_o import pass_hands
 
@@ -49,7 +48,7 @@ def on_play(table: Table, player: int, card: int, guilty: bool) -> int | None:
         elif code == OTHERS_DRAW:
             others_draw(table, player, n)
         elif code == DISCARD_COLOUR:
-            discard_named_colour(table, player)
+            table.discard_colour(player, table.colour)   # the named colour
             if not table.hands[player]:
                 table.win(player)
                 return None

@@ -42,13 +42,8 @@ def on_play(table: Table, player: int, card: int, guilty: bool):
 def discard_all(table: Table, player: int, card: int) -> int | None:
     """Every other card of the Discard All's printed colour (docs/rules.md §6 N14) goes under it, in hand
     order, without effects; an emptied hand wins (§2.4.7)."""
-    colour, hand, index = COLOUR[card], table.hands[player], 0
-    while index < len(hand):    # terminates: each pass removes a card or moves past it
-        if COLOUR[hand[index]] == colour:
-            table.discard_under_top(player, index)
-        else:
-            index += 1
-    if not hand:
+    table.discard_colour(player, COLOUR[card])
+    if not table.hands[player]:
         table.win(player)
         return None
     return table.next_seat(player)

@@ -31,7 +31,7 @@ from typing import Any
 from ...game import cards
 from ...game import protocol as L
 from ...game.checks import scaled
-from ...game.rules import SPIN_OUTCOMES
+from ...game.rule_table import SPIN_OUTCOMES
 from ..card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from ..rng import Xoshiro
 from ..table import NOT_MINE, Table, _is_int
