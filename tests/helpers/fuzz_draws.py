@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 
-from unosim.game import families
+from unosim.game import families, rule_table
 from unosim.game import rules as R
 from unosim.game.policies import POLICIES, PRESETS, TWINNED_POLICIES
 from unosim.game.protocol import PROBABILITY_PARAMS, WEIGHT_PARAMS
@@ -67,7 +67,7 @@ def valid_draw(rng: random.Random) -> dict:
         if key not in fixed and R.applies(key, family) and rng.random() < p:
             rules[key] = value_fn()
 
-    maybe("blank_effects", lambda: [rng.choice(R.BLANK_EFFECTS) for _ in range(3)], 0.7)
+    maybe("blank_effects", lambda: [rng.choice(rule_table.BLANK_EFFECTS) for _ in range(3)], 0.7)
     rules["match_mode"] = rng.choice(R.MATCH_MODES)
     maybe("target", lambda: rng.choice((1, 50, 500, 2000)))
     maybe("first_dealer", lambda: rng.choice(("random", rng.randrange(players))))
@@ -100,7 +100,7 @@ def _spin_weights(rng: random.Random):
     if not any(weights):
         weights[rng.randrange(9)] = 1.0
     if rng.random() < 0.3:
-        return {o: w for o, w in zip(R.SPIN_OUTCOMES, weights, strict=True) if w}
+        return {o: w for o, w in zip(rule_table.SPIN_OUTCOMES, weights, strict=True) if w}
     return weights
 
 
