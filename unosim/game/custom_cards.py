@@ -31,7 +31,7 @@ import numpy as np
 
 from . import card_effects as E
 from . import cards
-from .card_effects import CARD_ROW, MAX_EFFECTS, N_CARD_SLOTS
+from .card_effects import CARD_ROW, MAX_EFFECTS, N_CARD_SLOTS, ROW_LEGALITY
 from .cards import MAX_CARDS
 from .checks import is_int
 
@@ -278,14 +278,26 @@ def custom_counts(new: tuple[CardDecl, ...]) -> np.ndarray:
     return counts
 
 
+# a declared card's legality bits (the last number of its row, ``card_effects.ROW_LEGALITY``)
+CHALLENGEABLE = 1   # legal only without the colour in play, and challengeable (docs/rules.md §1.8)
+OWN_COLOUR_ONLY = 2   # same_effect = false: it goes only on its own colour (and its own colour on it)
+
+
+def legality_bits(d: CardDecl) -> int:
+    """The bits of :data:`CHALLENGEABLE` and :data:`OWN_COLOUR_ONLY` that ``d`` declares."""
+    return CHALLENGEABLE * d.challengeable + OWN_COLOUR_ONLY * (not d.same_effect)
+
+
 def rows(new: tuple[CardDecl, ...]) -> list[int]:
     """The compiled rules' ``IR_CARDS`` block: per slot, points, draw value, effect count, then (code, N)
-    per effect (``card_effects.CARD_ROW`` numbers; unused slots are zero). The kernels read a declared
-    card's effects from here: data, so a new card compiles nothing."""
+    per effect, and at ``ROW_LEGALITY`` its :func:`legality_bits` (``card_effects.CARD_ROW`` numbers;
+    unused slots are zero). The kernels read a declared card's effects and legality from here: data, so
+    a new card compiles nothing."""
     out = [0] * (N_CARD_SLOTS * CARD_ROW)
     for slot, d in enumerate(new):
         row = [d.points, d.draw_value(), len(d.effects)] + [x for effect in d.effects for x in effect]
         out[slot * CARD_ROW:slot * CARD_ROW + len(row)] = row
+        out[slot * CARD_ROW + ROW_LEGALITY] = legality_bits(d)
     return out
 
 
@@ -321,16 +333,6 @@ def row_policy_features(row) -> PolicyFeatures:
     """:func:`policy_features` of one ``IR_CARDS`` row (:func:`rows`) as the compiled engine holds it."""
     n = int(row[2])
     return policy_features(int(row[0]), tuple((int(row[3 + 2 * k]), int(row[4 + 2 * k])) for k in range(n)))
-
-
-def compiled_refusal(new: tuple[CardDecl, ...]) -> str:
-    """Why the compiled engine cannot play these declared cards ('' when it can)."""
-    for d in new:
-        if d.challengeable or not d.same_effect:
-            flag = "challengeable" if d.challengeable else "same_effect=false"
-            return (f"declared card {d.name!r} ({flag}) plays in the reference engine only (unosim.reference); "
-                    f"the compiled engine plays declared cards without it (docs/rules.md §2.7)")
-    return ""
 
 
 def check(family: str, new: tuple[CardDecl, ...], mechanics: str) -> None:
