@@ -279,9 +279,6 @@ MECHANISM_IDENTIFIERS = {
 #: the policy modules: a mechanism's policy decisions live there besides its ≤ 8 files
 POLICY_MODULES = re.compile(r"^(engine/policies/|reference/(policy|policies|weighted)\.py$|game/policies\.py$)")
 MAX_MECHANISM_FILES = 8
-#: mechanisms still over the target: an expected failure that turns into a failure once the target is met,
-#: so the entry is removed then (issue 46: the rest needs kernel edits, each a recompile of every build)
-OVER_TARGET = {"spin", "blank", "stacking"}
 
 
 def mechanism_files(pattern: str) -> list[str]:
@@ -304,11 +301,7 @@ def names_in(path: Path) -> set[str]:
     return {t.string for t in tokens if t.type == tokenize.NAME}
 
 
-@pytest.mark.parametrize("mechanism", [
-    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=(
-        f"{m} still spans more than {MAX_MECHANISM_FILES} package files (issue 46's target, not reached yet); "
-        "strict: once it is reached this test passes, fails as an unexpected pass, and the entry leaves OVER_TARGET")))
-    if m in OVER_TARGET else m for m in MECHANISM_IDENTIFIERS])
+@pytest.mark.parametrize("mechanism", MECHANISM_IDENTIFIERS)
 def test_each_mechanism_sits_in_at_most_eight_package_files_besides_its_policy_decisions(mechanism):
     files = mechanism_files(MECHANISM_IDENTIFIERS[mechanism])
     assert len(files) <= MAX_MECHANISM_FILES, files

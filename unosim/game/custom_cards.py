@@ -405,7 +405,10 @@ def default_tables() -> tuple[tuple[int, ...], ...]:
     return colour, kind, points
 
 
-def _extended(table: np.ndarray, custom) -> np.ndarray:
+def over_all_ids(table: np.ndarray, custom=None) -> np.ndarray:
+    """A per-id table of :mod:`unosim.game.cards` over every id, ``custom`` the custom ids' values (default
+    0: a flag no declared card carries); read-only."""
+    custom = np.zeros(N_ALL_IDS - ID_CUSTOM0, np.int64) if custom is None else custom
     out = np.concatenate([np.asarray(table, np.int64), np.asarray(custom, np.int64)])
     out.setflags(write=False)
     return out
@@ -416,12 +419,11 @@ def _extended(table: np.ndarray, custom) -> np.ndarray:
 # value, no number, no opening-hand class: -1): what the compiled engine freezes into its code.
 _COLOURS, _KINDS, _POINTS = default_tables()
 _N = N_ALL_IDS - ID_CUSTOM0
-ALL_COLOUR = _extended(cards.COLOUR, _COLOURS)
-ALL_KIND = _extended(cards.KIND, _KINDS)
-ALL_NUMBER_OF = _extended(cards.NUMBER_OF, [-1] * _N)
-ALL_POINTS = _extended(cards.POINTS, _POINTS)
-ALL_HAND_CLASS = _extended(cards.HAND_CLASS, [-1] * _N)
-ALL_DRAW_VALUE = _extended(cards.DRAW_VALUE, [0] * _N)
-ALL_SPIN = _extended(cards.SPIN, [0] * _N)
-ALL_RESTRICTED = _extended(cards.RESTRICTED, [0] * _N)
-ALL_BASE_FACE = _extended(cards.BASE_FACE, range(ID_CUSTOM0, N_ALL_IDS))   # a declared card shows itself
+ALL_COLOUR = over_all_ids(cards.COLOUR, _COLOURS)
+ALL_KIND = over_all_ids(cards.KIND, _KINDS)
+ALL_NUMBER_OF = over_all_ids(cards.NUMBER_OF, [-1] * _N)
+ALL_POINTS = over_all_ids(cards.POINTS, _POINTS)
+ALL_HAND_CLASS = over_all_ids(cards.HAND_CLASS, [-1] * _N)
+ALL_DRAW_VALUE = over_all_ids(cards.DRAW_VALUE)
+ALL_RESTRICTED = over_all_ids(cards.RESTRICTED)
+ALL_BASE_FACE = over_all_ids(cards.BASE_FACE, range(ID_CUSTOM0, N_ALL_IDS))   # a declared card shows itself

@@ -19,7 +19,7 @@ policy through the table (``Table.ask``, as the core asks its own with ``Table.a
 functions below, which check every answer; see :mod:`..policy` for their API.
 
 Per round the table keeps, set by :func:`start`: the ``spinner`` (-1: none), ``spins``,
-``final_spins``, one count per outcome (``outcome_counts``, in ``protocol.SPIN_OUTCOMES`` order) and per
+``final_spins``, one count per outcome (``outcome_counts``, in ``rule_table.SPIN_OUTCOMES`` order) and per
 seat ``wheel_gained`` / ``wheel_lost`` (docs/rules.md §1.13); the hand each seat last showed
 (``table.shown``) is part of every policy's view and stays on the table.
 """
