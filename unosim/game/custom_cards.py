@@ -12,12 +12,7 @@ from ``--card`` on the command line, one syntax for both (a rule key prints it t
 * ``points`` (default 20 coloured, 50 wild) score against the holder (§1.12).
 * ``challengeable`` (wild draw cards only): legal only without the colour in play, and the victim may
   challenge it as a Wild Draw Four (§1.8).
-* ``same_effect`` (default true; coloured cards only): a coloured card may be played on the same card of
-  another colour; false, it goes only on its own colour.
-
-Both fields are data of the card's row of the compiled rules (:func:`legality_bits`), read by the
-compiled engine's legality (``unosim.engine.record.legality``) as the reference engine reads the
-:class:`CardBook`.
+* ``same_effect`` (default true): a coloured card may be played on the same card of another colour.
 
 Rulings (docs/rules.md §2.7): a declaration equal in everything but its name to a card class the family
 already plays (``effects = ["skip"]``, coloured, 20 points) **is** that card: its copies are added to
