@@ -6,12 +6,12 @@ from unosim.game import protocol as L
 
 from ..features import HAS_CARDS
 from ..mechanics import cards as declared
-from ..mechanics.flip import draw_until_colour
 from ..policies.dispatch import challenges, choose_colour, choose_target
 from ..record.legality import restricted
 from ..record.piles import (
     discard_colour,
     draw_n,
+    draw_until_colour,
     remove_card,
     swap_hands,
     win,
@@ -25,7 +25,6 @@ from ..record.state import (
     ID_CUSTOM0,
     K_NUMBER,
     K_REVERSE,
-    K_ROULETTE,
     K_SKIP,
     K_SKIP_EVERYONE,
     K_WRD4,
@@ -184,7 +183,7 @@ def place_card(g, p, i):
     seat[p, SE_UNO_DONE] = 0
     emit(g, L.EV_PLAY, p, c, 0)
     if COLOUR[c] == NO_COLOUR:
-        if KIND[c] != K_ROULETTE:
+        if not hooks.colour_named_by_wing(c):   # No Mercy's Roulette: its victim names the colour
             st[ST_COLOUR] = choose_colour(g, p)
             emit(g, L.EV_COLOUR, p, st[ST_COLOUR], 0)
     else:

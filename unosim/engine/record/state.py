@@ -61,7 +61,6 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     SE_PLAYED,
     SE_SIZE,
     SE_UNO_DONE,
-    SE_WINDOW,
     ST_COLOUR,
     ST_DEALER,
     ST_DIR,
@@ -120,13 +119,10 @@ NO_COLOUR = C.NO_COLOUR
 N_COLOURS = C.NO_COLOUR   # the colours are 0 .. N_COLOURS-1; NO_COLOUR (a wild) comes right after
 N_NUMBERS = 10            # NUMBER cards show 0 .. 9
 K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TWO
-K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
-K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
+K_SKIP_EVERYONE, K_WRD4 = C.SKIP_EVERYONE, C.WRD4
 DRAW_VALUE = np.asarray(CC.ALL_DRAW_VALUE)
 KO_POINTS = 250     # points for each knocked-out seat (docs/rules.md §2.4.8)
 CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
-BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
-BLANK_ID0 = C.ID_BLANK[0]
 # what a wing's play hook answers besides a seat (engine/core/hooks.py): NOT_MINE, no wing owns
 # the card (the core's own effect applies); SKIPS - v, seat v loses its turn (the core skips it: a pose
 # event in minions, nothing if v was knocked out meanwhile) and the turn goes to next(v)
