@@ -227,6 +227,8 @@ def contradiction(d: CardDecl) -> str:
             return f"{a!r} and {b!r} both decide who plays next (or whose hand is whose); keep one"
     if d.challengeable and not (d.wild and "draw" in names):
         return "only a wild draw card may be challengeable (docs/rules.md §1.8)"
+    if d.wild and not d.same_effect:
+        return "same_effect concerns coloured cards (a wild goes on any card): leave it out"
     return ""
 
 
