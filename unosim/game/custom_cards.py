@@ -271,6 +271,12 @@ def card_ids(slot: int, d: CardDecl) -> list[int]:
     return [base + cards.NO_COLOUR] if d.wild else [base + c for c in range(4)]
 
 
+#: the seat table's opening count of each custom slot's card (slot order: the rule set's ``new_cards``);
+#: every table has them, zero where a slot is unused, so that cells with and without declared cards
+#: share one dataset
+OPEN_DECLARED = tuple(f"open_declared_{slot + 1}" for slot in range(MAX_CUSTOM))
+
+
 def custom_counts(new: tuple[CardDecl, ...]) -> np.ndarray:
     """Count vector over the custom ids (length ``N_ALL_IDS - ID_CUSTOM0``)."""
     counts = np.zeros(N_ALL_IDS - ID_CUSTOM0, np.int64)
@@ -418,14 +424,15 @@ def over_all_ids(table: np.ndarray, custom=None) -> np.ndarray:
 
 # The per-id tables of unosim.game.cards over every id, the custom ids with their defaults (colour by
 # id, a kind per slot, class-default points — what a policy sees; the declared points score —, no draw
-# value, no number, no opening-hand class: -1): what the compiled engine freezes into its code.
+# value, no number, the opening-hand class of their slot, after the built-in classes: the opening
+# counts price each declared card on its own): what the compiled engine freezes into its code.
 _COLOURS, _KINDS, _POINTS = default_tables()
 _N = N_ALL_IDS - ID_CUSTOM0
 ALL_COLOUR = over_all_ids(cards.COLOUR, _COLOURS)
 ALL_KIND = over_all_ids(cards.KIND, _KINDS)
 ALL_NUMBER_OF = over_all_ids(cards.NUMBER_OF, [-1] * _N)
 ALL_POINTS = over_all_ids(cards.POINTS, _POINTS)
-ALL_HAND_CLASS = over_all_ids(cards.HAND_CLASS, [-1] * _N)
+ALL_HAND_CLASS = over_all_ids(cards.HAND_CLASS, [cards.N_HAND_CLASSES + i // 5 for i in range(_N)])
 ALL_DRAW_VALUE = over_all_ids(cards.DRAW_VALUE)
 ALL_RESTRICTED = over_all_ids(cards.RESTRICTED)
 ALL_BASE_FACE = over_all_ids(cards.BASE_FACE, range(ID_CUSTOM0, N_ALL_IDS))   # a declared card shows itself

@@ -364,9 +364,7 @@ def deal(g, deck, order, opening, orow):
     for s in range(n):
         recount_held(g, s)
         for i in range(hlen[s]):
-            k = HAND_CLASS[hands[s, i]]
-            if not HAS_CARDS or k >= 0:   # a declared card has no opening-hand class (docs/rules.md §2.7)
-                opening[orow + s, k] += 1
+            opening[orow + s, HAND_CLASS[hands[s, i]]] += 1   # a declared card: its slot's class (§2.7)
 
 
 @njit
