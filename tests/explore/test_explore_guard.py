@@ -1,6 +1,7 @@
 """The explorer answers only its own page and no request can stall it: cross-site posts, foreign Host
 headers (DNS rebinding), a 50 MB body and a flood of 2,000 posts are refused while the page itself is
-served within 100 ms throughout; slow bodies time out; every failure is a bounded JSON error."""
+served within 100 ms throughout; slow bodies time out, and a request head dribbled forever (slowloris) is
+cut off; every failure is a bounded JSON error."""
 
 from __future__ import annotations
 
@@ -258,3 +259,43 @@ def test_a_slow_body_times_out(explorer, monkeypatch):
 
     raw, seconds = asyncio.run(slow())
     assert raw.startswith(b"HTTP/1.1 408") and b"did not arrive within 0.5 s" in raw and seconds < 5
+
+
+@pytest.mark.parametrize("after_a_request", [False, True])
+def test_a_request_head_dribbled_byte_by_byte_is_cut_off(explorer, monkeypatch, after_a_request):
+    """A client that sends a request's head a byte at a time, forever (slowloris), is disconnected once
+    :data:`HEAD_TIMEOUT_S` passes, on a fresh connection and on one kept alive after a request: each byte
+    arrives well within the keep-alive timeout, which uvicorn restarts on every byte anyway. The bound is
+    loose (a loaded machine delays the server's timer, never by this much); the dribble never ends."""
+    import re
+    import socket
+
+    from unosim.explore import slow_clients
+    monkeypatch.setattr(slow_clients, "HEAD_TIMEOUT_S", 1.0)   # read as each connection or request starts
+    bound = 30.0
+    with socket.create_connection(("127.0.0.1", _port(explorer)), timeout=bound) as sock:
+        if after_a_request:   # a whole request and its answer first: the connection is kept alive
+            sock.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                answer += sock.recv(65536)
+            head, body = answer.split(b"\r\n\r\n", 1)
+            length = int(re.search(rb"content-length: (\d+)", head, re.IGNORECASE).group(1))
+            while len(body) < length:
+                body += sock.recv(65536)
+            assert head.startswith(b"HTTP/1.1 200") and b"connection: close" not in head.lower()
+        t = time.perf_counter()
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        sock.settimeout(0.2)
+        closed = False
+        while not closed and time.perf_counter() - t < bound:
+            try:
+                sock.sendall(b"a")
+                closed = sock.recv(65536) == b""
+            except TimeoutError:
+                continue
+            except (ConnectionResetError, BrokenPipeError):
+                closed = True
+        seconds = time.perf_counter() - t
+    assert closed, f"the connection was still open after {seconds:.0f} s of a dribbled header"
+    assert 1.0 <= seconds < bound
