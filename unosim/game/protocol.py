@@ -33,12 +33,18 @@ import numpy as np
 from . import rule_table
 from .rule_table import MAX_PLAYERS
 
-ENGINE_VERSION = 5   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
+ENGINE_VERSION = 6   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
 #                      column, its card classes in the opening hands); 4: the expert prunes (lookahead's
 #                      prune parameter, default 1: the games of a lineup with the expert differ); 5: every
-#                      wing's columns and events after the core's (minions', spin's, 7-0's moved; games equal)
+#                      wing's columns and events after the core's (minions', spin's, 7-0's moved; games equal);
+#                      6: each declared card's opening count (open_declared_1 …; games equal)
 
+from .card_effects import N_CARD_SLOTS  # noqa: E402
 from .cards import MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
+
+#: columns of the opening-hand matrix: the built-in hand classes, then one per declared card's slot
+#: (docs/rules.md §2.7: ``custom_cards.ALL_HAND_CLASS``), so that each declared card is counted on its own
+N_OPENING = N_HAND_CLASSES + N_CARD_SLOTS
 
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
 # tries, but not bounded by construction; after this many returns the round ends truncated
@@ -307,7 +313,7 @@ SEAT_TABLE = Layout("SC", (
     field("KNOCKOUT_TURN", "knockout_turn", doc="1-based turn index, 0 if not knocked out"),
     *wing_fields("seats"),
 ))
-# opening hands are a separate int8 matrix [round*players + seat, cards.N_HAND_CLASSES]
+# opening hands are a separate int8 matrix [round*players + seat, N_OPENING]
 MATCH_TABLE = Layout("MC", (
     field("GAME", "game"),
     field("ROUNDS", "n_rounds"),
@@ -437,7 +443,7 @@ class RawResults:
 
     rounds: np.ndarray    # int64[R, RC_SIZE]
     seats: np.ndarray     # int32[R * players, SC_SIZE], row = round_row * players + seat
-    opening: np.ndarray   # int8[R * players, N_HAND_CLASSES], opening hand per seat
+    opening: np.ndarray   # int8[R * players, N_OPENING], opening hand per seat
     matches: np.ndarray   # int64[M, MC_SIZE]
     events: np.ndarray    # int64[E, EVENT_WIDTH] (code, seat, a, b); empty unless traced
 
@@ -454,12 +460,12 @@ def output_buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndar
     rounds, seats, matches = (GENERATED[f"{t}_SIZE"] for t in ("RC", "SC", "MC"))   # columns per table
     return (np.empty((n_rounds, rounds), np.int64, order="F"),
             np.empty((n_rounds * players, seats), np.int32, order="F"),
-            np.zeros((n_rounds * players, N_HAND_CLASSES), np.int8, order="F"),
+            np.zeros((n_rounds * players, N_OPENING), np.int8, order="F"),
             np.empty((n_matches, matches), np.int64, order="F"))
 
 
 __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
-           "RawResults", "output_buffers", "FAMILIES", "Event", "Mechanism", "MECHANISMS", "wing_fields", "wing_arrays", "wing_columns", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
+           "N_OPENING", "RawResults", "output_buffers", "FAMILIES", "Event", "Mechanism", "MECHANISMS", "wing_fields", "wing_arrays", "wing_columns", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
            "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
            "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",
            "MATCH_TABLE", "STATE", "SEAT_STATE", "EVENTS", "EV_NAMES", "EVENT_WIDTH", "ROUND_COLUMNS",

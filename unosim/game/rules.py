@@ -208,9 +208,6 @@ class _RuleSetMethods:
     def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.game.protocol`."""
         self.check_players(players)
-        refusal = custom_cards.compiled_refusal(self.new_cards)
-        if refusal:
-            raise ValueError(refusal)
         players = int(players)
         ir = np.zeros(L.IR_SIZE, np.int64)
         fr = np.zeros(L.FR_SIZE, np.float64)
