@@ -120,6 +120,31 @@ def test_confirmation_seed_is_not_a_search_seed():
     assert f"seed = {streams['confirm']}" in text and str(streams["search"]) not in text
 
 
+def test_an_exported_design_plays_fresh_games_the_same_each_time(tmp_path):
+    """The exported study of a confirmed design plays other games than its confirmation did (a fresh
+    study, not a replay), and the same games whenever it runs; two designs' exports play apart too."""
+    import tomllib
+
+    from study_specs import table
+
+    from unosim.pipeline.runner import run_study
+    from unosim.pipeline.study import parse_study
+    spec = _spec(seed=13, confirm_games=2000)
+    chosen = confirming.Design(4, {"hand_size": 6}, {}, {}, 0, 0.0, (0.0,))
+
+    def rounds(text: str, folder: str):
+        summary = run_study(parse_study(tomllib.loads(text)), tmp_path / folder, n_jobs=1, progress=False)
+        return table(summary.path, "rounds").select("variant", "game", "round", "n_turns", "winner_seat")
+
+    confirmed = rounds(confirming.confirmation_spec(spec, [chosen], tried=1), "confirmation")
+    exported = rounds(confirming.exported_spec(spec, chosen, 2000), "export")
+    assert exported.height == confirmed.height == 4000 and not exported.equals(confirmed)
+    assert exported.equals(rounds(confirming.exported_spec(spec, chosen, 2000), "export_again"))
+    other = confirming.Design(5, {"hand_size": 6}, {}, {}, 0, 0.0, (0.0,))
+    assert search.export_seed(13, 5) != search.export_seed(13, 4)
+    assert f"seed = {search.export_seed(13, 5)}" in confirming.exported_spec(spec, other, 2000)
+
+
 def test_confirmation_intervals_do_not_depend_on_the_search_seed(tmp_path, monkeypatch):
     """The confirmation plays the confirmation stream's games only: with another search stream (the games
     the designs were selected on) its effects and intervals are the same, to the last digit."""

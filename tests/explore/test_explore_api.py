@@ -231,21 +231,69 @@ def test_the_worker_passes_the_compile_notice_on(monkeypatch):
     assert messages[0][1].startswith("compiling the spin engine, every policy, lookahead included (first use")
 
 
+def test_a_run_waiting_for_another_process_s_compile_says_so(explorer, monkeypatch, tmp_path):
+    """A worker whose build another process is compiling (that process holds the build's compile lock) shows
+    the wait on the run's state, as the CLI prints it, and clears it when the lock comes free. The worker's
+    side is played here, as in the worker: the real loader waits on a real lock, its notice forwarded into
+    the server's queue (a real cold build compiles for minutes, and the worker's cache is warm)."""
+    import fcntl
+    import os
+    import threading
+
+    from unosim.engine.compiler import cache, loader, notice
+    from unosim.engine.compiler.builds import Build
+    from unosim.explore.jobs import _forward_compiles
+    monkeypatch.setattr(notice, "_watchers", [])
+    monkeypatch.setattr(notice, "TICK_S", 0.05)
+    monkeypatch.setattr(cache, "CACHE_DIR", tmp_path)
+    compiled = threading.Event()   # what the other process's compile leaves in the cache
+    monkeypatch.setattr(cache, "is_warm", lambda build: compiled.is_set())
+    monkeypatch.setattr(loader, "_import", lambda build: None)
+    monkeypatch.setattr(loader, "_first_call", lambda kernel: None)
+    build = Build.full()
+    other = os.open(tmp_path / f"{build.key}.lock", os.O_RDWR | os.O_CREAT)   # its own open file: its own lock
+    fcntl.flock(other, fcntl.LOCK_EX)
+
+    status, run = call(explorer, "/api/compare", {"games": MAX_GAMES, "mode": "points", "what_if": {"seven_o": True}})
+    assert status == 202
+    state_when = _poller(explorer, run["id"])
+    state_when(lambda s: s["status"] == "running")
+    _forward_compiles(explorer._runs._results)
+    waiter = threading.Thread(target=loader._load, args=(build, False))
+    waiter.start()
+    try:
+        words = state_when(lambda s: (s["compiling"] or "").endswith("s so far"))["compiling"]
+        assert words.startswith(f"waiting for another process that is compiling the {build.describe()} (a first "
+                                f"compile takes about"), words
+        assert waiter.is_alive()
+    finally:
+        compiled.set()
+        os.close(other)   # the other process's compile is done: its lock comes free
+        waiter.join(60)
+    assert not waiter.is_alive()
+    assert state_when(lambda s: s["compiling"] is None)["status"] == "running"
+    call(explorer, f"/api/runs/{run['id']}", method="DELETE")
+    assert state_when(lambda s: s["status"] != "running")["status"] == "cancelled"
+
+
+def _poller(explorer, run_id: str):
+    def state_when(check):
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            state = call(explorer, f"/api/runs/{run_id}")[1]
+            if check(state):
+                return state
+            time.sleep(0.05)
+        raise AssertionError(f"the run never reached the state wanted: {state['status']}, {state['compiling']!r}")
+    return state_when
+
+
 def test_a_run_whose_build_compiles_shows_the_notice_instead_of_no_games(explorer):
     """While the worker compiles, the run's state carries the notice's words (the page shows them); they
     go when the compile ends. The compile is the worker's message: a real cold build takes minutes."""
     status, run = call(explorer, "/api/compare", {"games": MAX_GAMES, "mode": "points", "what_if": {"seven_o": True}})
     assert status == 202 and run["compiling"] is None
-
-    def state_when(check):
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            state = call(explorer, f"/api/runs/{run['id']}")[1]
-            if check(state):
-                return state
-            time.sleep(0.05)
-        raise AssertionError(f"the run never reached the state wanted: {state}")
-
+    state_when = _poller(explorer, run["id"])
     state_when(lambda s: s["status"] == "running")
     words = "compiling the classic engine (7-0), random/greedy policies (first use of this build …): 12 s so far"
     explorer._runs._results.put(("compiling", words, None))

@@ -25,12 +25,14 @@ estimated ``estimate`` = change in win probability from holding the card instead
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import polars as pl
 
 from .card_prices import PRICE_COLUMNS, price_columns
 from .distributions import normal_quantile, normal_sf
-from .inference import holm
+from .twin_cells import Cell, with_holm
 from .win_rates import CELL
 
 ALPHA = 0.05
@@ -38,10 +40,11 @@ ALPHA = 0.05
 MIN_MISMATCH = 0.005
 
 
-def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+def card_balance(values: pl.DataFrame, confidence: float = 0.95, twins: Mapping[Cell, str] | None = None) -> pl.DataFrame:
     """One row per cell and card: ``card``, ``points``, ``value`` (with ``value_low``/``value_high``),
     ``expected`` (value the points promise), ``estimate`` = mismatch with ``ci_low``/``ci_high`` and
-    the z test ``p_value`` (Holm over the table: ``p_holm``), ``rank`` and ``suggested_points``."""
+    the z test ``p_value`` (Holm over the table: ``p_holm``, a cell listed twice counted once with ``twins``,
+    :mod:`.twin_cells`), ``rank`` and ``suggested_points``."""
     by = [c for c in CELL if c in values.columns]
     if values.is_empty():   # no card values (too few games): no rows, the same columns
         floats = ("value", "value_low", "value_high", "expected", "slope", "estimate", "ci_low", "ci_high",
@@ -63,7 +66,7 @@ def card_balance(values: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame
             ci_low=pl.Series(mismatch - z * se), ci_high=pl.Series(mismatch + z * se),
             p_value=pl.Series(2 * normal_sf(np.abs(mismatch) / se))))
     table = pl.concat(parts)
-    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+    table = with_holm(table, "p_value", twins)
     return (pl.concat([_suggest(cell) for _, cell in table.group_by(by, maintain_order=True)]).drop("mean_count")
             .with_columns(price_columns()))
 

@@ -40,7 +40,8 @@ Measures (one value per round; docs/rules.md §1.13 for the columns):
 Every effect but ``fairness`` has an estimate (B − A), a raw 95% interval and a p-value that agree
 (:mod:`unosim.analysis.inference`), the relative change B/A − 1 with Fieller's interval (NaN bounds
 when the set is unbounded), and Holm's adjusted p-value over every effect of the study (one family,
-named "effects" in the report). How a rule changes the skilled seat's edge is its own table and Holm
+named "effects" in the report; a comparison repeated by a cell listed twice counts once,
+:mod:`unosim.analysis.twin_cells`). How a rule changes the skilled seat's edge is its own table and Holm
 family (:mod:`unosim.analysis.skill_rules`).
 
 When the two cells played identical games (every outcome column equal, game by game) no interval is
@@ -59,11 +60,12 @@ import polars as pl
 
 from ..game.policies import make_lineup
 from .distributions import chi2_sf
-from .inference import holm, paired_difference, paired_ratio_difference, unpaired_difference
+from .inference import paired_difference, paired_ratio_difference, unpaired_difference
 from .measures import COMEBACK_DEFICIT, EFFECT_MEASURES
 from .measures import MEASURES as MEASURE_INFO
 from .practical import classify, games_to_decide
 from .proportions import exact_paired_proportions, exact_unpaired_proportions
+from .twin_cells import Cell, game_twins, with_holm
 from .win_rates import CELL
 
 PERMUTATIONS = 20_000
@@ -375,7 +377,7 @@ def effects(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comparison
         same = paired and identical_games(fa, fb) and _every_round_identical(rounds, cell_a, cell_b)
         done[i] = [{**label, **row} for row in compare_cells(fa, fb, int(pair["players"]), paired=paired,
                                                              confidence=confidence, seed=seed, identical=same)]
-    return finish_effects([row for i in range(len(pairs)) for row in done[i]])
+    return finish_effects([row for i in range(len(pairs)) for row in done[i]], game_twins(cells))
 
 
 def comparison_pairs(cells: pl.DataFrame, comparisons: Sequence[Mapping]) -> list[tuple[Mapping, dict]]:
@@ -415,12 +417,13 @@ _EFFECT_SCHEMA = {
 }
 
 
-def finish_effects(rows: list[dict]) -> pl.DataFrame:
-    """The effect rows as a table with ``label``, Holm's ``p_holm``, ``significant`` (p_holm < 0.05), the
-    row's ``class`` on its interval and its ``games_to_decide`` (:mod:`.practical`)."""
+def finish_effects(rows: list[dict], twins: Mapping[Cell, str] | None = None) -> pl.DataFrame:
+    """The effect rows as a table with ``label``, Holm's ``p_holm`` (each test once: ``twins``, the cells
+    that play another's games, :mod:`.twin_cells`), ``significant`` (p_holm < 0.05), the row's ``class`` on
+    its interval and its ``games_to_decide`` (:mod:`.practical`)."""
     table = pl.DataFrame([{k: r.get(k) for k in _EFFECT_SCHEMA} for r in rows], schema=_EFFECT_SCHEMA)
-    table = table.with_columns(pl.col("measure").replace_strict(MEASURE_LABELS, default=None).alias("label"),
-                               pl.Series("p_holm", holm(table["p_value"].fill_null(np.nan).to_numpy())))
+    table = with_holm(table.with_columns(pl.col("measure").replace_strict(MEASURE_LABELS, default=None)
+                                         .alias("label")), "p_value", twins)
     table = table.with_columns(significant=(pl.col("p_holm") < 0.05).fill_null(False))
     rows = table.to_dicts()
     return table.with_columns(pl.Series("class", [classify(r["measure"], r) for r in rows], pl.String),

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import polars as pl
 
-from .inference import holm
+from .twin_cells import Cell, with_holm
 from .win_rates import CELL
 
 
@@ -189,18 +189,22 @@ def seat_fairness(rounds: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL,
     return with_fairness_holm(table)
 
 
-def with_fairness_holm(table: pl.DataFrame) -> pl.DataFrame:
+def with_fairness_holm(table: pl.DataFrame, twins: Mapping[Cell, str] | None = None) -> pl.DataFrame:
     """A fairness table with ``p_holm``: Holm's adjustment of ``range_p`` over its rows.
 
     Parameters
     ----------
     table : polars.DataFrame
         One row per cell with ``range_p`` (null: no test, left out of the family).
+    twins : mapping, optional
+        The cell whose very games each cell plays (:func:`unosim.analysis.twin_cells.game_twins`): a cell
+        listed twice is one test, counted once (and ``holm_test`` names each row's test). None: every row
+        is a test of its own.
 
     Returns
     -------
     polars.DataFrame
-        ``table`` with ``p_holm`` (NaN where ``range_p`` is null).
+        ``table`` with ``p_holm`` (NaN where ``range_p`` is null), and ``holm_test`` with ``twins``.
 
     References
     ----------
@@ -213,7 +217,7 @@ def with_fairness_holm(table: pl.DataFrame) -> pl.DataFrame:
     >>> with_fairness_holm(pl.DataFrame({"range_p": [0.01, 0.2, None]}))["p_holm"].to_list()
     [0.02, 0.2, nan]
     """
-    return table.with_columns(p_holm=pl.Series(holm(table["range_p"].fill_null(np.nan).to_numpy())))
+    return with_holm(table, "range_p", twins)
 
 
 @functools.cache

@@ -288,18 +288,23 @@ def _fieller(ma: float, mb: float, vaa: float, vbb: float, vab: float, t: float)
     return {"rel_change": rel, "rel_low": (a1 - root) / a2 - 1, "rel_high": (a1 + root) / a2 - 1}
 
 
-def holm(p_values) -> np.ndarray:
-    """Holm's step-down adjusted p-values of a family of tests.
+def holm(p_values, tests=None) -> np.ndarray:
+    """Holm's step-down adjusted p-values of a family of tests, each test counted once.
 
     Parameters
     ----------
     p_values : array_like
         The raw p-values; NaN (no test) stays NaN and is not counted in the family.
+    tests : sequence, optional
+        Which test each p-value is: rows with one label are one test (the same hypothesis on the very
+        same games, e.g. a cell listed twice under two names: :mod:`unosim.analysis.twin_cells`), counted
+        once, with the first such row's p-value, and each given that test's adjusted p-value; a row
+        labelled None is no test (NaN, not counted). None: every row is a test of its own.
 
     Returns
     -------
     numpy.ndarray
-        The adjusted p-values, in the order given: the k-th smallest of the m is multiplied by
+        The adjusted p-values, in the order given: the k-th smallest of the m tests is multiplied by
         m − k + 1, made non-decreasing in that order and capped at 1.
 
     References
@@ -311,12 +316,22 @@ def holm(p_values) -> np.ndarray:
     --------
     >>> holm([0.01, 0.04, float("nan"), 0.03]).tolist()
     [0.03, 0.06, nan, 0.06]
+    >>> holm([0.01, 0.04, 0.01, 0.03], tests=["x", "y", "x", "z"]).tolist()   # x twice: a family of 3
+    [0.03, 0.06, 0.03, 0.06]
     """
     p = np.asarray(p_values, np.float64)
-    out = np.full(p.shape, np.nan)
-    valid = np.flatnonzero(~np.isnan(p))
-    order = valid[np.argsort(p[valid], kind="stable")]
+    labels = list(range(len(p))) if tests is None else list(tests)
+    first: dict = {}   # each test's first row with a p-value
+    for i, label in enumerate(labels):
+        if label is not None and not np.isnan(p[i]):
+            first.setdefault(label, i)
+    rows = np.fromiter(first.values(), np.int64, len(first))
+    order = rows[np.argsort(p[rows], kind="stable")]
     m = len(order)
-    adjusted = np.maximum.accumulate((m - np.arange(m)) * p[order]) if m else np.empty(0)
-    out[order] = np.minimum(adjusted, 1.0)
+    adjusted = np.full(p.shape, np.nan)
+    adjusted[order] = np.minimum(np.maximum.accumulate((m - np.arange(m)) * p[order]), 1.0) if m else []
+    out = np.full(p.shape, np.nan)
+    for i, label in enumerate(labels):
+        if label in first and not np.isnan(p[i]):
+            out[i] = adjusted[first[label]]
     return out

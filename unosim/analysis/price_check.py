@@ -60,7 +60,7 @@ def paired_copy_effect(seats_a: pl.DataFrame, seats_b: pl.DataFrame, column: str
     ----------
     - Cameron, A. C., Miller, D. L. (2015). A practitioner's guide to cluster-robust inference. *Journal of
       Human Resources* 50(2), 317–372.
-    - Law, A. M. (2015). *Simulation Modeling and Analysis*, 5th ed., §11.2 (common random numbers).
+    - Law, A. M. (2015). *Simulation Modeling and Analysis*, 5th ed., section 11.2 (common random numbers).
 
     Examples
     --------

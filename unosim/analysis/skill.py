@@ -19,10 +19,10 @@ import polars as pl
 
 from .distributions import normal_sf
 from .effects import all_random, skilled_seat
-from .inference import holm
 from .intervals import clustered_rates
 from .luck import rounds_needed_row
 from .proportions import score_test_proportion
+from .twin_cells import game_twins, with_holm
 
 
 def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confidence: float = 0.95,
@@ -104,7 +104,7 @@ def skill_edges(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, confid
     table = pl.DataFrame(rows)
     if table.is_empty():
         return table
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+    return with_holm(table, "p_value", game_twins(cells))
 
 
 def _clustered_test(won: pl.DataFrame, seat: int, cluster: str, p0: float, confidence: float) -> dict[str, float]:

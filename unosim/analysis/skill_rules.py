@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-import numpy as np
 import polars as pl
 
 from .effects import all_random, first_rounds, identical_games, skilled_seat
-from .inference import holm, ratio_contrast
+from .inference import ratio_contrast
 from .practical import games_to_decide
+from .twin_cells import game_twins, with_holm
 from .win_rates import CELL
 
 _SCHEMA = {"a": pl.String, "b": pl.String, "players": pl.Int64, "lineup": pl.String, "policy": pl.String,
@@ -101,8 +101,7 @@ def skill_changes(rounds: pl.LazyFrame | pl.DataFrame, cells: pl.DataFrame, comp
     table = pl.DataFrame([{k: r.get(k) for k in _SCHEMA} for r in rows], schema=_SCHEMA)
     if table.is_empty():
         return table.with_columns(p_holm=pl.lit(None, pl.Float64), games_to_decide=pl.lit(None, pl.Int64))
-    table = table.with_columns(p_holm=pl.Series(holm(table["p_value"].fill_null(np.nan).to_numpy()),
-                                                dtype=pl.Float64))
+    table = with_holm(table, "p_value", game_twins(cells))
     return table.with_columns(games_to_decide=pl.Series([games_to_decide("skill_edge", r) for r in table.to_dicts()],
                                                         dtype=pl.Int64))
 

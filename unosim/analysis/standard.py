@@ -22,7 +22,6 @@ from .design import design_tables
 from .effects import by_a_cell, comparison_pairs, effects, pair_label
 from .fairness import seat_fairness, with_fairness_holm
 from .findings import claims
-from .inference import holm
 from .lengths import length_distributions, length_summary
 from .matches import match_ends, match_vs_round_wins, rounds_per_match
 from .paired import LENGTH_METRICS, compared_rows, length_difference, seat_wins
@@ -31,6 +30,7 @@ from .quality import game_quality
 from .skill import skill_edges
 from .skill_rules import skill_changes
 from .survival import restricted_means, turn_survival
+from .twin_cells import game_twins, with_holm
 from .verdicts import scorecard, verdicts
 from .win_rates import CELL, points_when_winning, win_rates, win_rates_by_dealer_position
 
@@ -54,8 +54,9 @@ def standard_tables(ds: Dataset, confidence: float = 0.95,
     charts meanwhile (:class:`unosim.reporting.charts.ChartDrawing`). With comparisons, the ``verdicts``
     and ``scorecard`` of ``profile`` (default: the study's ``[profile]``, :func:`study_profile`)."""
     tables = tables_by_cell(ds, lambda cell: cell_tables(cell, confidence))
-    tables["fairness"] = with_fairness_holm(tables["fairness"])
-    tables["card_balance"] = card_balance(tables["card_values"], confidence)
+    twins = game_twins(ds.cells())
+    tables["fairness"] = with_fairness_holm(tables["fairness"], twins)
+    tables["card_balance"] = card_balance(tables["card_values"], confidence, twins)
     if tables["quality"].is_empty():
         del tables["quality"]  # a dataset from before the game-quality counters
     with streaming():
@@ -170,8 +171,8 @@ def comparisons(ds: Dataset, confidence: float = 0.95) -> tuple[pl.DataFrame, pl
     wins = [done[i][0] for i in range(len(pairs))]
     lengths = [row for i in range(len(pairs)) for row in done[i][1]]
     wins_table, lengths_table = pl.concat(wins, how="diagonal_relaxed"), pl.DataFrame(lengths)
-    return tuple(t.with_columns(p_holm=pl.Series(holm(t["p_value"].to_numpy())))
-                 for t in (wins_table, lengths_table))
+    twins = game_twins(ds.cells())
+    return tuple(with_holm(t, "p_value", twins) for t in (wins_table, lengths_table))
 
 
 def write_tables(tables: dict[str, pl.DataFrame], directory: str | Path) -> list[Path]:

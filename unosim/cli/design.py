@@ -54,8 +54,8 @@ def _export(spec, directory: Path, trial: int, to: str | None) -> None:
     import optuna
 
     from ..design import DesignSpecError
-    from ..design.confirm import designs, export, study_spec
-    from ..design.search import JOURNAL, seeds, storage
+    from ..design.confirm import designs, export, exported_spec
+    from ..design.search import JOURNAL, storage
     if not (directory / JOURNAL).exists():
         raise DesignSpecError(f"{directory} holds no search: run `unosim design` first")
     found = {d.trial: d for d in designs(optuna.load_study(study_name=spec.name, storage=storage(directory)))}
@@ -67,6 +67,4 @@ def _export(spec, directory: Path, trial: int, to: str | None) -> None:
         export(spec, found[trial], Path(to), games)
         print(f"wrote {to}: design_{trial} against the base game; run it with `unosim study run {to}`")
     else:
-        print(study_spec(spec, [found[trial]], games=games, seed=seeds(spec.seed)["confirm"],
-                         name=f"{spec.name}_design_{trial}", note=f"design_{trial} of the design search "
-                         f"{spec.name} against the base game"), end="")
+        print(exported_spec(spec, found[trial], games), end="")

@@ -16,6 +16,11 @@ the confirmed designs' effects) and report say what the designs do; the study's 
 designer's objectives (:mod:`unosim.analysis.profile`), so its verdicts judge by them. When the skill
 objective is asked, the expert (``lookahead``) in one seat and its all-random twin play in the
 confirmation (:data:`unosim.pipeline.house_rules.EXPERT_LINEUP`).
+
+**Exports**: a design as a study spec of its own (the confirmed ones in ``designs/``, any trial with
+``unosim design --export``) plays on the design's seed of the **export stream**
+(:func:`unosim.design.search.export_seed`), not the confirmation's: running it is a fresh study of the
+design, a replication, not a replay of the confirmation's games (``confirm.toml`` replays those).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from ..pipeline.house_rules import EXPERT_LINEUP, SKILL_GAMES
 from ..pipeline.study import toml_value
 from ..store.atomic import write_text_atomic
 from .objectives import OBJECTIVES
-from .search import seeds
+from .search import export_seed, seeds
 from .spec import DesignSpec
 
 CONFIRM_DIR = "confirm"
@@ -161,14 +166,21 @@ def _deck(overrides: dict[str, Any]) -> str:
 
 
 def export(spec: DesignSpec, design: Design, path: Path, games: int) -> Path:
-    """``design`` against the base game as a study spec of its own, written to ``path``."""
-    text = study_spec(spec, [design], games=games, seed=seeds(spec.seed)["confirm"],
+    """``design`` against the base game as a study spec of its own (:func:`exported_spec`), written to ``path``."""
+    write_text_atomic(path, exported_spec(spec, design, games))
+    return path
+
+
+def exported_spec(spec: DesignSpec, design: Design, games: int) -> str:
+    """``design`` against the base game as a study spec of its own, on the design's seed of the export stream
+    (:func:`unosim.design.search.export_seed`): games neither the search nor the confirmation played."""
+    text = study_spec(spec, [design], games=games, seed=export_seed(spec.seed, design.trial),
                       name=f"{spec.name}_{design.name}",
                       note=f"{design.name} of the design search {spec.name} (selected by a search: its numbers "
-                           f"there are optimistic) against the base game; `unosim study run` plays it afresh.")
+                           f"there are optimistic) against the base game; `unosim study run` plays it afresh, "
+                           f"on games neither the search nor its confirmation played.")
     _validate(text)
-    write_text_atomic(path, text)
-    return path
+    return text
 
 
 def _validate(text: str) -> None:
@@ -211,6 +223,16 @@ def axis_label(name: str) -> str:
     return f"{name} ({OBJECTIVES[name].shown_unit})" if len(OBJECTIVES[name].shown_unit) < 40 else name
 
 
+def confirmation_spec(spec: DesignSpec, chosen: list[Design], tried: int) -> str:
+    """The confirmation study's spec: ``chosen`` and the base game on the confirmation seed."""
+    text = study_spec(spec, chosen, games=spec.confirm_games, seed=seeds(spec.seed)["confirm"],
+                      name=f"{spec.name}_confirm",
+                      note=f"The top {len(chosen)} of {tried:,} designs tried by the search {spec.name}, re-played "
+                           f"on fresh games (a seed the search never played) against the base game.")
+    _validate(text)
+    return text
+
+
 def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, record: dict[str, Any],
             n_jobs: int = -1, scheduler: str | None = None, progress: bool = False):
     """Play ``chosen`` and the base game on fresh games (the confirmation seed) as a study in
@@ -225,11 +247,7 @@ def confirm(spec: DesignSpec, chosen: list[Design], directory: Path, *, record: 
     from ..pipeline.study import parse_study
     from ..reporting.report import write_report
     from ..store.reader import open_dataset
-    text = study_spec(spec, chosen, games=spec.confirm_games, seed=seeds(spec.seed)["confirm"],
-                      name=f"{spec.name}_confirm",
-                      note=f"The top {len(chosen)} of {record['search']['tried']:,} designs tried by the search {spec.name}, re-played "
-                           f"on fresh games (a seed the search never played) against the base game.")
-    _validate(text)
+    text = confirmation_spec(spec, chosen, tried=record["search"]["tried"])
     spec_path = directory / "confirm.toml"
     # a resumed search that chose other designs starts their confirmation again; the same ones resume it
     again = spec_path.exists() and spec_path.read_text(encoding="utf-8") != text

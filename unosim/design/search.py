@@ -18,7 +18,11 @@ of the batch play the same game numbers, so each design's difference from the ba
 fit one sample of deals.
 
 **Seeds**: the spec's seed spawns (``numpy.random.SeedSequence``) independent streams: the search's
-games, the sampler's draws, and the confirmation's games (:mod:`.confirm`), which the search never plays.
+games, the sampler's draws, the confirmation's games (:mod:`.confirm`), which the search never plays, and
+the exported study specs' games (one child of that stream per trial, :func:`export_seed`): an exported
+design played with ``unosim study run`` is a fresh study, independent of the search, of the confirmation
+that chose to report it, and of every other exported design. A stream added at the end leaves the earlier
+ones as they were (a child's seed depends on its index, not on how many were spawned).
 """
 
 from __future__ import annotations
@@ -44,14 +48,24 @@ ETA = 3
 RUNGS = 3
 BLOCK = 2**32
 JOURNAL = "trials.journal"
-SEED_STREAMS = ("search", "sampler", "confirm")
+SEED_STREAMS = ("search", "sampler", "confirm", "export")
 
 
 def seeds(seed: int) -> dict[str, int]:
     """The independent seed of each stream of :data:`SEED_STREAMS`, spawned from the spec's seed."""
     children = np.random.SeedSequence(seed).spawn(len(SEED_STREAMS))
-    return {name: int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
-            for name, child in zip(SEED_STREAMS, children, strict=True)}
+    return {name: _as_seed(child) for name, child in zip(SEED_STREAMS, children, strict=True)}
+
+
+def export_seed(seed: int, trial: int) -> int:
+    """The seed of trial ``trial``'s exported study spec: child ``trial`` of the export stream (the stream's
+    ``spawn()`` would hand it out as its child number ``trial``)."""
+    return _as_seed(np.random.SeedSequence(seed, spawn_key=(SEED_STREAMS.index("export"), trial)))
+
+
+def _as_seed(sequence: np.random.SeedSequence) -> int:
+    """A study seed (a non-negative int64) drawn from ``sequence``."""
+    return int(sequence.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 **Rules**: every rule of :data:`unosim.game.rule_table.PARAMETERS` in the groups ``house`` and ``deck``
 (the house rules of docs/rules.md §4, the hand size and the blank cards) that the variant's family has
 (:func:`unosim.game.rules.applies`) and does not fix, with its
-domain from the table: a toggle's two values, a choice's choices, an integer rule's range, and for
-``blank_effects`` one effect for every blank card. ``mercy_limit`` (none or ``hand_size + 1``..200) is
+domain from the table: a toggle's two values, a choice's choices, an integer rule's range, and for a
+rule holding one choice per slot (``blank_effects``: one effect per blank card) one choice for all its
+slots. ``mercy_limit`` (none or ``hand_size + 1``..200) is
 searched over none and :data:`MERCY_LIMITS`, the limits a table plays (a limit of 200 never bites).
 Match rules are not searched (a design is judged on single rounds) nor the people's habits (§1.10).
 
@@ -108,8 +109,8 @@ class Space:
                 continue
             if d.is_deck:
                 deck[d.name.removeprefix("deck.")] = int(values[d.name])
-            elif d.name == "blank_effects":
-                out[d.name] = (values[d.name],) * rule_table.N_BLANK_SLOTS
+            elif _slots(d.name) > 1:
+                out[d.name] = (values[d.name],) * _slots(d.name)
             else:
                 out[d.name] = None if values[d.name] == NONE else values[d.name]
         if deck:
@@ -132,12 +133,19 @@ class Space:
                  "§": d.section} for d in self.dimensions]
 
 
+def _slots(name: str) -> int:
+    """How many values a searched rule holds: one choice per slot of a rule that has choices (the effect of
+    each blank card), else one."""
+    rule = rule_table.BY_NAME.get(name)
+    return rule.size if rule is not None and rule.choices else 1
+
+
 def rule_dimension(rule: rule_table.Rule, published: Any) -> Dimension | None:
     doc, section = rule.doc, f"§{rule.section}"
     if rule.name == "mercy_limit":
         return Dimension(rule.name, (NONE, *MERCY_LIMITS), doc=doc, section=section)
-    if rule.name == "blank_effects":
-        return Dimension(rule.name, rule.choices, doc=doc + " (one effect for every blank)", section=section)
+    if rule.choices and rule.size > 1:
+        return Dimension(rule.name, rule.choices, doc=f"{doc} (one for all {rule.size})", section=section)
     if rule.choices:
         return Dimension(rule.name, rule.choices, doc=doc, section=section)
     if rule.widget == "int":

@@ -77,6 +77,7 @@ def _server(host: str, port: int, workdir=None):
 
     from .jobs import Runs
     from .server import create_app
+    from .slow_clients import HeadDeadline
 
     class Server(uvicorn.Server):
         """uvicorn's server, telling the app when it starts to stop (a request waiting on a run ends)."""
@@ -89,9 +90,10 @@ def _server(host: str, port: int, workdir=None):
     sock = _bind(host, port)
     runs = Runs(workdir)
     app = create_app(runs, _hosts(host), sock.getsockname()[1], stopping=stopping)
-    # a client slower than the keep-alive timeout is dropped; on Ctrl-C, open requests get a second
+    # a client slower than the keep-alive timeout between requests is dropped, and one that does not finish
+    # a request's head within its deadline (slow_clients); on Ctrl-C, open requests get a second
     config = uvicorn.Config(app, log_level="error", lifespan="off", timeout_keep_alive=5,
-                            timeout_graceful_shutdown=1)
+                            timeout_graceful_shutdown=1, http=HeadDeadline)
     return Server(config), sock, runs
 
 

@@ -34,7 +34,8 @@ rebinding) is refused by Starlette's ``TrustedHostMiddleware``; a state-changing
 from a page of another origin, or a POST that is not ``application/json`` (a cross-site form or
 ``text/plain`` post, which browsers send without asking), is refused (403, 415); at most
 :data:`~unosim.explore.jobs.MAX_PENDING` runs wait or play at once, a new one past that is a 429. No
-request can stall it: a body over :data:`MAX_BODY` bytes is refused while it is read (413), a body not
+request can stall it: a request's head not sent within :data:`~unosim.explore.slow_clients.HEAD_TIMEOUT_S`
+seconds closes its connection, a body over :data:`MAX_BODY` bytes is refused while it is read (413), a body not
 sent within :data:`BODY_TIMEOUT_S` seconds too (408), JSON is parsed and validated in a thread, off the
 event loop, and every error is JSON ``{"error": ...}`` of at most :data:`MAX_ERROR` characters.
 """

@@ -5,6 +5,7 @@ into the cache on first use (announced on stderr) or loaded from it, and the cho
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import sys
@@ -123,7 +124,7 @@ def _load(build: Build, announce: bool) -> Kernel:
     from numba.core import config
 
     from . import cache
-    from .notice import CompileNotice
+    from .notice import CompileNotice, WaitNotice
 
     loaded = _import(build)
     if config.DISABLE_JIT:   # NUMBA_DISABLE_JIT=1 compiles nothing: no notice, no marker
@@ -133,22 +134,20 @@ def _load(build: Build, announce: bool) -> Kernel:
         _first_call(loaded)
         cache.mark_used(build)
     else:
-        with cache.compile_lock(build, lambda: announce and _say(f"unosim: waiting for another process that is "
-                                                                 f"compiling the {build.describe()}…")):
-            if cache.is_warm(build):   # another process compiled it while this one waited
-                _first_call(loaded)
-            else:
-                with CompileNotice(build.describe(), estimate_seconds(build),
-                                   stream=None if announce else io.StringIO()) as notice:
+        stream = None if announce else io.StringIO()
+        with contextlib.ExitStack() as waiting:
+            wait = WaitNotice(build.describe(), estimate_seconds(build), stream=stream)
+            with cache.compile_lock(build, lambda: waiting.enter_context(wait)):
+                waiting.close()   # the lock is this process's: a wait for another one's compile is over
+                if cache.is_warm(build):   # another process compiled it while this one waited
                     _first_call(loaded)
-                cache.mark_compiled(build, notice.seconds)
-                COMPILES.append((build, notice.seconds))
+                else:
+                    with CompileNotice(build.describe(), estimate_seconds(build), stream=stream) as notice:
+                        _first_call(loaded)
+                    cache.mark_compiled(build, notice.seconds)
+                    COMPILES.append((build, notice.seconds))
     _loaded[build] = loaded
     return loaded
-
-
-def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
 
 
 def _first_call(loaded: Kernel) -> None:

@@ -131,14 +131,19 @@ class CompileNotice:
         self.seconds = time.perf_counter() - self.start
         for callback in _watchers:
             callback(None)
-        it = "it" if self.builds == 1 else "them"
-        outcome = (f"unosim: compiled in {self.seconds:.0f} s; later runs load {it} from the cache" if kind is None
-                   else f"unosim: compile stopped after {self.seconds:.0f} s")
+        outcome = self.outcome(stopped=kind is not None)
         if self.live:
             self._show(outcome)
             self._write("\n")
         else:
             self._write(f"{outcome} ({self.description})\n")
+
+    def outcome(self, stopped: bool) -> str:
+        """The last line: done, or stopped (by an error or Ctrl-C)."""
+        if stopped:
+            return f"unosim: compile stopped after {self.seconds:.0f} s"
+        it = "it" if self.builds == 1 else "them"
+        return f"unosim: compiled in {self.seconds:.0f} s; later runs load {it} from the cache"
 
     def _tick(self) -> None:
         while not self._stop.wait(TICK_S):
@@ -167,3 +172,22 @@ class CompileNotice:
             self.stream.flush()
         except (OSError, ValueError):
             pass   # a closed stream never stops a compile
+
+
+class WaitNotice(CompileNotice):
+    """``with WaitNotice(description, estimate):`` while another process compiles the build this one needs
+    (it holds the build's compile lock): said as a compile is, the time waited in place of the time
+    compiled, so a terminal and the explorer's page both show why nothing plays yet."""
+
+    @property
+    def headline(self) -> str:
+        return (f"unosim: waiting for another process that is compiling the {self.description} (a first "
+                f"compile takes {self.expected})")
+
+    def progress(self, elapsed: float) -> str:
+        return f"unosim: waiting for another process's compile… {elapsed:.0f} s so far"
+
+    def outcome(self, stopped: bool) -> str:
+        if stopped:
+            return f"unosim: waiting stopped after {self.seconds:.0f} s"
+        return f"unosim: the other process's compile ended after {self.seconds:.0f} s of waiting"
