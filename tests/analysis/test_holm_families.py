@@ -62,6 +62,12 @@ def test_a_cell_listed_twice_is_one_test_of_the_per_cell_families(twice, name):
         _rows(with_duplicate, variant="until")["p_holm"].to_list()
 
 
+def test_the_report_gives_each_family_the_size_of_its_distinct_tests(twice):
+    from unosim.reporting.report import _families
+    assert _families(twice[0]) == _families(twice[1])
+    assert any(f.startswith("effects") for f in _families(twice[0]))
+
+
 def test_the_checker_holds_the_tables_to_the_family_of_distinct_tests(twice):
     written = as_written(twice[0])
     found = claims(written)
