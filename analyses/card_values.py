@@ -9,11 +9,11 @@ from pathlib import Path
 import polars as pl
 
 from unosim import analysis
-from unosim.analysis.card_prices import card_prices, declared_classes, price_line
+from unosim.analysis.card_prices import card_prices, declared_by_variant, price_line
 from unosim.cli.script_args import dataset_from_argv
 
 ds = dataset_from_argv(__doc__)
-table = analysis.card_values(ds.seats, declared=declared_classes(ds.cells()))
+table = analysis.card_values(ds.seats, declared=declared_by_variant(ds.cells()))
 balance = analysis.card_balance(table)
 analysis.write_tables({"card_values": table, "card_balance": balance}, Path(ds.path, "analysis"))
 with pl.Config(tbl_rows=-1):

@@ -8,7 +8,8 @@ games compares the file written before it with the one written after (``--check`
 The hashes do not depend on where a field sits in a record: raw table columns are hashed by name in
 sorted order (a column appended elsewhere is the same table), and trace events by event name rather
 than code (a renumbered event is the same trace). The replay text (what tests/engine/golden/ holds) is
-hashed too.
+hashed too. The opening hands are hashed over the built-in classes; the declared cards' slots
+(``opening_declared``) only where a configuration declares cards.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import sys
 import numpy as np
 
 from unosim.game import protocol as L
+from unosim.game.cards import N_HAND_CLASSES
 from unosim.game.rules import get_variant
 from unosim.play.simulate import resolve, run_compiled
 from unosim.play.trace import describe_events
@@ -135,6 +137,10 @@ def _hash_table(array: np.ndarray, columns: tuple[str, ...]) -> str:
     return digest.hexdigest()[:20]
 
 
+def _hash_matrix(array: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()[:20]
+
+
 def _hash_events(events: np.ndarray) -> str:
     digest = hashlib.sha256()
     for code, seat, a, b in events.tolist():
@@ -155,15 +161,17 @@ def play(config: dict) -> dict:
     rs, specs = resolve(config["variant"], config["players"], config["lineup"], config["rules"])
     raw = run_compiled(rs, config["players"], specs, config["seed"], 0, config["games"])
     traced = run_compiled(rs, config["players"], specs, config["seed"], 0, config["games"], trace=True)
+    declared = raw.opening[:, N_HAND_CLASSES:]
     return {
         "rounds": _hash_table(raw.rounds, L.ROUND_COLUMNS),
         "seats": _hash_table(raw.seats, L.SEAT_COLUMNS),
-        "opening": hashlib.sha256(np.ascontiguousarray(raw.opening).tobytes()).hexdigest()[:20],
+        "opening": _hash_matrix(raw.opening[:, :N_HAND_CLASSES]),
         "matches": _hash_table(raw.matches, L.MATCH_COLUMNS),
         "traced_rounds": _hash_table(traced.rounds, L.ROUND_COLUMNS),
         "events": _hash_events(traced.events),
         "text": _hash_text(traced.events),
         "n_rounds": len(raw.rounds),
+        **({"opening_declared": _hash_matrix(declared)} if declared.any() else {}),
     }
 
 

@@ -10,7 +10,8 @@ import inspect
 
 import pytest
 
-MODULES = ("inference", "proportions", "intervals", "survival", "fairness", "skill", "luck", "paired", "practical")
+MODULES = ("inference", "proportions", "intervals", "survival", "fairness", "skill", "luck", "paired", "practical",
+           "price_check")
 #: public functions that compute no statistic of their own (a lookup, a conversion, arithmetic on a
 #: table's figures): they need no reference
 NO_SOURCE = {"intervals.z_value", "luck.majority_chance", "luck.rounds_needed_row", "luck.share",

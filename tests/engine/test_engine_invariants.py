@@ -13,7 +13,7 @@ import pytest
 from unosim.engine.core import audit as kernel_audit
 from unosim.engine.core.round import new_game
 from unosim.engine.record import state as kernel_state
-from unosim.game import cards
+from unosim.game import cards, rule_table
 from unosim.game import protocol as L
 from unosim.game.policies import SEARCH_POLICIES
 from unosim.game.protocol import POLICY_NAMES
@@ -106,7 +106,7 @@ def _check_audited_tables(rs, players, raw):
     if rs.mechanics != "spin":   # a final-card spin may empty a loser's hand (docs/rules.md §2.3.6)
         assert (seats[:, :, L.SC_CARDS_LEFT][(won == 0) & ~knocked] > 0).all()
     if rs.mechanics == "spin":
-        outcomes = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + L.N_SPIN_OUTCOMES]
+        outcomes = rounds[:, L.RC_OUTCOME:L.RC_OUTCOME + rule_table.N_SPIN_OUTCOMES]
         assert (outcomes.sum(axis=1) == rounds[:, L.RC_SPINS]).all()
         assert (rounds[:, L.RC_FINAL_SPINS] <= 1).all()
     else:
@@ -132,7 +132,7 @@ def _check_audited_tables(rs, players, raw):
     left = seats[:, :, L.SC_CARDS_LEFT].sum(axis=1)
     assert (left <= dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
     assert (raw.opening.reshape(games, players, -1).sum(axis=2) == rs.hand_size).all()
-    if rs.mechanics == "classic" and rs.blank_effects == ("swap_hands",) * L.N_BLANK_SLOTS:
+    if rs.mechanics == "classic" and rs.blank_effects == ("swap_hands",) * rule_table.N_BLANK_SLOTS:
         # without discard effects every card that left a hand was played
         assert (left == dealt + rounds[:, L.RC_DRAWS] - rounds[:, L.RC_PLAYS]).all()
 

@@ -61,8 +61,8 @@ def test_a_good_card_is_checked_with_its_label_spec_and_the_deck_in_effect(explo
     ({"seven_o": DRAW_THREE}, {}, "rule cards: card name 'seven_o' clashes with the rule 'seven_o'"),
     ({"x": {"coloured": True, "effects": ["draw:3"], "count": 0}}, {},
      "rule cards: card 'x' has count 0: no seat could ever play it"),
-    ({"x": {"wild": True, "effects": ["wild", "draw:4"], "points": 40, "challengeable": True}}, {},
-     "declared card 'x' (challengeable) plays in the reference engine only"),
+    ({"x": {"coloured": True, "effects": ["draw:4"], "challengeable": True}}, {},
+     "rule cards: card 'x' is contradictory: only a wild draw card may be challengeable"),
 ])
 def test_each_bad_card_gets_one_clear_line_from_both_endpoints(explorer, cards, rules, message):
     status, answer = check(explorer, cards, **rules)

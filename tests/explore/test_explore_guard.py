@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import statistics
+import subprocess
+import sys
 import time
 
 import pytest
@@ -64,12 +67,51 @@ async def http(port: int, method: str, path: str, headers: dict | None = None, b
     return status, json.loads(text) if b"application/json" in head_text else text
 
 
-@pytest.fixture(scope="module")
-def explorer_process():
-    process, line = unosim_explore()
+# a `unosim explore` whose event loop a request to /block stalls for BLOCK_S: what a handler doing its work
+# in the loop (reading a body, parsing, starting a run) would do to the page
+BLOCKING_EXPLORER = """
+import sys, time
+from unosim.cli import main
+from unosim.explore import server
+
+def blocking(app):
+    async def with_a_stall(scope, receive, send):
+        if scope["type"] == "http" and scope["path"] == "/block":
+            time.sleep(float(sys.argv[1]))   # in the event loop: every other request waits
+        await app(scope, receive, send)
+    return with_a_stall
+
+create_app = server.create_app
+server.create_app = lambda *a, **k: blocking(create_app(*a, **k))
+sys.exit(main(["explore", "--no-browser", "--port", "0"]))
+"""
+BLOCK_S = 2.0
+
+
+def _started(process_and_line) -> tuple[subprocess.Popen, int]:
+    process, line = process_and_line
     port = int(line.split()[2].rstrip("/").rsplit(":", 1)[1])
     asyncio.run(http(port, "GET", "/"))
-    time.sleep(2)   # past the first requests' imports and the worker's start
+    return process, port
+
+
+@pytest.fixture(scope="module")
+def explorers():
+    """Two `unosim explore` processes: the one the attacks go to, and its twin, which no attack reaches: the
+    same page asked of it at the same moments measures what this machine's load alone does to a page request."""
+    started = [_started(unosim_explore()) for _ in range(2)]
+    time.sleep(2)   # past the first requests' imports and the workers' start
+    yield [port for _, port in started]
+    for process, _ in started:
+        process.terminate()
+        process.wait(30)
+
+
+@pytest.fixture
+def blocking_explorer():
+    process, port = _started((lambda p: (p, p.stdout.readline()))(subprocess.Popen(
+        [sys.executable, "-c", BLOCKING_EXPLORER, str(BLOCK_S)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)))
     yield port
     process.terminate()
     process.wait(30)
@@ -84,57 +126,92 @@ def _slowdown(cpu_s: float = 0.1) -> float:
     return max(1.0, (time.perf_counter() - wall) / (time.process_time() - cpu))
 
 
-def test_attacks_are_refused_while_the_page_answers_within_100_ms(explorer_process):
-    """100 ms on a quiet machine: the bound scales with the contention measured before, during and after
-    (a loaded shared machine slows every process alike; a request that blocked the server would not)."""
-    port = explorer_process
+async def _timed_page(port: int) -> float:
+    t = time.perf_counter()
+    status, page = await http(port, "GET", "/")
+    assert status == 200 and "what-if explorer" in page
+    return time.perf_counter() - t
 
-    async def main():
-        latencies: list[float] = []
-        done = asyncio.Event()
 
-        async def watch():   # the explorer's own page, every 20 ms, for as long as the attacks last
-            while not done.is_set():
-                t = time.perf_counter()
-                status, page = await http(port, "GET", "/")
-                latencies.append(time.perf_counter() - t)
-                assert status == 200 and "what-if explorer" in page
-                contention.append(_slowdown(0.01))
-                await asyncio.sleep(0.02)
-
-        async def flood():
-            gate = asyncio.Semaphore(10)
-
-            async def one():
-                async with gate:
-                    return (await http(port, "POST", "/api/compare", JSON, LONG_RUN))[0]
-            return await asyncio.gather(*(one() for _ in range(2000)))
-
-        watcher = asyncio.create_task(watch())
-        await asyncio.sleep(0.2)
-        results = await asyncio.gather(
-            http(port, "POST", "/api/compare", {"Content-Type": "text/plain", "Origin": "https://evil.example"},
-                 LONG_RUN),
-            http(port, "POST", "/api/compare", {**JSON, "Origin": "https://evil.example"}, LONG_RUN),
-            http(port, "GET", "/api/options", host="evil.example"),
-            http(port, "POST", "/api/compare", JSON, LONG_RUN, host="rebound.example"),
-            http(port, "POST", "/api/compare", JSON, chunks=50),
-            http(port, "POST", "/api/compare", {**JSON, "Content-Length": str(50 << 20)}),
-            flood())
-        done.set()
-        await watcher
-        return results, latencies
-
+async def _watched(port: int, twin: int, attacks) -> tuple[list, list[tuple[float, float]], float]:
+    """The results of the coroutines ``attacks``, while the page is asked of ``port`` and of ``twin`` at once,
+    every 20 ms for as long as they last: (results, (latency, twin's latency) per request, the median
+    contention measured before, during and after: one busy loop preempted for a moment reads as a
+    contention of 20 or more, so the largest would excuse anything)."""
+    pairs: list[tuple[float, float]] = []
     contention = [_slowdown()]
-    (text_post, cross_site, foreign, rebound, chunked, declared, flood), latencies = asyncio.run(main())
-    bound = 0.1 * max(*contention, _slowdown())
+    done = asyncio.Event()
+
+    async def watch():
+        while not done.is_set():
+            pairs.append(tuple(await asyncio.gather(_timed_page(port), _timed_page(twin))))
+            contention.append(_slowdown(0.01))
+            await asyncio.sleep(0.02)
+
+    watcher = asyncio.create_task(watch())
+    await asyncio.sleep(0.2)
+    results = await asyncio.gather(*attacks)
+    done.set()
+    await watcher
+    return results, pairs, statistics.median([*contention, _slowdown()])
+
+
+def _stall(pairs: list[tuple[float, float]], contention: float) -> str | None:
+    """Why the page was not served within 100 ms throughout, or None. 100 ms on a quiet machine, scaled by the
+    contention (a loaded machine slows the work of every process alike), plus the slowest answer of the twin
+    (the longest a page request waited for its server to be scheduled, which no contention figure of this
+    process predicts): a request that holds up the server shows as the difference, a busy machine in both."""
+    worst, twin_worst = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    bound = 0.1 * contention + twin_worst
+    if worst >= bound:
+        return (f"slowest page {worst:.3f} s against a bound of {bound:.3f} s (contention {contention:.2f}, "
+                f"the twin's slowest {twin_worst:.3f} s) in {len(pairs)} requests; slowest: "
+                f"{sorted(pairs)[-5:]}")
+    return None
+
+
+def test_attacks_are_refused_while_the_page_answers_within_100_ms(explorers):
+    """100 ms on a quiet machine: :func:`_stall` says how the bound follows a loaded machine;
+    :func:`test_a_request_that_stalls_the_server_is_caught` shows that it still catches a stalled server."""
+    port, twin = explorers
+
+    async def flood():
+        gate = asyncio.Semaphore(10)
+
+        async def one():
+            async with gate:
+                return (await http(port, "POST", "/api/compare", JSON, LONG_RUN))[0]
+        return await asyncio.gather(*(one() for _ in range(2000)))
+
+    results, pairs, contention = asyncio.run(_watched(port, twin, [
+        http(port, "POST", "/api/compare", {"Content-Type": "text/plain", "Origin": "https://evil.example"}, LONG_RUN),
+        http(port, "POST", "/api/compare", {**JSON, "Origin": "https://evil.example"}, LONG_RUN),
+        http(port, "GET", "/api/options", host="evil.example"),
+        http(port, "POST", "/api/compare", JSON, LONG_RUN, host="rebound.example"),
+        http(port, "POST", "/api/compare", JSON, chunks=50),
+        http(port, "POST", "/api/compare", {**JSON, "Content-Length": str(50 << 20)}),
+        flood()]))
+    text_post, cross_site, foreign, rebound, chunked, declared, flood = results
     assert text_post[0] == 403 and cross_site[0] == 403 and "another origin" in cross_site[1]["error"]
     assert foreign == (400, {"error": "Invalid host header"}) and rebound[0] == 400
     assert declared[0] == 413 and "at most 65,536" in declared[1]["error"]
     # refused while read: answered, or reset (its answer lost) long before 50 MB went through
     assert (chunked[0] == 413 and "at most 65,536" in chunked[1]["error"]) or (chunked[0] is None and chunked[1] < 20 << 20)
     assert flood.count(202) == 4 and flood.count(429) == 2000 - 4
-    assert len(latencies) > 10 and max(latencies) < bound, (bound, sorted(latencies)[-5:], sorted(contention)[-5:])
+    assert len(pairs) > 10 and _stall(pairs, contention) is None, _stall(pairs, contention)
+
+
+def test_a_request_that_stalls_the_server_is_caught(explorers, blocking_explorer):
+    """The check of the attacks above, on an explorer one of whose requests holds its event loop for 2 s."""
+    _, twin = explorers
+
+    async def stall():
+        await asyncio.sleep(0.3)
+        return await http(blocking_explorer, "GET", "/block")
+
+    _, pairs, contention = asyncio.run(_watched(blocking_explorer, twin, [stall(), asyncio.sleep(BLOCK_S + 1)]))
+    assert _stall(pairs, contention) is not None, (contention, sorted(pairs)[-5:])
+    assert max(p[0] for p in pairs) > BLOCK_S / 2   # a page request waited for the stall
 
 
 @pytest.fixture(scope="module")

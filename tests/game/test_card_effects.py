@@ -111,11 +111,19 @@ def test_uno_flip_refuses_one_faced_cards():
         get_variant("flip", {"cards": [DRAW_THREE]})
 
 
-@pytest.mark.parametrize("flag", ["challengeable", "same_effect=false"])
-def test_the_compiled_engine_refuses_reference_only_cards_with_a_clear_line(flag):
-    card = "x:wild,effects=wild+draw:3," + flag if flag == "challengeable" else f"x:coloured,{flag}"
-    with pytest.raises(ValueError, match=f"declared card 'x' \\({flag}\\) plays in the reference engine only"):
-        get_variant("classic", {"cards": [card]}).compile(4)
+def test_the_compiled_rules_carry_the_legality_fields_as_bits_of_the_row():
+    """challengeable and same_effect = false are data of the card's row (docs/rules.md §2.7), not refused."""
+    from unosim.game import protocol as L
+    declared = ["x:wild,effects=wild+draw:3,challengeable", "y:coloured,effects=skip:2,same_effect=false",
+                "z:coloured,effects=skip:3"]
+    ir = get_variant("classic", {"cards": declared}).compile(4)[0]
+    bits = [ir[L.IR_CARDS + slot * card_effects.CARD_ROW + card_effects.ROW_LEGALITY] for slot in range(3)]
+    assert bits == [custom_cards.CHALLENGEABLE, custom_cards.OWN_COLOUR_ONLY, 0]
+
+
+def test_same_effect_on_a_wild_is_refused_as_meaningless():
+    with pytest.raises(ValueError, match="card 'x' is contradictory: same_effect concerns coloured cards"):
+        get_variant("classic", {"cards": ["x:wild,effects=wild+draw:3,same_effect=false"]})
 
 
 def test_the_compiled_rules_carry_a_new_card_as_a_row_of_numbers():

@@ -12,7 +12,7 @@ import pytest
 
 import unosim
 from unosim import reference
-from unosim.game import cards, families, protocol
+from unosim.game import cards, families, protocol, rule_table
 from unosim.game.rules import RuleSet, get_variant, make_rules, variant_names
 from unosim.play.simulate import resolve, run_compiled
 
@@ -41,7 +41,7 @@ def test_direct_construction_starts_from_the_family_defaults(name):
 
 def test_construction_normalises_like_make_rules():
     rs = RuleSet(family="classic", blank_effects="others_draw_1", p_forget_uno=[0.1, 0.2, 0.3])
-    assert rs.blank_effects == ("others_draw_1",) * protocol.N_BLANK_SLOTS
+    assert rs.blank_effects == ("others_draw_1",) * rule_table.N_BLANK_SLOTS
     assert rs.p_forget_uno == (0.1, 0.2, 0.3)
     assert rs == make_rules("classic", {"blank_effects": "others_draw_1", "p_forget_uno": [0.1, 0.2, 0.3]})
 

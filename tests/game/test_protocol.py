@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from unosim.game import policies, protocol
+from unosim.game import policies, protocol, rule_table
 from unosim.reference.mechanics import spin as reference_spin
 
 LAYOUTS = (protocol.IRULES, protocol.FRULES, protocol.ROUND_TABLE, protocol.SEAT_TABLE, protocol.MATCH_TABLE,
@@ -40,17 +40,17 @@ def test_every_table_slot_has_a_unique_column_name(layout):
 
 
 def test_spin_outcomes_sized_once():
-    n = protocol.N_SPIN_OUTCOMES
-    assert protocol.ROUND_COLUMNS[protocol.RC_OUTCOME:protocol.RC_OUTCOME + n] == protocol.SPIN_OUTCOMES
+    n = rule_table.N_SPIN_OUTCOMES
+    assert protocol.ROUND_COLUMNS[protocol.RC_OUTCOME:protocol.RC_OUTCOME + n] == rule_table.SPIN_OUTCOMES
     assert protocol.FRULES.fields[[f.name for f in protocol.FRULES.fields].index("SPIN_WEIGHT")].size == n
-    assert [f.__name__ for f in reference_spin.OUTCOMES] == list(protocol.SPIN_OUTCOMES)
-    assert [getattr(protocol, o.upper()) for o in protocol.SPIN_OUTCOMES] == list(range(n))
+    assert [f.__name__ for f in reference_spin.OUTCOMES] == list(rule_table.SPIN_OUTCOMES)
+    assert [getattr(protocol, o.upper()) for o in rule_table.SPIN_OUTCOMES] == list(range(n))
 
 
 def test_event_codes_are_unique_and_named():
     codes = [v for k, v in protocol.GENERATED.items() if k.startswith("EV_")]
     assert sorted(codes) == list(range(1, len(protocol.EVENTS) + 1))
-    assert all(protocol.EV_NAMES[getattr(protocol, f"EV_{name.upper()}")] == name for name, _ in protocol.EVENTS)
+    assert all(protocol.EV_NAMES[getattr(protocol, f"EV_{event.name.upper()}")] == event.name for event in protocol.EVENTS)
 
 
 def test_policy_ids_and_parameters_come_from_the_protocol():
@@ -115,8 +115,8 @@ def test_every_wing_appends_its_fields_after_the_core():
         assert layout.fields[len(layout.fields) - len(wing):] == wing, table
     assert P.ROUND_COLUMNS[P.RC_WINGS:] == P.wing_columns("rounds")
     assert P.SEAT_COLUMNS[P.SC_WINGS:] == P.wing_columns("seats")
-    names = [name for name, _ in P.EVENTS]
-    assert names[len(names) - len(P.wing_fields("events")):] == [name for name, _ in P.wing_fields("events")]
+    names = [event.name for event in P.EVENTS]
+    assert names[len(names) - len(P.wing_fields("events")):] == [event.name for event in P.wing_fields("events")]
     assert all(isinstance(m, P.Mechanism) for m in P.MECHANISMS.values())
 
 

@@ -81,7 +81,7 @@ def valid_draw(rng: random.Random) -> dict:
     maybe("spin_weights", lambda: _spin_weights(rng), 0.7)
     maybe("shout_weight", lambda: rng.choice(WEIGHTS[1:]) if rng.random() < 0.5
           else [rng.choice(WEIGHTS[1:]) for _ in range(players)])
-    maybe("stacking", lambda: rng.choice(R.STACKING))
+    maybe("stacking", lambda: rng.choice(rule_table.STACKING))
     for toggle in ("jump_in", "seven_o", "draw_until_playable", "force_play_drawn", "voluntary_draw",
                    "wd4_challenge", "no_bluffing", "two_player_reverse_skip", "final_card_effects",
                    "spin_first_card_spins", "spin_continue_after_winner"):

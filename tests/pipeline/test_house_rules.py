@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from unosim.cli import main
-from unosim.game import rules
+from unosim.game import rule_table, rules
 from unosim.pipeline.house_rules import house_rules_spec
 from unosim.pipeline.study import load_study, parse_study
 
@@ -23,7 +23,7 @@ def registry_alternatives(variant: str, players: list[int]) -> set[tuple[str, ob
     out = set()
     candidates = [(f.name, not getattr(base, f.name)) for f in fields(rules.RuleSet)
                   if isinstance(getattr(base, f.name), bool) and f.name != "_name"]
-    candidates += [("stacking", s) for s in rules.STACKING]
+    candidates += [("stacking", s) for s in rule_table.STACKING]
     for name, value in candidates:
         if value == getattr(base, name):
             continue

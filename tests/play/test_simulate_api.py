@@ -5,7 +5,7 @@ import polars as pl
 import pytest
 
 import unosim
-from unosim.game import cards
+from unosim.game import cards, custom_cards
 
 SINGLE = {"match_mode": "single_round"}
 
@@ -18,7 +18,8 @@ def test_tables_carry_every_field_of_rules_1_13():
     for col in ("game", "round", "seat", "rel_dealer", "policy", "won", "cards_left", "points_left",
                 "n_drawn", "n_played", "knocked_out", "knockout_turn"):
         assert col in res.seats.columns
-    assert [c for c in res.seats.columns if c.startswith("open_")] == [f"open_{k}" for k in cards.HAND_CLASSES]
+    assert [c for c in res.seats.columns if c.startswith("open_")] == [
+        *(f"open_{k}" for k in cards.HAND_CLASSES), *custom_cards.OPEN_DECLARED]
     assert res.seats.height == 3 * res.rounds.height
     assert res.matches.height == 50
     assert res.rounds["variant"].unique().to_list() == ["minions"]

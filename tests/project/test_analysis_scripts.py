@@ -92,3 +92,20 @@ def test_flip_pairing_script_compares_every_pairing_with_the_default(tmp_path):
     for table in data["tables"]:
         assert [row[0] for row in table["rows"]] == ["shared_backs", "transcribed"]
         assert table["rows"][0][3] == "" and "z = " in table["rows"][1][3]
+
+
+def test_card_prices_script_checks_each_card_by_a_paired_study(tmp_path):
+    """analyses/card_prices.py: a table per player count, a row per card with its price, the fit's value
+    against the Draw Two, the paired study's and their z, stamped as a results file."""
+    sys.path.insert(0, str(Path(__file__).parents[2] / "docs" / "gen"))
+    import results_pages
+    out = tmp_path / "card_prices.json"
+    path = Path(__file__).parents[2] / "analyses" / "card_prices.py"
+    done = subprocess.run([sys.executable, str(path), "--games", "3000", "--players", "2", "--out", str(out)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    data = results_pages.load(out)
+    assert [t["caption"] for t in data["tables"]] == ["classic, 2 players"]
+    rows = data["tables"][0]["rows"]
+    assert [r[0].split(" ")[0] for r in rows] == ["draw_three", "skip_two", "burden", "draw_until"]
+    assert all(" ± " in r[2] and " ± " in r[3] and float(r[4]) == float(r[4]) for r in rows)

@@ -24,7 +24,7 @@ def test_output_tables_have_the_documented_shapes_and_types():
     n_rounds = len(r.rounds)
     assert r.rounds.shape == (n_rounds, L.RC_SIZE) and r.rounds.dtype == np.int64
     assert r.seats.shape == (n_rounds * 4, L.SC_SIZE) and r.seats.dtype == np.int32
-    assert r.opening.shape == (n_rounds * 4, cards.N_HAND_CLASSES) and r.opening.dtype == np.int8
+    assert r.opening.shape == (n_rounds * 4, L.N_OPENING) and r.opening.dtype == np.int8
     assert r.matches.shape == (2, L.MC_SIZE) and r.matches.dtype == np.int64
     assert r.events.shape[1] == 4 and r.events.dtype == np.int64 and len(r.events) > 0
     assert (r.opening.sum(axis=1) == 7).all()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -14,6 +15,7 @@ import pytest
 from study_specs import small, table
 
 from unosim.cli import main
+from unosim.game import protocol
 from unosim.pipeline.runner import RunError, run_study
 from unosim.pipeline.study import parse_study
 from unosim.store import integrity
@@ -224,3 +226,32 @@ def test_a_damaged_ledger_is_named(copy_of):
         (copy_of / LEDGER).write_text("\n".join([bad, *lines]) + "\n")
         with pytest.raises(DatasetError, match="parts.jsonl.*holds a line that is not a job record: "):
             open_dataset(copy_of)
+
+
+def test_a_resume_under_another_version_of_a_mechanism_is_refused_and_its_old_parts_are_not_adopted(
+        small_pair, tmp_path, monkeypatch):
+    """The manifest and every part record the version of each mechanism the study plays
+    (``protocol.Mechanism.version``; classic: its blank cards). A raised version stops a resume as another
+    engine version does; accepted, it is recorded, and a part written under the old version is redone."""
+    a, _ = small_pair
+    root = shutil.copytree(a, tmp_path / "out" / "small")
+    blank = protocol.MECHANISMS["blank"]
+    manifest = read_manifest(root)
+    assert manifest["mechanism_versions"] == {"blank": blank.version}
+    lines = (root / LEDGER).read_text().splitlines()
+    (root / LEDGER).write_text("\n".join(lines[:-1]) + "\n")   # a job's record lost: its parts await adoption
+    lost = json.loads(lines[-1])
+    manifest["status"] = "interrupted"
+    write_manifest(root, manifest)
+
+    monkeypatch.setitem(protocol.MECHANISMS, "blank", dataclasses.replace(blank, version=blank.version + 1))
+    with pytest.raises(RunError, match=f"other versions of its mechanisms \\(blank: version {blank.version}, "
+                                       f"now {blank.version + 1}\\).*--accept-engine-change"):
+        run_study(parse_study(small()), tmp_path / "out", n_jobs=1, progress=False)
+    summary = run_study(parse_study(small()), tmp_path / "out", n_jobs=1, progress=False, accept_engine_change=True)
+    assert summary.jobs_run == 1 and summary.jobs_skipped == len(lines) - 1
+    resumed = read_manifest(root)
+    assert resumed["mechanism_versions"] == {"blank": blank.version + 1}
+    assert resumed["engine_history"][0]["mechanism_versions"] == {"blank": blank.version}
+    redone = next(root.glob(f"rounds/*/*/part-{lost['cell']}-{lost['job']:05d}.parquet"))
+    assert integrity.file_facts(redone).identity["mechanism_versions"] == {"blank": blank.version + 1}

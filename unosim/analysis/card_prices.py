@@ -1,10 +1,10 @@
 """Prices of declared cards (docs/rules.md §2.7): what a card invented as data is worth, in printed points.
 
-The engines count an opening hand by the built-in classes of :data:`unosim.game.cards.HAND_CLASSES`;
-a declared card has none, so it is the rest of the hand: ``hand_size − Σ open_k`` (every seat is dealt
-``hand_size`` cards). With one declared card that rest is its count, exactly; several declared cards of
-one rule set are priced together, as one class named ``a+b`` (the raw tables cannot tell them apart),
-printed at their copies' mean points. :func:`unosim.analysis.card_values` fits that class like any other.
+The engines count an opening hand by card class, and each declared card on its own: the seat table's
+``open_declared_<slot>`` columns (:data:`unosim.game.custom_cards.OPEN_DECLARED`, slot = the order of the
+rule set's declared cards that are not a built-in class). :func:`declared_cards` names each slot's card
+and its printed points per variant, and :func:`unosim.analysis.card_values` fits each as a class of its
+own, like any built-in class: two declared cards in one deck get two values and two prices.
 
 A card's *price* is the printed points that its value is worth on the cell's points line
 (:func:`unosim.analysis.card_balance`: the weighted least-squares line of value on printed points):
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from ..game.cards import HAND_CLASSES
-from ..game.rules import from_key
+from ..game.custom_cards import OPEN_DECLARED
+from ..game.rules import RuleSet, from_key
 from .claims import Claim, Sentence
 from .phrasing import claim_of
 from .win_rates import CELL
@@ -30,25 +31,28 @@ PRICE_SUBJECT = "Price of "   # the subject of a price claim, before the card's 
 
 
 @dataclass(frozen=True)
-class DeclaredClass:
-    """The opening-hand class of a variant's declared cards."""
+class DeclaredCard:
+    """A declared card as the card-value fit sees it."""
 
-    name: str          # the card's name; several cards' names joined by '+'
-    points: int        # printed points (several cards: their copies' mean, rounded)
-    hand_size: int     # cards dealt to each seat: the declared count is what the built-in classes leave
+    name: str
+    points: int        # printed points
+    column: str        # the seat table's column of its opening count (custom_cards.OPEN_DECLARED)
 
 
-def declared_classes(cells: pl.DataFrame) -> dict[str, DeclaredClass]:
+def declared_cards(rules: RuleSet) -> tuple[DeclaredCard, ...]:
+    """The declared cards of ``rules`` that take a slot of their own (a declared copy of a built-in class
+    is that class: it is counted and priced with it)."""
+    return tuple(DeclaredCard(d.name, d.points, OPEN_DECLARED[slot]) for slot, d in enumerate(rules.new_cards))
+
+
+def declared_by_variant(cells: pl.DataFrame) -> dict[str, tuple[DeclaredCard, ...]]:
     """Per variant of ``cells`` (columns ``variant``, ``rules_key``: a manifest's cells) that declares
-    cards of its own, their class."""
+    cards of its own, those cards."""
     out = {}
     for variant, key in cells.select("variant", "rules_key").unique().iter_rows():
-        rules = from_key(key)
-        new = rules.new_cards
-        if new:
-            copies = sum(d.copies for d in new)
-            out[variant] = DeclaredClass("+".join(d.name for d in new),
-                                         round(sum(d.points * d.copies for d in new) / copies), rules.hand_size)
+        found = declared_cards(from_key(key))
+        if found:
+            out[variant] = found
     return out
 
 

@@ -12,9 +12,9 @@ win probability from holding a ``k`` instead of an average card of the deal. Sta
 cluster-robust by game (CR1; the seats of one round, and the rounds of one match, are dependent). Seat
 dummies are included only when seat and dealer position are not collinear (a fixed first dealer).
 Card kinds absent from the deck are left out; their printed points come from
-:data:`unosim.game.cards.HAND_CLASS_POINTS`. A variant's declared cards (docs/rules.md §2.7), which the
-engines leave out of the opening counts, are one more class: the rest of the hand
-(:mod:`unosim.analysis.card_prices`), named and printed as declared.
+:data:`unosim.game.cards.HAND_CLASS_POINTS`. Each declared card of a variant (docs/rules.md §2.7) is a
+class of its own, counted by the engines in its slot's column (:mod:`unosim.analysis.card_prices`),
+named and printed as declared.
 
 The fit streams each group in batches of whole games and never holds the group or a float64 design
 matrix in memory (a 10M-game cell has 40M seat rows):
@@ -45,14 +45,14 @@ from numba import njit
 from threadpoolctl import threadpool_limits
 
 from ..game.cards import HAND_CLASS_POINTS, HAND_CLASSES
+from ..game.custom_cards import OPEN_DECLARED
 from ..game.protocol import MAX_PLAYERS
-from .card_prices import DeclaredClass
+from .card_prices import DeclaredCard
 from .distributions import normal_quantile
 from .win_rates import CELL
 
 OPEN_COLUMNS = tuple(f"open_{c}" for c in HAND_CLASSES)
-DECLARED_COLUMN = "open_declared"   # the declared cards' opening count, derived (not a column of the tables)
-COUNT_COLUMNS = (*OPEN_COLUMNS, DECLARED_COLUMN)
+COUNT_COLUMNS = (*OPEN_COLUMNS, *OPEN_DECLARED)
 FIT_COLUMNS = ("game", "seat", "rel_dealer", "won", *COUNT_COLUMNS)
 #: rows per streamed batch; a batch grows by the rows of the one game carried over from the previous one
 BATCH_ROWS = 1 << 17
@@ -62,34 +62,39 @@ T = TypeVar("T")
 
 
 def card_values(seats: pl.LazyFrame | pl.DataFrame, by: Sequence[str] = CELL, confidence: float = 0.95,
-                declared: Mapping[str, DeclaredClass] | None = None) -> pl.DataFrame:
+                declared: Mapping[str, Sequence[DeclaredCard]] | None = None) -> pl.DataFrame:
     """One row per group and card kind present in the deck: ``card``, ``points`` (printed),
     ``estimate`` (value vs an average card, in win probability) with ``ci_low``/``ci_high``,
     ``std_error``, ``mean_count`` (mean held in an opening hand), ``n`` (seat rows), ``games``.
-    ``declared``: per variant, the class of its declared cards (:func:`.card_prices.declared_classes`);
-    ``by`` then holds ``variant``."""
+    ``declared``: per variant, its declared cards (:func:`.card_prices.declared_by_variant`), each a row
+    of its own; ``by`` then holds ``variant``. A ValueError when a group holds declared cards that
+    ``declared`` does not name, or when the seats predate their columns (a dataset of engine version 5)."""
     declared = declared or {}
     if declared and "variant" not in by:
         raise ValueError(f"card_values: declared cards are priced per variant; by={list(by)} lacks 'variant'")
     seats = seats.lazy()
+    missing = [c for c in OPEN_DECLARED if c not in seats.collect_schema()]
+    if missing:
+        if declared:
+            raise ValueError(f"card_values: the seats lack {missing[0]!r} (written before each declared card was "
+                             f"counted, engine version 5): play the study again to price its declared cards")
+        seats = seats.with_columns(pl.lit(0, pl.Int8).alias(c) for c in missing)   # no declared card then
     groups = seats.select(list(by)).unique().sort(list(by)).collect()
     tables = []
     for key in groups.iter_rows(named=True):
-        cls = declared.get(key.get("variant"))
-        rest = (pl.lit(cls.hand_size) - pl.sum_horizontal(OPEN_COLUMNS)).cast(pl.Int8) if cls else pl.lit(0, pl.Int8)
-        group = (seats.filter(*[pl.col(c) == v for c, v in key.items()])
-                 .with_columns(rest.alias(DECLARED_COLUMN)).select(FIT_COLUMNS))
+        group = seats.filter(*[pl.col(c) == v for c, v in key.items()]).select(FIT_COLUMNS)
         with threadpool_limits(1, user_api="blas"):  # threaded BLAS is slower here, badly so on busy cores
-            fit = fit_card_values(group, confidence, cls)
+            fit = fit_card_values(group, confidence, declared.get(key.get("variant"), ()))
         tables.append(fit.select(
             *[pl.lit(v, groups.schema[c]).alias(c) for c, v in key.items()], pl.all()))
     return pl.concat(tables) if tables else pl.DataFrame()
 
 
 def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95,
-                    declared: DeclaredClass | None = None) -> pl.DataFrame:
+                    declared: Sequence[DeclaredCard] = ()) -> pl.DataFrame:
     """The card-value table of one group of seat rows (columns :data:`FIT_COLUMNS`), streamed twice;
-    ``declared`` names and prints the class of :data:`DECLARED_COLUMN`."""
+    ``declared`` names and prints the cards of the :data:`~unosim.game.custom_cards.OPEN_DECLARED`
+    columns."""
     with ThreadPoolExecutor(1) as loader:
         loader.submit(_load_game_scores)  # numba's first load takes a second or two: overlap it with pass 1
         try:
@@ -101,6 +106,11 @@ def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95,
     if model is None:   # too few games to tell the cards' values apart: no row rather than a wrong one
         return _Model.empty_table()
     held = [COUNT_COLUMNS[i] for i in model.cards]
+    named = {d.column: d for d in declared}
+    unnamed = [c for c in held if c in OPEN_DECLARED and c not in named]
+    if unnamed:
+        raise ValueError(f"card_values: the seats hold declared cards in {unnamed[0]!r} but no card is declared "
+                         f"there: pass declared= (card_prices.declared_by_variant of the cells)")
 
     def batch_meat(batch: pl.DataFrame) -> np.ndarray:
         scores = _game_scores(*_columns(batch, held), model.beta, model.players, model.seat_dummies)
@@ -109,8 +119,8 @@ def fit_card_values(group: pl.LazyFrame, confidence: float = 0.95,
     meat = np.zeros((model.k, model.k))
     for part in _in_threads(batch_meat, _game_batches(group.select(*FIT_COLUMNS[:4], *held))):
         meat += part
-    names = (*HAND_CLASSES, declared.name if declared else "declared")
-    points = (*HAND_CLASS_POINTS, declared.points if declared else 0)
+    names = (*HAND_CLASSES, *(named[c].name if c in named else c for c in OPEN_DECLARED))
+    points = (*HAND_CLASS_POINTS, *(named[c].points if c in named else 0 for c in OPEN_DECLARED))
     return model.table(meat, confidence, names, points)
 
 
@@ -122,7 +132,7 @@ _Y, _REL, _SEAT = _C, _C + 1, _C + 1 + MAX_PLAYERS  # positions in _Sums.gram af
 @dataclass
 class _Sums:
     """Exact sufficient statistics of the normal equations of one group: ``gram`` is A'A for the rows
-    A = [opening counts of every hand class and the declared cards | won | one-hot rel_dealer | one-hot seat]."""
+    A = [opening counts of every hand class and declared card | won | one-hot rel_dealer | one-hot seat]."""
 
     gram: np.ndarray = field(default_factory=lambda: np.zeros((_SEAT + MAX_PLAYERS,) * 2, np.int64))
     games: int = 0

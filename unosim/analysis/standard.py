@@ -13,7 +13,7 @@ from ..store import table_store
 from ..store.atomic import write_text_atomic
 from ..store.reader import Dataset
 from .card_balance import card_balance
-from .card_prices import declared_classes
+from .card_prices import declared_by_variant
 from .card_values import card_values
 from .cells import CellScan, streaming, tables_by_cell
 from .checker import assert_claims
@@ -119,7 +119,7 @@ def cell_tables(ds: Dataset | CellScan, confidence: float = 0.95) -> dict[str, p
             "estimate", "ci_low", "ci_high"),
         "survival": turn_survival(ds.rounds, confidence=confidence),
         "quality": game_quality(ds.rounds, confidence=confidence),
-        "card_values": card_values(ds.seats, confidence=confidence, declared=declared_classes(
+        "card_values": card_values(ds.seats, confidence=confidence, declared=declared_by_variant(
             pl.DataFrame(ds.manifest["study"]["cells"]))),
     }
     if ds.manifest["study"]["mode"] != "single_round":

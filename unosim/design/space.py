@@ -3,8 +3,9 @@
 **Rules**: every rule of :data:`unosim.game.rule_table.PARAMETERS` in the groups ``house`` and ``deck``
 (the house rules of docs/rules.md §4, the hand size and the blank cards) that the variant's family has
 (:func:`unosim.game.rules.applies`) and does not fix, with its
-domain from the table: a toggle's two values, a choice's choices, an integer rule's range, and for
-``blank_effects`` one effect for every blank card. ``mercy_limit`` (none or ``hand_size + 1``..200) is
+domain from the table: a toggle's two values, a choice's choices, an integer rule's range, and for a
+rule holding one choice per slot (``blank_effects``: one effect per blank card) one choice for all its
+slots. ``mercy_limit`` (none or ``hand_size + 1``..200) is
 searched over none and :data:`MERCY_LIMITS`, the limits a table plays (a limit of 200 never bites).
 Match rules are not searched (a design is judged on single rounds) nor the people's habits (§1.10).
 
@@ -15,15 +16,21 @@ A spec's ``[design.space]`` narrows it: ``rules = [...]`` searches only those ru
 value}`` fixes rules (the design's base), ``ranges = {hand_size = [5, 9], stacking = ["none",
 "any_draw"]}`` narrows domains, ``deck = {draw_two = [4, 12], wild = [2, 8]}`` searches only those
 classes in those ranges (the others stay as published), ``deck = false`` keeps the published deck. A narrowed domain must lie inside the table's.
+
+**Declared cards** (docs/rules.md §2.7) are the designer's own: declared in ``fixed = {cards = {...}}``
+and fixed, unless ``cards = {draw_three = [0, 4]}`` searches a declared card's ``count`` (per colour for a
+coloured card, in all for a wild) in that range; at 0 the design leaves the card out. Only the count
+varies: the card is data for the compiled engine, so no count compiles anything (a count of 0 plays the
+family's build without declared cards).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..game import designer_deck, families, rule_table
+from ..game import card_effects, custom_cards, designer_deck, families, rule_table
 from ..game.rules import applies, get_variant, variant_names
 from .objectives import DesignSpecError
 
@@ -34,6 +41,7 @@ NOT_SEARCHED = ("deck", "cards")
 MERCY_LIMITS = (15, 20, 25, 30, 35, 40, 50)
 DECK_CLASS_MOST = 16
 NONE = "none"
+CARDS_PREFIX = "cards."
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,11 @@ class Dimension:
     @property
     def is_deck(self) -> bool:
         return self.name.startswith("deck.")
+
+    @property
+    def is_card(self) -> bool:
+        """A declared card's count (``cards.<name>``)."""
+        return self.name.startswith(CARDS_PREFIX)
 
     @property
     def size(self) -> int:
@@ -92,16 +105,20 @@ class Space:
         out = dict(self.fixed)
         deck = dict(out.pop("deck", {}) or {})
         for d in self.dimensions:
-            if d.name not in values:
+            if d.name not in values or d.is_card:
                 continue
             if d.is_deck:
                 deck[d.name.removeprefix("deck.")] = int(values[d.name])
-            elif d.name == "blank_effects":
-                out[d.name] = (values[d.name],) * rule_table.N_BLANK_SLOTS
+            elif _slots(d.name) > 1:
+                out[d.name] = (values[d.name],) * _slots(d.name)
             else:
                 out[d.name] = None if values[d.name] == NONE else values[d.name]
         if deck:
             out["deck"] = deck
+        counts = {d.name.removeprefix(CARDS_PREFIX): int(values[d.name])
+                  for d in self.dimensions if d.is_card and d.name in values}
+        if counts:
+            out["cards"] = with_counts(self.fixed["cards"], counts)
         return out
 
     def size(self) -> int:
@@ -116,12 +133,19 @@ class Space:
                  "§": d.section} for d in self.dimensions]
 
 
+def _slots(name: str) -> int:
+    """How many values a searched rule holds: one choice per slot of a rule that has choices (the effect of
+    each blank card), else one."""
+    rule = rule_table.BY_NAME.get(name)
+    return rule.size if rule is not None and rule.choices else 1
+
+
 def rule_dimension(rule: rule_table.Rule, published: Any) -> Dimension | None:
     doc, section = rule.doc, f"§{rule.section}"
     if rule.name == "mercy_limit":
         return Dimension(rule.name, (NONE, *MERCY_LIMITS), doc=doc, section=section)
-    if rule.name == "blank_effects":
-        return Dimension(rule.name, rule.choices, doc=doc + " (one effect for every blank)", section=section)
+    if rule.choices and rule.size > 1:
+        return Dimension(rule.name, rule.choices, doc=f"{doc} (one for all {rule.size})", section=section)
     if rule.choices:
         return Dimension(rule.name, rule.choices, doc=doc, section=section)
     if rule.widget == "int":
@@ -138,7 +162,8 @@ def _int_range(rule: rule_table.Rule) -> tuple[int, int]:
 
 
 def derive(variant: str, *, rules: list[str] | None = None, fixed: Mapping[str, Any] | None = None,
-           ranges: Mapping[str, Any] | None = None, deck: Mapping[str, Any] | bool = True) -> Space:
+           ranges: Mapping[str, Any] | None = None, deck: Mapping[str, Any] | bool = True,
+           cards: Mapping[str, Any] | None = None) -> Space:
     """The space of ``variant`` (module docstring), narrowed by a spec's ``[design.space]``."""
     if variant not in variant_names():
         raise DesignSpecError(f"unknown variant {variant!r}: valid variants are {variant_names()}")
@@ -170,6 +195,7 @@ def derive(variant: str, *, rules: list[str] | None = None, fixed: Mapping[str, 
         dims += _deck_dimensions(base, spec, deck if isinstance(deck, Mapping) else {})
     elif isinstance(deck, Mapping) and deck:
         raise DesignSpecError(f"[design.space] deck: {variant}'s deck is not designed here (fixed or n/a)")
+    dims += _card_dimensions(base, cards or {})
     if not dims:
         raise DesignSpecError(f"the design space of {variant} is empty: every rule is fixed and the deck is "
                               f"kept; search at least one rule or card class")
@@ -219,4 +245,31 @@ def _deck_dimensions(base, spec: families.FamilySpec, narrowed: Mapping[str, Any
                                                                 designer_deck.MAX_CARDS)
         dims.append(Dimension(f"deck.{c}", low=low, high=high, doc=f"{c} cards in the deck "
                               f"(published {published.get(c, 0)})", section="§2.5"))
+    return dims
+
+
+def with_counts(declared: Any, counts: Mapping[str, int]) -> list[str]:
+    """The declared cards ``declared`` (as a spec's ``fixed.cards`` holds them) with the searched
+    ``counts``, in the ``--card`` syntax; a card at count 0 is left out."""
+    cards = custom_cards.normalise("cards", declared)
+    return [str(replace(d, count=counts.get(d.name, d.count))) for d in cards if counts.get(d.name, d.count) > 0]
+
+
+def _card_dimensions(base, narrowed: Any) -> list[Dimension]:
+    """The searched counts of declared cards (``[design.space] cards``): each must be declared in ``fixed``."""
+    if not isinstance(narrowed, Mapping):
+        raise DesignSpecError(f"[design.space] cards = {narrowed!r} is invalid: valid is a table of declared card "
+                              f"name → [low, high] count, e.g. {{draw_three = [0, 4]}}")
+    declared = {d.name: d for d in base.cards}
+    dims = []
+    for name, wanted in narrowed.items():
+        if name not in declared:
+            raise DesignSpecError(f"[design.space] cards: {name!r} is not a card declared in [design.space] fixed: "
+                                  f"valid are {sorted(declared)} (declare it in fixed = {{cards = {{...}}}})")
+        low, high = _range(wanted, f"[design.space] cards.{name}", 0, designer_deck.MAX_CARDS)
+        d = declared[name]
+        per = "in all" if d.wild else "per colour"
+        dims.append(Dimension(f"{CARDS_PREFIX}{name}", low=low, high=high, section="§2.7",
+                              doc=f"declared card {name} ({'+'.join(card_effects.written(c, n) for c, n in d.effects)}"
+                                  f"): copies {per} (declared {d.count})"))
     return dims

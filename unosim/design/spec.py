@@ -17,6 +17,7 @@
     fixed = { seven_o = false }
     ranges = { hand_size = [5, 9] }
     deck = { draw_two = [4, 12] }    # or false: the published deck
+    cards = { draw_three = [0, 4] }  # the count of a card declared in fixed = { cards = {...} }
 
 Every mistake raises :class:`~unosim.design.objectives.DesignSpecError`, one line naming the bad value and
 the valid choices, before any game is played.
@@ -35,7 +36,7 @@ from typing import Any
 from ..game.policies import make_lineup
 from ..game.rules import get_variant
 from .objectives import DECK_SIZE, OBJECTIVES, Bound, DesignSpecError, Goal, parse_bounds, parse_goals
-from .space import Space, derive
+from .space import CARDS_PREFIX, Space, derive, with_counts
 
 DEFAULT_MINUTES = 10.0
 DEFAULT_TOP = 5
@@ -133,15 +134,17 @@ def parse(table: Mapping[str, Any]) -> DesignSpec:
     except ValueError as exc:
         raise DesignSpecError(f"[design] skill_policy: {exc}") from None
     space_table = table.get("space", {})
-    if not isinstance(space_table, Mapping) or set(space_table) - {"rules", "fixed", "ranges", "deck"}:
+    if not isinstance(space_table, Mapping) or set(space_table) - {"rules", "fixed", "ranges", "deck", "cards"}:
         raise DesignSpecError(f"[design.space] = {space_table!r} is invalid: valid keys are rules, fixed, ranges, "
-                              f"deck")
+                              f"deck, cards")
     space = derive(table["variant"], rules=space_table.get("rules"), fixed=space_table.get("fixed"),
-                   ranges=space_table.get("ranges"), deck=space_table.get("deck", True))
+                   ranges=space_table.get("ranges"), deck=space_table.get("deck", True),
+                   cards=space_table.get("cards"))
     try:
         get_variant(table["variant"], {**space.fixed, "match_mode": "single_round"}).check_players(players)
     except ValueError as exc:
         raise DesignSpecError(f"[design] players = {players}: {exc}") from None
+    _check_card_counts(space, players)
     goals = parse_goals(table["objectives"])
     bounds = parse_bounds(table.get("constraints"))
     _check_deck_bounds(bounds, space)
@@ -189,9 +192,39 @@ def _check_deck_bounds(bounds: tuple[Bound, ...], space: Space) -> None:
         base = get_variant(space.variant, {**space.fixed, "match_mode": "single_round"}).deck_in_effect()
         deck_dims = [d for d in space.dimensions if d.is_deck]
         searched = {d.name.removeprefix("deck.") for d in deck_dims}
-        fixed_cards = sum(n for c, n in base.items() if c not in searched)
-        least = fixed_cards + sum(d.low for d in deck_dims)
-        most = fixed_cards + sum(d.high for d in deck_dims)
+        copies = _copies_per_count(space)
+        fixed_cards = sum(n for c, n in base.items() if c not in searched and c not in copies)
+        least = fixed_cards + sum(d.low for d in deck_dims) + sum(d.low * copies[_card(d)] for d in _card_dims(space))
+        most = fixed_cards + sum(d.high for d in deck_dims) + sum(d.high * copies[_card(d)] for d in _card_dims(space))
         if (b.high is not None and b.high < least) or (b.low is not None and b.low > most):
             raise DesignSpecError(f"[design] constraints.deck_size ({b.describe()}) is impossible: the decks of "
                                   f"this space hold {least}..{most} cards")
+
+
+def _card_dims(space: Space) -> list:
+    return [d for d in space.dimensions if d.is_card]
+
+
+def _card(dimension) -> str:
+    return dimension.name.removeprefix(CARDS_PREFIX)
+
+
+def _copies_per_count(space: Space) -> dict[str, int]:
+    """Cards in the deck per unit of count, of each declared card whose count is searched."""
+    searched = {_card(d) for d in _card_dims(space)}
+    cards = get_variant(space.variant, {**space.fixed, "match_mode": "single_round"}).cards
+    return {d.name: 1 if d.wild else 4 for d in cards if d.name in searched}
+
+
+def _check_card_counts(space: Space, players: int) -> None:
+    """Each searched declared card's lowest and highest count, the rest of the base game kept, must make
+    a deck the rules accept and that deals ``players`` hands: said before any game."""
+    for d in _card_dims(space):
+        for count in (d.low, d.high):
+            rules = {**space.fixed, "match_mode": "single_round",
+                     "cards": with_counts(space.fixed["cards"], {_card(d): count})}
+            try:
+                get_variant(space.variant, rules).check_players(players)
+            except ValueError as exc:
+                raise DesignSpecError(f"[design.space] cards.{_card(d)} = [{d.low}, {d.high}] is invalid: at count "
+                                      f"{count}, {exc}") from None

@@ -71,7 +71,6 @@ class Comparison:
                 raise ValueError(f"{side}: match_mode is set once for the comparison, by mode")
             ruleset = self._ruleset(overrides)
             ruleset.check_players(self.players)
-            declared_cards.playable(ruleset)
         if not isinstance(self.lineup, str):
             raise ValueError(f"lineup={self.lineup!r} is invalid: valid is a lineup such as 'greedy_points,random*'")
         policies.make_lineup(self.lineup, self.players)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import card_effects, rules
-from ..game.custom_cards import CardDecl, compiled_refusal
+from ..game.custom_cards import CardDecl
 
 
 def vocabulary() -> list[dict[str, Any]]:
@@ -35,14 +35,6 @@ def labels(ruleset: rules.RuleSet) -> list[str]:
     return [label(card) for card in ruleset.cards]
 
 
-def playable(ruleset: rules.RuleSet) -> None:
-    """The explorer plays on the compiled engine: a declared card only the reference engine plays is
-    refused before a run starts (a ValueError with :func:`unosim.game.custom_cards.compiled_refusal`'s line)."""
-    refusal = compiled_refusal(ruleset.new_cards)
-    if refusal:
-        raise ValueError(refusal)
-
-
 def check(data: Any) -> dict[str, Any]:
     """Validate ``{"variant", "players", "rules"}`` (``rules``: the what-if's overrides, its ``cards``
     and ``deck`` among them) as a comparison would; a ValueError carries the one-line message. Returns
@@ -57,6 +49,5 @@ def check(data: Any) -> dict[str, Any]:
         raise ValueError(f"rules={overrides!r} is invalid: valid is a table of rule name → value")
     ruleset = rules.get_variant(variant, {k: v for k, v in overrides.items() if k != "match_mode"})
     ruleset.check_players(players)
-    playable(ruleset)
     return {"cards": [{"name": c.name, "spec": str(c), "label": label(c)} for c in ruleset.cards],
             "deck": ruleset.deck_in_effect(), "deck_size": ruleset.deck_size}

@@ -50,9 +50,11 @@ NAMES: tuple[str, ...] = tuple(BY_NAME)
 #: the widest effect list a card may carry
 MAX_EFFECTS = 6
 # the compiled rules hold at most N_CARD_SLOTS new cards per rule set, each a row of CARD_ROW numbers:
-# points, draw value, effect count, then (code, N) per effect (custom_cards.rows; rule_table's IR_CARDS)
+# points, draw value, effect count, (code, N) per effect, and last the card's legality bits
+# (custom_cards.rows and LEGALITY_BITS; rule_table's IR_CARDS)
 N_CARD_SLOTS = 12
-CARD_ROW = 3 + 2 * MAX_EFFECTS
+CARD_ROW = 4 + 2 * MAX_EFFECTS
+ROW_LEGALITY = CARD_ROW - 1
 
 
 def valid_forms() -> list[str]:

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import card_effects as E
 from . import cards
-from .card_effects import CARD_ROW, MAX_EFFECTS, N_CARD_SLOTS
+from .card_effects import CARD_ROW, MAX_EFFECTS, N_CARD_SLOTS, ROW_LEGALITY
 from .cards import MAX_CARDS
 from .checks import is_int
 
@@ -227,6 +227,8 @@ def contradiction(d: CardDecl) -> str:
             return f"{a!r} and {b!r} both decide who plays next (or whose hand is whose); keep one"
     if d.challengeable and not (d.wild and "draw" in names):
         return "only a wild draw card may be challengeable (docs/rules.md §1.8)"
+    if d.wild and not d.same_effect:
+        return "same_effect concerns coloured cards (a wild goes on any card): leave it out"
     return ""
 
 
@@ -269,6 +271,12 @@ def card_ids(slot: int, d: CardDecl) -> list[int]:
     return [base + cards.NO_COLOUR] if d.wild else [base + c for c in range(4)]
 
 
+#: the seat table's opening count of each custom slot's card (slot order: the rule set's ``new_cards``);
+#: every table has them, zero where a slot is unused, so that cells with and without declared cards
+#: share one dataset
+OPEN_DECLARED = tuple(f"open_declared_{slot + 1}" for slot in range(MAX_CUSTOM))
+
+
 def custom_counts(new: tuple[CardDecl, ...]) -> np.ndarray:
     """Count vector over the custom ids (length ``N_ALL_IDS - ID_CUSTOM0``)."""
     counts = np.zeros(N_ALL_IDS - ID_CUSTOM0, np.int64)
@@ -278,14 +286,26 @@ def custom_counts(new: tuple[CardDecl, ...]) -> np.ndarray:
     return counts
 
 
+# a declared card's legality bits (the last number of its row, ``card_effects.ROW_LEGALITY``)
+CHALLENGEABLE = 1   # legal only without the colour in play, and challengeable (docs/rules.md §1.8)
+OWN_COLOUR_ONLY = 2   # same_effect = false: it goes only on its own colour (and its own colour on it)
+
+
+def legality_bits(d: CardDecl) -> int:
+    """The bits of :data:`CHALLENGEABLE` and :data:`OWN_COLOUR_ONLY` that ``d`` declares."""
+    return CHALLENGEABLE * d.challengeable + OWN_COLOUR_ONLY * (not d.same_effect)
+
+
 def rows(new: tuple[CardDecl, ...]) -> list[int]:
     """The compiled rules' ``IR_CARDS`` block: per slot, points, draw value, effect count, then (code, N)
-    per effect (``card_effects.CARD_ROW`` numbers; unused slots are zero). The kernels read a declared
-    card's effects from here: data, so a new card compiles nothing."""
+    per effect, and at ``ROW_LEGALITY`` its :func:`legality_bits` (``card_effects.CARD_ROW`` numbers;
+    unused slots are zero). The kernels read a declared card's effects and legality from here: data, so
+    a new card compiles nothing."""
     out = [0] * (N_CARD_SLOTS * CARD_ROW)
     for slot, d in enumerate(new):
         row = [d.points, d.draw_value(), len(d.effects)] + [x for effect in d.effects for x in effect]
         out[slot * CARD_ROW:slot * CARD_ROW + len(row)] = row
+        out[slot * CARD_ROW + ROW_LEGALITY] = legality_bits(d)
     return out
 
 
@@ -321,16 +341,6 @@ def row_policy_features(row) -> PolicyFeatures:
     """:func:`policy_features` of one ``IR_CARDS`` row (:func:`rows`) as the compiled engine holds it."""
     n = int(row[2])
     return policy_features(int(row[0]), tuple((int(row[3 + 2 * k]), int(row[4 + 2 * k])) for k in range(n)))
-
-
-def compiled_refusal(new: tuple[CardDecl, ...]) -> str:
-    """Why the compiled engine cannot play these declared cards ('' when it can)."""
-    for d in new:
-        if d.challengeable or not d.same_effect:
-            flag = "challengeable" if d.challengeable else "same_effect=false"
-            return (f"declared card {d.name!r} ({flag}) plays in the reference engine only (unosim.reference); "
-                    f"the compiled engine plays declared cards without it (docs/rules.md §2.7)")
-    return ""
 
 
 def check(family: str, new: tuple[CardDecl, ...], mechanics: str) -> None:
@@ -403,7 +413,10 @@ def default_tables() -> tuple[tuple[int, ...], ...]:
     return colour, kind, points
 
 
-def _extended(table: np.ndarray, custom) -> np.ndarray:
+def over_all_ids(table: np.ndarray, custom=None) -> np.ndarray:
+    """A per-id table of :mod:`unosim.game.cards` over every id, ``custom`` the custom ids' values (default
+    0: a flag no declared card carries); read-only."""
+    custom = np.zeros(N_ALL_IDS - ID_CUSTOM0, np.int64) if custom is None else custom
     out = np.concatenate([np.asarray(table, np.int64), np.asarray(custom, np.int64)])
     out.setflags(write=False)
     return out
@@ -411,15 +424,15 @@ def _extended(table: np.ndarray, custom) -> np.ndarray:
 
 # The per-id tables of unosim.game.cards over every id, the custom ids with their defaults (colour by
 # id, a kind per slot, class-default points — what a policy sees; the declared points score —, no draw
-# value, no number, no opening-hand class: -1): what the compiled engine freezes into its code.
+# value, no number, the opening-hand class of their slot, after the built-in classes: the opening
+# counts price each declared card on its own): what the compiled engine freezes into its code.
 _COLOURS, _KINDS, _POINTS = default_tables()
 _N = N_ALL_IDS - ID_CUSTOM0
-ALL_COLOUR = _extended(cards.COLOUR, _COLOURS)
-ALL_KIND = _extended(cards.KIND, _KINDS)
-ALL_NUMBER_OF = _extended(cards.NUMBER_OF, [-1] * _N)
-ALL_POINTS = _extended(cards.POINTS, _POINTS)
-ALL_HAND_CLASS = _extended(cards.HAND_CLASS, [-1] * _N)
-ALL_DRAW_VALUE = _extended(cards.DRAW_VALUE, [0] * _N)
-ALL_SPIN = _extended(cards.SPIN, [0] * _N)
-ALL_RESTRICTED = _extended(cards.RESTRICTED, [0] * _N)
-ALL_BASE_FACE = _extended(cards.BASE_FACE, range(ID_CUSTOM0, N_ALL_IDS))   # a declared card shows itself
+ALL_COLOUR = over_all_ids(cards.COLOUR, _COLOURS)
+ALL_KIND = over_all_ids(cards.KIND, _KINDS)
+ALL_NUMBER_OF = over_all_ids(cards.NUMBER_OF, [-1] * _N)
+ALL_POINTS = over_all_ids(cards.POINTS, _POINTS)
+ALL_HAND_CLASS = over_all_ids(cards.HAND_CLASS, [cards.N_HAND_CLASSES + i // 5 for i in range(_N)])
+ALL_DRAW_VALUE = over_all_ids(cards.DRAW_VALUE)
+ALL_RESTRICTED = over_all_ids(cards.RESTRICTED)
+ALL_BASE_FACE = over_all_ids(cards.BASE_FACE, range(ID_CUSTOM0, N_ALL_IDS))   # a declared card shows itself

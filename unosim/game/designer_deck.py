@@ -29,11 +29,15 @@ from .checks import is_int
 
 
 def ids(name: str) -> np.ndarray:
-    """The card ids a class's copies go to: one per colour in colour order (plain copies), or one wild.
-    UNO Flip's faces are left out: a flip card is a pair of faces (its deck is not designed, §2.6)."""
+    """The card ids a class's copies go to: one per colour in colour order, or one wild: the class's first
+    id in each colour, its plain copy (a flagged copy of the same class, a spin card, has a later id in
+    :mod:`unosim.game.cards` and keeps its published count). UNO Flip's faces are left out: a flip card is
+    a pair of faces (its deck is not designed, §2.6)."""
     index = cards.HAND_CLASSES.index(name)
     single_faced = np.arange(cards.N_CARD_IDS) < cards.ID_DRAW_ONE
-    return np.flatnonzero((cards.HAND_CLASS == index) & (cards.SPIN == 0) & single_faced)
+    of_class = np.flatnonzero((cards.HAND_CLASS == index) & single_faced)
+    _, first = np.unique(cards.COLOUR[of_class], return_index=True)   # sorted by colour, first id of each
+    return of_class[first]
 
 
 #: the classes a designer deck may set: every hand class of single-faced cards but the blanks

@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from . import cards, rule_table
-from .protocol import FAMILIES, MAX_CARDS, MAX_PLAYERS, SPIN_OUTCOMES
+from .protocol import FAMILIES, MAX_CARDS, MAX_PLAYERS
+from .rule_table import SPIN_OUTCOMES
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ right for constants and wrong for rule switches: rule switches travel in ``irule
 * ``ST_*`` / ``SE_*``: the compiled game record's scalar state and per-seat state (``engine/record/state.py``);
 * ``EV_*``: trace event codes of the 4-int (int64) records ``(code, seat, a, b)``, ``EV_NAMES`` code →
   name; the order of events is fixed by the protocol in :mod:`unosim.engine`;
-* enumerations ``FAMILY_*``, ``MODE_*``, ``STACKING_*``, ``BLANK_*``, ``END_*``, ``MATCH_END_*``, the
-  spin outcomes (``ALMOST_UNO`` … ``UNO_SPIN``, docs/rules.md §2.3) and the built-in policy ids
-  (``RANDOM`` …) with their parameter slots (``PP_*``).
+* enumerations ``FAMILY_*``, ``END_*``, ``MATCH_END_*``, the vocabularies of the rules the rule table
+  numbers (``MODE_*`` …: :func:`unosim.game.rule_table.numbered`) and the built-in policy ids (``RANDOM`` …)
+  with their parameter slots (``PP_*``).
 
 :class:`RawResults` is the container both engines return. ``ENGINE_VERSION`` numbers this protocol as
 written to datasets: change it whenever a table's columns or their meaning change.
@@ -31,22 +31,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import rule_table
-from .rule_table import (
-    BLANK_EFFECTS,
-    MATCH_MODES,
-    MAX_PLAYERS,
-    N_BLANK_SLOTS,
-    N_SPIN_OUTCOMES,
-    SPIN_OUTCOMES,
-    STACKING,
-)
+from .rule_table import MAX_PLAYERS
 
-ENGINE_VERSION = 5   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
+ENGINE_VERSION = 6   # 2: int64 game/round/match/event outputs, loop_bound_hits column; 3: UNO Flip (flips
 #                      column, its card classes in the opening hands); 4: the expert prunes (lookahead's
 #                      prune parameter, default 1: the games of a lineup with the expert differ); 5: every
-#                      wing's columns and events after the core's (minions', spin's, 7-0's moved; games equal)
+#                      wing's columns and events after the core's (minions', spin's, 7-0's moved; games equal);
+#                      6: each declared card's opening count (open_declared_1 …; games equal)
 
+from .card_effects import N_CARD_SLOTS  # noqa: E402
 from .cards import MAX_CARDS, N_HAND_CLASSES  # noqa: E402  (largest deck: no hand or pile can exceed it)
+
+#: columns of the opening-hand matrix: the built-in hand classes, then one per declared card's slot
+#: (docs/rules.md §2.7: ``custom_cards.ALL_HAND_CLASS``), so that each declared card is counted on its own
+N_OPENING = N_HAND_CLASSES + N_CARD_SLOTS
 
 # A turned-up first-card WD4 goes back at a random place (docs/rules.md §1.9): almost surely a few
 # tries, but not bounded by construction; after this many returns the round ends truncated
@@ -110,8 +108,8 @@ def enum_constants(prefix: str, names: tuple[str, ...], start: int = 0) -> dict[
 # ---- enumerations -----------------------------------------------------------------------------------
 # The rule mechanisms the kernels implement (IR_FAMILY); unosim.game.families maps variants onto them.
 FAMILIES = ("classic", "minions", "spin", "no_mercy", "flip")
-# The rule vocabulary (MATCH_MODES, STACKING, BLANK_EFFECTS, SPIN_OUTCOMES …) is the rule table's
-# (unosim.game.rule_table); the enumerations below number it for the kernels.
+# The rule vocabulary is the rule table's (unosim.game.rule_table): each rule says what of it the kernels
+# number (Rule.numbered); the enumerations below are the protocol's own.
 END_NAMES = ("won", "knockout", "stalemate", "truncated")
 MATCH_END_NAMES = ("won", "no_winner", "truncated")
 
@@ -148,6 +146,26 @@ ROLLOUT_PRESETS = ("greedy_points", "keep_wilds", "random", "by_colour", "by_num
                    "save_wilds", "punisher", "colour_counter")
 
 
+# ---- trace events ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Event:
+    """A trace event ``(code, seat, a, b)``: ``name`` (its constant is ``EV_<NAME>``) and what the fields
+    hold. A wing's event also says how a replay reads it (:mod:`unosim.play.trace` reads the core's own):
+    ``line``, formatted with ``who`` (``seat 2``), ``seat``, ``card`` (card ``a``'s name), ``colour`` (colour
+    ``a`` on the side in play), ``a_word`` and ``b_word`` (``a_words[a]``, ``b_words[b]``); ``nobody``, the
+    line when the seat is -1; ``hands``, what it does to the hands' sizes (a move of
+    ``unosim.play.trace.HAND_MOVES``); ``sets_side``: ``a`` is the side in play from now on."""
+
+    name: str
+    doc: str
+    line: str = ""
+    nobody: str = ""
+    a_words: tuple[str, ...] = ()
+    b_words: tuple[str, ...] = ()
+    hands: str = ""
+    sets_side: bool = False
+
+
 # ---- the mechanisms, and what each one's wing adds to the records (engine/mechanics/, reference/mechanics/)
 @dataclass(frozen=True)
 class Mechanism:
@@ -158,10 +176,13 @@ class Mechanism:
     :data:`MECHANISMS` (adding a wing moves no other index): ``rounds`` and ``seats``, the round- and
     seat-table columns (counters: a column's ``dtype`` is its type in the results); ``state`` and
     ``seat_state``, its slots in the game record's scalar and per-seat state. ``arrays``: its scratch
-    arrays in the game record, ``(name, dtype, shape)``. ``events``: its trace events ``(name, what the
-    fields hold)``. ``decisions``: the policy decisions it asks (``engine/policies/dispatch.py``).
-    ``version``: the wing's own number, raised with :data:`ENGINE_VERSION` when its games or fields change.
-    """
+    arrays in the game record, ``(name, dtype, shape)``. ``events``: its trace events (:class:`Event`, each with
+    the line a replay shows). ``decisions``: the policy decisions it asks (``engine/policies/dispatch.py``).
+    ``version``: the wing's own number, raised when the wing's games change (its rules or its order of play):
+    a dataset records the version of every mechanism it plays, and a resume under another version is
+    refused as under another :data:`ENGINE_VERSION` (:mod:`unosim.pipeline.start`), while datasets that do not
+    play the wing stay resumable. A change of its fields (columns, slots) changes the tables: that raises
+    :data:`ENGINE_VERSION`."""
 
     label: str
     rounds: tuple[Field, ...] = ()
@@ -169,7 +190,7 @@ class Mechanism:
     state: tuple[Field, ...] = ()
     seat_state: tuple[Field, ...] = ()
     arrays: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
-    events: tuple[tuple[str, str], ...] = ()
+    events: tuple[Event, ...] = ()
     decisions: tuple[str, ...] = ()
     version: int = 1
 
@@ -186,20 +207,22 @@ MECHANISMS: dict[str, Mechanism] = {
     "spin": Mechanism(
         "spin",
         rounds=(field("SPINS", "spins"), field("FINAL_SPINS", "final_spins"),
-                field("OUTCOME", SPIN_OUTCOMES, doc="one count per wheel outcome")),
+                field("OUTCOME", rule_table.BY_NAME["spin_weights"].keys, doc="one count per wheel outcome")),
         seats=(field("WHEEL_GAINED", "wheel_gained", doc="cards that entered the hand through wheel outcomes"),
                field("WHEEL_LOST", "wheel_lost", doc="cards that left the hand through wheel outcomes")),
         state=(field("SPINNER", doc="seat designated to spin at its next turn, -1 if none"),
                field("SPINS"), field("FINAL_SPINS")),
         seat_state=(field("WHEEL_GAINED"), field("WHEEL_LOST")),
-        events=(("spin", "seat spins; a = outcome index (SPIN_OUTCOMES), b = 1 for a final-card spin"),
-                ("reveal", "War: seat reveals card a"),
-                ("war", "War won by seat (-1: no winner)"),
-                ("trade", "Trade Hands spun by seat"),
-                ("show", "seat shows its hand"),
-                ("shout", "seat shouts \"UNO Spin\" first"),
-                ("spinner", "seat is designated to spin at its next turn")),
-        arrays=(("outcomes", "int64", (N_SPIN_OUTCOMES,)), ("mark", "int64", (MAX_CARDS,)),
+        events=(Event("spin", "seat spins; a = outcome index (the rule spin_weights' keys), b = 1 for a final-card spin",
+                      "{who} spins{b_word}: {a_word}", a_words=tuple(o.upper() for o in rule_table.BY_NAME["spin_weights"].keys),
+                      b_words=("", " (final card)"), hands="goes_out_if_b"),
+                Event("reveal", "War: seat reveals card a", "{who} reveals {card}"),
+                Event("war", "War won by seat (-1: no winner)", "War won by seat {seat}", nobody="War: no winner"),
+                Event("trade", "Trade Hands spun by seat", "every hand moves to the left neighbour", hands="rotate"),
+                Event("show", "seat shows its hand", "{who} shows its hand"),
+                Event("shout", "seat shouts \"UNO Spin\" first", "{who} shouts UNO Spin first"),
+                Event("spinner", "seat is designated to spin at its next turn", "{who} will spin at its turn")),
+        arrays=(("outcomes", "int64", (rule_table.BY_NAME["spin_weights"].size,)), ("mark", "int64", (MAX_CARDS,)),
                 ("order", "int64", (MAX_CARDS,)), ("war_value", "int64", (MAX_PLAYERS,)),
                 ("tally", "int64", (10,)), ("group_points", "int64", (10,)),   # per number 0..9
                 ("fbuf", "float64", (MAX_PLAYERS,))),
@@ -223,7 +246,9 @@ MECHANISMS: dict[str, Mechanism] = {
         rounds=(field("FLIPS", "flips", doc="Flip cards that took effect (docs/rules.md §2.6.3)"),),
         state=(field("SIDE", doc="UNO Flip: 0 light side in play, 1 dark side"),
                field("FLIPS", doc="flips this round")),
-        events=(("flip", "seat's Flip card turns every card over; a = side now in play (0 light, 1 dark)"),),
+        events=(Event("flip", "seat's Flip card turns every card over; a = side now in play (0 light, 1 dark)",
+                      "{who}'s Flip turns every card over: the {a_word} side is in play", a_words=("light", "dark"),
+                      sets_side=True),),
     ),
     "cards": Mechanism("declared cards", decisions=("choose_target",)),   # docs/rules.md §2.7: effects as data
 }
@@ -288,7 +313,7 @@ SEAT_TABLE = Layout("SC", (
     field("KNOCKOUT_TURN", "knockout_turn", doc="1-based turn index, 0 if not knocked out"),
     *wing_fields("seats"),
 ))
-# opening hands are a separate int8 matrix [round*players + seat, cards.N_HAND_CLASSES]
+# opening hands are a separate int8 matrix [round*players + seat, N_OPENING]
 MATCH_TABLE = Layout("MC", (
     field("GAME", "game"),
     field("ROUNDS", "n_rounds"),
@@ -354,34 +379,36 @@ SEAT_STATE = Layout("SE", (
 
 # ---- trace events (code, seat, a, b); codes start at 1 (0 is never a valid event) ------------------
 EVENTS = (
-    ("round_start", "seat = dealer, a = round index (0-based), b = game index"),
-    ("first_card", "seat = F, a = card turned up"),
-    ("return", "seat = -1; a first-card WD4 put back: a = card, b = insert position in the draw pile"),
-    ("first_seat", "seat = the seat taking the first turn, a = direction (+1/-1)"),
-    ("turn", "seat = player, a = turn number (1-based), b = 1 for a jump-in"),
-    ("play", "seat, a = card"),
-    ("colour", "seat names colour a"),
-    ("draw", "seat draws card a"),
-    ("draw_fail", "seat could not draw (both piles empty)"),
-    ("reshuffle", "a = cards moved into the draw pile"),
-    ("skip", "seat is skipped (loses its turn)"),
-    ("challenge", "seat (victim) challenges; a = 1 if the WD4 player was guilty"),
-    ("uno", "seat at a checkpoint; a = 1 called, 2 forgot and caught, 3 forgot, not caught"),
-    ("pose", "seat's Dumb Fu window closes; a = 1 the pose failed (penalty), 0 held"),
-    ("swap", "seat swaps hands with seat a"),
-    ("redeal", "shuffle_hands by seat"),
-    ("discard", "seat discards card a by an effect (not a play)"),
-    ("round_end", "seat = winner (-1 none), a = END_*, b = points"),
-    ("dumbfu", "seat opens a pose window (the target)"),
-    ("match_end", "seat = winner (-1 none), a = winners mask, b = MATCH_END_*"),
-    ("accept", "seat accepts the pending penalty, a = P"),
-    ("knockout", "seat is knocked out (mercy), a = 1-based turn index"),
-    ("pass", "seat played a 0: every active hand moves to next(seat)"),
-    ("roulette", "seat (the victim) names colour a and reveals"),
-    ("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
+    Event("round_start", "seat = dealer, a = round index (0-based), b = game index"),
+    Event("first_card", "seat = F, a = card turned up"),
+    Event("return", "seat = -1; a first-card WD4 put back: a = card, b = insert position in the draw pile"),
+    Event("first_seat", "seat = the seat taking the first turn, a = direction (+1/-1)"),
+    Event("turn", "seat = player, a = turn number (1-based), b = 1 for a jump-in"),
+    Event("play", "seat, a = card"),
+    Event("colour", "seat names colour a"),
+    Event("draw", "seat draws card a"),
+    Event("draw_fail", "seat could not draw (both piles empty)"),
+    Event("reshuffle", "a = cards moved into the draw pile"),
+    Event("skip", "seat is skipped (loses its turn)"),
+    Event("challenge", "seat (victim) challenges; a = 1 if the WD4 player was guilty"),
+    Event("uno", "seat at a checkpoint; a = 1 called, 2 forgot and caught, 3 forgot, not caught"),
+    Event("pose", "seat's Dumb Fu window closes; a = 1 the pose failed (penalty), 0 held", "{who} {a_word}",
+          a_words=("held the Dumb Fu pose", "breaks the Dumb Fu pose")),
+    Event("swap", "seat swaps hands with seat a"),
+    Event("redeal", "shuffle_hands by seat"),
+    Event("discard", "seat discards card a by an effect (not a play)"),
+    Event("round_end", "seat = winner (-1 none), a = END_*, b = points"),
+    Event("dumbfu", "seat opens a pose window (the target)", "{who} must hold the Dumb Fu pose"),
+    Event("match_end", "seat = winner (-1 none), a = winners mask, b = MATCH_END_*"),
+    Event("accept", "seat accepts the pending penalty, a = P"),
+    Event("knockout", "seat is knocked out (mercy), a = 1-based turn index"),
+    Event("pass", "seat played a 0: every active hand moves to next(seat)"),
+    Event("roulette", "seat (the victim) names colour a and reveals",
+          "{who} names colour {colour} for the Roulette and reveals"),
+    Event("lookahead", "a lookahead seat decides: a = hand index (-1 draw/accept), b = 1 when searched"),
     *wing_fields("events"),
 )
-EV_NAMES = {code: name for code, (name, _) in enumerate(EVENTS, 1)}
+EV_NAMES = {code: event.name for code, event in enumerate(EVENTS, 1)}
 EVENT_WIDTH = 4          # (code, seat, a, b)
 
 
@@ -390,15 +417,13 @@ def _generated() -> dict[str, int]:
     for layout in (IRULES, FRULES, ROUND_TABLE, SEAT_TABLE, MATCH_TABLE, STATE, SEAT_STATE):
         out.update(layout.constants())
     out.update(enum_constants("FAMILY", FAMILIES))
-    out.update(enum_constants("MODE", MATCH_MODES))
-    out.update(enum_constants("STACKING", STACKING))
-    out.update(enum_constants("BLANK", BLANK_EFFECTS))
+    for rule in rule_table.numbered():
+        out.update(enum_constants(rule.numbered, rule.vocabulary))
     out.update(enum_constants("END", END_NAMES))
     out.update(enum_constants("MATCH_END", MATCH_END_NAMES))
-    out.update(enum_constants("", SPIN_OUTCOMES))
     out.update(enum_constants("", POLICY_NAMES))
     out.update(enum_constants("PP", tuple(p.removeprefix("p_") for p in POLICY_PARAMS)))
-    out.update(enum_constants("EV", tuple(name for name, _ in EVENTS), start=1))
+    out.update(enum_constants("EV", tuple(event.name for event in EVENTS), start=1))
     # where the wings' columns start: the output code zeroes them all, and a wing compiled in writes its own
     out["RC_WINGS"] = ROUND_TABLE.size - sum(f.size for f in wing_fields("rounds"))
     out["SC_WINGS"] = SEAT_TABLE.size - sum(f.size for f in wing_fields("seats"))
@@ -418,7 +443,7 @@ class RawResults:
 
     rounds: np.ndarray    # int64[R, RC_SIZE]
     seats: np.ndarray     # int32[R * players, SC_SIZE], row = round_row * players + seat
-    opening: np.ndarray   # int8[R * players, N_HAND_CLASSES], opening hand per seat
+    opening: np.ndarray   # int8[R * players, N_OPENING], opening hand per seat
     matches: np.ndarray   # int64[M, MC_SIZE]
     events: np.ndarray    # int64[E, EVENT_WIDTH] (code, seat, a, b); empty unless traced
 
@@ -435,13 +460,12 @@ def output_buffers(n_rounds: int, n_matches: int, players: int) -> tuple[np.ndar
     rounds, seats, matches = (GENERATED[f"{t}_SIZE"] for t in ("RC", "SC", "MC"))   # columns per table
     return (np.empty((n_rounds, rounds), np.int64, order="F"),
             np.empty((n_rounds * players, seats), np.int32, order="F"),
-            np.zeros((n_rounds * players, N_HAND_CLASSES), np.int8, order="F"),
+            np.zeros((n_rounds * players, N_OPENING), np.int8, order="F"),
             np.empty((n_matches, matches), np.int64, order="F"))
 
 
 __all__ = ["ENGINE_VERSION", "MAX_PLAYERS", "MAX_CARDS", "FIRST_CARD_MAX_RETURNS", "Field", "Layout",
-           "RawResults", "output_buffers", "FAMILIES", "Mechanism", "MECHANISMS", "wing_fields", "wing_arrays", "wing_columns", "MATCH_MODES", "STACKING", "BLANK_EFFECTS", "N_BLANK_SLOTS",
-           "SPIN_OUTCOMES", "N_SPIN_OUTCOMES", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
+           "N_OPENING", "RawResults", "output_buffers", "FAMILIES", "Event", "Mechanism", "MECHANISMS", "wing_fields", "wing_arrays", "wing_columns", "END_NAMES", "MATCH_END_NAMES", "POLICY_NAMES",
            "PROBABILITY_PARAMS", "WEIGHT_PARAMS", "SEARCH_PARAMS", "POLICY_PARAMS", "N_POLICY_PARAMS",
            "ROLLOUT_PRESETS", "IRULES", "FRULES", "ROUND_TABLE", "SEAT_TABLE",
            "MATCH_TABLE", "STATE", "SEAT_STATE", "EVENTS", "EV_NAMES", "EVENT_WIDTH", "ROUND_COLUMNS",

@@ -18,9 +18,9 @@ The anchor is OpenSpiel's ``GameType.parameter_specification`` (typed parameters
 table also carries what a person needs to read (descriptions, sections) and what the kernels need
 (slots and encoders). Adding a rule parameter is one entry here, its implementation, and its tests.
 
-Pure Python: this module is the ground the protocol stands on (it defines the rule enumerations
-``MATCH_MODES``, ``STACKING``, ``BLANK_EFFECTS``, ``SPIN_OUTCOMES``, which the protocol re-exports), so
-it imports nothing of unosim but :mod:`unosim.game.checks`, the card-effect vocabulary
+Pure Python: this module is the ground the protocol stands on (its rules' vocabularies, the match modes,
+the stacking rules, the blank effects and the wheel's outcomes, are numbered by the protocol for the
+kernels: :func:`numbered`), so it imports nothing of unosim but :mod:`unosim.game.checks`, the card-effect vocabulary
 (:mod:`unosim.game.card_effects`, pure too) and the pure :mod:`unosim.game.flip_pairing`.
 """
 
@@ -37,7 +37,7 @@ from . import flip_pairing
 from .card_effects import CARD_ROW, N_CARD_SLOTS  # cards declared as data (docs/rules.md §2.7)
 from .checks import bad_value, clip_message, is_int, is_real, scaled
 
-# ---- the rule vocabulary (re-exported by unosim.protocol, which numbers them for the kernels) ------
+# ---- the rule vocabulary (the rules below declare which of it the protocol numbers for the kernels) ----
 MAX_PLAYERS = 10
 MATCH_MODES = ("points", "lowest", "single_round")
 STACKING = ("none", "same_kind", "any_draw", "escalating")
@@ -89,6 +89,13 @@ class Rule:
     behaviour: str | None = None
     two_active_seats: bool = False
     per_seat: bool = False
+    keys: tuple[str, ...] = ()
+    numbered: str | None = None
+
+    @property
+    def vocabulary(self) -> tuple[str, ...]:
+        """What the kernels number of the rule (:attr:`numbered`): its choices, else its keys."""
+        return self.choices or self.keys
 
     @property
     def record(self) -> str | None:
@@ -253,7 +260,7 @@ PARAMETERS: tuple[Rule, ...] = (
          f"one effect or a list of up to {N_BLANK_SLOTS} of {list(BLANK_EFFECTS)}",
          "the effect of each blank card", "2.1.3", "deck", "IR_BLANK_EFFECT", N_BLANK_SLOTS,
          encode=lambda value, rules, players: [BLANK_EFFECTS.index(e) for e in value],
-         mechanisms=("classic",), choices=BLANK_EFFECTS),
+         mechanisms=("classic",), choices=BLANK_EFFECTS, numbered="BLANK"),
     Rule("deck", tuple[tuple[str, int], ...], (), _deck,
          "a table of card class → count, e.g. {draw_two = 12, wild = 8}",
          "designer deck: the count of each card class that differs from the published deck", "2.5", "deck"),
@@ -267,7 +274,8 @@ PARAMETERS: tuple[Rule, ...] = (
     # match
     Rule("match_mode", str, "points", _choice(MATCH_MODES), f"one of {list(MATCH_MODES)}",
          "what a game is: a match to a points target, lowest total, or a single round", "1.12", "match",
-         "IR_MATCH_MODE", encode=_index_of(MATCH_MODES), choices=MATCH_MODES, widget="choice"),
+         "IR_MATCH_MODE", encode=_index_of(MATCH_MODES), choices=MATCH_MODES, widget="choice",
+         numbered="MODE"),
     Rule("target", int, 500, _integer(1, MAX_TARGET), f"an integer in 1..{MAX_TARGET}",
          "the points that end a match", "1.12", "match", "IR_TARGET", encode=_int, widget="int"),
     Rule("first_dealer", int | str, "random", _first_dealer, f"'random' or a seat number 0..{MAX_PLAYERS - 1}",
@@ -297,7 +305,8 @@ PARAMETERS: tuple[Rule, ...] = (
          "2.2", "people", "IR_DUMBFU_PENALTY", encode=_int, mechanisms=("minions",), widget="int"),
     Rule("spin_weights", tuple[float, ...], (1.0,) * N_SPIN_OUTCOMES, _spin_weights, _SPIN_VALID,
          "relative weight of each wheel outcome", "2.3.3", "people", "FR_SPIN_WEIGHT", N_SPIN_OUTCOMES,
-         encode=lambda value, rules, players: scaled(value), mechanisms=("spin",)),   # the draw normalises
+         encode=lambda value, rules, players: scaled(value), mechanisms=("spin",),   # the draw normalises
+         keys=SPIN_OUTCOMES, numbered=""),
     Rule("shout_weight", float | tuple[float, ...], 1.0, _per_seat(_is_positive_weight, "a finite number > 0"),
          "a finite number > 0, or one per seat", "relative speed at shouting \"UNO Spin\"", "2.3", "people",
          "FR_SHOUT_WEIGHT", MAX_PLAYERS, encode=lambda value, rules, players: scaled(_seat_values(value, players)),
@@ -305,7 +314,7 @@ PARAMETERS: tuple[Rule, ...] = (
     # house rules
     Rule("stacking", str, "none", _choice(STACKING), f"one of {list(STACKING)}",
          "whether and how draw cards stack", "4", "house", "IR_STACKING", encode=_index_of(STACKING),
-         choices=STACKING, widget="choice", switches_on="stacking", off="none"),
+         choices=STACKING, widget="choice", switches_on="stacking", off="none", numbered="STACKING"),
     _toggle("jump_in", False, "play an identical card out of turn", "4", switches_on="jump_in"),
     _toggle("seven_o", False, "a 7 swaps hands, a 0 passes every hand on", "4", switches_on="seven_o"),
     _toggle("draw_until_playable", False, "keep drawing until a card can be played", "4"),
@@ -337,6 +346,11 @@ COMMON_DEFAULTS: dict[str, Any] = {r.name: r.default for r in PARAMETERS}
 def kernel_slots(record: str) -> tuple[tuple[str, int, str], ...]:
     """(slot name, size, description) of every rule slot in the ``IR`` or ``FR`` record, in table order."""
     return tuple((r.slot_name, r.size, r.doc) for r in PARAMETERS if r.record == record)
+
+
+def numbered() -> tuple[Rule, ...]:
+    """The rules whose vocabulary the kernels number (:attr:`Rule.numbered`), in table order."""
+    return tuple(r for r in PARAMETERS if r.numbered is not None)
 
 
 def switched_on(rules: Any) -> frozenset[str]:

@@ -34,8 +34,8 @@ import numpy as np
 from . import custom_cards, designer_deck, families, rule_table
 from . import protocol as L
 from .checks import is_int
-from .protocol import FAMILIES, MATCH_MODES, STACKING
-from .rule_table import COMMON_DEFAULTS, MAX_TARGET, PARAMETERS  # noqa: F401  (MAX_TARGET: public name)
+from .protocol import FAMILIES
+from .rule_table import COMMON_DEFAULTS, MATCH_MODES, MAX_TARGET, PARAMETERS  # noqa: F401  (MAX_TARGET: public name)
 
 # The snapshot of the registered family names (families.names() reads the live registry).
 FAMILY_NAMES = families.names()
@@ -208,9 +208,6 @@ class _RuleSetMethods:
     def compile(self, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(int rules, float rules, deck ids) for the kernels; layout in :mod:`unosim.game.protocol`."""
         self.check_players(players)
-        refusal = custom_cards.compiled_refusal(self.new_cards)
-        if refusal:
-            raise ValueError(refusal)
         players = int(players)
         ir = np.zeros(L.IR_SIZE, np.int64)
         fr = np.zeros(L.FR_SIZE, np.float64)
@@ -364,4 +361,4 @@ def _parse_value(raw: str) -> Any:
 
 
 __all__ = ["RuleSet", "get_variant", "make_rules", "from_key", "variant_names", "RULE_KEYS",
-           "FAMILY_NAMES", "FAMILIES", "MATCH_MODES", "STACKING"]
+           "FAMILY_NAMES", "FAMILIES", "MATCH_MODES"]

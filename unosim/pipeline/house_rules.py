@@ -5,7 +5,8 @@ The list of rules is derived from the rule registry (:mod:`unosim.game.rules`), 
 * every on/off field of :class:`~unosim.game.rules.RuleSet` (the house-rule toggles of docs/rules.md §4:
   ``jump_in``, ``seven_o``, ``draw_until_playable``, ``voluntary_draw``, … and the spin-only ones) is
   flipped from the variant's published value;
-* every other value of ``stacking`` (:data:`unosim.game.rules.STACKING`);
+* every other choice of a house rule with choices (:data:`unosim.game.rule_table.PARAMETERS`: the ways
+  draw cards stack);
 * ``mercy_limit``: switched on at the value no_mercy publishes when the variant has none, switched off
   when it has one;
 * ``hand_size``: two cards fewer and two more than published (docs/rules.md §3).
@@ -79,7 +80,9 @@ def toggle_fields() -> list[str]:
 
 def candidate_values(baseline: rules.RuleSet) -> list[tuple[str, Any]]:
     """(rule, value) pairs that differ from ``baseline``, before checking them against the registry."""
-    out: list[tuple[str, Any]] = [("stacking", s) for s in rules.STACKING if s != baseline.stacking]
+    out: list[tuple[str, Any]] = [(r.name, choice) for r in rule_table.PARAMETERS if r.group == "house"
+                                  and r.widget == "choice" for choice in r.choices
+                                  if choice != getattr(baseline, r.name)]
     out += [(name, not getattr(baseline, name)) for name in toggle_fields()]
     published_mercy = rules.get_variant("no_mercy").mercy_limit
     out.append(("mercy_limit", None if baseline.mercy_limit is not None else published_mercy))

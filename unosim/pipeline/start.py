@@ -66,7 +66,7 @@ def start_dataset(root: Path, study: Study, chunk_size: int | None, force: bool,
             raise RunError(f"{root}: give either more games or another chunk size ({manifest['chunk_size']:,} → "
                            f"{chunk_size:,}) in one run, not both: run once with --chunk-size "
                            f"{manifest['chunk_size']}, then again with the new one")
-        _check_engine(root, manifest, schema, accept_engine_change)
+        _check_engine(root, manifest, schema, accept_engine_change, study.mechanism_versions)
         remove_stale_temporaries(root)
         done = resume.recorded_jobs(root, manifest, ENGINE_VERSION)
         if grown:
@@ -88,6 +88,7 @@ def start_dataset(root: Path, study: Study, chunk_size: int | None, force: bool,
         "study": resolved,
         "chunk_size": chunk,
         "engine_version": ENGINE_VERSION,
+        "mechanism_versions": study.mechanism_versions,
         "versions": _versions(),
         "git_revision": _git_revision(),
         "schema": schema,
@@ -123,23 +124,32 @@ def _status_on_disk(root: Path) -> str | None:
     return manifest.get("status") if isinstance(manifest, dict) else None
 
 
-def _check_engine(root: Path, manifest: dict[str, Any], schema: dict[str, Any], accept: bool) -> None:
-    """A resume continues with the engine that started the dataset, unless told to mix (then recorded)."""
+def _check_engine(root: Path, manifest: dict[str, Any], schema: dict[str, Any], accept: bool,
+                  mechanism_versions: dict[str, int]) -> None:
+    """A resume continues with the engine, and the version of each mechanism the study uses
+    (``protocol.Mechanism.version``), that started the dataset, unless told to mix (then recorded)."""
     old = manifest["engine_version"]
     if manifest["schema"] != schema:
         raise RunError(f"{root} was written with other columns (engine version {old}) than this unosim "
                        f"writes (engine version {ENGINE_VERSION}); its parts cannot be mixed: use --force "
                        f"to start again")
-    if old == ENGINE_VERSION:
+    recorded = manifest.get("mechanism_versions", {})   # none recorded: a dataset older than the versions
+    changed = [f"{name}: version {recorded[name]}, now {version}" for name, version in mechanism_versions.items()
+               if name in recorded and recorded[name] != version]
+    if old == ENGINE_VERSION and not changed:
+        manifest["mechanism_versions"] = {**recorded, **mechanism_versions}   # a grown study's new ones too
         return
+    change = (f"started by engine version {old}, this unosim runs engine version {ENGINE_VERSION}"
+              if old != ENGINE_VERSION else f"written by other versions of its mechanisms ({'; '.join(changed)})")
     if not accept:
-        raise RunError(f"{root} was started by engine version {old}, this unosim runs engine version "
-                       f"{ENGINE_VERSION} (its games may differ); use --force to start again, or "
+        raise RunError(f"{root} was {change} (its games may differ); use --force to start again, or "
                        f"--accept-engine-change to continue with both (recorded in the manifest)")
     jobs = sum(entry["jobs_done"] for entry in manifest["cells"].values())
     manifest.setdefault("engine_history", []).append(
-        {"engine_version": old, "versions": manifest["versions"], "jobs_done": jobs, "until": _now()})
+        {"engine_version": old, "mechanism_versions": recorded, "versions": manifest["versions"], "jobs_done": jobs,
+         "until": _now()})
     manifest["engine_version"] = ENGINE_VERSION
+    manifest["mechanism_versions"] = {**recorded, **mechanism_versions}
     manifest["versions"] = _versions()
     manifest["git_revision"] = _git_revision()
 

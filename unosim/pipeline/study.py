@@ -48,8 +48,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..engine.compiler.builds import mechanisms_of
 from ..game import cards, policies, rules
 from ..game.checks import clip_message, is_int
+from ..game.protocol import MECHANISMS
 from ..store.layout import job_count, job_range
 
 MODES = rules.MATCH_MODES
@@ -91,6 +93,13 @@ class Cell:
     @property
     def lineup_effective(self) -> str:
         return policies.effective_label(policies.make_lineup(self.lineup_spec, self.players))
+
+    @property
+    def mechanism_versions(self) -> dict[str, int]:
+        """The version of each engine mechanism the cell's rules use (``protocol.Mechanism.version``), in the
+        registry's order: its parts record them, and a resume adopts no part written under others."""
+        used = mechanisms_of(self.ruleset)
+        return {name: wing.version for name, wing in MECHANISMS.items() if name in used}
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "variant": self.variant, "players": self.players, "lineup": self.lineup,
@@ -140,6 +149,12 @@ class Study:
         for cell in self.cells:
             for i in range(job_count(cell.games, chunk_size)):
                 yield Job(cell, i, *job_range(cell.games, chunk_size, i))
+
+    @property
+    def mechanism_versions(self) -> dict[str, int]:
+        """The version of each engine mechanism any cell uses, in the registry's order (the manifest's record)."""
+        used = {name: version for cell in self.cells for name, version in cell.mechanism_versions.items()}
+        return {name: used[name] for name in MECHANISMS if name in used}
 
     def resolved(self) -> dict[str, Any]:
         """The spec after resolution (JSON-friendly): what the dataset is a function of."""

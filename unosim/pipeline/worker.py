@@ -51,7 +51,7 @@ def run_job(job: Job, root: str, stop: threading.Event | None = None) -> dict[st
                           f"needs more memory than a job may hold (its games are long: {str(exc).split(': ', 1)[1]}"
                           f"); lower --chunk-size, e.g. to {max(1, job.games // 8):,}") from None
     identity = {"cell": cell.name, "job": job.index, "first_game": job.first_game, "games": job.games,
-                "seed": cell.seed, "engine_version": ENGINE_VERSION}
+                "seed": cell.seed, "engine_version": ENGINE_VERSION, "mechanism_versions": cell.mechanism_versions}
     parts, tables = {}, {}
     # each part's fsync runs while the next is encoded; the parent syncs the directories (runner._run_jobs)
     with AtomicBatch(sync_directories=False) as batch:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..game import cards
+from ..game import cards, custom_cards
 from ..game import protocol as L
 from ..game.checks import as_int
 from ..game.policies import PolicySpec, lineup_arrays, make_lineup
@@ -47,7 +47,7 @@ def memory_budget() -> int:
 def bytes_per_round(players: int) -> int:
     """Memory one round takes in a call's result: the raw rows plus the tables built from them (about
     twice the raw size; the factor 3 leaves room for the concatenation)."""
-    raw = L.RC_SIZE * 8 + players * (L.SC_SIZE * 4 + cards.N_HAND_CLASSES)
+    raw = L.RC_SIZE * 8 + players * (L.SC_SIZE * 4 + L.N_OPENING)
     return 3 * raw
 
 
@@ -299,6 +299,7 @@ class Results:
             "knockout_turn": s[:, L.SC_KNOCKOUT_TURN],
             **_wing_columns(s, L.SEAT_TABLE, "seats"),
             **{f"open_{name}": o[:, i] for i, name in enumerate(cards.HAND_CLASSES)},
+            **{name: o[:, cards.N_HAND_CLASSES + slot] for slot, name in enumerate(custom_cards.OPEN_DECLARED)},
         }
 
     def _match_columns(self) -> dict[str, Column]:

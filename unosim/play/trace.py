@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import string
+
 import numpy as np
 import polars as pl
 
@@ -10,10 +12,22 @@ from ..game import protocol as L
 from ..game.cards import COLOUR_NAMES, DARK_COLOUR_NAMES
 from ..game.cards import card_name as builtin_name
 from ..game.checks import as_int
-from ..game.rule_table import SPIN_OUTCOMES
 from .simulate import MAX_SEED, check_games, resolve, run_compiled
 
 _UNO = {1: "calls UNO", 2: "forgot UNO and is caught", 3: "forgot UNO, not caught"}
+#: the events that read themselves (a wing's: ``protocol.Event.line``), by code
+_DECLARED = {code: event for code, event in enumerate(L.EVENTS, 1) if event.line}
+
+
+def _declared_line(event: L.Event, seat: int, a: int, b: int, side: int, card_name) -> str:
+    """A wing's event as the line its :class:`~unosim.game.protocol.Event` declares."""
+    if seat < 0 and event.nobody:
+        return f"  {event.nobody}"
+    values = {"who": lambda: f"seat {seat}", "seat": lambda: seat, "card": lambda: card_name(a),
+              "colour": lambda: (DARK_COLOUR_NAMES if side else COLOUR_NAMES)[a],
+              "a_word": lambda: event.a_words[a], "b_word": lambda: event.b_words[b]}
+    used = {name for _, name, _, _ in string.Formatter().parse(event.line) if name}   # a only means what they say
+    return "  " + event.line.format(**{name: values[name]() for name in used})
 
 
 def describe(event, side: int = 0, names: tuple[str, ...] | None = None) -> str:
@@ -22,6 +36,8 @@ def describe(event, side: int = 0, names: tuple[str, ...] | None = None) -> str:
     declared cards' included (``custom_cards.book(...).names``; default: the built-in cards')."""
     code, seat, a, b = (int(x) for x in event)
     card_name = names.__getitem__ if names is not None else builtin_name
+    if code in _DECLARED:
+        return _declared_line(_DECLARED[code], seat, a, b, side, card_name)
     who = f"seat {seat}"
     if code == L.EV_ROUND_START:
         return f"== game {b}, round {a}: dealer is seat {seat}"
@@ -49,40 +65,18 @@ def describe(event, side: int = 0, names: tuple[str, ...] | None = None) -> str:
         return f"  {who} challenges the Wild Draw Four: {'guilty' if a else 'innocent'}"
     if code == L.EV_UNO:
         return f"  {who} {_UNO[a]}"
-    if code == L.EV_POSE:
-        return f"  {who} {'breaks the Dumb Fu pose' if a else 'held the Dumb Fu pose'}"
     if code == L.EV_SWAP:
         return f"  {who} swaps hands with seat {a}"
     if code == L.EV_REDEAL:
         return f"  {who} collects, shuffles and redeals all hands"
     if code == L.EV_DISCARD:
         return f"  {who} discards {card_name(a)}"
-    if code == L.EV_DUMBFU:
-        return f"  {who} must hold the Dumb Fu pose"
     if code == L.EV_ACCEPT:
         return f"  {who} accepts the pending penalty of {a} cards"
     if code == L.EV_KNOCKOUT:
         return f"  {who} is knocked out (mercy rule) during turn {a}"
     if code == L.EV_PASS:
         return f"  {who}'s 0: every hand passes to the next player"
-    if code == L.EV_ROULETTE:
-        return f"  {who} names colour {COLOUR_NAMES[a]} for the Roulette and reveals"
-    if code == L.EV_SPINNER:
-        return f"  {who} will spin at its turn"
-    if code == L.EV_SPIN:
-        return f"  {who} spins{' (final card)' if b else ''}: {SPIN_OUTCOMES[a].upper()}"
-    if code == L.EV_REVEAL:
-        return f"  {who} reveals {card_name(a)}"
-    if code == L.EV_WAR:
-        return f"  War won by seat {seat}" if seat >= 0 else "  War: no winner"
-    if code == L.EV_TRADE:
-        return "  every hand moves to the left neighbour"
-    if code == L.EV_SHOW:
-        return f"  {who} shows its hand"
-    if code == L.EV_SHOUT:
-        return f"  {who} shouts UNO Spin first"
-    if code == L.EV_FLIP:
-        return f"  {who}'s Flip turns every card over: the {'dark' if a else 'light'} side is in play"
     if code == L.EV_LOOKAHEAD:
         choice = "draw / accept" if a < 0 else f"hand index {a}"
         return f"  {who} {'searched' if b else 'did not search'}: {choice}"
@@ -115,20 +109,32 @@ def replay(variant, *, players: int, seed: int, game: int = 0, lineup="random",
                                          rules=rules), custom_cards.book(rs.new_cards).names)
 
 
+_SIDE_SETTERS = {code for code, event in _DECLARED.items() if event.sets_side}
+
+
 def describe_events(events, names: tuple[str, ...] | None = None) -> str:
     """Trace events as lines of text, each colour named on the side in play (UNO Flip); ``names`` as for
     :func:`describe`."""
     lines, side = [], 0
     for event in events:
-        if event[0] in (L.EV_ROUND_START, L.EV_FLIP):
-            side = int(event[2]) if event[0] == L.EV_FLIP else 0
+        if event[0] == L.EV_ROUND_START:
+            side = 0
+        elif event[0] in _SIDE_SETTERS:
+            side = int(event[2])
         lines.append(describe(event, side, names))
     return "\n".join(lines) + "\n"
 
 
 # ---- the hands' sizes, counted from the events -------------------------------------------------------
 # The trace records what happens, not the hands' sizes: a card played or discarded leaves a hand, a draw
-# joins it; swaps, passes, trades, redeals and knock-outs move or empty whole hands, as docs/rules.md says.
+# joins it; swaps, passes, redeals and knock-outs move or empty whole hands, as docs/rules.md says, and so
+# do a wing's events by the move their Event declares (its ``hands``):
+HAND_MOVES = {
+    "goes_out_if_b": "b = 1: the last player has gone out with the round's final card (until the next such "
+                     "event); whole-hand moves leave it out",
+    "rotate": "every active hand but the one gone out moves to the next such seat in seat order",
+}
+_MOVES = {code: event.hands for code, event in enumerate(L.EVENTS, 1) if event.hands}
 # tests/reporting/test_replay_chart.py checks the count against the cards each seat held at the end of
 # every round, as the engine records them.
 def hand_sizes(events, players: int, hand_size: int) -> pl.DataFrame:
@@ -164,9 +170,9 @@ def hand_sizes(events, players: int, hand_size: int) -> pl.DataFrame:
             sizes[seat], active[seat] = 0, False
         elif code == L.EV_REDEAL:
             _redeal(sizes, active, seat)
-        elif code == L.EV_SPIN:
+        elif _MOVES.get(code) == "goes_out_if_b":
             final_winner = last_player if b else -1
-        elif code == L.EV_TRADE:
+        elif _MOVES.get(code) == "rotate":
             takers = [s for s in range(players) if active[s] and s != final_winner]
             if len(takers) >= 2:
                 given = [sizes[s] for s in takers]

@@ -12,7 +12,7 @@ KIND = tuple(int(x) for x in custom_cards.ALL_KIND)
 NUMBER_OF = tuple(int(x) for x in custom_cards.ALL_NUMBER_OF)
 POINTS = tuple(int(x) for x in custom_cards.ALL_POINTS)
 DRAW_VALUE = tuple(int(x) for x in custom_cards.ALL_DRAW_VALUE)
-HAND_CLASS = tuple(int(x) for x in cards.HAND_CLASS)
+HAND_CLASS = tuple(int(x) for x in custom_cards.ALL_HAND_CLASS)   # a declared card: its slot's class
 #: the face each id shows (an UNO Flip pairing's copies on other backs show one face, docs/rules.md §6 F1)
 BASE_FACE = tuple(int(x) for x in custom_cards.ALL_BASE_FACE)
 

@@ -21,6 +21,8 @@ hook                                   what a wing does there
                                        effect): F's seat, or ``NOT_MINE``
 ``on_first_card(table, first, card)``  a first card of its kinds (F has named a wild's colour): F's
                                        seat, ``Skips(v)``, or ``NOT_MINE`` (F takes the first turn)
+``colour_named_by_wing(card)``        whether a wild leaves the colour to its wing (No Mercy's
+                                       Roulette: its victim names it), not to its player
 ``on_play(table, player, card, g)``    the effect of a card of its kinds played with cards left: the
                                        next seat, ``Skips(v)`` (v loses its turn), or ``NOT_MINE``
 ``on_number(table, player, card)``     what a NUMBER card adds to its effect
@@ -70,6 +72,10 @@ def on_draw_card(table: Table, player: int, card: int, victim: int):
 def on_first_card(table: Table, first: int, card: int):
     spin.on_first_card(table, first, card)
     return blank.on_first_card(table, first, card)
+
+
+def colour_named_by_wing(card: int) -> bool:
+    return no_mercy.victim_names_colour(card)
 
 
 def on_play(table: Table, player: int, card: int, guilty: bool):

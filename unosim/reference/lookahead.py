@@ -23,6 +23,11 @@ from ..game.policies import PolicySpec, make_lineup
 from .policies import resolve_lineup
 from .policy import PolicyView, PythonPolicy
 
+#: every decision a policy answers (:class:`PythonPolicy`'s methods: the core's and the wings' own, such as
+#: the spin wheel's) but play and stack, which a lookahead seat's search answers
+PRESET_DECISIONS = tuple(name for name in vars(PythonPolicy)
+                         if not name.startswith("_") and name not in ("play", "stack"))
+
 
 class ReplayedLookahead(PythonPolicy):
     """Seat ``seat``'s recorded lookahead answers (``(hand index or -1, searched)`` in order), then its
@@ -33,8 +38,7 @@ class ReplayedLookahead(PythonPolicy):
         self.answers = list(answers)
         self.preset = preset
         self.used = 0
-        for method in ("colour", "play_drawn", "challenge", "target", "jump_in", "almost_uno",
-                       "discard_number", "discard_colour", "war_reveal", "war_discard", "uno_spin_discard"):
+        for method in PRESET_DECISIONS:
             setattr(self, method, getattr(preset, method))
 
     def _answer(self, view: PolicyView, preset_answer) -> int | None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..game import cards, custom_cards
+from ..game import custom_cards
 from ..game import protocol as L
 from ..game.checks import as_int
 from ..game.protocol import RawResults
@@ -138,10 +138,9 @@ class _Collector:
             seat_row[L.SC_KNOCKOUT_TURN] = table.knockout_turn[seat]
             hooks.write_seat(table, seat_row, seat)
             self.seats.append(seat_row)
-            counts = [0] * cards.N_HAND_CLASSES
+            counts = [0] * L.N_OPENING
             for card in table.opening_hands[seat]:
-                if card < cards.N_CARD_IDS:     # a declared card has no opening-hand class (§2.7)
-                    counts[HAND_CLASS[card]] += 1
+                counts[HAND_CLASS[card]] += 1
             self.opening.append(counts)
 
     def add_match(self, row: tuple[int, ...]) -> None:
@@ -154,7 +153,7 @@ class _Collector:
         return RawResults(
             rounds=as_array(self.rounds, L.RC_SIZE, np.int64),
             seats=as_array(self.seats, L.SC_SIZE, np.int32),
-            opening=as_array(self.opening, cards.N_HAND_CLASSES, np.int8),
+            opening=as_array(self.opening, L.N_OPENING, np.int8),
             matches=as_array(self.matches, L.MC_SIZE, np.int64),
             events=as_array(events or [], 4, np.int64),
         )

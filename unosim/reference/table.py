@@ -217,6 +217,16 @@ class Table:
             return False
         return True
 
+    def draw_until_colour(self, seat: int, colour: int) -> bool:
+        """``seat`` draws until a card of ``colour`` (a wild is no colour), or until a draw fails or knocks it
+        out (UNO Flip's Wild Draw Colour §2.6.4, §6 F4; No Mercy's Roulette §6 N5; a declared card's
+        draw_until_colour); True when the card of ``colour`` came (the obligation goes on). Twin of
+        ``unosim/engine/record/piles.py``'s ``draw_until_colour``."""
+        while self.draw_one(seat):     # terminates: each pass moves a card from the piles to the hand
+            if COLOUR[self.hands[seat][-1]] == colour:
+                return True
+        return False
+
     def knock_out(self, seat: int) -> None:
         """docs/rules.md §2.4.6 (the mercy rule): the hand is set aside, the seat leaves the round; if it was
         the responder the pending penalty lapses; the last active player wins by knock-out (§2.4.7, §6 N20).
@@ -290,6 +300,18 @@ class Table:
         self.moves += 1
         self.emit(L.EV_SWAP, seat, other)
 
+    def pass_hands(self, seat: int) -> None:
+        """Every active hand moves at once to ``next(its seat)`` in direction ``d`` (7-0's 0, a declared
+        card's pass_hands; played by ``seat``); knocked-out seats are left out (docs/rules.md §6 N13)."""
+        moved = [list(h) for h in self.hands]
+        for s in range(self.players):
+            if self.active[s]:
+                moved[self.next_seat(s)] = self.hands[s]
+                self.hand_changed(s)
+        self.hands = moved
+        self.moves += 1
+        self.emit(L.EV_PASS, seat)
+
     # ---- end of the round ------------------------------------------------------------------------------
     @property
     def over(self) -> bool:
@@ -311,11 +333,16 @@ class Table:
                           shown=tuple(self.shown), discard=tuple(self.discard_pile),
                           **(self.seen(self, seat) if self.seen is not None else {}))
 
-    def _invalid(self, seat: int, question: str, answer: Any, valid: str) -> ValueError:
+    def invalid(self, seat: int, question: str, answer: Any, valid: str) -> ValueError:
         """The error of an invalid answer; the answer is shown abridged (a policy may answer anything, a
         100 MB string included), the whole message clipped to one line."""
         return ValueError(clip_message(f"policy {self.game.seats[seat].name!r} at seat {seat} answered "
                                        f"{_ANSWER.repr(answer)} to {question}; valid answers: {valid}"))
+
+    def ask(self, seat: int, decision: str, *args: Any) -> Any:
+        """``seat``'s policy's answer to a wing's own decision (the spin wheel's), ``decision(view, *args)``,
+        unchecked: the wing that asks checks it (and raises :meth:`invalid`), as the ``ask_*`` below do."""
+        return getattr(self.game.seats[seat].policy, decision)(self.view(seat), *args)
 
     def ask_play(self, seat: int, legal: tuple[int, ...]) -> int | None:
         """The card index to play, or None to draw (docs/rules.md §1.5 step 4)."""
@@ -323,14 +350,14 @@ class Table:
         choice = self.game.seats[seat].policy.play(self.view(seat, legal, bluffs))
         if choice is None and self.rules.voluntary_draw:
             return None
-        if _is_int(choice) and (choice in legal or choice in bluffs):
+        if is_int(choice) and (choice in legal or choice in bluffs):
             return int(choice)
         valid = f"legal indices {list(legal)}"
         if bluffs:
             valid += f", bluff indices {list(bluffs)}"
         if self.rules.voluntary_draw:
             valid += ", None (draw)"
-        raise self._invalid(seat, f"play() with hand {[cards.card_name(c) for c in self.hands[seat]]}",
+        raise self.invalid(seat, f"play() with hand {[cards.card_name(c) for c in self.hands[seat]]}",
                             choice, valid)
 
     def ask_stack(self, seat: int, options: tuple[int, ...]) -> int | None:
@@ -338,9 +365,9 @@ class Table:
         choice = self.game.seats[seat].policy.stack(self.view(seat, options))
         if choice is None:
             return None
-        if _is_int(choice) and choice in options:
+        if is_int(choice) and choice in options:
             return int(choice)
-        raise self._invalid(seat, f"stack() with pending {self.pending}", choice,
+        raise self.invalid(seat, f"stack() with pending {self.pending}", choice,
                             f"stack indices {list(options)} or None (accept)")
 
     def ask_jump_in(self, seat: int, index: int) -> bool:
@@ -349,9 +376,9 @@ class Table:
 
     def ask_colour(self, seat: int) -> int:
         choice = self.game.seats[seat].policy.colour(self.view(seat))
-        if _is_int(choice) and 0 <= choice < 4:
+        if is_int(choice) and 0 <= choice < 4:
             return int(choice)
-        raise self._invalid(seat, "colour()", choice, "0, 1, 2 or 3")
+        raise self.invalid(seat, "colour()", choice, "0, 1, 2 or 3")
 
     def ask_play_drawn(self, seat: int, card: int) -> bool:
         return self._ask_bool(seat, "play_drawn()", self.game.seats[seat].policy.play_drawn(self.view(seat), card))
@@ -361,16 +388,16 @@ class Table:
 
     def ask_target(self, seat: int, candidates: tuple[int, ...]) -> int:
         choice = self.game.seats[seat].policy.target(self.view(seat), candidates)
-        if _is_int(choice) and choice in candidates:
+        if is_int(choice) and choice in candidates:
             return int(choice)
-        raise self._invalid(seat, "target()", choice, f"one of the seats {list(candidates)}")
+        raise self.invalid(seat, "target()", choice, f"one of the seats {list(candidates)}")
 
     def _ask_bool(self, seat: int, question: str, answer: Any) -> bool:
         if isinstance(answer, (bool, np.bool_)):
             return bool(answer)
-        raise self._invalid(seat, question, answer, "True or False")
+        raise self.invalid(seat, question, answer, "True or False")
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 

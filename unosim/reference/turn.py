@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..game import cards
 from ..game import protocol as L
 from . import hooks
-from .card_tables import BASE_FACE, COLOUR, KIND, is_wild
+from .card_tables import BASE_FACE, COLOUR, is_wild
 from .effects import apply_final_card, apply_first_card, apply_played_card
 from .table import Game, Table
 
@@ -235,8 +234,8 @@ def play_card(table: Table, player: int, index: int) -> int | None:
     pending = table.pending
     table.play_from_hand(player, index)
     table.played = True
-    if KIND[card] == cards.ROULETTE:
-        pass        # its player names no colour: the victim does (docs/rules.md §2.4.4, §6 N5)
+    if hooks.colour_named_by_wing(card):
+        pass        # No Mercy's Roulette: its victim names the colour (docs/rules.md §2.4.4, §6 N5)
     elif is_wild(card):
         table.colour = table.ask_colour(player)
         table.emit(L.EV_COLOUR, player, table.colour)

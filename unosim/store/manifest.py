@@ -152,6 +152,9 @@ def _check_shape(path: Path, manifest: dict[str, Any]) -> None:
     need(manifest.get("status") in STATUSES, "status", manifest.get("status"), f"one of {list(STATUSES)}")
     need(whole(manifest.get("chunk_size"), 1), "chunk_size", manifest.get("chunk_size"), "a whole number ≥ 1")
     need(whole(manifest.get("engine_version")), "engine_version", manifest.get("engine_version"), "a whole number")
+    versions = manifest.get("mechanism_versions", {})
+    need(isinstance(versions, dict) and all(whole(v) for v in versions.values()), "mechanism_versions", versions,
+         "a table of mechanism → whole number")
     study = manifest.get("study")
     need(isinstance(study, dict), "study", study, "a table")
     need(isinstance(study.get("comparisons"), list), "study.comparisons", study.get("comparisons"), "a list")
@@ -223,12 +226,14 @@ def games_on_disk(manifest: dict[str, Any]) -> tuple[int, int]:
 
 
 def data_digest(manifest: dict[str, Any], records: dict[tuple[str, int], dict[str, Any]]) -> str:
-    """The sha256 naming a dataset's content: its resolved spec, job layouts, schema, engine version and
-    the sha256 of every part (not its timestamps, progress or the hosts that wrote it)."""
+    """The sha256 naming a dataset's content: its resolved spec, job layouts, schema, engine and mechanism
+    versions and the sha256 of every part (not its timestamps, progress or the hosts that wrote it)."""
     parts = sorted(f"{cell}\t{job}\t{table}\t{record['parts'][table][2]}"
                    for (cell, job), record in records.items() for table in TABLES)
     head = {"study": manifest["study"], "schema": manifest["schema"], "engine_version": manifest["engine_version"],
             "layouts": {name: entry["layout"] for name, entry in manifest["cells"].items()}}
+    if "mechanism_versions" in manifest:   # recorded since the mechanisms have versions
+        head["mechanism_versions"] = manifest["mechanism_versions"]
     digest = hashlib.sha256(_canonical(head))
     digest.update("\n".join(parts).encode("utf-8"))
     return digest.hexdigest()

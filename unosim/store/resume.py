@@ -129,6 +129,9 @@ def _adoptable(cell: dict[str, Any], job: int, paths: dict[str, Path], manifest:
         facts = integrity.file_facts(path)
         if (facts.identity or {}).get("engine_version") != engine_version:
             return None
+        written = (facts.identity or {}).get("mechanism_versions") or {}
+        if any(manifest.get("mechanism_versions", {}).get(name) != version for name, version in written.items()):
+            return None   # a mechanism's rules changed since the part was written (protocol.Mechanism.version)
         parts[table] = [facts.rows, path.stat().st_size, facts.sha256]
     if parts["matches"][0] != identity["games"]:
         return None

@@ -17,7 +17,7 @@ from scenario_tools import C
 from unosim.engine.core import lookahead as LA
 from unosim.engine.core.round import new_game
 from unosim.engine.record import belief as B
-from unosim.engine.record import state as S
+from unosim.engine.record import legality as LG
 from unosim.game import cards
 from unosim.game import protocol as L
 from unosim.game.policies import lineup_arrays
@@ -125,7 +125,7 @@ def _table(lineup: str, rules: dict, hands: list[list[str]]):
     for t, hand in enumerate(hands):
         g["hands"][t, :len(hand)] = [C(name) for name in hand]
         g["hlen"][t] = len(hand)
-    return block, S.PLAY_FLAGS[C("R2"), cards.COLOUR[C("R2")]]
+    return block, LG.PLAY_FLAGS[LG.TOP_ROW[C("R2")], cards.COLOUR[C("R2")]]
 
 
 def test_a_draw_records_a_void_only_where_it_proves_one():
@@ -139,12 +139,12 @@ def test_a_draw_records_a_void_only_where_it_proves_one():
     block, flags = _table(lineup, {}, hands)
     g = block[0]
     for t in range(4):
-        B.drew_at_turn(g, t, flags, S.LEGAL)
+        B.drew_at_turn(g, t, flags, LG.LEGAL)
     assert [int(g["void_kept"][t]) for t in range(4)] == [0, 2, 0, 3]
     assert g["void"][1, C("R9")] and g["void"][3, C("WILD")] and g["void"][3, C("Y2")]
     assert not g["void"][1, C("G9")] and not g["void"][3, C("Y1")]
     assert not g["void"][0].any() and not g["void"][2].any()
     block, flags = _table(lineup, {"voluntary_draw": False}, [["G7", "B3"]] * 4)
     g = block[0]
-    B.drew_at_turn(g, 0, flags, S.LEGAL)
+    B.drew_at_turn(g, 0, flags, LG.LEGAL)
     assert g["void_kept"][0] == 2 and g["void"][0, C("R9")] and not g["void"][0, C("G7")]

@@ -36,7 +36,7 @@ _PACKAGE = ENGINE_DIR.parent
 #: compiles, so editing it does not make every user recompile; its decorator is the exception
 KERNEL_SOURCES = ("features.py", "record", "policies", "mechanics", "core", "compiler/jit.py")
 #: the modules outside the engine whose constants the kernels freeze into their machine code
-FROZEN_MODULES = ("game/cards.py", "game/protocol.py")
+FROZEN_MODULES = ("game/cards.py", "game/protocol.py", "game/custom_cards.py", "game/card_effects.py")
 #: a build directory unused for this long is deleted when a new build compiles (a build is 5-40 MB)
 STALE_AFTER_DAYS = 30
 MARKER = "compiled"

@@ -6,11 +6,12 @@ from unosim.game import protocol as L
 
 from ..features import HAS_CARDS
 from ..mechanics import cards as declared
-from ..mechanics.flip import draw_until_colour
 from ..policies.dispatch import challenges, choose_colour, choose_target
+from ..record.legality import restricted
 from ..record.piles import (
     discard_colour,
     draw_n,
+    draw_until_colour,
     remove_card,
     swap_hands,
     win,
@@ -24,13 +25,11 @@ from ..record.state import (
     ID_CUSTOM0,
     K_NUMBER,
     K_REVERSE,
-    K_ROULETTE,
     K_SKIP,
     K_SKIP_EVERYONE,
     K_WRD4,
     KIND,
     NO_COLOUR,
-    RESTRICTED,
     SE_ACTIVE,
     SE_PLAYED,
     SE_UNO_DONE,
@@ -139,7 +138,7 @@ def draw_card_effect(g, p, c, responding, guilty):
     value = draw_value_of(g, c)
     if k == K_WRD4:
         st[ST_DIR] = -st[ST_DIR]
-    if RESTRICTED[c] and not responding:
+    if restricted(g, c) and not responding:
         v = next_seat(g, p)
         if ir[L.IR_WD4_CHALLENGE] and challenges(g, v):
             # §1.8: a challenger cannot also stack; the named colour stands
@@ -184,7 +183,7 @@ def place_card(g, p, i):
     seat[p, SE_UNO_DONE] = 0
     emit(g, L.EV_PLAY, p, c, 0)
     if COLOUR[c] == NO_COLOUR:
-        if KIND[c] != K_ROULETTE:
+        if not hooks.colour_named_by_wing(c):   # No Mercy's Roulette: its victim names the colour
             st[ST_COLOUR] = choose_colour(g, p)
             emit(g, L.EV_COLOUR, p, st[ST_COLOUR], 0)
     else:
@@ -254,7 +253,7 @@ def play_card(g, p, i):
     st = g["st"]
     responding = st[ST_P] > 0
     # §1.8: a WD4 played while p holds the colour in play is a bluff (judged before it leaves the hand)
-    guilty = RESTRICTED[g["hands"][p, i]] == 1 and not responding and holds_colour(g, p, st[ST_COLOUR], i)
+    guilty = restricted(g, g["hands"][p, i]) and not responding and holds_colour(g, p, st[ST_COLOUR], i)
     c = place_card(g, p, i)
     if g["hlen"][p] == 0:
         return last_card(g, p, c)

@@ -29,6 +29,8 @@ hook                           called from                 what a wing does ther
 ``on_first_card(g, f, c)``     ``turn.first_card_effect``  a first card of its kinds (§1.9; F has named a
                                                            wild's colour): F's seat, ``SKIPS - v``, or
                                                            ``NOT_MINE`` (F takes the first turn)
+``colour_named_by_wing(c)``    ``effects.place_card``      whether a wild c leaves the colour to its wing
+                                                           (No Mercy's Roulette: its victim names it)
 ``on_play(g, p, c, guilty)``   ``effects.action_effect``   the effect of a card of its kinds, played with
                                                            cards left: the next seat, ``SKIPS - v`` (v
                                                            loses its turn), or ``NOT_MINE`` (the core's
@@ -137,6 +139,14 @@ def on_first_card(g, f, c):
     if HAS_BLANK and r == NOT_MINE:
         r = blank.on_first_card(g, f, c)
     return r
+
+
+@njit(inline='always')
+def colour_named_by_wing(c):
+    named = False
+    if HAS_NO_MERCY:
+        named = no_mercy.victim_names_colour(c)
+    return named
 
 
 @njit(inline='always')

@@ -202,7 +202,7 @@ def run_games(g, deck, seed, first_game, n_games, order, rounds, seats, opening,
         Round table rows, written from row ``first_row``.
     seats : int32[R * players, protocol.SC_SIZE]
         Seat table rows, row ``round_row * players + seat``.
-    opening : int8[R * players, cards.N_HAND_CLASSES]
+    opening : int8[R * players, protocol.N_OPENING]
         Opening-hand class counts, added to (the caller zeroes it).
     matches_out : int64[M, protocol.MC_SIZE]
         Match table rows, row ``first_row + game - first_game``.

@@ -15,6 +15,7 @@ from unosim.game import protocol as L
 from ..features import HAS_CARDS, HAS_JUMP_IN, HAS_LOOKAHEAD, HAS_MERCY
 from ..policies.dispatch import choose_colour, choose_play, jumps_in, plays_drawn
 from ..record.belief import drew_at_turn
+from ..record.legality import LEGAL, LEGAL_WD4, SAME_COLOUR, play_flags, playable, restricted
 from ..record.piles import draw_n, draw_one
 from ..record.quality import check_standings, check_standings_out_of_loop
 from ..record.rng import DECK_STREAM, below, shuffle
@@ -29,13 +30,8 @@ from ..record.state import (
     K_REVERSE,
     K_SKIP,
     KIND,
-    LEGAL,
-    LEGAL_WD4,
     LOOKAHEAD,
     NO_COLOUR,
-    PLAY_FLAGS,
-    RESTRICTED,
-    SAME_COLOUR,
     SE_ACTIVE,
     SE_DRAWN,
     SE_KO_TURN,
@@ -71,7 +67,6 @@ from ..record.state import (
     clear_stack,
     emit,
     next_seat,
-    playable,
     recount_discards,
     recount_held,
     step,
@@ -91,13 +86,11 @@ BASE_FACE = np.asarray(CC.ALL_BASE_FACE)
 def legal_plays(g, p, legal):
     """legal[:nleg] = p's legal plays in hand order (§1.4 and the WD4 restriction of §1.8); returns
     (nleg, hand index of the first illegal WD4 that could be bluffed, or -1)."""
-    st = g["st"]
     hands = g["hands"]
-    top, colour = st[ST_TOP], st[ST_COLOUR]
-    # one pass in hand order, one table byte per card (PLAY_FLAGS); WD4s are dropped afterwards if the
-    # hand holds the colour in play (§1.8). Branch-free: whether a card is legal is a coin flip to the
-    # branch predictor, so every hand index is written and only the legal ones are kept.
-    flags = PLAY_FLAGS[top, colour]
+    # one pass in hand order, one table byte per card (legality.PLAY_FLAGS); WD4s are dropped afterwards
+    # if the hand holds the colour in play (§1.8). Branch-free: whether a card is legal is a coin flip to
+    # the branch predictor, so every hand index is written and only the legal ones are kept.
+    flags = play_flags(g)
     nleg = 0
     seen = 0
     for i in range(g["hlen"][p]):
@@ -112,7 +105,7 @@ def legal_plays(g, p, legal):
         kept = 0
         for j in range(nleg):
             i = legal[j]
-            if RESTRICTED[hands[p, i]]:
+            if restricted(g, hands[p, i]):
                 if bluff_index < 0:
                     bluff_index = i
             else:
@@ -165,7 +158,7 @@ def take_turn(g, p):
     if choice >= 0:
         return play_card(g, p, choice)
     if HAS_LOOKAHEAD and st[ST_LA_SEARCH]:   # what every seat saw: p drew at its turn (belief.py)
-        drew_at_turn(g, p, PLAY_FLAGS[st[ST_TOP], st[ST_COLOUR]], LEGAL)
+        drew_at_turn(g, p, play_flags(g), LEGAL)
     return draw_turn(g, p)
 
 
@@ -182,7 +175,7 @@ def turn_up(g, f):
         plen[DRAW] -= 1
         c = pile[DRAW, plen[DRAW]]
         emit(g, L.EV_FIRST_CARD, f, c, 0)
-        if not RESTRICTED[c]:
+        if not restricted(g, c):
             break
         if returns == L.FIRST_CARD_MAX_RETURNS:
             st[ST_LOOP_BOUND_HITS] += 1
@@ -371,9 +364,7 @@ def deal(g, deck, order, opening, orow):
     for s in range(n):
         recount_held(g, s)
         for i in range(hlen[s]):
-            k = HAND_CLASS[hands[s, i]]
-            if not HAS_CARDS or k >= 0:   # a declared card has no opening-hand class (docs/rules.md §2.7)
-                opening[orow + s, k] += 1
+            opening[orow + s, HAND_CLASS[hands[s, i]]] += 1   # a declared card: its slot's class (§2.7)
 
 
 @njit

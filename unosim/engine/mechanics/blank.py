@@ -10,15 +10,13 @@ with No Mercy's Discard All.
 """
 
 from unosim.engine.compiler.jit import njit
+from unosim.game import cards as C
 from unosim.game import protocol as L
 
 from ..policies.dispatch import choose_target
 from ..record.piles import discard_colour, draw_n, draw_one, swap_hands, win
 from ..record.rng import DECK_STREAM, shuffle
 from ..record.state import (
-    BLANK_DRAW_CARDS,
-    BLANK_ID0,
-    K_BLANK,
     KIND,
     NOT_MINE,
     SE_ACTIVE,
@@ -33,6 +31,10 @@ from ..record.state import (
     recount_held,
     step,
 )
+
+K_BLANK = C.BLANK
+BLANK_ID0 = C.ID_BLANK[0]   # the first blank id: a blank's effect is at its offset from it (effect_of)
+BLANK_DRAW_CARDS = 2        # draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
 
 
 @njit(inline='always')

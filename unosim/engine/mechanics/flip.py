@@ -17,7 +17,7 @@ from unosim.game import protocol as L
 
 from ..features import HAS_LOOKAHEAD
 from ..policies.dispatch import challenges, choose_colour
-from ..record.piles import draw_n, draw_one
+from ..record.piles import draw_n, draw_until_colour
 from ..record.state import (
     ASIDE,
     CHALLENGE_PENALTY,
@@ -142,18 +142,6 @@ def on_final(g, p, c):
         turn_over(g, p)
     elif k == K_WDC:
         draw_until_colour(g, next_seat(g, p), g["st"][ST_COLOUR])
-
-
-@njit
-def draw_until_colour(g, s, colour):
-    """s draws until a card of ``colour`` (wilds do not count) or a draw fails or knocks s out (§2.6.4,
-    §6 F4); returns whether the card of ``colour`` came (the obligation goes on)."""
-    hands = g["hands"]
-    hlen = g["hlen"]
-    while draw_one(g, s):   # terminates: each pass moves a card from the piles to s (none come back)
-        if COLOUR[hands[s, hlen[s] - 1]] == colour:
-            return True
-    return False
 
 
 @njit

@@ -7,11 +7,14 @@ seat (-1 closed, else events counted), the round's ``ST_DUMBFU`` → ``RC_DUMBFU
 """
 
 from unosim.engine.compiler.jit import njit
+from unosim.game import cards as C
 from unosim.game import protocol as L
 
 from ..record.piles import draw_n
 from ..record.rng import PLAY_STREAM, bernoulli
-from ..record.state import K_DUMB_FU, KIND, NOT_MINE, emit, next_seat
+from ..record.state import KIND, NOT_MINE, emit, next_seat
+
+K_DUMB_FU = C.DUMB_FU
 
 
 @njit

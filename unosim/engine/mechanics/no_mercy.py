@@ -9,17 +9,16 @@ N14, N15). Its other mechanisms are wings or core verbs of their own: stacking a
 """
 
 from unosim.engine.compiler.jit import njit
+from unosim.game import cards as C
 from unosim.game import protocol as L
 
 from ..policies.dispatch import choose_colour
-from ..record.piles import discard_colour, draw_one, win
+from ..record.piles import discard_colour, draw_until_colour, win
 from ..record.state import (
     COLOUR,
     DISC,
     DRAW,
-    K_DISCARD_ALL,
     K_NUMBER,
-    K_ROULETTE,
     KIND,
     NOT_MINE,
     ST_COLOUR,
@@ -28,6 +27,8 @@ from ..record.state import (
     emit,
     next_seat,
 )
+
+K_DISCARD_ALL, K_ROULETTE = C.DISCARD_ALL, C.ROULETTE
 
 
 @njit
@@ -54,6 +55,12 @@ def turn_up_first(g, f):
 
 
 @njit(inline='always')
+def victim_names_colour(c):
+    """A Wild Color Roulette's player names no colour when it is placed: its victim does (§6 N5)."""
+    return KIND[c] == K_ROULETTE
+
+
+@njit(inline='always')
 def on_play(g, p, c):
     """Discard All or Wild Color Roulette played by p with cards left: the next seat (-1 when Discard
     All emptied p's hand: p won); NOT_MINE for any other card."""
@@ -72,14 +79,9 @@ def on_play(g, p, c):
 @njit
 def roulette(g, p):
     """WILD_COLOR_ROULETTE (§2.4.4, N5): the victim names C, then reveals until a card of colour C."""
-    st = g["st"]
-    hands = g["hands"]
-    hlen = g["hlen"]
     v = next_seat(g, p)
     colour = choose_colour(g, v)
     emit(g, L.EV_ROULETTE, v, colour, 0)
-    st[ST_COLOUR] = colour
-    while draw_one(g, v):   # terminates: each pass moves a card from the piles to v (none come back)
-        if COLOUR[hands[v, hlen[v] - 1]] == colour:
-            break
+    g["st"][ST_COLOUR] = colour
+    draw_until_colour(g, v, colour)
     return next_seat(g, v)

@@ -31,6 +31,7 @@ from unosim.game.protocol import (
     TRADE_HANDS,
     WAR,
 )
+from unosim.game.rule_table import N_SPIN_OUTCOMES
 
 from ..policies.dispatch import (
     almost_uno_discards,
@@ -69,7 +70,7 @@ from ..record.state import (
     step,
 )
 
-SPIN = np.asarray(CC.ALL_SPIN)   # 1 for a card id with the spin flag (docs/rules.md §2.3)
+SPIN = np.asarray(CC.over_all_ids(C.SPIN))   # 1 for a card id with the spin flag (docs/rules.md §2.3)
 
 @njit
 def wheel_discard(g, s, order, m, final):
@@ -382,7 +383,7 @@ def spin(g, s, final):
     st[ST_SPINS] += 1
     if final:
         st[ST_FINAL_SPINS] += 1
-    outcome = weighted(g, fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + L.N_SPIN_OUTCOMES], L.N_SPIN_OUTCOMES)
+    outcome = weighted(g, fr[L.FR_SPIN_WEIGHT:L.FR_SPIN_WEIGHT + N_SPIN_OUTCOMES], N_SPIN_OUTCOMES)
     g["outcomes"][outcome] += 1
     emit(g, L.EV_SPIN, s, outcome, 1 if final else 0)
     after = s
@@ -485,7 +486,7 @@ def write(g, row):
     st = g["st"]
     row[L.RC_SPINS] = st[ST_SPINS]
     row[L.RC_FINAL_SPINS] = st[ST_FINAL_SPINS]
-    for o in range(L.N_SPIN_OUTCOMES):
+    for o in range(N_SPIN_OUTCOMES):
         row[L.RC_OUTCOME + o] = g["outcomes"][o]
 
 

@@ -23,7 +23,6 @@ from .state import (
     SE_DRAWN,
     SE_KO_TURN,
     SE_UNO_DONE,
-    SE_WINDOW,
     ST_DRAWS,
     ST_END,
     ST_ENDED,
@@ -121,6 +120,19 @@ def draw_n(g, s, k):
     for _ in range(k):
         if not draw_one(g, s):
             return
+
+
+@njit
+def draw_until_colour(g, s, colour):
+    """s draws until a card of ``colour`` (wilds do not count) or a draw fails or knocks s out (UNO Flip's
+    Wild Draw Colour §2.6.4, §6 F4; No Mercy's Roulette §6 N5; a declared card's draw_until_colour);
+    returns whether the card of ``colour`` came (the obligation goes on)."""
+    hands = g["hands"]
+    hlen = g["hlen"]
+    while draw_one(g, s):   # terminates: each pass moves a card from the piles to s (none come back)
+        if COLOUR[hands[s, hlen[s] - 1]] == colour:
+            return True
+    return False
 
 
 @njit
@@ -236,7 +248,6 @@ def knock_out(g, s):
     g["out_pad"][s] = OUT
     seat[s, SE_UNO_DONE] = 0
     seat[s, SE_KO_TURN] = st[ST_TURNS]
-    seat[s, SE_WINDOW] = -1   # its Dumb Fu window closes (minions)
     st[ST_N_ACTIVE] -= 1
     st[ST_KNOCKOUTS] += 1
     st[ST_KO_SEAT] = s

@@ -61,7 +61,6 @@ from unosim.game.protocol import (  # noqa: F401 (the game record's layout, re-e
     SE_PLAYED,
     SE_SIZE,
     SE_UNO_DONE,
-    SE_WINDOW,
     ST_COLOUR,
     ST_DEALER,
     ST_DIR,
@@ -120,16 +119,10 @@ NO_COLOUR = C.NO_COLOUR
 N_COLOURS = C.NO_COLOUR   # the colours are 0 .. N_COLOURS-1; NO_COLOUR (a wild) comes right after
 N_NUMBERS = 10            # NUMBER cards show 0 .. 9
 K_NUMBER, K_SKIP, K_REVERSE, K_DRAW_TWO = C.NUMBER, C.SKIP, C.REVERSE, C.DRAW_TWO
-K_WILD, K_WD4, K_BLANK, K_DUMB_FU = C.WILD, C.WD4, C.BLANK, C.DUMB_FU
-K_DISCARD_ALL, K_SKIP_EVERYONE, K_WRD4, K_ROULETTE = C.DISCARD_ALL, C.SKIP_EVERYONE, C.WRD4, C.ROULETTE
+K_SKIP_EVERYONE, K_WRD4 = C.SKIP_EVERYONE, C.WRD4
 DRAW_VALUE = np.asarray(CC.ALL_DRAW_VALUE)
-# 1: a wild draw card playable only without the colour in play, and challengeable (WD4, UNO Flip's
-# Wild Draw Two and Wild Draw Colour; docs/rules.md §1.8, §2.6.4)
-RESTRICTED = np.asarray(CC.ALL_RESTRICTED)
 KO_POINTS = 250     # points for each knocked-out seat (docs/rules.md §2.4.8)
 CHALLENGE_PENALTY = 2   # a lost Wild Draw Four challenge: the challenger draws 4 + 2 (docs/rules.md §1.8)
-BLANK_DRAW_CARDS = 2    # blank draw_two_next: the next seat draws 2 (docs/rules.md §2.1.3)
-BLANK_ID0 = C.ID_BLANK[0]
 # what a wing's play hook answers besides a seat (engine/core/hooks.py): NOT_MINE, no wing owns
 # the card (the core's own effect applies); SKIPS - v, seat v loses its turn (the core skips it: a pose
 # event in minions, nothing if v was knocked out meanwhile) and the turn goes to next(v)
@@ -138,34 +131,6 @@ SKIPS = -3
 ACCEPTED = -1     # a response turn's answer: the seat accepted the pending penalty and drew it
 
 
-def _match_table():
-    """MATCHES_TOP[c, t]: card c matches top card t whatever the colour in play (§1.4 items 1, 3, 4);
-    item 2 (c's colour is the colour in play) is checked separately."""
-    c_kind, t_kind = KIND[:, None], KIND[None, :]
-    numbers = (c_kind == K_NUMBER) & (t_kind == K_NUMBER) & (NUMBER_OF[:, None] == NUMBER_OF[None, :])
-    actions = (COLOUR[None, :] != NO_COLOUR) & (c_kind == t_kind)
-    table = np.where((COLOUR == NO_COLOUR)[:, None], True, np.where(c_kind == K_NUMBER, numbers, actions))
-    return np.ascontiguousarray(table)
-
-
-MATCHES_TOP = _match_table()
-
-
-# PLAY_FLAGS[t, colour, c]: the bits below for card c on top card t with `colour` in play, so that the
-# legality scan reads one byte per card (legal_plays: a third of a classic turn was spent there)
-LEGAL, SAME_COLOUR, LEGAL_WD4 = 1, 2, 4
-
-
-def _play_flags():
-    """Built with whole-array operations: element by element it took a third of a second of every
-    process that loads the engine."""
-    same = COLOUR[None, None, :] == np.arange(N_COLOURS + 1)[None, :, None]   # [t, colour, c]
-    legal = same | MATCHES_TOP.T[:, None, :]
-    flags = LEGAL * legal + SAME_COLOUR * same + LEGAL_WD4 * (legal & (RESTRICTED == 1)[None, None, :])
-    return np.ascontiguousarray(flags, dtype=np.uint8)   # C order: numba freezes it into the code
-
-
-PLAY_FLAGS = _play_flags()
 MAXP = L.MAX_PLAYERS
 MAXC = L.MAX_CARDS
 
@@ -221,7 +186,7 @@ def points_of(g, c):
     return POINTS[c]
 
 
-# ---- seats and matching -----------------------------------------------------------------------------
+# ---- seats -----------------------------------------------------------------------------------------
 @njit
 def step(s, d, n):
     """The seat one place from s in direction d (no division: this runs several times a turn)."""
@@ -297,12 +262,6 @@ def held_agree(g):
 
 
 @njit
-def matches(c, top, colour):
-    """docs/rules.md §1.4 items 1-4."""
-    return COLOUR[c] == colour or MATCHES_TOP[c, top]
-
-
-@njit
 def holds_colour(g, p, colour, skip_index):
     hands = g["hands"]
     hlen = g["hlen"]
@@ -310,19 +269,6 @@ def holds_colour(g, p, colour, skip_index):
         if i != skip_index and COLOUR[hands[p, i]] == colour:
             return True
     return False
-
-
-@njit
-def playable(g, p, i):
-    """Legal play of hand index i (§1.4 with the WD4 restriction of §1.8)."""
-    st = g["st"]
-    hands = g["hands"]
-    c = hands[p, i]
-    if not matches(c, st[ST_TOP], st[ST_COLOUR]):
-        return False
-    if RESTRICTED[c]:
-        return not holds_colour(g, p, st[ST_COLOUR], i)
-    return True
 
 
 def game_dtype() -> np.dtype:

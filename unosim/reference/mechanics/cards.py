@@ -4,8 +4,8 @@ and as the last card (§1.11 with ``final_card_effects``). The core (:mod:`..eff
 every declared card, before any wing: a declared card belongs to no mechanism.
 
 The effect list is the table's ``book`` (``custom_cards.book``); every verb is the one the built-in
-cards use (skips and draw cards from :mod:`..penalties`, the swap from the table, the pass from 7-0,
-the colour discard from the table, draw-until-colour from UNO Flip), so a declared card that copies a
+cards use (skips and draw cards from :mod:`..penalties`; the swap, the pass, the colour discard and
+draw-until-colour from the table), so a declared card that copies a
 built-in card plays as it does.
 
 While the effects run, ``anchor`` is the last seat the card passed over (a skipped or drawing seat;
@@ -18,8 +18,6 @@ from ...game import card_effects as E
 from ...game import protocol as L
 from ..penalties import draw_card_played, skip
 from ..table import Table
-from .flip import draw_until_colour
-from .seven_o import pass_hands
 
 DRAW, SKIP, REVERSE, SKIP_EVERYONE, OTHERS_DRAW, WILD, DISCARD_COLOUR, SWAP_HANDS, PASS_HANDS, \
     DRAW_UNTIL_COLOUR, SELF_DRAW = (E.BY_NAME[n].code for n in (
@@ -55,10 +53,10 @@ def on_play(table: Table, player: int, card: int, guilty: bool) -> int | None:
         elif code == SWAP_HANDS:
             table.swap_hands(player, table.ask_target(player, table.others_from(player)))
         elif code == PASS_HANDS:
-            pass_hands(table, player)
+            table.pass_hands(player)
         elif code == DRAW_UNTIL_COLOUR:
             victim = table.next_seat(anchor)
-            draw_until_colour(table, victim, table.colour)
+            table.draw_until_colour(victim, table.colour)
             if not table.over:
                 skip(table, victim)
             anchor = victim
@@ -121,4 +119,4 @@ def on_final(table: Table, player: int, card: int, pending: int) -> None:
         elif code == OTHERS_DRAW:
             others_draw(table, player, n)
         elif code == DRAW_UNTIL_COLOUR:
-            draw_until_colour(table, table.next_seat(player), table.colour)
+            table.draw_until_colour(table.next_seat(player), table.colour)

@@ -44,7 +44,7 @@ def on_final(table: Table, player: int, card: int) -> None:
     if KIND[card] == cards.FLIP:
         turn_over(table, player)
     elif KIND[card] == cards.WDC:
-        draw_until_colour(table, table.next_seat(player), table.colour)
+        table.draw_until_colour(table.next_seat(player), table.colour)
 
 
 def write(table: Table, row: list[int]) -> None:
@@ -81,15 +81,6 @@ def turn_over(table: Table, player: int) -> None:
         table.emit(L.EV_COLOUR, player, table.colour)
 
 
-def draw_until_colour(table: Table, seat: int, colour: int) -> bool:
-    """``seat`` draws until a card of ``colour`` (a wild is no colour), or until a draw fails or knocks it
-    out (§2.6.4, §6 F4); True when the card of ``colour`` came (the obligation goes on)."""
-    while table.draw_one(seat):     # terminates: each pass moves a card from the piles to the hand
-        if COLOUR[table.hands[seat][-1]] == colour:
-            return True
-    return False
-
-
 def wild_draw_colour(table: Table, player: int, victim: int, guilty: bool) -> bool:
     """docs/rules.md §2.6.4: a Wild Draw Colour (colour named) against ``victim``, who may challenge it
     like a Wild Draw Four (§1.8): guilty, ``player`` draws until the colour and the victim keeps its
@@ -99,10 +90,10 @@ def wild_draw_colour(table: Table, player: int, victim: int, guilty: bool) -> bo
     if may_challenge and table.ask_challenge(victim):
         table.emit(L.EV_CHALLENGE, victim, int(guilty))
         if guilty:
-            draw_until_colour(table, player, table.colour)
+            table.draw_until_colour(player, table.colour)
             return False
-        if draw_until_colour(table, victim, table.colour):   # a failed draw or knock-out ends it all
+        if table.draw_until_colour(victim, table.colour):   # a failed draw or knock-out ends it all
             table.draw(victim, 2)
         return True
-    draw_until_colour(table, victim, table.colour)
+    table.draw_until_colour(victim, table.colour)
     return True

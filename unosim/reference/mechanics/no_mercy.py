@@ -29,6 +29,12 @@ def turn_up_first(table: Table):
             return table.left_of_dealer
 
 
+def victim_names_colour(card: int) -> bool:
+    """A Wild Color Roulette's player names no colour when it is placed: its victim does (docs/rules.md
+    §2.4.4, §6 N5)."""
+    return KIND[card] == cards.ROULETTE
+
+
 def on_play(table: Table, player: int, card: int, guilty: bool):
     """Discard All or Wild Color Roulette played with cards left: the next seat (None: Discard All emptied
     the hand, which wins); ``NOT_MINE`` for any other card."""
@@ -56,8 +62,5 @@ def roulette(table: Table, player: int) -> int:
     victim = table.next_seat(player)
     table.colour = table.ask_colour(victim)
     table.emit(L.EV_ROULETTE, victim, table.colour)
-    colour = table.colour
-    while table.draw_one(victim):     # terminates: each pass moves a card from the piles to the hand
-        if COLOUR[table.hands[victim][-1]] == colour:
-            break
+    table.draw_until_colour(victim, table.colour)
     return table.next_seat(victim)

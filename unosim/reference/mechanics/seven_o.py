@@ -1,6 +1,6 @@
 """The 7-0 house rule's wing, reference twin of ``unosim/engine/mechanics/seven_o.py`` (docs/rules.md §4
 ``seven_o``, §2.4.4): a 7 swaps hands with a seat of the player's choice (``Table.swap_hands``, shared
-with the blank cards), a 0 passes every active hand on. The round's counters are ``table.swaps_7`` and
+with the blank cards), a 0 passes every active hand on (``Table.pass_hands``). The round's counters are ``table.swaps_7`` and
 ``table.passes_0``, set by :func:`start`.
 """
 
@@ -24,21 +24,8 @@ def on_number(table: Table, player: int, card: int) -> None:
         table.swap_hands(player, table.ask_target(player, table.others_from(player)))
         table.swaps_7 += 1
     elif NUMBER_OF[card] == 0:
-        pass_hands(table, player)
+        table.pass_hands(player)
         table.passes_0 += 1
-
-
-def pass_hands(table: Table, seat: int) -> None:
-    """A 0 played by ``seat``: every active hand moves at once to ``next(its seat)`` in direction ``d``;
-    knocked-out seats are left out (docs/rules.md §6 N13)."""
-    moved = [list(h) for h in table.hands]
-    for s in range(table.players):
-        if table.active[s]:
-            moved[table.next_seat(s)] = table.hands[s]
-            table.hand_changed(s)
-    table.hands = moved
-    table.moves += 1
-    table.emit(L.EV_PASS, seat)
 
 
 def write(table: Table, row: list[int]) -> None:

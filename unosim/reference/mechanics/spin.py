@@ -15,10 +15,11 @@ Cards discarded by the wheel go **on top** of the discard pile in the order the 
 (docs/rules.md §2.3.4, §6 S9), without any effect; a wild left on top makes the discarder name the colour;
 a hand that a discard empties wins at once (§6 S10), except in a final spin, whose round is already
 won (§6 S13). The decisions (what to discard, which card to reveal in War …) are asked of the seat's
-policy through the ``ask_*`` functions below; see :mod:`..policies` for their API.
+policy through the table (``Table.ask``, as the core asks its own with ``Table.ask_*``) by the ``ask_*``
+functions below, which check every answer; see :mod:`..policy` for their API.
 
 Per round the table keeps, set by :func:`start`: the ``spinner`` (-1: none), ``spins``,
-``final_spins``, one count per outcome (``outcome_counts``, in ``protocol.SPIN_OUTCOMES`` order) and per
+``final_spins``, one count per outcome (``outcome_counts``, in ``rule_table.SPIN_OUTCOMES`` order) and per
 seat ``wheel_gained`` / ``wheel_lost`` (docs/rules.md §1.13); the hand each seat last showed
 (``table.shown``) is part of every policy's view and stays on the table.
 """
@@ -34,7 +35,7 @@ from ...game.checks import scaled
 from ...game.rule_table import SPIN_OUTCOMES
 from ..card_tables import COLOUR, KIND, NUMBER_OF, is_wild
 from ..rng import Xoshiro
-from ..table import NOT_MINE, Table, _is_int
+from ..table import NOT_MINE, Table, is_int
 
 RED, BLUE = 0, 3          # docs/rules.md §6 S15: red = colour 0 (R), blue = colour 3 (B)
 
@@ -314,33 +315,29 @@ def wheel_discard(table: Table, seat: int, indices: Sequence[int], final: bool) 
 
 
 # ---- asking the policies (every answer is checked, never corrected) ---------------------------------
-def _policy(table: Table, seat: int) -> Any:
-    return table.game.seats[seat].policy
-
-
 def _check_indices(table: Table, seat: int, question: str, answer: Any, allowed: Sequence[int],
                    at_most: int) -> list[int]:
     """A list of distinct indices from ``allowed``, at most ``at_most`` of them (the discard order)."""
-    if isinstance(answer, (list, tuple)) and all(_is_int(i) and i in allowed for i in answer) \
+    if isinstance(answer, (list, tuple)) and all(is_int(i) and i in allowed for i in answer) \
             and len(set(answer)) == len(answer) and len(answer) <= at_most:
         return [int(i) for i in answer]
-    raise table._invalid(seat, question, answer,
+    raise table.invalid(seat, question, answer,
                          f"a list of at most {at_most} distinct hand indices from {list(allowed)}")
 
 
 def ask_almost_uno(table: Table, seat: int) -> list[int]:
     hand = table.hands[seat]
-    answer = _policy(table, seat).almost_uno(table.view(seat))
+    answer = table.ask(seat, "almost_uno")
     return _check_indices(table, seat, "almost_uno()", answer, range(len(hand)), len(hand) - 2)
 
 
 def _ask_group(table: Table, seat: int, method: str, options: tuple[int, ...],
                member: Any) -> list[int]:
     """discard_number / discard_colour: ``(option, indices)`` with every index holding that option."""
-    answer = getattr(_policy(table, seat), method)(table.view(seat), options)
+    answer = table.ask(seat, method, options)
     question = f"{method}() with options {list(options)}"
-    if not (isinstance(answer, tuple) and len(answer) == 2 and _is_int(answer[0]) and answer[0] in options):
-        raise table._invalid(seat, question, answer, f"a pair (one of {list(options)}, list of hand indices)")
+    if not (isinstance(answer, tuple) and len(answer) == 2 and is_int(answer[0]) and answer[0] in options):
+        raise table.invalid(seat, question, answer, f"a pair (one of {list(options)}, list of hand indices)")
     hand = table.hands[seat]
     allowed = [i for i, c in enumerate(hand) if member(c, answer[0])]
     return _check_indices(table, seat, question, answer[1], allowed, len(allowed))
@@ -356,20 +353,20 @@ def ask_discard_colour(table: Table, seat: int, colours: tuple[int, ...]) -> lis
 
 
 def ask_war_reveal(table: Table, seat: int, candidates: tuple[int, ...]) -> int:
-    choice = _policy(table, seat).war_reveal(table.view(seat), candidates)
-    if _is_int(choice) and choice in candidates:
+    choice = table.ask(seat, "war_reveal", candidates)
+    if is_int(choice) and choice in candidates:
         return int(choice)
-    raise table._invalid(seat, "war_reveal()", choice, f"one of the hand indices {list(candidates)}")
+    raise table.invalid(seat, "war_reveal()", choice, f"one of the hand indices {list(candidates)}")
 
 
 def ask_war_discard(table: Table, seat: int, revealed: tuple[int, ...]) -> list[int]:
-    answer = _policy(table, seat).war_discard(table.view(seat), revealed)
+    answer = table.ask(seat, "war_discard", revealed)
     return _check_indices(table, seat, "war_discard()", answer, revealed, len(revealed))
 
 
 def ask_uno_spin_discard(table: Table, seat: int) -> int | None:
-    choice = _policy(table, seat).uno_spin_discard(table.view(seat))
-    if choice is None or (_is_int(choice) and 0 <= choice < len(table.hands[seat])):
+    choice = table.ask(seat, "uno_spin_discard")
+    if choice is None or (is_int(choice) and 0 <= choice < len(table.hands[seat])):
         return choice if choice is None else int(choice)
-    raise table._invalid(seat, "uno_spin_discard()", choice,
+    raise table.invalid(seat, "uno_spin_discard()", choice,
                          f"a hand index 0..{len(table.hands[seat]) - 1} or None (keep)")

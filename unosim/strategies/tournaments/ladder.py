@@ -85,7 +85,7 @@ class LadderResult:
         """The tables with what they were measured under (deck and rules per variant, deals, seed, date,
         commit, machine): the results file the docs pages are generated from."""
         variants = {r.label: {"variant": r.variant, "rules": r.rules,
-                              "n_blank": rules_module.get_variant(r.variant, r.rules).n_blank}
+                              "rule_set": rules_module.get_variant(r.variant, r.rules).as_dict()}
                     for r in self.rungs}
         doc = {"kind": "skill_ladder", "players": self.players, "deals": self.games, "seed": self.seed,
                "variants": variants, "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
