@@ -62,6 +62,12 @@ def test_a_cell_listed_twice_is_one_test_of_the_per_cell_families(twice, name):
         _rows(with_duplicate, variant="until")["p_holm"].to_list()
 
 
+def test_the_report_gives_each_family_the_size_of_its_distinct_tests(twice):
+    from unosim.reporting.report import _families
+    assert _families(twice[0]) == _families(twice[1])
+    assert any(f.startswith("effects") for f in _families(twice[0]))
+
+
 def test_the_checker_holds_the_tables_to_the_family_of_distinct_tests(twice):
     written = as_written(twice[0])
     found = claims(written)
@@ -80,3 +86,30 @@ def test_twins_are_cells_of_the_same_rules_players_lineup_and_seed():
                           "lineup_effective": ["random"] * 4, "games": [10] * 4, "seed": [1, 1, 1, 2]})
     assert game_twins(cells) == {("classic", 4, "random"): "c", ("until", 4, "random"): "u",
                                  ("until_again", 4, "random"): "u", ("until_seed", 4, "random"): "u3"}
+
+
+def test_a_pair_of_entrants_is_one_test_of_the_tournament_family():
+    """Head-to-head rows (A, B) and (B, A) state one comparison (their shares sum to 1): the family is the
+    pairs of entrants, not the ordered pairs."""
+    import numpy as np
+
+    from unosim.analysis.inference import holm
+    from unosim.analysis.standings import head_to_head
+    from unosim.game.seating import Entrant
+    rng = np.random.default_rng(3)
+    deals = 60
+    ahead = np.zeros((3, 3, deals))
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        ahead[i, j] = rng.binomial(4, [0.62, 0.55, 0.5][i + j - 1], deals)   # of 4 comparisons per deal
+        ahead[j, i] = 4 - ahead[i, j]
+    comparisons = np.full((3, 3), 4) - 4 * np.eye(3, dtype=np.int64)
+    table = head_to_head(ahead, comparisons, tuple(Entrant(n, n) for n in ("random", "greedy_points", "keep_wilds")))
+    assert table.height == 6 and table["holm_test"].n_unique() == 3
+    pairs = table.filter(pl.col("a") < pl.col("b")).sort("holm_test")
+    expected = holm(pairs["p_value"].to_numpy())
+    assert pairs["p_holm"].to_list() == pytest.approx(expected.tolist(), rel=1e-12)
+    mirrored = table.join(table, left_on=["a", "b"], right_on=["b", "a"], suffix="_mirror")
+    assert (mirrored["p_holm"] == mirrored["p_holm_mirror"]).all()
+    from unosim.analysis.checker import _check_family
+    assert _check_family("head_to_head", table) == []
+    assert _check_family("head_to_head", table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy()))))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from commands import run_unosim
+from study_specs import analysis_lock
 
 from unosim.cli import main
 
@@ -17,6 +18,12 @@ def test_help_everywhere(command, capsys):
         main([*command, "--help"])
     assert info.value.code == 0
     assert "usage:" in capsys.readouterr().out
+
+
+TOURNAMENT = ["tournament", "--variant", "classic", "-n", "2", "--policies", "random,greedy_points", "--games", "10",
+              "--out", "/nonexistent/never_written"]
+TUNE = ["tune", "--variant", "classic", "-n", "2", "--budget", "1300"]
+DRAW_THREE = "draw_three:coloured,effects=draw:3,points=20,count=2"
 
 
 @pytest.mark.parametrize("argv, expected", [
@@ -34,6 +41,13 @@ def test_help_everywhere(command, capsys):
      "--deck draw_two is given twice (draw_two=12 and draw_two=4): give each card class once"),
     (["rules", "classic", "--deck", "draw_two=12,wild=8,draw_two=12"], "--deck draw_two is given twice"),
     (["rules", "classic", "--set", "stacking=any_draw", "--set", "stacking=none"], "--set stacking is given twice"),
+    # every command that plays a variant takes its rule changes the same ways, with the same errors
+    ([*TOURNAMENT, "--deck", "draw_two=banana"], "rule deck draw_two='banana' is invalid: valid is a count in 0.."),
+    ([*TOURNAMENT, "--deck", "draw_two=12", "--set", "deck={draw_two=4}"], "the designer deck is given twice"),
+    ([*TOURNAMENT, "--card", "draw_three:coloured,effects=teleport"], "unknown effect 'teleport' of card 'draw_three'"),
+    ([*TUNE, "--deck", "draw_two=12,draw_two=4"], "--deck draw_two is given twice"),
+    ([*TUNE, "--card", "draw_three:coloured,effects=teleport"], "unknown effect 'teleport' of card 'draw_three'"),
+    ([*TUNE, "--card", "x:coloured,effects=draw:2", "--rule", "cards=[]"], "the declared cards are given twice"),
 ])
 def test_errors_are_one_line_with_status_2(argv, expected, capsys):
     try:
@@ -68,7 +82,8 @@ def test_status_analyze_report(small_dataset, tmp_path, capsys):  # noqa: F811
     assert "complete" in capsys.readouterr().out
     assert main(["analyze", str(small_dataset), "--out", str(tmp_path / "tables")]) == 0
     assert (tmp_path / "tables" / "card_values.csv").exists()
-    assert main(["report", str(small_dataset), "--out", str(tmp_path / "r.html")]) == 0
+    with analysis_lock(small_dataset):   # it analyses into the dataset unless it has a current analysis
+        assert main(["report", str(small_dataset), "--out", str(tmp_path / "r.html")]) == 0
     assert "report:" in capsys.readouterr().out and (tmp_path / "r.html").exists()
 
 
@@ -80,3 +95,24 @@ def test_replay_prints_a_game(capsys):
 def test_python_dash_m_runs_the_cli():
     out = run_unosim("variants", check=True)
     assert "minions" in out.stdout
+
+
+def test_a_tournament_takes_the_deck_and_declared_cards_as_every_command_does(tmp_path, capsys):
+    """`unosim tournament` plays the deck and declared cards of --deck and --card, as `unosim rules` reads
+    them, and says which rules it played, as a terminal shows it."""
+    import json
+
+    from commands import unosim_on_a_terminal
+
+    from unosim.store.reader import open_dataset
+    changes = ["--deck", "draw_two=12", "--card", DRAW_THREE]
+    assert main(["rules", "classic", *changes, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    screen = unosim_on_a_terminal("tournament", "--variant", "classic", "-n", "2", "--policies", "random,greedy_points",
+                                  "--games", "40", *changes, "--out", str(tmp_path), "--quiet", cwd=tmp_path,
+                                  columns=100)
+    assert f"rules: {shown['key']}" in screen.splitlines()[1]
+    assert "greedy_points" in screen and "Traceback" not in screen
+    cells = open_dataset(tmp_path / "tournament_classic_p2").manifest["study"]["cells"]   # one per arrangement
+    (played,) = {cell["rules_key"] for cell in cells}
+    assert "deck=[draw_two:12]" in played and "cards=[draw_three:coloured" in played

@@ -276,6 +276,29 @@ def test_a_run_waiting_for_another_process_s_compile_says_so(explorer, monkeypat
     assert state_when(lambda s: s["status"] != "running")["status"] == "cancelled"
 
 
+def test_a_design_search_s_compile_notice_reaches_its_state(monkeypatch, tmp_path):
+    """A design search (its own process) keeps its compile notice's words, a wait for another process's
+    compile included, where the explorer's state of the search reads them; they go when the notice ends."""
+    import io
+
+    from unosim.engine.compiler import notice
+    from unosim.explore.design_runs import DesignRun, follow_compiles
+    monkeypatch.setattr(notice, "_watchers", [])
+    monkeypatch.setattr(notice, "TICK_S", 0.05)
+    run = DesignRun("1", tmp_path, 1.0)   # no process yet: running
+    follow_compiles(str(tmp_path))
+    assert run.state()["compiling"] is None
+    with notice.WaitNotice("classic engine (7-0), random/greedy policies", 90, io.StringIO()):
+        time.sleep(0.2)
+        words = run.state()["compiling"]
+        assert words.startswith("waiting for another process that is compiling the classic engine (7-0)"), words
+    assert run.state()["compiling"] is None
+    with notice.CompileNotice("classic engine (7-0), random/greedy policies", 90, io.StringIO()):
+        time.sleep(0.2)
+        assert run.state()["compiling"].startswith("compiling the classic engine (7-0)")
+    assert run.state()["compiling"] is None
+
+
 def _poller(explorer, run_id: str):
     def state_when(check):
         deadline = time.monotonic() + 120

@@ -55,7 +55,7 @@ CLAIM_TABLES: dict[str, ClaimTable] = {t.name: t for t in (
     ClaimTable("fairness", ("variant", "players", "lineup"), "range_p", "seat fairness: every cell", "spread"),
     ClaimTable("card_balance", ("variant", "players", "lineup", "card"), "p_value",
                "card values: every card of every cell", "card"),
-    ClaimTable("head_to_head", ("a", "b"), "p_value", "tournament: every ordered pair of entrants", "head_to_head"),
+    ClaimTable("head_to_head", ("a", "b"), "p_value", "tournament: every pair of entrants", "head_to_head"),
     ClaimTable("design_search", ("search",), "", ""),   # a design search (unosim.analysis.design): no p-value
 )}
 #: each table's p-value column and its Holm family's name, as the report lists them

@@ -152,8 +152,9 @@ def pairwise(games: Games, n_entrants: int) -> tuple[np.ndarray, np.ndarray]:
 
 def head_to_head(ahead: np.ndarray, comparisons: np.ndarray, entrants: tuple[Entrant, ...]) -> pl.DataFrame:
     """One row per ordered pair (a, b): share of comparisons a finished ahead of b, deal-clustered CI,
-    the t test of parity (½) it inverts (``p_value``) and Holm's ``p_holm`` over the ordered pairs (each
-    pair appears twice with the same p-value: the family is counted as the table has it)."""
+    the t test of parity (½) it inverts (``p_value``) and Holm's ``p_holm`` over the pairs of entrants:
+    (a, b) and (b, a) are one test (their shares sum to 1, their p-values are equal), ``holm_test``
+    names it, counted once in the family."""
     from .inference import holm
     rows = []
     for i, a in enumerate(entrants):
@@ -165,7 +166,9 @@ def head_to_head(ahead: np.ndarray, comparisons: np.ndarray, entrants: tuple[Ent
                              "p_value": _t_p_value(per_deal, 0.5),
                              "comparisons": int(comparisons[i, j]) * ahead.shape[2], "deals": ahead.shape[2]})
     table = pl.DataFrame(rows)
-    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy())))
+    tests = [" vs ".join(sorted(pair)) for pair in zip(table["a"], table["b"], strict=True)]
+    return table.with_columns(p_holm=pl.Series(holm(table["p_value"].to_numpy(), tests)),
+                              holm_test=pl.Series(tests, dtype=pl.String))
 
 
 def bootstrap_ratings(ahead: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:

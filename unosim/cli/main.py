@@ -12,13 +12,12 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 from ..game.checks import clip_message
 from ..game.rule_table import format_value
 from ..game.version import __version__
 from .table import print_table
-from .values import SET_HELP, json_flag, parse_deck, parse_set, print_json
+from .values import json_flag, print_json, rule_arguments, rule_overrides
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13   # what a shell reports for a tool stopped by SIGPIPE
@@ -29,9 +28,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-_parse_set = parse_set   # --set KEY=VALUE: TOML, or values as rule keys print them (cli_values)
 
 
 # ---- commands ---------------------------------------------------------------------------------------
@@ -64,23 +60,9 @@ def cmd_policies(args) -> None:
     print("lineups: one policy for all seats, one per seat, or 'greedy_points,random*' ('*' fills the rest)")
 
 
-def _rule_overrides(args) -> dict[str, Any]:
-    """``--set`` overrides, with ``--deck`` as the ``deck`` rule (docs/rules.md §2.5)."""
-    overrides = _parse_set(args.set)
-    if getattr(args, "deck", None):
-        if "deck" in overrides:
-            raise ValueError("the designer deck is given twice (--deck and --set deck=…): give it once")
-        overrides["deck"] = parse_deck(args.deck)
-    if getattr(args, "card", None):
-        if "cards" in overrides:
-            raise ValueError("the declared cards are given twice (--card and --set cards=…): give them once")
-        overrides["cards"] = list(args.card)
-    return overrides
-
-
 def cmd_rules(args) -> None:
     from ..game import rules
-    rs = rules.get_variant(args.variant, _rule_overrides(args))
+    rs = rules.get_variant(args.variant, rule_overrides(args))
     shown = {k: v for k, v in rs.as_dict().items()
              if k != "family" and (args.all or rules.applies(k, rs.family))}
     if args.json:
@@ -108,7 +90,7 @@ def cmd_simulate(args) -> None:
     from ..store.layout import TABLES
     start = time.perf_counter()
     results = simulate(args.variant, players=args.players, games=args.games, seed=args.seed,
-                       lineup=args.lineup, rules=_rule_overrides(args), first_game=args.first_game)
+                       lineup=args.lineup, rules=rule_overrides(args), first_game=args.first_game)
     seconds = time.perf_counter() - start
     print(f"{results.rules.key}, {args.players} players, lineup {args.lineup}: {args.games:,} games, "
           f"{len(results.rounds):,} rounds in {seconds:.2f} s")
@@ -191,7 +173,7 @@ def cmd_report(args) -> None:
 def cmd_replay(args) -> None:
     from .. import replay
     print(replay(args.variant, players=args.players, seed=args.seed, game=args.game, lineup=args.lineup,
-                 rules=_rule_overrides(args) or None))
+                 rules=rule_overrides(args) or None))
 
 
 def cmd_explore(args) -> None:
@@ -208,17 +190,7 @@ def _cell_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", "-n", type=int, required=True, help="number of players")
     p.add_argument("--seed", type=int, required=True, help="the seed (game g depends only on seed and g)")
     p.add_argument("--lineup", default="random", help="policies by seat, e.g. 'greedy_points,random*'")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
-    _deck_argument(p)
-
-
-def _deck_argument(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--deck", action="append", metavar="CLASS=COUNT",
-                   help="a designer deck: the count of a card class (repeatable, or comma-separated), e.g. "
-                        "--deck draw_two=12,wild=8; docs/rules.md §2.5")
-    p.add_argument("--card", action="append", metavar="NAME:CLASS,effects=…",
-                   help="a card declared as data (repeatable), e.g. --card "
-                        "'draw_three:coloured,effects=draw:3,points=20,count=2'; docs/rules.md §2.7")
+    rule_arguments(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -239,8 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="show a variant's effective rules", epilog=help_text(),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("variant", help="a registered variant (see `unosim variants`)")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
-    _deck_argument(p)
+    rule_arguments(p)
     p.add_argument("--all", action="store_true", help="list every rule field, also those that do not apply")
     json_flag(p)
     p.set_defaults(run=cmd_rules)

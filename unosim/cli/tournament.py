@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .values import SET_HELP, parse_set
+from .values import rule_arguments, rule_overrides
 
 
 def add_parser(sub) -> None:
@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
                         "(a policy twice plays against a copy of itself)")
     p.add_argument("--games", type=int, required=True, help="number of deals (each played under every arrangement)")
     p.add_argument("--seed", type=int, default=1, help="the seed (default 1; deal g depends only on seed and g)")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
+    rule_arguments(p)
     p.add_argument("--out", default="data", help="parent directory of the dataset (default: data)")
     p.add_argument("--name", help="dataset name (default: tournament_<variant>_p<players>)")
     p.add_argument("--n-jobs", type=int, default=-1, help="parallel workers (default -1: all cores)")
@@ -30,13 +30,17 @@ def add_parser(sub) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> None:
+    from ..game.rules import get_variant
     from ..strategies.tournaments import tournament
+    overrides = rule_overrides(args)
     result = tournament(args.variant, players=args.players, policies=args.policies, games=args.games,
-                        seed=args.seed, rules=parse_set(args.set) or None, out=args.out, name=args.name,
+                        seed=args.seed, rules=overrides or None, out=args.out, name=args.name,
                         n_jobs=args.n_jobs, force=args.force, progress=False if args.quiet else None,
                         seating=args.seating)
     from ..reporting.sections import RATING_SENTENCE, order_note
     print(f"{result.title} (seed {result.seed}); intervals 95%, clustered by deal")
+    if overrides:   # the rules played, as `unosim rules` names them
+        print(f"rules: {get_variant(args.variant, overrides).key}")
     print_standings(result)
     print(f"ranked by win rate. {RATING_SENTENCE}")
     print(order_note(result.standings))

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .values import SET_HELP, parse_set
+from .values import rule_arguments, rule_overrides
 
 
 def add_parser(sub) -> None:
@@ -26,7 +26,7 @@ def add_parser(sub) -> None:
                    help=f"the weighted preset (or weighted(...) spec) to start from (default {DEFAULT_START})")
     p.add_argument("--weights", help="comma-separated w_* weights to search (default: all; the others keep "
                                      "the start's values)")
-    p.add_argument("--rule", "--set", action="append", dest="rule", metavar="KEY=VALUE", help=SET_HELP)
+    rule_arguments(p, "--rule", "--set")
     p.add_argument("--eval-deals", type=int, default=DEFAULT_EVAL_DEALS,
                    help=f"fresh deals for the final evaluation (default {DEFAULT_EVAL_DEALS:,})")
     p.add_argument("--compare", default="",
@@ -43,7 +43,7 @@ def cmd_tune(args: argparse.Namespace) -> None:
     from ..store.atomic import write_text_atomic
     from ..strategies.tuning import tune
     result = tune(args.variant, args.players, budget=args.budget, against=args.against, seed=args.seed,
-                  start=args.start, rules=parse_set(args.rule) or None, weights=args.weights,
+                  start=args.start, rules=rule_overrides(args) or None, weights=args.weights,
                   eval_deals=args.eval_deals, compare=args.compare, n_jobs=args.n_jobs,
                   progress=False if args.quiet else sys.stderr.isatty())
     print(result.summary())

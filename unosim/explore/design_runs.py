@@ -31,8 +31,11 @@ MAX_MINUTES = 2.0
 MAX_RUNNING = 1
 CONFIRM_GAMES = 5_000
 NAME = "explorer_design"
+#: the file of a search's directory holding its compile notice's words while it compiles (or waits for a compile)
+NOTICE = "compiling.txt"
 _LAUNCH = ("import sys; from unosim.pipeline.worker import exit_with_parent; exit_with_parent(int(sys.argv[1])); "
-           "from unosim.cli.main import main; sys.exit(main(sys.argv[2:]))")
+           "from unosim.explore.design_runs import follow_compiles; follow_compiles(sys.argv[2]); "
+           "from unosim.cli.main import main; sys.exit(main(sys.argv[3:]))")
 
 
 class Busy(Exception):
@@ -66,7 +69,17 @@ class DesignRun:
         return {"id": self.id, "status": status, "seconds": round(time.perf_counter() - self.started, 1),
                 "minutes": self.minutes, "lines": [line for line in out.splitlines() if line.strip()],
                 "error": err.strip().splitlines()[-1] if status == "failed" and err.strip() else None,
-                "report": self.report if status == "done" else None}
+                "report": self.report if status == "done" else None,
+                "compiling": self.compiling if status == "running" else None}
+
+    @property
+    def compiling(self) -> str | None:
+        """The compile notice's words while the search compiles an engine build, or waits for another
+        process compiling it (:func:`follow_compiles`); None otherwise."""
+        try:
+            return (self.directory / NOTICE).read_text(encoding="utf-8") or None
+        except OSError:
+            return None
 
     @property
     def report(self) -> str | None:
@@ -110,8 +123,9 @@ class DesignRuns:
             spec.write_text(_toml(table), encoding="utf-8")
             with open(run.directory / "out.txt", "w") as out, open(run.directory / "err.txt", "w") as err:
                 run.process = subprocess.Popen(
-                    [sys.executable, "-c", _LAUNCH, str(os.getpid()), "design", str(spec), "--out", str(run.directory),
-                     "--quiet"], stdout=out, stderr=err, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                    [sys.executable, "-c", _LAUNCH, str(os.getpid()), str(run.directory), "design", str(spec),
+                     "--out", str(run.directory), "--quiet"], stdout=out, stderr=err,
+                    env={**os.environ, "PYTHONUNBUFFERED": "1"})
             self.runs[run.id] = run
         return run
 
@@ -141,6 +155,22 @@ class DesignRuns:
                 run.process.terminate()
                 run.process.wait(10)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def follow_compiles(directory: str) -> None:
+    """In a search's process: keep its compile notice's words in ``directory``/:data:`NOTICE` while a build
+    compiles or another process's compile is waited for (the page shows them: a first compile takes
+    minutes, and the search would read as stuck), and remove them when it ends."""
+    from ..engine.compiler import notice
+    from ..store.atomic import write_text_atomic
+    path = Path(directory) / NOTICE
+
+    def keep(text: str | None) -> None:
+        if text is None:
+            path.unlink(missing_ok=True)
+        else:
+            write_text_atomic(path, text)
+    notice.watch(keep)
 
 
 def _toml(table: dict[str, Any]) -> str:

@@ -148,12 +148,15 @@ def _by_rule(found: list, answer: Answer) -> list[tuple[str, list]]:
 
 
 def _families(tables: dict[str, pl.DataFrame]) -> list[str]:
-    """The report's Holm families, one per table that findings speak for, with their sizes."""
+    """The report's Holm families, one per table that findings speak for, with their sizes: the tests, each
+    once (rows of one ``holm_test`` are one: :mod:`unosim.analysis.twin_cells`)."""
     out = []
     for name, (column, family) in FAMILIES.items():
         table = tables.get(name)
         if table is not None and not table.is_empty() and column in table.columns:
-            out.append(f"{family} ({table[column].drop_nulls().drop_nans().len():,} tests)")
+            tested = table.filter(pl.col(column).is_not_null() & pl.col(column).cast(pl.Float64).is_not_nan())
+            size = tested["holm_test"].drop_nulls().n_unique() if "holm_test" in tested.columns else tested.height
+            out.append(f"{family} ({size:,} tests)")
     return out
 
 

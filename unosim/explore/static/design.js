@@ -31,7 +31,9 @@
     const tried = state.lines.find((line) => line.includes("designs tried"));
     const last = state.status === "done" && tried ? tried.slice(tried.indexOf(": ") + 2)
       : state.lines.length ? state.lines[state.lines.length - 1] : "searching …";
-    byId("design-status").textContent = state.status === "running"
+    // an engine build compiling (or another process's compile waited for): its notice, not a stuck search
+    byId("design-status").textContent = state.compiling ? `${state.compiling}; the search goes on after it`
+      : state.status === "running"
       ? `${Math.round(state.seconds)} s of about ${Math.round(state.minutes * 60)} s of search (then confirmation): ${last}`
       : `${state.status}: ${last}`;
     if (state.status === "running") { setTimeout(() => poll(id), 1000); return; }
