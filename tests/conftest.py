@@ -36,35 +36,20 @@ ENGINE_FREE = ("test_atomic", "test_browser_wait", "test_card_effects", "test_ca
 PLAYS_COMPILED = ("test_scenarios_flip",)
 
 
-def _module_scoped(item) -> bool:
-    """Whether the test uses a module-scoped fixture (a server, a browser page, a tournament, …)."""
-    return any(defs[-1].scope == "module" for defs in item._fixtureinfo.name2fixturedefs.values())
-
-
 def _start(item) -> int:
-    """Tests marked ``long`` first, then the engine-free modules, then the modules with a module-scoped
-    fixture, then the rest (a stable sort keeps their order): pytest-xdist hands out tests in this order, so
-    the cold compiles (the session's build, started by :func:`pytest_sessionstart`, and test_warm_cache's,
-    in a child process) overlap work that needs no engine instead of leaving a worker waiting for them,
-    and the last tests handed out are short single ones, which keep both workers busy to the end."""
+    """Tests marked ``long`` first, then the engine-free modules, then the rest (a stable sort keeps
+    their order): pytest-xdist hands out tests in this order, so the cold compiles (the session's build,
+    started by :func:`pytest_sessionstart`, and test_warm_cache's, in a child process) overlap work that
+    needs no engine instead of leaving a worker waiting for them."""
     if item.get_closest_marker("long") is not None:
         return 0
     stem = item.path.stem
-    if any(stem == name or (name.endswith("_") and stem.startswith(name)) for name in ENGINE_FREE) \
-            and stem not in PLAYS_COMPILED:
-        return 1
-    return 2 if _module_scoped(item) else 3
+    free = any(stem == name or (name.endswith("_") and stem.startswith(name)) for name in ENGINE_FREE)
+    return 1 if free and stem not in PLAYS_COMPILED else 2
 
 
-# `make test` runs `pytest -n 2 --dist loadgroup --no-loadscope-reorder`: the tests of a module with a
-# module-scoped fixture form one group (xdist_group), run by one worker, so that the fixture is made once
-# instead of once on each worker; every other test goes to whichever worker is free, in the order of _start.
-@pytest.hookimpl(tryfirst=True)   # before pytest-xdist's, which reads the groups
 def pytest_collection_modifyitems(config, items):
     items.sort(key=_start)
-    for item in items:
-        if _module_scoped(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 def pytest_sessionstart(session):
