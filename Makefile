@@ -56,17 +56,21 @@ demo: $(RUNTIME)
 	$(BIN)/python -m unosim tournament --variant classic --players 4 --policies random,greedy_points,keep_wilds \
 		--games 2000 --seed 1 --out data --force --quiet
 
+# Both cores; the tests of a module with a module-scoped fixture run on one worker, in the order of
+# tests/conftest.py (its pytest_collection_modifyitems).
+XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
+
 # The whole suite, slow statistical tests included, on both cores.
 # The tests run on the full engine build (tests/conftest.py): on a fresh clone it starts compiling in
 # the background as soon as the package is installed, while uv installs the dev extras beside it.
 test: $(RUNTIME)
 	@$(BIN)/python -c '$(WARM_FULL_BUILD)'
 	@$(MAKE) --no-print-directory install
-	$(BIN)/python -m pytest -n 2 -q --durations=25
+	$(BIN)/python -m pytest $(XDIST) -q --durations=25
 
 # Everything except tests marked slow (for local iteration).
 test-fast: install
-	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+	$(BIN)/python -m pytest $(XDIST) -q -m "not slow"
 
 # A long fuzz session (tests/engine/test_fuzz.py) with a fresh seed; set UNOSIM_FUZZ_SEED to replay one.
 fuzz: install

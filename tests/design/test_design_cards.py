@@ -98,3 +98,12 @@ def test_the_search_finds_the_count_that_lengthens_or_shortens_rounds(tmp_path, 
     study = search.run_search(spec, tmp_path / goal)
     best = confirming.select(confirming.designs(study), spec, top=1)[0]
     assert best.overrides["cards"] == ([CARD + str(count)] if count else [])
+
+
+def test_card_balance_of_a_design_values_its_declared_card():
+    spec = parse(_table(objectives={"card_balance": "less"}))
+    job = evaluate.Job("d", "classic", spec.space.overrides({"cards.draw_three": 2}), 4, "random", 3, 0, 3000,
+                       needs=frozenset(spec.needs))
+    _, played = evaluate.play(job)
+    assert [d.name for d in played.declared] == ["draw_three"]
+    assert evaluate.measure(played, ["card_balance"], 0)["card_balance"] >= 0

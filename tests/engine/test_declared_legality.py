@@ -167,8 +167,22 @@ def test_a_lone_card_goes_on_its_own_colour():
 
 
 # ---- random games, both engines ------------------------------------------------------------------------
+def _colour_before_each_play(events):
+    """(card, colour in play just before it) of every PLAY of a trace, the colour followed through the
+    first card, the plays and the colours named."""
+    out, colour = [], -1
+    for code, _, a, _ in events:
+        if code in (L.EV_FIRST_CARD, L.EV_PLAY):
+            if code == L.EV_PLAY:
+                out.append((int(a), colour))
+            colour = int(legality.COLOUR[a])
+        elif code == L.EV_COLOUR:
+            colour = int(a)
+    return out
+
+
 #: games per player count (seconds each); UNOSIM_DECLARED_GAMES=10000 plays the issue's target
-GAMES = int(os.environ.get("UNOSIM_DECLARED_GAMES", "500"))
+GAMES = int(os.environ.get("UNOSIM_DECLARED_GAMES", "300"))
 
 
 @pytest.mark.parametrize("players", range(2, 7))
@@ -188,4 +202,8 @@ def test_random_games_event_for_event_with_the_legality_fields(players):
     assert {_id(AMBUSH, 4), _id(LONER, 0), _id(LONE_DRAW, 1)} <= set(played.tolist())
     challenges = ev[ev[:, 0] == L.EV_CHALLENGE, 2]
     assert 0 in challenges and 1 in challenges   # innocent and guilty challenges both happened
+    if "stacking" not in extra:   # every play is a turn's or an identical card's jump-in: §1.4 holds
+        lone = [(c, colour) for c, colour in _colour_before_each_play(ev) if (c - custom_cards.ID_CUSTOM0) // 5
+                in (LONER, LONE_DRAW) and c >= custom_cards.ID_CUSTOM0]
+        assert len(lone) > 20 and all(c % 5 == colour for c, colour in lone), lone
     run_compiled(rs, players, specs, 47, 0, GAMES, audit=True)   # raises on a violated invariant

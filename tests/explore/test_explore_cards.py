@@ -118,3 +118,16 @@ def test_the_editors_link_to_the_invent_a_card_tutorial_is_served(explorer):
     status, text = call(explorer, "/docs/tutorials/invent-a-card.md")
     assert status == 200 and text.startswith("# Invent a card")
     assert call(explorer, "/docs/tutorials/explorer.md")[0] == 404   # only the docs the page links to
+
+
+def test_a_what_if_with_two_cards_values_each_card_on_its_own(explorer):
+    everyone_draws = {"wild": True, "effects": ["wild", "others_draw:1"], "points": 40, "count": 4}
+    body = {"games": 2000, "seed": 7, "what_if": {"cards": {"draw_three": DRAW_THREE, "everyone_draws": everyone_draws}}}
+    status, run = call(explorer, "/api/compare?wait=1", body)
+    assert status == 200 and run["status"] == "done", run
+    result = run["result"]
+    values = {r["card"]: r for r in result["tables"]["card_values"] if r["variant"] == "with_draw_three_everyone_draws"}
+    assert values["draw_three"]["points"] == 20 and values["everyone_draws"]["points"] == 40
+    assert values["draw_three"]["mean_count"] != values["everyone_draws"]["mean_count"]   # 8 copies and 4
+    assert not {"draw_three", "everyone_draws"} & {r["card"] for r in result["tables"]["card_values"]
+                                                   if r["variant"] != "with_draw_three_everyone_draws"}

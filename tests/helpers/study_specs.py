@@ -75,9 +75,17 @@ def table(path: Path, name: str) -> pl.DataFrame:
 
 def analyzed(path: Path):
     """The dataset at ``path``, opened, with a current analysis (``unosim analyze`` runs unless it has one):
-    what a report renders."""
+    what a report renders. The analysis of a dataset the xdist workers share is made by one of them."""
     from unosim.analysis.provenance import current_tables
     from unosim.cli import main
-    if current_tables(open_dataset(path)) is None:
-        assert main(["analyze", str(path)]) == 0
+    with analysis_lock(path):
+        if current_tables(open_dataset(path)) is None:
+            assert main(["analyze", str(path)]) == 0
     return open_dataset(path)
+
+
+def analysis_lock(path: Path):
+    """Held while a command may write the analysis into the dataset at ``path`` (``unosim analyze`` or
+    ``report`` without --out), which the xdist workers may share."""
+    from made_once import locked
+    return locked(path.parent / f"{path.name}.analysis.lock")

@@ -166,3 +166,20 @@ def test_a_byte_order_mark_is_read_and_deep_nesting_is_one_line(tmp_path):
     with pytest.raises(SpecError, match="nested too deeply") as caught:
         load_study(deep)
     assert "\n" not in str(caught.value)
+
+
+def test_a_study_s_mechanism_versions_are_those_of_the_mechanisms_its_cells_play(monkeypatch):
+    """SMALL_SPEC plays classic (its blanks), minions and classic without blanks: the versions the manifest
+    records are the blanks' and minions', and raising one changes the record."""
+    import dataclasses
+
+    from unosim.game import protocol
+
+    study = parse_study(small_spec())
+    cells = {cell.variant: cell.mechanism_versions for cell in study.cells}
+    assert cells["no_blank"] == {} and cells["classic"] == {"blank": protocol.MECHANISMS["blank"].version}
+    assert study.mechanism_versions == {"blank": protocol.MECHANISMS["blank"].version,
+                                        "minions": protocol.MECHANISMS["minions"].version}
+    minions = protocol.MECHANISMS["minions"]
+    monkeypatch.setitem(protocol.MECHANISMS, "minions", dataclasses.replace(minions, version=minions.version + 1))
+    assert study.mechanism_versions["minions"] == minions.version + 1

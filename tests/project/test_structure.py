@@ -331,3 +331,11 @@ def test_the_hooks_name_no_column_of_a_wing(hooks):
     columns = wing_column_constants()
     assert {"RC_FLIPS", "SC_WHEEL_GAINED"} <= columns   # the check knows a wing's columns when it sees them
     assert names_in(PACKAGE / hooks) & columns == set()
+
+
+def test_every_family_with_a_wing_of_its_own_is_counted():
+    """A new family's mechanism (CONTRIBUTING.md: "Add a variant") cannot escape the count by being left out of
+    MECHANISM_IDENTIFIERS."""
+    from unosim.game.protocol import FAMILIES, MECHANISMS
+
+    assert {family for family in FAMILIES if family in MECHANISMS} <= set(MECHANISM_IDENTIFIERS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import html as html_text
 import re
+import shutil
 from pathlib import Path
 
 import numpy
@@ -205,13 +206,15 @@ def test_tables_of_another_format_are_refused_by_the_report_and_recomputed_by_un
         house_rule_dataset, tmp_path):  # noqa: F811
     """Tables left by an older unosim (other FORMAT) are not trusted: the report, which only renders, refuses
     them naming `unosim analyze`; `unosim report` recomputes them first."""
-    directory = house_rule_dataset / "analysis"
-    write_report(analyzed(house_rule_dataset), tmp_path / "a.html")
+    analyzed(house_rule_dataset)
+    dataset = shutil.copytree(house_rule_dataset, tmp_path / "known_effects")   # the shared one stays intact
+    directory = dataset / "analysis"
+    write_report(analyzed(dataset), tmp_path / "a.html")
     (directory / "FORMAT").write_text("1\n")
     (directory / "fairness.csv").write_text("variant,players\nx,1\n")  # an old table without the χ² column
-    with pytest.raises(DatasetError, match=f"run `unosim analyze {house_rule_dataset}` first"):
-        write_report(open_dataset(house_rule_dataset), tmp_path / "b.html")
-    assert main(["report", str(house_rule_dataset), "--out", str(tmp_path / "b.html")]) == 0
+    with pytest.raises(DatasetError, match=f"run `unosim analyze {dataset}` first"):
+        write_report(open_dataset(dataset), tmp_path / "b.html")
+    assert main(["report", str(dataset), "--out", str(tmp_path / "b.html")]) == 0
     html = (tmp_path / "b.html").read_text()
     assert "range_p" in html and (directory / "FORMAT").read_text().strip() != "1"
 

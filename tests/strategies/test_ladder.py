@@ -167,7 +167,7 @@ def test_a_python_policy_takes_a_rung_of_the_ladder_but_lookahead_cannot_meet_it
     result = ladder(["classic:n_blank=0"], players=2, games=40, seed=2,
                     policies=[_first_legal, "random", "colour_counter"])
     written = json.loads(result.write(tmp_path / "ladder.json").read_text())   # the results file and its chart
-    assert written["deals"] == 40 and written["variants"]["classic:n_blank=0"]["n_blank"] == 0
+    assert written["deals"] == 40 and written["variants"]["classic:n_blank=0"]["rule_set"]["n_blank"] == 0
     assert written["machine"]["cpus"] and written["date"] and (tmp_path / "ladder.png").read_bytes()[:4] == b"\x89PNG"
     assert set(result.ratings["policy"]) == {"_first_legal", "random", "colour_counter"}
     skill = result.skill.row(0, named=True)

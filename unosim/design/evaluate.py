@@ -46,6 +46,7 @@ def ruleset(variant: str, overrides: dict[str, Any]):
 
 def play(job: Job) -> tuple[Any, Played | str]:
     """(key, what the design played), or (key, the one-line reason the rules refuse it)."""
+    from ..analysis.card_prices import declared_cards
     from ..play.simulate import simulate
     try:
         rs = ruleset(job.variant, job.overrides)
@@ -62,7 +63,7 @@ def play(job: Job) -> tuple[Any, Played | str]:
                            first_game=job.first_game).rounds.select(ROUND_COLUMNS)
     if "seats" in job.needs:
         seats = result.seats
-    return job.key, Played(rounds, job.players, skilled, seats)
+    return job.key, Played(rounds, job.players, skilled, seats, declared_cards(rs))
 
 
 def combine(parts: Sequence[Played]) -> Played:
@@ -73,7 +74,7 @@ def combine(parts: Sequence[Played]) -> Played:
     def cat(attr: str):
         frames = [getattr(p, attr) for p in parts]
         return None if frames[0] is None else pl.concat(frames)
-    return Played(cat("rounds"), parts[0].players, cat("skilled"), cat("seats"))
+    return Played(cat("rounds"), parts[0].players, cat("skilled"), cat("seats"), parts[0].declared)
 
 
 def measure(played: Played, names: Sequence[str], deck_size: int) -> dict[str, float]:

@@ -31,6 +31,7 @@ class Played:
     players: int
     skilled: pl.DataFrame | None = None
     seats: pl.DataFrame | None = None
+    declared: tuple = ()    # the design's declared cards (card_prices.DeclaredCard), named in the card values
 
 
 def _won(rounds: pl.DataFrame) -> pl.DataFrame:
@@ -88,7 +89,8 @@ def card_imbalance(p: Played) -> float:
     from ..analysis.card_balance import card_balance
     from ..analysis.card_values import card_values
     from ..analysis.intervals import z_value
-    values = card_values(p.seats.with_columns(variant=pl.lit("design"), lineup=pl.lit("design")))
+    values = card_values(p.seats.with_columns(variant=pl.lit("design"), lineup=pl.lit("design")),
+                         declared={"design": p.declared})
     balance = card_balance(values)
     if balance.is_empty():
         return math.nan

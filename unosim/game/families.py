@@ -1,15 +1,15 @@
 """Variant families: one :class:`FamilySpec` record per family holds every per-family fact.
 
-A family is a published game (UNO, UNO Minions, UNO Spin, UNO Show 'em No Mercy): its deck, its player
-range, the rule defaults it changes, the rules it fixes or does not have, the round counters only it
-fills, the card kinds (effect verbs) its deck may hold, which turned-up first cards it refuses, and its
+A family is a published game (UNO, UNO Minions, UNO Spin, UNO Show 'em No Mercy, UNO Flip): its deck, its
+player range, the rule defaults it changes, the rules it fixes or does not have, the card kinds (effect verbs) its deck may hold, which turned-up first cards it refuses, and its
 description. :data:`REGISTRY` is the tuple of every family; :mod:`unosim.game.rules` reads it for defaults,
 validation, decks and the variant list, so a new family that reuses existing effect verbs is one
 FamilySpec here plus its card ids (:mod:`unosim.game.cards`) and tests (see CONTRIBUTING.md).
 
 ``mechanics`` names the rule mechanism the engines implement for the family (``protocol.FAMILIES``,
-the kernels' ``IR_FAMILY``): the four built-in families are their own mechanism; a new family without a
-new mechanism (a different deck, other defaults) names the existing one it plays by.
+the kernels' ``IR_FAMILY``): the five built-in families are their own mechanism; a new family without a
+new mechanism (a different deck, other defaults) names the existing one it plays by. The round counters a
+family fills are its mechanism's round columns (``protocol.MECHANISMS``), never listed here.
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from . import cards, rule_table
-from .protocol import FAMILIES, MAX_CARDS, MAX_PLAYERS
-from .rule_table import SPIN_OUTCOMES
+from .protocol import FAMILIES, MAX_CARDS, MAX_PLAYERS, MECHANISMS
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,6 @@ class FamilySpec:
     not_applicable: tuple[str, ...] = ()   # rules the family does not have (§4: n/a)
     # rules that mean something in this family only; default: its mechanism's (rule_table.PARAMETERS)
     own_rules: tuple[str, ...] | None = None
-    counters: tuple[str, ...] = ()      # round columns only this family fills (zero elsewhere)
     kinds: tuple[int, ...] = ()         # card kinds (cards.KIND values) its deck may hold: its effect verbs
     # card kinds that cannot stay as the first card (docs/rules.md §1.9, §3 "valid configurations")
     first_card_excluded_kinds: tuple[int, ...] = (cards.WD4,)
@@ -54,6 +52,13 @@ class FamilySpec:
         object.__setattr__(self, "defaults", MappingProxyType(dict(self.defaults)))
         if self.own_rules is None:
             object.__setattr__(self, "own_rules", rule_table.own_rules(self.mechanics))
+
+    @property
+    def counters(self) -> tuple[str, ...]:
+        """The round columns only the families of this family's mechanism fill (zero elsewhere): the
+        columns its :class:`~unosim.game.protocol.Mechanism` record declares."""
+        wing = MECHANISMS.get(self.mechanics)
+        return tuple(column for f in wing.rounds for column in f.columns) if wing else ()
 
     def deck_counts(self, n_blank: int = 0, **rules: Any) -> np.ndarray:
         """The family's deck with ``n_blank`` blanks and the given deck rules (``deck_rules``; the others
@@ -85,12 +90,12 @@ MINIONS = FamilySpec(
     name="minions", mechanics="minions",
     description="UNO Minions (Dumb Fu): 112 cards with 4 Dumb Fu pose cards",
     deck=lambda n_blank: cards.minions_deck(), defaults=dict(_CLASSIC_TOGGLES, n_blank=0),
-    counters=("dumbfu_penalties",), kinds=(*_CLASSIC_KINDS, cards.DUMB_FU))
+    kinds=(*_CLASSIC_KINDS, cards.DUMB_FU))
 SPIN = FamilySpec(
     name="spin", mechanics="spin",
     description="UNO Spin: spin cards and the nine-outcome wheel",
     deck=lambda n_blank: cards.spin_deck(), defaults=dict(_CLASSIC_TOGGLES, n_blank=0),
-    counters=("spins", "final_spins", *SPIN_OUTCOMES), kinds=_CLASSIC_KINDS)
+    kinds=_CLASSIC_KINDS)
 NO_MERCY = FamilySpec(
     name="no_mercy", mechanics="no_mercy",
     description="UNO Show 'em No Mercy: 168 cards, stacking by value, mercy knock-outs",
@@ -110,7 +115,6 @@ FLIP = FamilySpec(
     deck=lambda flip_pairing: cards.flip_deck(flip_pairing), deck_rules=("flip_pairing",), defaults=dict(_CLASSIC_TOGGLES, n_blank=0),
     # §2.6.8: the published game has no stacking; a flip card is a pair of faces, so no designer deck
     fixed=("stacking",), not_applicable=("deck", *_OTHERS_ONLY),
-    counters=("flips",),
     kinds=(cards.NUMBER, cards.SKIP, cards.REVERSE, cards.WILD, cards.DRAW_ONE, cards.FLIP, cards.WD2,
            cards.DRAW_FIVE, cards.SKIP_EVERYONE, cards.WDC),
     first_card_excluded_kinds=(cards.WD2,))
