@@ -131,6 +131,33 @@ def test_while_the_engine_compiles_the_page_shows_the_compile_notice(page, explo
     page.uncheck("input[name='what_if:seven_o']")
 
 
+def test_while_another_process_compiles_the_build_the_page_says_it_waits(page, explorer, monkeypatch):
+    """The wait for another process's compile of the build (the notice as the worker forwards it: here
+    from this process, a real cold build compiles for minutes) replaces "running: 0 of N games" on the page,
+    and goes when the wait ends."""
+    import io
+
+    from unosim.engine.compiler import notice
+    from unosim.explore.jobs import _forward_compiles
+    monkeypatch.setattr(notice, "_watchers", [])
+    monkeypatch.setattr(notice, "TICK_S", 0.1)
+    page.evaluate("fillVariant()")
+    page.check("input[name='what_if:seven_o']")
+    page.fill("#games", "20000")
+    page.click("#run")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('running')", timeout=120_000)
+    _forward_compiles(explorer._runs._results)
+    with notice.WaitNotice("classic engine (7-0), random/greedy policies", 90, io.StringIO()):
+        page.wait_for_function("document.querySelector('#status').textContent.startsWith('waiting for another "
+                               "process that is compiling the classic engine (7-0)')", timeout=30_000)
+        text = page.text_content("#status")
+    assert "s so far; the games start after it" in text, text
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('running')", timeout=30_000)
+    page.click("#cancel")
+    page.wait_for_function("document.querySelector('#status').textContent === 'cancelled'", timeout=30_000)
+    page.uncheck("input[name='what_if:seven_o']")
+
+
 def _add_a_draw_three_and_run(page) -> str:
     """Compose a Draw Three in the deck editor as a person does (a contradictory try first, whose line shows
     beside the control), run a small what-if with it and return what the answer says of the card."""

@@ -43,6 +43,14 @@ def test_rules_doc_has_every_top_level_section():
     assert {"1", "2", "3", "4", "5", "6", "7"} <= _headings()
 
 
+def test_every_family_has_its_section_in_the_variants_chapter():
+    """A new family (CONTRIBUTING's walk-through) is documented where users look for its rules: a heading
+    ``### 2.N `name` — …`` of docs/rules.md §2."""
+    from unosim.game.protocol import FAMILIES
+    variants = re.findall(r"^### 2\.\d+ `(\w+)`", RULES_DOC.read_text(), re.MULTILINE)
+    assert set(FAMILIES) <= set(variants), sorted(set(FAMILIES) - set(variants))
+
+
 def test_every_cited_section_is_a_heading_of_the_rules_doc():
     headings = _headings()
     cited = _citations(SECTION)

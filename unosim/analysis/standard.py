@@ -110,7 +110,8 @@ def cell_tables(ds: Dataset | CellScan, confidence: float = 0.95) -> dict[str, p
     tables = {
         "win_rates": win_rates(ds.seats, confidence=confidence, cluster=matches),
         "win_rates_dealer": win_rates_by_dealer_position(ds.seats, confidence=confidence, cluster=matches),
-        "fairness": seat_fairness(ds.rounds, confidence=confidence, cluster=matches),
+        "fairness": with_fairness_holm(seat_fairness(ds.rounds, confidence=confidence, cluster=matches),
+                                       game_twins(pl.DataFrame(ds.manifest["study"]["cells"]))),
         "points": points_when_winning(ds.rounds, confidence=confidence),
         "lengths": lengths_with_censoring(ds.rounds, confidence),
         # the counts and shares of each length; its survival (which would count a round stopped by the
