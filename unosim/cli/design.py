@@ -9,10 +9,10 @@ from pathlib import Path
 
 def add_parser(sub) -> None:
     from ..design import DEFAULT_OUT
-    from ..design.objectives import help_text
     p = sub.add_parser("design", help="search the rules and deck for the game you want (SPEC.toml with a "
                                       "[design] table); confirms the top designs on fresh games",
-                       epilog=help_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    _objectives_when_help_shows(p)
     p.add_argument("spec", help="a TOML file with a [design] table (docs/tutorials/design.md)")
     p.add_argument("--out", default=DEFAULT_OUT, help=f"the parent directory of the design's output (default "
                                                       f"{DEFAULT_OUT}/): <out>/<name>/")
@@ -26,6 +26,18 @@ def add_parser(sub) -> None:
     p.add_argument("--scheduler", help="a dask scheduler: 'local' or tcp://host:8786 (default: here, on threads)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=cmd_design)
+
+
+def _objectives_when_help_shows(parser: argparse.ArgumentParser) -> None:
+    """The objectives' text ends ``unosim design --help``; it is written only when help shows, because it
+    imports the analyses (scipy, numba), which every other command's start-up would pay for."""
+    show = parser.format_help
+
+    def format_help() -> str:
+        from ..design.objectives import help_text
+        parser.epilog = help_text()
+        return show()
+    parser.format_help = format_help
 
 
 def cmd_design(args) -> None:

@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 
 from ..analysis.measures import COMEBACK_DEFICIT, MEASURES, MeasureInfo
+from . import DesignSpecError
 
 
 @dataclass(frozen=True)
@@ -156,10 +157,6 @@ WORDS = {"less": -1, "more": 1, "fewer": -1, "shorter": -1, "longer": 1, "fairer
          "larger": 1, "higher": 1, "lower": -1}
 #: constraint-only quantities (not measures of play)
 DECK_SIZE = "deck_size"
-
-
-class DesignSpecError(ValueError):
-    """An invalid design spec: one line naming the bad value and the valid choices."""
 
 
 @dataclass(frozen=True)

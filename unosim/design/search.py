@@ -38,8 +38,9 @@ from typing import Any
 
 import numpy as np
 
+from . import DesignSpecError
 from .evaluate import Job, combine, games_of, measure, play, ruleset
-from .objectives import DECK_SIZE, DesignSpecError
+from .objectives import DECK_SIZE
 from .spec import DesignSpec
 
 BATCH = 24

@@ -19,7 +19,7 @@
     deck = { draw_two = [4, 12] }    # or false: the published deck
     cards = { draw_three = [0, 4] }  # the count of a card declared in fixed = { cards = {...} }
 
-Every mistake raises :class:`~unosim.design.objectives.DesignSpecError`, one line naming the bad value and
+Every mistake raises :class:`~unosim.design.DesignSpecError`, one line naming the bad value and
 the valid choices, before any game is played.
 """
 
@@ -35,7 +35,8 @@ from typing import Any
 
 from ..game.policies import make_lineup
 from ..game.rules import get_variant
-from .objectives import DECK_SIZE, OBJECTIVES, Bound, DesignSpecError, Goal, parse_bounds, parse_goals
+from . import DesignSpecError
+from .objectives import DECK_SIZE, OBJECTIVES, Bound, Goal, parse_bounds, parse_goals
 from .space import CARDS_PREFIX, Space, derive, with_counts
 
 DEFAULT_MINUTES = 10.0
