@@ -250,6 +250,7 @@ def test_a_run_waiting_for_another_process_s_compile_says_so(explorer, monkeypat
     monkeypatch.setattr(cache, "is_warm", lambda build: compiled.is_set())
     monkeypatch.setattr(loader, "_import", lambda build: None)
     monkeypatch.setattr(loader, "_first_call", lambda kernel: None)
+    monkeypatch.setattr(loader, "_loaded", {})   # the stand-in kernel (None) must not outlive this test
     build = Build.full()
     other = os.open(tmp_path / f"{build.key}.lock", os.O_RDWR | os.O_CREAT)   # its own open file: its own lock
     fcntl.flock(other, fcntl.LOCK_EX)
