@@ -87,12 +87,13 @@ def test_a_world_shows_the_backs_the_seat_sees_and_varies_behind_them(monkeypatc
         flip.reveal(g, p)
         flip.face_counts(g, deck_counts, counts)
         unseen = np.empty(L.MAX_CARDS, np.int64)
-        m = LA.unseen_cards(g, p, counts, unseen)
+        ids = LA.deck_ids(counts)
+        m = LA.unseen_cards(g, p, counts, ids, unseen)
         assert m >= 0
         dealt = []
         for world in range(2):
             work = np.zeros(LA.WORK_RECORDS, LA.WORLD)[0]
-            LA.deal_world(g, p, work, unseen.copy(), m, np.uint64(777), world)
+            LA.deal_world(g, p, work, unseen.copy(), m, ids, np.uint64(777), world)
             assert g["st"][L.ST_VIOLATIONS] == 0
             hands = [sorted(work["hands"][t, :g["hlen"][t]].tolist()) for t in range(g["st"][L.ST_N]) if t != p]
             real = [g["hands"][t, :g["hlen"][t]] for t in range(g["st"][L.ST_N]) if t != p]

@@ -18,7 +18,7 @@ from unosim.engine.core import lookahead as LA
 from unosim.engine.core.round import new_game
 from unosim.engine.record import belief as B
 from unosim.engine.record import legality as LG
-from unosim.game import cards
+from unosim.game import cards, custom_cards
 from unosim.game import protocol as L
 from unosim.game.policies import lineup_arrays
 from unosim.play.simulate import resolve
@@ -54,11 +54,12 @@ def test_a_determinization_keeps_every_observed_count(case):
         g = block[0]
         n = g["st"][L.ST_N]
         unseen = np.empty(L.MAX_CARDS, np.int64)
-        m = LA.unseen_cards(g, p, deck_counts, unseen)
+        ids = LA.deck_ids(deck_counts)
+        m = LA.unseen_cards(g, p, deck_counts, ids, unseen)
         assert m >= 0, "the seat's beliefs contradict the counts it observed"
         work_block = np.zeros(LA.WORK_RECORDS, LA.WORLD)
         work = work_block[0]
-        LA.deal_world(g, p, work, unseen, m, np.uint64(12345), 3)
+        LA.deal_world(g, p, work, unseen, m, ids, np.uint64(12345), 3)
         everything = [work["hands"][t, :work["hlen"][t]] for t in range(n)]
         everything += [work["pile"][r, :work["plen"][r]] for r in range(3)]
         assert np.array_equal(np.bincount(np.concatenate(everything), minlength=len(deck_counts)), deck_counts)
@@ -78,6 +79,18 @@ def test_a_determinization_keeps_every_observed_count(case):
 
 
 
+@pytest.mark.parametrize("variant, rules", [("classic", {}), ("flip", {}),
+                                            ("classic", {"cards": ["draw_three:coloured,effects=draw:3,points=20"]})])
+def test_the_search_reads_ids_up_to_the_highest_its_deck_holds(variant, rules):
+    """The search's loops over card ids stop at ``deck_ids`` (worlds.py): past every card of the deck,
+    declared cards' and Flip's ids (above the 158 built-in ones) included, and no further."""
+    rs, _ = resolve(variant, 4, "random", rules)
+    deck = rs.compile(4)[2]
+    counts = np.bincount(deck, minlength=custom_cards.N_ALL_IDS)
+    assert LA.deck_ids(counts) == deck.max() + 1
+    assert LA.deck_ids(np.zeros_like(counts)) == 0
+
+
 def outside_void(g, t: int, cards) -> int:
     """How many of ``cards`` lie outside seat t's void (the cards it was seen to lack)."""
     return int(sum(not g["void"][t, c] for c in cards))
@@ -93,7 +106,8 @@ def test_voids_are_true_and_every_world_keeps_them(case):
     for block, p, deck_counts in decisions(case, seed=11, games=GAMES):
         g = block[0]
         unseen = np.empty(L.MAX_CARDS, np.int64)
-        m = LA.unseen_cards(g, p, deck_counts, unseen)
+        ids = LA.deck_ids(deck_counts)
+        m = LA.unseen_cards(g, p, deck_counts, ids, unseen)
         work_block = np.zeros(LA.WORK_RECORDS, LA.WORLD)
         work = work_block[0]
         for t in range(g["st"][L.ST_N]):
@@ -104,7 +118,7 @@ def test_voids_are_true_and_every_world_keeps_them(case):
                 promised -= len(known_split(g, p, t)[0])
                 constrained += promised > 0
         for world in range(3):
-            LA.deal_world(g, p, work, unseen, m, np.uint64(99), world)
+            LA.deal_world(g, p, work, unseen, m, ids, np.uint64(99), world)
             for t in range(g["st"][L.ST_N]):
                 if t != p:
                     promised = int(min(g["void_kept"][t], g["hlen"][t])) - len(known_split(g, p, t)[0])

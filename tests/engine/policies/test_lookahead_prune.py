@@ -125,11 +125,12 @@ def test_a_world_copied_for_the_next_option_is_the_world_dealt():
         g = lean_copy(block)[0]
         n = g["st"][L.ST_N]
         unseen = np.empty(L.MAX_CARDS, np.int64)
-        m = LA.unseen_cards(g, p, deck_counts, unseen)
+        ids = LA.deck_ids(deck_counts)
+        m = LA.unseen_cards(g, p, deck_counts, ids, unseen)
         fresh, played, kept = np.zeros(3, LA.WORLD)
         LA.seat_rollout_policies(g, p, played)
-        LA.deal_world(g, p, fresh, unseen, m, np.uint64(77), 5)
-        LA.deal_world(g, p, played, unseen, m, np.uint64(77), 5)
+        LA.deal_world(g, p, fresh, unseen, m, ids, np.uint64(77), 5)
+        LA.deal_world(g, p, played, unseen, m, ids, np.uint64(77), 5)
         LA.copy_world(played, kept, n)
         played["ir"][L.IR_MAX_TURNS] = played["st"][L.ST_TURNS] + 12
         T.turn_loop(played, p, deck_counts)   # a rollout changes the world

@@ -116,7 +116,7 @@ from ..record.state import (
     points_of,
 )
 from . import hooks, turn
-from .worlds import copy_world, deal_world, seat_rollout_policies, unseen_cards
+from .worlds import copy_world, deal_world, deck_ids, seat_rollout_policies, unseen_cards
 
 DRAW_OR_ACCEPT = -1            # the option "draw" (normal turn) / "accept the penalty" (stack turn)
 WORLD = game_dtype()           # the record a rollout plays in (the game's layout: one compiled turn loop)
@@ -255,7 +255,7 @@ def outcome_value(work, p, chances):
 
 
 @njit
-def anchor_option(g, p, options, k, work, unseen, m, seed, worlds):
+def anchor_option(g, p, options, k, work, unseen, m, ids, seed, worlds):
     """The index in options[:k] of the card p's anchor preset would play (or stack) here. The preset
     decides in world ``worlds`` of the search (dealt like the others: p's hand and every public field
     are g's, so its choice is the one it would make in the real game, and a tie it breaks with the play
@@ -263,7 +263,7 @@ def anchor_option(g, p, options, k, work, unseen, m, seed, worlds):
     id (DRAW_OR_ACCEPT last): the preset sees them as its legal cards and picks a card id, or the draw.
     A stack decision asks the preset's stack function (the draw option is then "accept")."""
     cards = k - 1 if options[k - 1] == DRAW_OR_ACCEPT else k
-    deal_world(g, p, work, unseen, m, seed, worlds)
+    deal_world(g, p, work, unseen, m, ids, seed, worlds)
     anchor = ROLLOUT_POLICY[np.int64(g["pp"][p, L.PP_ANCHOR])]
     if hooks.response_options(work, p, work["legal"]) != hooks.NOT_MINE:
         pick = stack_as(work, p, anchor, options, cards)
@@ -341,7 +341,8 @@ def search(g, p, deck_counts, work_block):
     seed = next64(g, PLAY_STREAM)
     unseen = np.empty(MAXC, np.int64)
     counts = hooks.seen_counts(g, p, deck_counts)   # e.g. UNO Flip's turned-away faces (§2.6.6)
-    m = unseen_cards(g, p, counts, unseen)
+    ids = deck_ids(counts)
+    m = unseen_cards(g, p, counts, ids, unseen)
     if m < 0:
         st[ST_VIOLATIONS] += 1   # the belief contradicts the counts (audited in tests): no search
         return
@@ -353,7 +354,7 @@ def search(g, p, deck_counts, work_block):
     cap = g["ir"][L.IR_MAX_TURNS]
     if horizon > 0:
         cap = min(cap, st[ST_TURNS] + horizon)
-    anchor = anchor_option(g, p, options, k, work, unseen, m, seed, worlds)
+    anchor = anchor_option(g, p, options, k, work, unseen, m, ids, seed, worlds)
     prune = g["pp"][p, L.PP_PRUNE]
     row = np.empty(k)
     gain = np.zeros(k)      # Σ over the worlds of (option j's score − the anchor option's score)
@@ -371,7 +372,7 @@ def search(g, p, deck_counts, work_block):
             if dealt:
                 copy_world(world, work, st[ST_N])   # the world as dealt, not dealt again
             else:
-                deal_world(g, p, work, unseen, m, seed, r)
+                deal_world(g, p, work, unseen, m, ids, seed, r)
                 copy_world(work, world, st[ST_N])
                 dealt = True
             work["st"][ST_LA_CHOICE] = options[j]

@@ -1,7 +1,7 @@
-"""The worlds of a lookahead seat's search (:mod:`.lookahead`, step 3): the cards it cannot locate
-(:func:`unseen_cards`), one world dealt consistent with what it has observed (:func:`deal_world`), copied
-for each option (:func:`copy_world`), and the policies every seat plays in them
-(:func:`seat_rollout_policies`).
+"""The worlds of a lookahead seat's search (:mod:`.lookahead`, step 3): the card ids its deck can hold
+(:func:`deck_ids`), the cards it cannot locate (:func:`unseen_cards`), one world dealt consistent with
+what it has observed (:func:`deal_world`), copied for each option (:func:`copy_world`), and the policies
+every seat plays in them (:func:`seat_rollout_policies`).
 """
 
 from unosim.engine.compiler.jit import njit
@@ -23,30 +23,47 @@ from . import hooks
 
 
 @njit
-def unseen_cards(g, p, deck_counts, out):
+def deck_ids(deck_counts):
+    """1 + the highest card id the deck holds: every id a search meets lies below it (the id tables hold
+    every id any deck may, 440 with declared cards and Flip's faces, a classic deck's highest is 93), so
+    the search's loops over ids stop there. Computed once per search."""
+    for c in range(deck_counts.shape[0] - 1, -1, -1):
+        if deck_counts[c] > 0:
+            return c + 1
+    return 0
+
+
+@njit
+def unseen_cards(g, p, deck_counts, ids, out):
     """out[:m] = the cards p cannot locate (ascending ids): the deck minus p's hand, the discard pile
     and the cards p knows to be in the other hands. Returns m, or -1 when that count disagrees with
-    the hidden places (other hands' unknown cards, draw pile, set-aside pile): a corrupt belief."""
+    the hidden places (other hands' unknown cards, draw pile, set-aside pile): a corrupt belief.
+    ``ids``: :func:`deck_ids` of deck_counts (p's hand or the discard pile holding a card at or above it is
+    a corrupt state too; p's knowledge is read below it only, as it counts cards that were in hands)."""
     st = g["st"]
     known = g["known"]
     hands = g["hands"]
     hlen = g["hlen"]
     pile = g["pile"]
     plen = g["plen"]
-    count = deck_counts.copy()
+    count = deck_counts[:ids].copy()
     for i in range(hlen[p]):
+        if hands[p, i] >= ids:
+            return -1
         count[hands[p, i]] -= 1
     for i in range(plen[DISC]):
+        if pile[DISC, i] >= ids:
+            return -1
         count[pile[DISC, i]] -= 1
     hidden = plen[DRAW] + plen[ASIDE]
     for t in range(st[ST_N]):
         if t != p:
             hidden += hlen[t]
-            for c in range(count.shape[0]):
+            for c in range(ids):
                 count[c] -= known[p, t, c]
                 hidden -= known[p, t, c]
     m = 0
-    for c in range(count.shape[0]):
+    for c in range(ids):
         if count[c] < 0:
             return -1
         for _ in range(count[c]):
@@ -56,12 +73,14 @@ def unseen_cards(g, p, deck_counts, out):
 
 
 @njit
-def deal_world(g, p, work, unseen, m, seed, world):
+def deal_world(g, p, work, unseen, m, ids, seed, world):
     """Fill ``work`` with one world consistent with what p has observed: every public field of g, p's
     own hand, the other hands' known cards (ascending ids, first), the cards p sees the backs of (behind
     each, an unseen card with that back: ``hooks.deal_by_backs``) and the unseen cards shuffled by the
     world's deck stream into the remaining places of the other hands, the draw pile and the set-aside
     pile; at least ``void_kept[t]`` of t's unknown cards come from outside t's void (:mod:`..record.belief`).
+    ``ids``: :func:`deck_ids` of the counts :func:`unseen_cards` found ``unseen`` from (no card p knows of
+    lies at or above it).
     The world's two streams are seeded from (seed, world) only. The seats' policies are set once
     per search (:func:`seat_rollout_policies`): p's rollout preset, p itself through the lookahead
     dispatch (st[ST_LA_CHOICE] first, then the preset)."""
@@ -99,7 +118,7 @@ def deal_world(g, p, work, unseen, m, seed, world):
         if t == p:
             continue
         h = 0
-        for c in range(known.shape[2]):
+        for c in range(ids):
             for _ in range(known[p, t, c]):
                 whands[t, h] = c
                 h += 1
