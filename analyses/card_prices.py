@@ -23,7 +23,7 @@ from unosim.analysis.card_balance import card_balance
 from unosim.analysis.card_prices import declared_cards
 from unosim.analysis.card_values import card_values
 from unosim.analysis.price_check import agreement, paired_copy_effect
-from unosim.game.version import commit, machine
+from unosim.game.version import measured_since
 from unosim.play.simulate import simulate
 from unosim.store.atomic import write_text_atomic
 
@@ -91,8 +91,7 @@ def main() -> None:
                  "the deals); |z| < 2 is agreement within the intervals. ± is one standard error, win probability "
                  "per copy.",
         "command": f"python analyses/card_prices.py --games {args.games} --players {args.players}",
-        "measured": {"date": f"{started} to {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
-                     "commit": (commit() or "unknown")[:10], "machine": machine()},
+        "measured": measured_since(started),
         "tables": tables,
     }
     write_text_atomic(args.out, json.dumps(data, indent=1, ensure_ascii=False) + "\n")

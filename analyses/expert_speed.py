@@ -28,7 +28,7 @@ import polars as pl
 
 from unosim import engine
 from unosim.game.policies import parse_policy
-from unosim.game.version import commit, machine
+from unosim.game.version import measured_since
 from unosim.play.simulate import resolve, run_compiled
 from unosim.store.atomic import write_text_atomic
 from unosim.strategies.tournaments import tournament
@@ -95,11 +95,6 @@ def checkout_commit(checkout: Path) -> str:
     return out.stdout.strip()[:10]
 
 
-def stamp(started: str) -> dict:
-    return {"date": f"{started} to {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
-            "commit": commit() or "unknown", "machine": machine()}
-
-
 SETTING = f"variant classic (108-card deck: n_blank=0), {PLAYERS} players"
 
 
@@ -123,7 +118,7 @@ def speed_table(before: Path | None) -> dict:
     return {"caption": "Speed, classic, 4 players",
             "setting": (f"{SETTING}, one seat of the policy and three random; single rounds, the same "
                         f"{RATE_GAMES:,} deals for each (seed {SEED}), one core"),
-            "measured": stamp(started),
+            "measured": measured_since(started),
             "columns": ["policy", "games per CPU-second", "× the last row"],
             "rows": [row + [f"{float(row[1]) / float(rows[-1][1]):.2f}"] for row in rows]}
 
@@ -139,7 +134,7 @@ def strength_table(deals: int, n_jobs: int) -> dict:
     return {"caption": "Strength, classic, 4 players",
             "setting": f"{SETTING}, two seats each; single rounds, every deal under both rotations of the seats, "
                        f"seed {SEED}",
-            "measured": stamp(started),
+            "measured": measured_since(started),
             "columns": ["A", "B", "deals", "A ahead of B", "95 % interval"],
             "rows": [[expert, full, f"{h2h['deals']:,}", f"{h2h['estimate']:.4f}",
                       f"[{h2h['ci_low']:.4f}, {h2h['ci_high']:.4f}]"]]}

@@ -20,7 +20,7 @@ from pathlib import Path
 import polars as pl
 
 from unosim.game import flip_pairing
-from unosim.game.version import commit, machine
+from unosim.game.version import measured_since
 from unosim.play.simulate import simulate
 from unosim.store.atomic import write_text_atomic
 
@@ -125,8 +125,7 @@ def main() -> None:
                  "(independent samples). ± is one standard error.",
         "command": f"python analyses/flip_pairing.py --games {args.games} --expert-games {args.expert_games} "
                    f"--players {args.players} --lineup {args.lineup}",
-        "measured": {"date": f"{started} to {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
-                     "commit": (commit() or "unknown")[:10], "machine": machine()},
+        "measured": measured_since(started),
         "tables": tables,
     }
     write_text_atomic(args.out, json.dumps(data, indent=1, ensure_ascii=False) + "\n")

@@ -67,3 +67,12 @@ def test_a_table_played_on_two_hosts_names_both_its_dates_and_its_commits():
                                "machine": "AMD EPYC, 2 cores and Intel Xeon, 2 cores"}
     assert measured(pairs[:1]) == {"date": "2026-12-01 23:37 UTC", "commit": "7f52401163",
                                    "machine": "Intel Xeon, 2 cores"}
+
+
+def test_a_figure_measured_since_a_start_is_stamped_from_then_to_now_with_this_checkout():
+    import re
+
+    from unosim.game.version import commit, measured_since
+    stamp = measured_since("2026-12-07 19:00 UTC")
+    assert re.fullmatch(r"2026-12-07 19:00 UTC to \d{4}-\d\d-\d\d \d\d:\d\d UTC", stamp["date"]), stamp
+    assert stamp["commit"] == (commit() or "unknown")[:10] and "cores" in stamp["machine"]

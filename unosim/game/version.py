@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
+import time
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -30,6 +31,13 @@ def machine() -> str:
     except OSError:
         pass
     return f"{model}, {os.cpu_count()} cores, {platform.system()}"
+
+
+def measured_since(started: str) -> dict:
+    """The stamp of figures measured from ``started`` (``%Y-%m-%d %H:%M UTC``) until now, here: the dates,
+    the commit and the machine."""
+    return {"date": f"{started} to {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+            "commit": (commit() or "unknown")[:10], "machine": machine()}
 
 
 def measured_over(records: list[dict]) -> dict:
