@@ -16,15 +16,13 @@ import types
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .errors import DesignSpecError
+
 if TYPE_CHECKING:
     import polars as pl
 
 DEFAULT_OUT = "designs"
 __all__ = ["design", "DesignSpecError"]
-
-
-class DesignSpecError(ValueError):
-    """An invalid design spec: one line naming the bad value and the valid choices."""
 
 
 def design(spec: str | Path | dict | None = None, *, out: str | Path = DEFAULT_OUT, n_jobs: int = -1,

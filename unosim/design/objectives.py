@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 
 from ..analysis.measures import COMEBACK_DEFICIT, MEASURES, MeasureInfo
-from . import DesignSpecError
+from .errors import DesignSpecError
 
 
 @dataclass(frozen=True)

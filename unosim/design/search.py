@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from . import DesignSpecError
+from .errors import DesignSpecError
 from .evaluate import Job, combine, games_of, measure, play, ruleset
 from .objectives import DECK_SIZE
 from .spec import DesignSpec

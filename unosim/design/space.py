@@ -32,7 +32,7 @@ from typing import Any
 
 from ..game import card_effects, custom_cards, designer_deck, families, rule_table
 from ..game.rules import applies, get_variant, variant_names
-from . import DesignSpecError
+from .errors import DesignSpecError
 
 SEARCHED_GROUPS = ("house", "deck")
 #: rules of those groups that are not dimensions: the deck is searched by its classes, and declared cards

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..game.policies import make_lineup
 from ..game.rules import get_variant
-from . import DesignSpecError
+from .errors import DesignSpecError
 from .objectives import DECK_SIZE, OBJECTIVES, Bound, Goal, parse_bounds, parse_goals
 from .space import CARDS_PREFIX, Space, derive, with_counts
 
